@@ -1,0 +1,3 @@
+"""unosim: Monte Carlo simulation of UNO and its house rules."""
+
+__version__ = "0.1.0"

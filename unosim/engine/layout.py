@@ -1,0 +1,178 @@
+"""Where everything lives in the kernel's three flat arrays.
+
+The compiled core keeps no objects: a hand in progress is one int64 vector ``st``
+(scalars, then per-seat hand counts, piles and ranks at fixed offsets), the rules are
+one float64 vector ``P`` built once from the config, and each finished hand is one int64
+row of ``out``.  Numba folds these module-level integers into the machine code as
+constants, so naming a slot costs nothing at run time.  Changing any of them changes
+results: bump :data:`ENGINE_VERSION` (stored in every output file).
+"""
+
+from __future__ import annotations
+
+ENGINE_VERSION = 1
+
+MAX_PLAYERS = 10
+N_KINDS = 54
+MAX_CARDS = 216  # 108 x 2 decks
+
+# --------------------------------------------------------------------------- P: rules
+# Enumerated switches hold the index of the value in config.py's registry.
+P_PLAYERS = 0
+P_DECKS = 1
+P_HAND_SIZE = 2
+P_DEALER = 3             # 0 rotate, 1 winner, 2 random                    R4
+P_FIRST_CARD = 4         # 0 any, 1 number_only                            R3 H16
+P_FIRST_DRAW2_SKIPS = 5  # 1 true                                          R3 H15
+P_PLAY_DRAWN = 6         # 0 may, 1 must, 2 never                          R6
+P_VOLUNTARY_DRAW = 7     # 1 true                                          R7 H8
+P_WILD_DRAW4 = 8         # 0 restricted, 1 free                            R8
+P_CHALLENGE = 9          # 1 true                                          R8
+P_CHALLENGE_SKIP = 10    # H9 challenge_success_skip
+P_TWO_PLAYER_REVERSE = 11  # 0 skip, 1 none                                R9 H14
+P_UNO_FORGET = 12        # probability                                     R10
+P_UNO_CAUGHT = 13        # probability                                     R10
+P_MAX_TURNS = 14         #                                                 R13
+P_DRAW2_AMOUNT = 15      #                                                 H18
+P_DRAW4_AMOUNT = 16
+P_CHALLENGE_EXTRA = 17
+P_ZERO_POINTS = 18       #                                                 H17
+P_MATCH_TARGET = 19      #                                                 H19
+P_STACKING = 20          # 0 none, 1 draw2, 2 draw2_draw4, 3 all           H1
+P_JUMP_IN = 21           # 0 none, 1 numbers, 2 colored, 3 all             H2
+P_JUMP_IN_STACK = 22     # 0 replace, 1 accumulate                         H2
+P_DRAW = 23              # 0 one, 1 until_playable                         H3
+P_SEVEN_O = 24           #                                                 H4
+P_RED_ZERO = 25          # 0 none, 1 draw10, 2 giveaway                    H5
+P_MULTI_PLAY = 26        # 0 none, 1 identical, 2 same_rank                H6
+P_WILD_LAST = 27         # 1 true (allowed)                                H7
+P_SLAP_RANK = 28         # -1 none                                         H10
+P_SILENT_RANK = 29       # -1 none                                         H11
+P_NOISE_CHANCE = 30      #                                                 H11
+P_TEAMS = 31             #                                                 H12
+P_FINISH = 32            # 0 first_out, 1 last_standing                    H13
+P_SCORE0 = 40            # N_KINDS points per kind (R1, H5, H17)
+P_BOT0 = P_SCORE0 + N_KINDS  # per seat: strategy code then its parameters
+BOT_STRIDE = 16
+N_PARAMS = P_BOT0 + MAX_PLAYERS * BOT_STRIDE
+
+# --------------------------------------------------------------------------- st: a hand
+S_NP = 0          # players at the table
+S_CUR = 1         # seat about to act
+S_DIR = 2         # +1 clockwise, -1 anticlockwise
+S_COLOR = 3       # colour in force (the named colour after a wild)
+S_TOP = 4         # kind on top of the discard pile
+S_NDRAW = 5       # cards in the draw pile
+S_NDISC = 6       # cards in the discard pile
+S_DEALER = 7
+S_FIRST = 8       # seat that took the first turn
+S_TURNS = 9       # O1 counters from here ...
+S_PLAYED = 10
+S_DRAWN = 11
+S_RESHUFFLES = 12
+S_CHALLENGES = 13
+S_UNO_PENALTIES = 14
+S_WINNER = 15     # -1 while nobody is out / stalled
+S_STALLED = 16
+S_DONE = 17
+S_PENDING = 18    # cards the seat S_CUR must draw (a penalty, or a stack total)    H1
+S_PENDING_KIND = 19  # kind that set the penalty, -1 for none
+S_BLUFF = 20      # 1 if the pending Wild Draw Four was played illegally (R8)
+S_BLUFFER = 21    # seat that played the pending Wild Draw Four
+S_STACK_LEN = 22  # cards in the current stack                                   H1
+S_LONGEST_STACK = 23
+S_STACK_DRAWN = 24
+S_JUMP_INS = 25   #                                                              H2
+S_SWAPS = 26      #                                                              H4
+S_PASSES = 27     #                                                              H4
+S_SLAPS = 28      #                                                              H10
+S_NOISES = 29     #                                                              H11
+S_SILENT = 30     # seat keeping a silence, -1 for none                          H11
+S_IN = 31         # players still in the hand                                    H13
+S_MAX_DRAW = 32   # largest number of cards drawn at once
+S_NLOG = 33       # events written to the trace log
+S_TOTAL = 34      # cards in play (deck size), for invariant checks
+S_GIVEAWAYS = 35  #                                                              H5
+S_LAST_PLAYER = 36  # seat that put the top card down (-1: the turned card)
+S_SKIP_NEXT = 37  # scratch: seats the current effect skips
+S_HS0 = 40                       # hand sizes, one per seat
+S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
+S_HAND0 = S_RANK0 + MAX_PLAYERS  # per seat N_KINDS counts
+S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
+S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
+S_MEM0 = S_DISC0 + MAX_CARDS               # per seat N_KINDS of bot memory
+N_STATE = S_MEM0 + MAX_PLAYERS * N_KINDS
+
+# --------------------------------------------------------------------------- out: one row per hand
+O_HAND = 0
+O_DEALER = 1
+O_FIRST = 2
+O_WINNER = 3
+O_WIN_TEAM = 4
+O_STALLED = 5
+O_TURNS = 6
+O_PLAYED = 7
+O_DRAWN = 8
+O_RESHUFFLES = 9
+O_CHALLENGES = 10
+O_UNO_PENALTIES = 11
+O_LONGEST_STACK = 12
+O_STACK_DRAWN = 13
+O_JUMP_INS = 14
+O_SWAPS = 15
+O_PASSES = 16
+O_SLAPS = 17
+O_NOISES = 18
+O_GIVEAWAYS = 19
+O_MAX_DRAW = 20
+O_POINTS0 = 24
+O_CARDS0 = O_POINTS0 + MAX_PLAYERS
+O_RANK0 = O_CARDS0 + MAX_PLAYERS
+N_OUT = O_RANK0 + MAX_PLAYERS
+
+# Column names in file order; per-seat columns are added for the seats at the table.
+HAND_COLUMNS = (
+    ("hand", O_HAND), ("dealer", O_DEALER), ("first_player", O_FIRST), ("winner", O_WINNER),
+    ("winning_team", O_WIN_TEAM), ("stalled", O_STALLED), ("turns", O_TURNS),
+    ("cards_played", O_PLAYED), ("cards_drawn", O_DRAWN), ("reshuffles", O_RESHUFFLES),
+    ("challenges", O_CHALLENGES), ("uno_penalties", O_UNO_PENALTIES),
+    ("longest_stack", O_LONGEST_STACK), ("stack_drawn", O_STACK_DRAWN),
+    ("jump_ins", O_JUMP_INS), ("swaps", O_SWAPS), ("passes", O_PASSES), ("slaps", O_SLAPS),
+    ("noises", O_NOISES), ("giveaways", O_GIVEAWAYS), ("max_draw", O_MAX_DRAW),
+)
+SEAT_COLUMNS = (("points", O_POINTS0), ("cards", O_CARDS0), ("rank", O_RANK0))
+
+# --------------------------------------------------------------------------- trace events
+EV_DEAL = 1         # seat, cards
+EV_TURN_UP = 2      # kind turned to start the discard pile
+EV_RETURN = 3       # kind put back into the draw pile (R3, H16)
+EV_PLAY = 4         # seat, kind, colour named (or -1)
+EV_DRAW = 5         # seat, kind, reason
+EV_PASS = 6         # seat (nothing to draw, R11)
+EV_SKIPPED = 7      # seat
+EV_REVERSE = 8      # new direction
+EV_PENALTY = 9      # seat, cards, reason
+EV_CHALLENGE = 10   # challenger, bluffer, 1 if the bluff was proven
+EV_UNO = 11         # seat, forgot, caught
+EV_OUT = 12         # seat, rank
+EV_STALL = 13
+EV_RESHUFFLE = 14   # cards reshuffled into a new draw pile
+EV_KEEP = 15        # seat keeps the drawn card
+EV_JUMP = 16        # seat, kind
+EV_STACK = 17       # seat, kind, running total
+EV_SWAP = 18        # seat, other seat
+EV_PASS_HANDS = 19  # direction
+EV_GIVEAWAY = 20    # seat, to seat, cards given
+EV_SLAP = 21        # slowest seat
+EV_NOISE = 22       # seat
+EV_SILENCE = 23     # keeper
+EV_END = 24         # winner (-1 stalled)
+LOG_WIDTH = 4
+
+# draw reasons
+DR_TURN = 0
+DR_PENALTY = 1
+DR_UNO = 2
+DR_SLAP = 3
+DR_NOISE = 4
+DR_CHALLENGE = 5
