@@ -1,0 +1,450 @@
+"""The rules config (RULES.md C1): registry, TOML loading, validation, the kernel's P.
+
+Fast: nothing here compiles numba code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import unosim.bots
+from unosim import cards
+from unosim import config as C
+from unosim.config import ConfigError, default_config, load_config, parse_config, to_params
+from unosim.engine import layout as L
+
+STANDARD = Path(__file__).resolve().parents[1] / "configs" / "standard.toml"
+
+HOUSE_RULE_KEYS = {"stacking", "jump_in", "jump_in_stack", "draw", "seven_o", "red_zero", "multi_play",
+                   "wild_last", "slap_rank", "silent_rank", "noise_chance", "teams", "finish"}
+
+
+def _error(data: dict, **kw) -> str:
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, **kw)
+    msg = str(e.value)
+    assert "\n" not in msg, "C1: one-line messages"
+    return msg
+
+
+@pytest.fixture
+def bots(monkeypatch):
+    """A bot registry like the one unosim.bots will provide: an int, a float, a bool and an
+    enum parameter."""
+    strategies = {
+        "random": (0, {}),
+        "greedy": (3, {"depth": (2, (0, 5)), "aggression": (0.5, (0.0, 1.0)),
+                       "bluff": (False, None), "colour": ("most", ("most", "random"))}),
+    }
+    monkeypatch.setattr(unosim.bots, "STRATEGIES", strategies, raising=False)
+    return strategies
+
+
+# --------------------------------------------------------------------------- registry & defaults
+
+
+def test_c1_registry_covers_every_key_and_field():
+    """C1: one record per key; RulesConfig has a field for each."""
+    import dataclasses
+    fields = {f.name for f in dataclasses.fields(C.RulesConfig)} - {"source"}
+    assert fields == set(C.KEYS)
+    assert {k.section for k in C.KEYS.values()} == {"", *C.SECTIONS}
+    assert C.KEYS["players"].section == "table" and C.KEYS["dealer"].section == "table"
+    assert C.KEYS["zero_points"].section == "scoring" and C.KEYS["match_target"].section == "scoring"
+    assert C.KEYS["seats"].section == "bots" and C.KEYS["teams"].section == "rules"
+    for k in C.KEYS.values():
+        assert k.rules and k.doc, k.name
+
+
+def test_built_flags_match_the_plan():
+    """House rules H1-H7, H10-H13 wait for the engine; R keys, H17-H19 are built."""
+    assert {k for k in C.KEYS if k not in C.BUILT_KEYS} == HOUSE_RULE_KEYS
+
+
+def test_c1_standard_toml_loads_and_equals_the_defaults():
+    cfg = load_config(STANDARD)
+    assert cfg == C.RulesConfig() == default_config()
+    assert cfg.name == "standard" and cfg.players == 4
+    assert cfg.seats == (("random", {}),) * 4
+    assert cfg.source == STANDARD.read_text()
+
+
+def test_c1_standard_toml_lists_every_key_with_a_rule_comment():
+    text = STANDARD.read_text()
+    data = tomllib.loads(text)
+    for k in C.KEYS.values():
+        body = data[k.section] if k.section else data
+        assert k.name in body, k.full
+        assert f"# {' '.join(k.rules)}: {k.doc}" in text, k.full
+
+
+def test_empty_config_is_the_official_rules():
+    """C1: every key is optional."""
+    cfg = parse_config({})
+    assert cfg == C.RulesConfig()
+    assert (cfg.play_drawn, cfg.wild_draw4, cfg.challenge, cfg.uno_caught, cfg.max_turns) == \
+        ("may", "restricted", True, 1.0, 5000)
+
+
+def test_load_without_name_uses_the_file_stem(tmp_path):
+    p = tmp_path / "fast_game.toml"
+    p.write_text("[table]\nplayers = 3\n")
+    cfg = load_config(p)
+    assert cfg.name == "fast_game" and cfg.players == 3 and len(cfg.seats) == 3
+
+
+# --------------------------------------------------------------------------- P encoding
+
+ENUM_CODES = {  # copied from layout.py's comments, not from config.py
+    "dealer": (L.P_DEALER, ["rotate", "winner", "random"]),
+    "first_card": (L.P_FIRST_CARD, ["any", "number_only"]),
+    "play_drawn": (L.P_PLAY_DRAWN, ["may", "must", "never"]),
+    "wild_draw4": (L.P_WILD_DRAW4, ["restricted", "free"]),
+    "two_player_reverse": (L.P_TWO_PLAYER_REVERSE, ["skip", "none"]),
+    "stacking": (L.P_STACKING, ["none", "draw2", "draw2_draw4", "all"]),
+    "jump_in": (L.P_JUMP_IN, ["none", "numbers", "colored", "all"]),
+    "jump_in_stack": (L.P_JUMP_IN_STACK, ["replace", "accumulate"]),
+    "draw": (L.P_DRAW, ["one", "until_playable"]),
+    "red_zero": (L.P_RED_ZERO, ["none", "draw10", "giveaway"]),
+    "multi_play": (L.P_MULTI_PLAY, ["none", "identical", "same_rank"]),
+    "finish": (L.P_FINISH, ["first_out", "last_standing"]),
+}
+BOOL_SLOTS = {
+    "first_draw2_skips": L.P_FIRST_DRAW2_SKIPS, "voluntary_draw": L.P_VOLUNTARY_DRAW,
+    "challenge": L.P_CHALLENGE, "challenge_success_skip": L.P_CHALLENGE_SKIP,
+    "seven_o": L.P_SEVEN_O, "wild_last": L.P_WILD_LAST,
+}
+
+
+@pytest.mark.parametrize("key", sorted(ENUM_CODES))
+def test_every_enum_value_lands_in_its_slot_with_its_code(key):
+    slot, values = ENUM_CODES[key]
+    assert C.KEYS[key].slot == slot
+    assert list(C.KEYS[key].choices) == values
+    for code, value in enumerate(values):
+        cfg = default_config(**{key: value}, allow_unbuilt=True)
+        P = to_params(cfg)
+        assert P[slot] == code, (key, value)
+
+
+@pytest.mark.parametrize("key", sorted(BOOL_SLOTS))
+def test_bools_are_0_and_1(key):
+    for v in (False, True):
+        assert to_params(default_config(**{key: v}, allow_unbuilt=True))[BOOL_SLOTS[key]] == float(v)
+
+
+def test_numbers_and_ranks_land_in_their_slots():
+    """R2, R10, R13, H10, H11, H12, H17, H18, H19."""
+    cfg = parse_config({"table": {"players": 6, "decks": 2, "hand_size": 9},
+                        "rules": {"uno_forget": 0.25, "uno_caught": 0.5, "max_turns": 300,
+                                  "draw2_amount": 3, "draw4_amount": 5, "challenge_extra": 1,
+                                  "slap_rank": 9, "silent_rank": 0, "noise_chance": 0.1, "teams": 3},
+                        "scoring": {"zero_points": 10, "match_target": 200}}, allow_unbuilt=True)
+    P = to_params(cfg)
+    assert P.dtype == np.float64 and P.shape == (L.N_PARAMS,)
+    expect = {L.P_PLAYERS: 6, L.P_DECKS: 2, L.P_HAND_SIZE: 9, L.P_UNO_FORGET: 0.25, L.P_UNO_CAUGHT: 0.5,
+              L.P_MAX_TURNS: 300, L.P_DRAW2_AMOUNT: 3, L.P_DRAW4_AMOUNT: 5, L.P_CHALLENGE_EXTRA: 1,
+              L.P_SLAP_RANK: 9, L.P_SILENT_RANK: 0, L.P_NOISE_CHANCE: 0.1, L.P_TEAMS: 3,
+              L.P_ZERO_POINTS: 10, L.P_MATCH_TARGET: 200}
+    for slot, v in expect.items():
+        assert P[slot] == v, slot
+
+
+def test_ranks_none_is_minus_one():
+    """H10, H11: "none" encodes as -1."""
+    P = to_params(default_config())
+    assert P[L.P_SLAP_RANK] == -1 and P[L.P_SILENT_RANK] == -1
+
+
+def test_r1_point_table_in_p():
+    P = to_params(default_config())
+    table = P[L.P_SCORE0:L.P_SCORE0 + cards.N_KINDS]
+    assert np.array_equal(table, cards.point_table())
+    assert table[cards.parse("R7")] == 7 and table[cards.parse("G+2")] == 20 and table[cards.WILD] == 50
+    assert table[cards.RED_ZERO] == 0
+
+
+def test_h17_zero_points_and_h5_giveaway_in_point_table():
+    P = to_params(parse_config({"scoring": {"zero_points": 10}, "rules": {"red_zero": "giveaway"}},
+                               allow_unbuilt=True))
+    table = P[L.P_SCORE0:L.P_SCORE0 + cards.N_KINDS]
+    assert table[cards.RED_ZERO] == 100 and table[cards.parse("B0")] == 10
+    P = to_params(parse_config({"rules": {"red_zero": "draw10"}}, allow_unbuilt=True))
+    assert P[L.P_SCORE0 + cards.RED_ZERO] == 0
+
+
+def test_b0_default_seats_in_p():
+    P = to_params(parse_config({"table": {"players": 3}}))
+    for s in range(L.MAX_PLAYERS):
+        assert P[L.P_BOT0 + s * L.BOT_STRIDE] == (0 if s < 3 else -1)
+
+
+def test_every_slot_key_is_written():
+    """Each registry key with a slot fills a distinct slot below the point table."""
+    slots = [k.slot for k in C.KEYS.values() if k.slot is not None]
+    assert len(slots) == len(set(slots)) == 33
+    assert max(slots) < L.P_SCORE0
+
+
+# --------------------------------------------------------------------------- seats and bots
+
+
+def test_b0_seats_single_name_fills_every_seat():
+    assert parse_config({"table": {"players": 5}, "bots": {"seats": "random"}}).seats == (("random", {}),) * 5
+
+
+def test_seat_list_must_match_players():
+    msg = _error({"bots": {"seats": ["random"] * 3}})
+    assert msg.startswith("bots.seats:") and "3 entries for 4 players" in msg
+
+
+def test_unknown_strategy_lists_known_ones(bots):
+    msg = _error({"bots": {"seats": ["random", "random", "smart", "random"]}})
+    assert msg.startswith("bots.seats[2]:") and "'smart'" in msg and "random, greedy" in msg
+
+
+def test_strategies_fall_back_to_random_only(monkeypatch):
+    monkeypatch.delattr(unosim.bots, "STRATEGIES", raising=False)
+    assert dict(C.strategies()) == {"random": (0, {})}
+
+
+def test_per_seat_bot_params_resolved_and_in_p(bots):
+    cfg = parse_config({"bots": {"seats": [
+        "random",
+        {"strategy": "greedy", "depth": 4, "bluff": True},
+        "greedy",
+        {"strategy": "greedy", "aggression": 1, "colour": "random"},
+    ]}})
+    assert cfg.seats[0] == ("random", {})
+    assert cfg.seats[1] == ("greedy", {"depth": 4, "aggression": 0.5, "bluff": True, "colour": "most"})
+    assert cfg.seats[3][1]["aggression"] == 1.0 and isinstance(cfg.seats[3][1]["aggression"], float)
+    P = to_params(cfg)
+    row = lambda s: list(P[L.P_BOT0 + s * L.BOT_STRIDE:L.P_BOT0 + s * L.BOT_STRIDE + 5])  # noqa: E731
+    assert row(0) == [0, 0, 0, 0, 0]
+    assert row(1) == [3, 4, 0.5, 1, 0]   # code, then params in registry order
+    assert row(2) == [3, 2, 0.5, 0, 0]
+    assert row(3) == [3, 2, 1.0, 0, 1]   # enum "random" -> index 1
+
+
+@pytest.mark.parametrize("entry, fragment", [
+    ({"strategy": "greedy", "depth": 9}, "bots.seats[1].depth: 9 is out of range"),
+    ({"strategy": "greedy", "depth": 1.5}, "bots.seats[1].depth: expected an integer"),
+    ({"strategy": "greedy", "depht": 1}, "bots.seats[1].depht: unknown parameter"),
+    ({"strategy": "greedy", "bluff": 1}, "bots.seats[1].bluff: expected true or false"),
+    ({"strategy": "greedy", "colour": "blue"}, "bots.seats[1].colour: string 'blue' is not one of most, random"),
+    ({"depth": 1}, "bots.seats[1]: an inline table needs strategy"),
+    (7, "bots.seats[1]: expected a strategy name or an inline table"),
+])
+def test_bad_bot_params_name_the_seat(bots, entry, fragment):
+    assert fragment in _error({"bots": {"seats": ["random", entry, "random", "random"]}})
+
+
+def test_inline_table_for_every_seat(bots):
+    cfg = parse_config({"table": {"players": 2}, "bots": {"seats": {"strategy": "greedy", "depth": 1}}})
+    assert cfg.seats[0] == cfg.seats[1] and cfg.seats[0][1]["depth"] == 1
+
+
+# --------------------------------------------------------------------------- validation errors
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"rules": {"play_drawn": "sometimes"}}, "rules.play_drawn: 'sometimes' is not one of may, must, never"),
+    ({"table": {"dealer": 2}}, "table.dealer: expected one of rotate, winner, random"),
+    ({"table": {"players": "four"}}, "table.players: expected an integer 2-10, got string 'four'"),
+    ({"table": {"players": True}}, "table.players: expected an integer 2-10, got boolean true"),
+    ({"table": {"players": 4.0}}, "table.players: expected an integer"),
+    ({"table": {"players": 11}}, "table.players: 11 is out of range; allowed: 2-10"),
+    ({"table": {"players": 1}}, "table.players: 1 is out of range"),
+    ({"table": {"decks": 3}}, "table.decks: 3 is out of range; allowed: 1-2"),
+    ({"table": {"hand_size": 0}}, "table.hand_size: 0 is out of range"),
+    ({"rules": {"voluntary_draw": "yes"}}, "rules.voluntary_draw: expected true or false, got string 'yes'"),
+    ({"rules": {"challenge": 1}}, "rules.challenge: expected true or false, got integer 1"),
+    ({"rules": {"uno_forget": 1.5}}, "rules.uno_forget: 1.5 is out of range; allowed: 0.0-1.0"),
+    ({"rules": {"uno_caught": float("nan")}}, "rules.uno_caught: nan is out of range"),
+    ({"rules": {"uno_caught": False}}, "rules.uno_caught: expected a number"),
+    ({"rules": {"max_turns": 0}}, "rules.max_turns: 0 is out of range; allowed: 1 or more"),
+    ({"rules": {"draw2_amount": -1}}, "rules.draw2_amount: -1 is out of range; allowed: 0-50"),
+    ({"rules": {"draw4_amount": 51}}, "rules.draw4_amount: 51 is out of range"),
+    ({"scoring": {"match_target": 0}}, "scoring.match_target: 0 is out of range"),
+    ({"scoring": {"zero_points": "10"}}, "scoring.zero_points: expected an integer"),
+    ({"name": ""}, "name: expected a non-empty one-line string"),
+    ({"name": 3}, "name: expected a non-empty one-line string, got integer 3"),
+    ({"bots": {"seats": []}}, "bots.seats: expected a strategy name"),
+])
+def test_c1_bad_values_name_the_key(data, fragment):
+    assert fragment in _error(data)
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"rules": {"slap_rank": 10}}, "rules.slap_rank: 10 is out of range; allowed: \"none\" or 0-9"),
+    ({"rules": {"slap_rank": "nine"}}, "rules.slap_rank: expected \"none\" or 0-9, got string 'nine'"),
+    ({"rules": {"silent_rank": True}}, "rules.silent_rank: expected \"none\" or 0-9, got boolean true"),
+    ({"rules": {"stacking": "draw4"}}, "rules.stacking: 'draw4' is not one of none, draw2, draw2_draw4, all"),
+    ({"rules": {"noise_chance": -0.1}}, "rules.noise_chance: -0.1 is out of range"),
+])
+def test_c1_house_rule_values_checked_even_when_allowed(data, fragment):
+    assert fragment in _error(data, allow_unbuilt=True)
+
+
+def test_c1_unknown_key_lists_valid_keys():
+    msg = _error({"rules": {"stackin": "draw2"}})
+    assert msg.startswith("unknown key 'rules.stackin'")
+    assert "did you mean 'stacking'" in msg and "valid keys in [rules]: first_card," in msg
+
+
+def test_c1_key_in_the_wrong_section_says_where_it_belongs():
+    msg = _error({"rules": {"players": 4}})
+    assert "unknown key 'rules.players'" in msg and "belongs in [table]" in msg
+    msg = _error({"players": 4})
+    assert "unknown key 'players'" in msg and "belongs in [table]" in msg
+
+
+def test_c1_unknown_section_lists_sections():
+    msg = _error({"rule": {"stacking": "none"}})
+    assert msg.startswith("unknown section [rule]") and "table, rules, scoring, bots" in msg
+    assert "[rules] must be a table" in _error({"rules": 3})
+
+
+@pytest.mark.parametrize("key, value, rule", [
+    ("stacking", "draw2", "H1"), ("jump_in", "numbers", "H2"), ("jump_in_stack", "accumulate", "H2"),
+    ("draw", "until_playable", "H3"), ("seven_o", True, "H4"), ("red_zero", "draw10", "H5"),
+    ("multi_play", "identical", "H6"), ("wild_last", False, "H7"), ("slap_rank", 9, "H10"),
+    ("silent_rank", 6, "H11"), ("noise_chance", 0.5, "H11"), ("teams", 2, "H12"),
+    ("finish", "last_standing", "H13"),
+])
+def test_house_rules_not_built_yet_are_refused(key, value, rule):
+    msg = _error({"rules": {key: value}})
+    assert msg.startswith(f"rules.{key}: house rule {rule} is not supported yet")
+    # ... but their defaults are fine, and the engine's own tests may opt in.
+    assert parse_config({"rules": {key: C.KEYS[key].default}}) == default_config()
+    assert parse_config({"rules": {key: value}}, allow_unbuilt=True).value(key) == value
+
+
+def test_r2_deal_must_leave_a_card_to_turn():
+    msg = _error({"table": {"players": 10, "hand_size": 11}})
+    assert msg.startswith("table.hand_size:") and "110" in msg and "108" in msg and "R2" in msg
+    assert "table.hand_size" in _error({"table": {"players": 4, "hand_size": 27}})  # 108 exactly
+    assert parse_config({"table": {"players": 4, "hand_size": 26}}).hand_size == 26  # 104 + 4 left
+    assert parse_config({"table": {"players": 10, "hand_size": 11, "decks": 2}}).decks == 2
+
+
+def test_h12_teams_must_divide_players():
+    msg = _error({"table": {"players": 6}, "rules": {"teams": 4}}, allow_unbuilt=True)
+    assert msg.startswith("rules.teams:") and "does not divide players = 6" in msg
+    msg = _error({"table": {"players": 5}, "rules": {"teams": 2}}, allow_unbuilt=True)
+    assert "does not divide" in msg
+
+
+def test_h12_every_team_has_two_players_or_more():
+    """Our choice: teams == players would be 'no teams' under another name."""
+    msg = _error({"table": {"players": 4}, "rules": {"teams": 4}}, allow_unbuilt=True)
+    assert msg.startswith("rules.teams:") and "one player each" in msg
+    for players, teams in ((4, 2), (6, 2), (6, 3), (8, 4), (10, 5)):
+        cfg = parse_config({"table": {"players": players}, "rules": {"teams": teams}}, allow_unbuilt=True)
+        assert cfg.teams == teams
+
+
+def test_missing_file_names_the_path(tmp_path):
+    p = tmp_path / "nope.toml"
+    with pytest.raises(ConfigError, match="config file not found: .*nope.toml"):
+        load_config(p)
+
+
+def test_toml_syntax_error_carries_tomllib_message(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text("[table]\nplayers = \n")
+    with pytest.raises(ConfigError) as e:
+        load_config(p)
+    assert "bad.toml: invalid TOML:" in str(e.value) and "line 2" in str(e.value)
+
+
+def test_load_config_errors_come_from_validation(tmp_path):
+    p = tmp_path / "x.toml"
+    p.write_text('[rules]\nplay_drawn = "sometimes"\n')
+    with pytest.raises(ConfigError, match=r"^rules\.play_drawn: 'sometimes' is not one of may, must, never"):
+        load_config(p)
+
+
+def test_config_error_is_a_value_error_with_the_key():
+    with pytest.raises(ValueError) as e:
+        parse_config({"table": {"players": 99}})
+    assert e.value.key == "table.players"
+
+
+# --------------------------------------------------------------------------- round trips & sweeps
+
+
+def _round_trip(cfg):
+    back = parse_config(tomllib.loads(cfg.to_toml()), allow_unbuilt=True)
+    assert back == cfg
+    return back
+
+
+def test_to_toml_round_trips_defaults_and_changes():
+    _round_trip(default_config())
+    _round_trip(parse_config({
+        "name": 'odd "name" \\ é',
+        "table": {"players": 2, "decks": 2, "hand_size": 10, "dealer": "winner"},
+        "rules": {"first_card": "number_only", "first_draw2_skips": False, "play_drawn": "never",
+                  "voluntary_draw": False, "wild_draw4": "free", "challenge": False,
+                  "challenge_success_skip": True, "two_player_reverse": "none", "uno_forget": 0.1,
+                  "uno_caught": 0.3333333333333333, "max_turns": 77, "draw2_amount": 0,
+                  "stacking": "all", "jump_in": "colored", "jump_in_stack": "accumulate",
+                  "draw": "until_playable", "seven_o": True, "red_zero": "giveaway",
+                  "multi_play": "same_rank", "wild_last": False, "slap_rank": 0, "silent_rank": 6,
+                  "noise_chance": 1e-05, "finish": "last_standing"},
+        "scoring": {"zero_points": 10, "match_target": 1000}}, allow_unbuilt=True))
+
+
+def test_to_toml_round_trips_mixed_seats(bots):
+    cfg = parse_config({"bots": {"seats": ["random", {"strategy": "greedy", "depth": 0}, "greedy", "random"]}})
+    back = _round_trip(cfg)
+    assert back.seats[1][1]["depth"] == 0
+
+
+def test_with_values_for_sweeps():
+    cfg = default_config()
+    six = cfg.with_values({"table.players": 6, "rules.play_drawn": "must"})
+    assert six.players == 6 and len(six.seats) == 6 and six.play_drawn == "must"
+    assert cfg.players == 4  # frozen, unchanged
+    assert cfg.replace(hand_size=5).hand_size == 5
+    assert cfg.replace(stacking="draw2", allow_unbuilt=True).stacking == "draw2"
+    with pytest.raises(ConfigError, match="house rule H1"):
+        cfg.replace(stacking="draw2")
+    with pytest.raises(ConfigError, match="unknown key 'rules.stackin'"):
+        cfg.with_values({"rules.stackin": "draw2"})
+    with pytest.raises(ConfigError, match="unknown key 'table.stacking'"):
+        cfg.with_values({"table.stacking": "draw2"})
+
+
+def test_with_values_keeps_mixed_seats_and_checks_their_count(bots):
+    cfg = parse_config({"bots": {"seats": ["random", "greedy", "random", "random"]}})
+    with pytest.raises(ConfigError, match="bots.seats: 4 entries for 5 players"):
+        cfg.replace(players=5)
+    five = cfg.with_values({"players": 5, "bots.seats": ["greedy"] * 5})
+    assert [s[0] for s in five.seats] == ["greedy"] * 5
+
+
+def test_flat_values():
+    flat = default_config().flat()
+    assert flat["table.players"] == 4 and flat["rules.stacking"] == "none" and flat["name"] == "standard"
+    assert "bots.seats" not in flat
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_describe_keys_and_markdown():
+    rows = C.describe_keys()
+    assert [r["key"] for r in rows] == [k.full for k in C.KEYS.values()]
+    stacking = next(r for r in rows if r["key"] == "rules.stacking")
+    assert stacking["rules"] == ["H1"] and stacking["built"] is False and stacking["default"] == "none"
+    assert stacking["allowed"] == "none, draw2, draw2_draw4, all"
+    md = C.rules_markdown()
+    assert md.count("\n") == len(rows) + 2
+    assert "| `rules.play_drawn` | R6 | `\"may\"` | may, must, never |" in md
+    assert "not supported yet" in md.split("rules.stacking")[1].split("\n")[0]
