@@ -1,0 +1,160 @@
+"""Benchmark: ``hand_report`` on a synthetic 10-million-hand result file.
+
+Writes a file with the engine's schema (4 players, a draw2-stacking config so the
+stacking counters are non-zero and must be read), one row group of 1M rows at a time so
+the writer's memory stays flat, then times ``hand_report`` + ``to_text`` in a fresh
+subprocess and prints its wall time and peak RSS (``ru_maxrss`` of the child).
+
+Target (README): < 30 s and < 2 GiB peak RSS on a 2-core machine.
+
+    python benchmarks/report_10m.py [--rows 10000000] [--path FILE] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+PLAYERS = 4
+CONFIG = """name = "stack2"
+[table]
+players = 4
+[rules]
+stacking = "draw2"
+[bots]
+seats = "random"
+"""
+
+
+def _chunk(rng: np.random.Generator, start: int, n: int) -> pa.Table:
+    """One row group of plausible hands (distributions shaped like random-bot UNO)."""
+    i32 = np.int32
+    hand = np.arange(start, start + n, dtype=np.int64)
+    dealer = (hand % PLAYERS).astype(i32)
+    first = ((dealer + 1) % PLAYERS).astype(i32)
+    # turns: right-skewed, mean ~ 45 (gamma), a rare stall at max_turns
+    turns = np.maximum(8, rng.gamma(2.2, 20.0, n)).astype(i32)
+    stalled = rng.random(n) < 1e-5
+    turns[stalled] = 5000
+    # the first seat after the dealer wins a little more often
+    rel = rng.choice(PLAYERS, n, p=[0.24, 0.265, 0.25, 0.245])
+    winner = ((dealer + rel) % PLAYERS).astype(i32)
+    winner[stalled] = -1
+    played = (turns * rng.uniform(0.55, 0.8, n)).astype(i32)
+    drawn = (turns * 0.35 + rng.poisson(6, n)).astype(i32)
+    reshuffles = rng.poisson(turns / 180.0).astype(i32)
+    longest = rng.choice(5, n, p=[0.3, 0.45, 0.18, 0.05, 0.02]).astype(i32)
+    stack_drawn = (longest * 2 * (longest > 1)).astype(i32)
+    max_draw = np.maximum(stack_drawn, 4 * (rng.random(n) < 0.6)).astype(i32)
+    zeros = np.zeros(n, i32)
+    cols: dict[str, pa.Array] = {
+        "hand": pa.array(hand),
+        "dealer": pa.array(dealer),
+        "first_player": pa.array(first),
+        "winner": pa.array(winner),
+        "winning_team": pa.array(winner),
+        "stalled": pa.array(stalled),
+        "turns": pa.array(turns),
+        "cards_played": pa.array(played),
+        "cards_drawn": pa.array(drawn),
+        "reshuffles": pa.array(reshuffles),
+        "challenges": pa.array(zeros),
+        "uno_penalties": pa.array(zeros),
+        "longest_stack": pa.array(longest),
+        "stack_drawn": pa.array(stack_drawn),
+    }
+    for c in ("jump_ins", "swaps", "passes", "slaps", "noises", "giveaways"):
+        cols[c] = pa.array(zeros)
+    cols["max_draw"] = pa.array(max_draw)
+    for s in range(PLAYERS):
+        cards = (rng.poisson(4.0, n) + 1).astype(i32)
+        cards[winner == s] = 0
+        points = (cards * rng.uniform(5, 15, n)).astype(i32)
+        cols[f"points_{s}"] = pa.array(points)
+        cols[f"cards_{s}"] = pa.array(cards)
+        cols[f"rank_{s}"] = pa.array(zeros)
+    return pa.table(cols)
+
+
+def write(path: Path, rows: int, row_group: int = 1_000_000, seed: int = 1) -> None:
+    """Write ``rows`` hands in row groups of ``row_group`` with unosim metadata."""
+    rng = np.random.default_rng(seed)
+    meta = {
+        "unosim.version": "0.1.0",
+        "unosim.engine_version": "bench",
+        "unosim.config": CONFIG,
+        "unosim.config_name": "stack2",
+        "unosim.seed": str(seed),
+        "unosim.players": str(PLAYERS),
+        "unosim.teams": "1",
+        "unosim.match_target": "500",
+        "unosim.bots": json.dumps(["random"] * PLAYERS),
+        "unosim.mode": "hands",
+        "unosim.finish": "first_out",
+    }
+    first = _chunk(rng, 0, min(row_group, rows))
+    schema = first.schema.with_metadata({k.encode(): v.encode() for k, v in meta.items()})
+    with pq.ParquetWriter(path, schema) as w:
+        w.write_table(first.cast(schema), row_group_size=row_group)
+        for start in range(row_group, rows, row_group):
+            t = _chunk(rng, start, min(row_group, rows - start))
+            w.write_table(t.cast(schema), row_group_size=row_group)
+
+
+CHILD = """
+import sys, time
+t0 = time.perf_counter()
+from unosim.report import hand_report, to_text
+t1 = time.perf_counter()
+rep = hand_report(sys.argv[1])
+text = to_text(rep, width=100)
+t2 = time.perf_counter()
+print(text)
+print(f"import {t1 - t0:.2f} s, hand_report + to_text {t2 - t1:.2f} s")
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--path", type=Path, default=None)
+    ap.add_argument("--keep", action="store_true", help="keep the generated file")
+    args = ap.parse_args()
+    tmp = None
+    path = args.path
+    if path is None:
+        tmp = tempfile.TemporaryDirectory(prefix="unosim_bench_")
+        path = Path(tmp.name) / "report_10m.parquet"
+    if not path.exists():
+        t = time.perf_counter()
+        write(path, args.rows)
+        print(f"wrote {args.rows:,} rows to {path} ({path.stat().st_size / 2**20:.0f} MiB) "
+              f"in {time.perf_counter() - t:.1f} s")  # fmt: skip
+    repo = Path(__file__).resolve().parents[1]
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", CHILD, str(path)], cwd=repo, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    print(out.stdout, end="")
+    if out.returncode:
+        print(out.stderr, file=sys.stderr)
+        raise SystemExit(out.returncode)
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+    print(f"hand_report on {args.rows:,} rows: {wall:.2f} s wall (subprocess), peak RSS {rss:.0f} MiB")
+    ok = wall < 30 and rss < 2048
+    print("target < 30 s and < 2048 MiB:", "met" if ok else "MISSED")
+    if tmp is not None and not args.keep:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
