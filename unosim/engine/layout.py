@@ -97,7 +97,8 @@ S_LAST_PLAYER = 36  # seat that put the top card down (-1: the turned card)
 S_SKIP_NEXT = 37  # scratch: seats the current effect skips
 S_HS0 = 40                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
-S_HAND0 = S_RANK0 + MAX_PLAYERS  # per seat N_KINDS counts
+S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch marks (jump-in candidates)
+S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
 S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
 S_MEM0 = S_DISC0 + MAX_CARDS               # per seat N_KINDS of bot memory

@@ -1,0 +1,104 @@
+"""B0 `random`, the reference bot, exactly as RULES.md defines it.
+
+It is fixed so that unosim's statistics can be checked against an independent
+implementation: every choice is uniform over *physical* cards (two red 5s are twice as
+likely as one blue 5), it never bluffs, never draws voluntarily, never challenges.
+"""
+
+from numba import njit
+
+from ..engine.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
+from ..engine.moves import can_stack, draw4_honest, wild_allowed
+from ..engine.rng import below
+
+WILD = 52
+WILD_DRAW4 = 53
+
+
+@njit(cache=True, inline="always")
+def choose_play(st, P, rng, p):
+    """A legal card uniformly among the physical legal cards, or -1 (draw) when none."""
+    base = S_HAND0 + p * N_KINDS
+    c = st[S_COLOR]
+    cb = base + c * 13
+    total = 0
+    for r in range(13):
+        total += st[cb + r]
+    top = st[S_TOP]
+    tr = top % 13 if top < WILD else -1
+    if tr >= 0:
+        for c2 in range(4):
+            if c2 != c:
+                total += st[base + c2 * 13 + tr]
+    nw = st[base + WILD]
+    n4 = st[base + WILD_DRAW4]
+    if nw + n4 > 0:
+        if not wild_allowed(st, P, p, 1):
+            nw = 0
+            n4 = 0
+        elif n4 > 0 and not draw4_honest(st, P, p):
+            n4 = 0
+    total += nw + n4
+    if total == 0:
+        return -1
+    u = below(rng, total)
+    for r in range(13):
+        u -= st[cb + r]
+        if u < 0:
+            return c * 13 + r
+    if tr >= 0:
+        for c2 in range(4):
+            if c2 != c:
+                u -= st[base + c2 * 13 + tr]
+                if u < 0:
+                    return c2 * 13 + tr
+    u -= nw
+    if u < 0:
+        return WILD
+    return WILD_DRAW4
+
+
+@njit(cache=True, inline="always")
+def choose_color(st, P, rng, p):
+    return below(rng, 4)
+
+
+@njit(cache=True)
+def choose_stack(st, P, rng, p):
+    """H1: a stackable card uniformly among the physical ones, else -1 (draw the total)."""
+    base = S_HAND0 + p * N_KINDS
+    total = 0
+    for k in range(N_KINDS):
+        if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
+            total += st[base + k]
+    if total == 0:
+        return -1
+    u = below(rng, total)
+    for k in range(N_KINDS):
+        if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
+            u -= st[base + k]
+            if u < 0:
+                return k
+    return -1
+
+
+@njit(cache=True)
+def choose_opponent(st, P, rng, p, teams):
+    """H4 swap / H5 giveaway target: uniform among opponents still in the hand."""
+    n = st[S_NP]
+    count = 0
+    for q in range(n):
+        if q != p and st[S_RANK0 + q] == 0 and (teams <= 1 or q % teams != p % teams):
+            count += 1
+    if count == 0:
+        return -1
+    u = below(rng, count)
+    for q in range(n):
+        if q != p and st[S_RANK0 + q] == 0 and (teams <= 1 or q % teams != p % teams):
+            if u == 0:
+                return q
+            u -= 1
+    return -1
+
+
+

@@ -1,0 +1,118 @@
+"""Many hands at once: the parallel kernel the runner calls, one row of ``out`` per hand.
+
+Each hand's randomness comes from (seed, STREAM_HANDS, hand index) alone and each
+iteration writes only its own rows, so a run is bit-identical whatever the thread
+count or chunking.  Threads work on contiguous blocks so the state vector is allocated
+once per block, not once per hand.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .borrow import borrow
+from .hand import play_hand
+from .layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER,
+                     O_DRAWN, O_FIRST, O_GIVEAWAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK,
+                     O_MAX_DRAW, O_NOISES, O_PASSES, O_PLAYED, O_POINTS0, O_RANK0,
+                     O_RESHUFFLES, O_SLAPS, O_STACK_DRAWN, O_STALLED, O_SWAPS, O_TURNS,
+                     O_UNO_PENALTIES, O_WIN_TEAM, O_WINNER, P_DEALER, P_FINISH, P_PLAYERS,
+                     P_TEAMS, S_CHALLENGES, S_DEALER, S_DRAWN, S_FIRST, S_GIVEAWAYS, S_HS0,
+                     S_JUMP_INS, S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_NP, S_PASSES,
+                     S_PLAYED, S_RANK0, S_RESHUFFLES, S_SLAPS, S_STACK_DRAWN, S_STALLED,
+                     S_SWAPS, S_TURNS, S_UNO_PENALTIES, S_WINNER)
+from .rng import below, stream_start
+from .table import hand_points
+
+STREAM_HANDS = 1
+STREAM_MATCHES = 2
+
+
+@njit(cache=True)
+def hand_dealer(P, rng, index):
+    """Dealer of independent hand ``index``: seats take turns (R4 "rotate"; also used for
+    "winner", since independent hands have no previous winner), or a random seat."""
+    n = int(P[P_PLAYERS])
+    if P[P_DEALER] == 2.0:
+        return below(rng, n)
+    return index % n
+
+
+@njit(cache=True)
+def write_row(st, P, out, i, index):
+    """Copy the finished hand's O1 record into row i."""
+    n = st[S_NP]
+    out[i, O_HAND] = index
+    out[i, O_DEALER] = st[S_DEALER]
+    out[i, O_FIRST] = st[S_FIRST]
+    w = st[S_WINNER]
+    out[i, O_WINNER] = w
+    teams = int(P[P_TEAMS])
+    out[i, O_WIN_TEAM] = w % teams if w >= 0 else -1
+    out[i, O_STALLED] = st[S_STALLED]
+    out[i, O_TURNS] = st[S_TURNS]
+    out[i, O_PLAYED] = st[S_PLAYED]
+    out[i, O_DRAWN] = st[S_DRAWN]
+    out[i, O_RESHUFFLES] = st[S_RESHUFFLES]
+    out[i, O_CHALLENGES] = st[S_CHALLENGES]
+    out[i, O_UNO_PENALTIES] = st[S_UNO_PENALTIES]
+    out[i, O_LONGEST_STACK] = st[S_LONGEST_STACK]
+    out[i, O_STACK_DRAWN] = st[S_STACK_DRAWN]
+    out[i, O_JUMP_INS] = st[S_JUMP_INS]
+    out[i, O_SWAPS] = st[S_SWAPS]
+    out[i, O_PASSES] = st[S_PASSES]
+    out[i, O_SLAPS] = st[S_SLAPS]
+    out[i, O_NOISES] = st[S_NOISES]
+    out[i, O_GIVEAWAYS] = st[S_GIVEAWAYS]
+    out[i, O_MAX_DRAW] = st[S_MAX_DRAW]
+    ranked = P[P_FINISH] != 0.0
+    for s in range(n):
+        out[i, O_POINTS0 + s] = hand_points(st, P, s)
+        out[i, O_CARDS0 + s] = st[S_HS0 + s]
+        out[i, O_RANK0 + s] = st[S_RANK0 + s] if ranked else 0
+
+
+@njit(cache=True, inline="never")
+def keep_alive(a, b, c):
+    """A use of the owning arrays after the loop, so they outlive their borrowed views."""
+    return a.shape[0] + b.shape[0] + c.shape[0]
+
+
+@njit(cache=True, parallel=True)
+def play_hands(P, seed, start, count, out, blocks):
+    """Play hands ``start .. start+count-1`` of the run with this seed into ``out[:count]``."""
+    for b in prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        st_mem = np.zeros(N_STATE, np.int64)
+        rng_mem = np.zeros(1, np.uint64)
+        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
+        st = borrow(st_mem)
+        rng = borrow(rng_mem)
+        log = borrow(log_mem)
+        Pv = borrow(P)
+        outv = borrow(out)
+        for i in range(lo, hi):
+            index = start + i
+            rng[0] = stream_start(seed, STREAM_HANDS, index)
+            dealer = hand_dealer(Pv, rng, index)
+            play_hand(st, Pv, rng, log, dealer)
+            write_row(st, Pv, outv, i, index)
+        keep_alive(st_mem, rng_mem, log_mem)
+
+
+@njit(cache=True)
+def trace_hand(P, seed, index, log):
+    """Replay hand ``index`` of a run with the event log on; returns (state, events written)."""
+    st = np.zeros(N_STATE, np.int64)
+    rng = np.zeros(1, np.uint64)
+    rng[0] = stream_start(seed, STREAM_HANDS, index)
+    dealer = hand_dealer(P, rng, index)
+    play_hand(st, P, rng, log, dealer)
+    return st
+
+
+def new_out(count: int) -> np.ndarray:
+    return np.zeros((count, N_OUT), np.int64)
+
+
+

@@ -1,0 +1,53 @@
+"""Seats, cards in hands and the trace log: the small helpers every rule uses."""
+
+from numba import njit
+
+from .layout import (LOG_WIDTH, N_KINDS, P_SCORE0, S_DIR, S_HAND0, S_HS0, S_NLOG, S_NP,
+                     S_RANK0)
+
+
+@njit(cache=True, inline="always")
+def next_seat(st, p):
+    """The seat after p in the direction of play, passing over seats already out (H13)."""
+    n = st[S_NP]
+    d = st[S_DIR]
+    q = (p + d + n) % n
+    while st[S_RANK0 + q] != 0:
+        q = (q + d + n) % n
+    return q
+
+
+@njit(cache=True, inline="always")
+def hand_at(p):
+    """Offset of seat p's per-kind counts in the state vector."""
+    return S_HAND0 + p * N_KINDS
+
+
+@njit(cache=True, inline="always")
+def add_card(st, p, k, n):
+    st[S_HAND0 + p * N_KINDS + k] += n
+    st[S_HS0 + p] += n
+
+
+@njit(cache=True)
+def hand_points(st, P, p):
+    base = S_HAND0 + p * N_KINDS
+    total = 0
+    for k in range(N_KINDS):
+        c = st[base + k]
+        if c:
+            total += c * int(P[P_SCORE0 + k])
+    return total
+
+
+@njit(cache=True, inline="always")
+def log_event(st, log, ev, a, b, c):
+    """Append one trace event; a zero-row log (the batch case) records nothing."""
+    i = st[S_NLOG]
+    if i < log.shape[0]:
+        log[i, 0] = ev
+        log[i, 1] = a
+        log[i, 2] = b
+        if LOG_WIDTH > 3:
+            log[i, 3] = c
+        st[S_NLOG] = i + 1
