@@ -77,7 +77,7 @@ def keep_alive(a, b, c):
     return a.shape[0] + b.shape[0] + c.shape[0]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_hands(P, seed, start, count, out, blocks):
     """Play hands ``start .. start+count-1`` of the run with this seed into ``out[:count]``."""
     for b in prange(blocks):

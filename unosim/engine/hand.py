@@ -70,7 +70,7 @@ def deal(st, P, rng, log):
             top = st[S_NDRAW] - 1
             add_card(st, p, st[S_DRAW0 + top], 1)
             st[S_NDRAW] = top
-    log_event(st, log, EV_DEAL, dealer, int(P[P_HAND_SIZE]), 0)
+            log_event(st, log, EV_DEAL, p, st[S_DRAW0 + top], 0)
 
 
 @njit(cache=True, inline="always")

@@ -144,7 +144,7 @@ HAND_COLUMNS = (
 SEAT_COLUMNS = (("points", O_POINTS0), ("cards", O_CARDS0), ("rank", O_RANK0))
 
 # --------------------------------------------------------------------------- trace events
-EV_DEAL = 1         # seat, cards
+EV_DEAL = 1         # seat, kind dealt
 EV_TURN_UP = 2      # kind turned to start the discard pile
 EV_RETURN = 3       # kind put back into the draw pile (R3, H16)
 EV_PLAY = 4         # seat, kind, colour named (or -1)

@@ -1,0 +1,138 @@
+"""Runs: chunks of hands through the parallel kernel, into the store, with progress.
+
+The kernel plays chunk k+1 on all cores while a background thread compresses and
+writes chunk k, so writing costs almost no wall time.  Chunk boundaries never change
+results (each hand's randomness depends on the seed and its index only); they only
+decide file boundaries, which is what makes ``--resume`` possible.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numba
+import numpy as np
+
+from .config import RulesConfig, to_params
+from .engine.batch import new_out, play_hands
+from .engine.layout import O_DEALER, O_STALLED, O_TURNS, O_WINNER
+from .store import ResultDir, StoreError, column_names, run_metadata, to_table
+
+DEFAULT_CHUNK = 200_000
+Progress = Callable[[int], None]
+
+
+class RunError(Exception):
+    """Bad run arguments; the message names the option."""
+
+
+def max_workers() -> int:
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def set_workers(workers: int | None) -> int:
+    """Use this many cores for the kernel (all when None)."""
+    top = max_workers()
+    if workers is None:
+        workers = top
+    if workers < 1 or workers > top:
+        raise RunError(f"--workers: {workers} is not between 1 and {top} (the cores numba may use here)")
+    numba.set_num_threads(workers)
+    return workers
+
+
+@dataclass
+class RunSummary:
+    """What `unosim run` prints at the end: speed, length, winner's seat after the dealer."""
+
+    players: int
+    hands: int = 0
+    seconds: float = 0.0
+    turns_sum: int = 0
+    stalled: int = 0
+    wins_from_dealer: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    chunks_skipped: int = 0
+
+    def add(self, out: np.ndarray) -> None:
+        n = self.players
+        self.hands += len(out)
+        self.turns_sum += int(out[:, O_TURNS].sum())
+        stalled = out[:, O_STALLED] != 0
+        self.stalled += int(stalled.sum())
+        won = out[~stalled]
+        rel = (won[:, O_WINNER] - won[:, O_DEALER]) % n
+        counts = np.bincount(rel, minlength=n)
+        self.wins_from_dealer = counts if self.wins_from_dealer.size == 0 else self.wins_from_dealer + counts
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else float("nan")
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns_sum / self.hands if self.hands else float("nan")
+
+    def shares(self) -> np.ndarray:
+        total = self.wins_from_dealer.sum()
+        return self.wins_from_dealer / total if total else self.wins_from_dealer.astype(float)
+
+
+def chunks(total: int, size: int) -> list[tuple[int, int, int]]:
+    """(chunk index, first hand, hands) covering 0..total-1."""
+    return [(i, start, min(size, total - start)) for i, start in enumerate(range(0, total, size))]
+
+
+def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int) -> np.ndarray:
+    """Hands start..start+count-1 as kernel rows (the unit every backend runs)."""
+    out = new_out(count)
+    play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
+    return out
+
+
+def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, workers: int | None = None,
+              chunk_size: int = DEFAULT_CHUNK, force: bool = False, resume: bool = False,
+              progress: Progress | None = None) -> RunSummary:
+    """Play ``games`` independent hands of ``cfg`` and store them under ``out``."""
+    if games < 1:
+        raise RunError(f"--games: must be at least 1 (got {games})")
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size: must be at least 1 (got {chunk_size})")
+    if seed < 0 or seed >= 2**63:
+        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    workers = set_workers(workers)
+    P = to_params(cfg)
+    result = ResultDir(Path(out))
+    manifest = {"config": cfg.to_toml(), "seed": seed, "games": games, "chunk_size": chunk_size,
+                "mode": "hands"}
+    done = result.prepare(manifest, force=force, resume=resume)
+    meta = run_metadata(cfg, seed, "hands")
+    columns = column_names(cfg.players)
+    summary = RunSummary(cfg.players)
+    t0 = time.perf_counter()
+    pending: Future | None = None
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        for index, start, count in chunks(games, chunk_size):
+            if index in done:
+                summary.chunks_skipped += 1
+                if progress:
+                    progress(count)
+                continue
+            rows = play_chunk(P, seed, start, count, workers)
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(result.write_chunk, index, to_table(rows, columns, meta))
+            summary.add(rows)
+            if progress:
+                progress(count)
+        if pending is not None:
+            pending.result()
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+__all__ = ["RunError", "RunSummary", "StoreError", "run_hands", "set_workers", "play_chunk", "chunks",
+           "DEFAULT_CHUNK", "max_workers"]

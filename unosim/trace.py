@@ -1,0 +1,113 @@
+"""`unosim trace`: replay one hand of a batch run and tell it in plain words.
+
+The kernel replays the hand from (seed, hand index) exactly as the batch played it,
+writing events into a log array; this module only turns those integers into sentences.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import cards
+from .config import RulesConfig, to_params
+from .engine import layout as L
+from .engine.batch import trace_hand
+
+_DRAW_REASON = {L.DR_TURN: "", L.DR_PENALTY: " (penalty)", L.DR_UNO: " (UNO not called)",
+                L.DR_SLAP: " (slowest slap)", L.DR_NOISE: " (made a sound)", L.DR_CHALLENGE: " (challenge)"}
+
+
+def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
+    """(final state vector, events) of hand ``hand`` of a run of ``cfg`` with ``seed``."""
+    log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
+    st = trace_hand(to_params(cfg), seed, hand, log)
+    return st, log[: st[L.S_NLOG]]
+
+
+def _hand_text(st: np.ndarray, seat: int) -> str:
+    base = L.S_HAND0 + seat * L.N_KINDS
+    names = [cards.name(k) for k in range(L.N_KINDS) for _ in range(int(st[base + k]))]
+    return " ".join(names) if names else "(no cards)"
+
+
+def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
+    """The hand play by play, one line per event."""
+    st, events = replay(cfg, seed, hand)
+    n = cfg.players
+    lines = [f"Hand {hand} of a run of {cfg.name!r} with seed {seed}: {n} players, "
+             f"dealer seat {int(st[L.S_DEALER])}."]
+    dealt: dict[int, list[str]] = {}
+    color = lambda c: cards.COLOR_NAMES[int(c)]  # noqa: E731
+    for ev, a, b, c in events.tolist():
+        if ev == L.EV_DEAL:
+            dealt.setdefault(a, []).append(cards.name(b))
+            continue
+        if dealt:
+            for s in range(n):
+                lines.append(f"  seat {s} is dealt {' '.join(dealt.get(s, []))}")
+            dealt = {}
+        if ev == L.EV_RETURN:
+            lines.append(f"Turned {cards.name(a)}: it goes back and the draw pile is reshuffled.")
+        elif ev == L.EV_TURN_UP:
+            lines.append(f"Turned {cards.name(a)} to start the discard pile.")
+        elif ev == L.EV_PLAY:
+            who = "The first player names" if a < 0 else f"Seat {a} plays {cards.name(b)}"
+            if a < 0:
+                lines.append(f"{who} {color(c)}.")
+            elif b >= cards.WILD:
+                lines.append(f"{who} and names {color(c)}.")
+            else:
+                lines.append(f"{who}.")
+        elif ev == L.EV_STACK:
+            lines.append(f"Seat {a} stacks {cards.name(b)}" + (f" and names {color(c)}." if b >= cards.WILD else "."))
+        elif ev == L.EV_JUMP:
+            lines.append(f"Seat {a} jumps in with {cards.name(b)}" + (f" and names {color(c)}." if b >= cards.WILD else "."))
+        elif ev == L.EV_DRAW:
+            lines.append(f"  seat {a} draws {cards.name(b)}{_DRAW_REASON.get(c, '')}")
+        elif ev == L.EV_KEEP:
+            lines.append(f"  seat {a} keeps it; turn over.")
+        elif ev == L.EV_PASS:
+            lines.append(f"Seat {a} cannot draw (both piles empty) and passes.")
+        elif ev == L.EV_SKIPPED:
+            lines.append(f"  seat {a} loses the turn.")
+        elif ev == L.EV_REVERSE:
+            lines.append("  play now goes " + ("clockwise." if a > 0 else "anticlockwise."))
+        elif ev == L.EV_PENALTY:
+            what = {L.DR_UNO: "for not calling UNO", L.DR_CHALLENGE: "after the challenge"}.get(c, "as a penalty")
+            lines.append(f"  seat {a} has drawn {b} {what}.")
+        elif ev == L.EV_CHALLENGE:
+            verdict = "the bluff is proven" if c else "the Wild Draw Four was legal"
+            lines.append(f"Seat {a} challenges seat {b}'s Wild Draw Four: {verdict}.")
+        elif ev == L.EV_UNO:
+            if b == 0:
+                lines.append(f"  seat {a} calls UNO.")
+            else:
+                lines.append(f"  seat {a} forgets to call UNO" + (" and is caught." if c else " and gets away with it."))
+        elif ev == L.EV_OUT:
+            lines.append(f"Seat {a} has no cards left (finishing rank {b}).")
+        elif ev == L.EV_RESHUFFLE:
+            lines.append(f"  the draw pile is empty: {a} discards are shuffled into a new draw pile.")
+        elif ev == L.EV_SWAP:
+            lines.append(f"  seat {a} swaps hands with seat {b}.")
+        elif ev == L.EV_PASS_HANDS:
+            lines.append("  every player passes their hand to the next player.")
+        elif ev == L.EV_GIVEAWAY:
+            lines.append(f"  seat {a} gives {c} cards to seat {b}.")
+        elif ev == L.EV_SLAP:
+            lines.append(f"  everyone slaps the pile; seat {a} is slowest and draws {b}.")
+        elif ev == L.EV_SILENCE:
+            lines.append(f"  silence! kept by seat {a}.")
+        elif ev == L.EV_NOISE:
+            lines.append(f"  seat {a} makes a sound, draws {b}, and the silence lifts.")
+        elif ev == L.EV_STALL:
+            lines.append(f"The hand reaches max_turns = {cfg.max_turns} and stops with no winner (stalled).")
+        elif ev == L.EV_END:
+            if a >= 0:
+                lines.append(f"Seat {a} wins the hand.")
+    lines.append(f"{int(st[L.S_TURNS])} turns, {int(st[L.S_PLAYED])} cards played, "
+                 f"{int(st[L.S_DRAWN])} drawn, {int(st[L.S_RESHUFFLES])} reshuffles.")
+    for s in range(n):
+        pts = sum(int(st[L.S_HAND0 + s * L.N_KINDS + k]) * int(to_params(cfg)[L.P_SCORE0 + k])
+                  for k in range(L.N_KINDS))
+        lines.append(f"  seat {s} ends with {_hand_text(st, s)} ({pts} points)")
+    return lines
