@@ -1,13 +1,15 @@
 """One entry point per decision, dispatching on the seat's strategy code.
 
 The engine asks these functions and never a strategy directly, so a new strategy is a
-new module plus one branch here.  The strategy code and its parameters sit in the rules
-vector at ``P_BOT0 + seat * BOT_STRIDE`` (config.py writes them).
+new module plus one branch in each function here.  The strategy code and its
+parameters sit in the rules vector at ``P_BOT0 + seat * BOT_STRIDE`` (config.py writes
+them).  The engine trusts the answers only as far as the rules allow: it enforces
+forced play (H8) here, and plays whatever legal card a strategy names.
 """
 
 from numba import njit
 
-from ..engine.layout import BOT_STRIDE, P_BOT0, P_TEAMS
+from ..engine.layout import BOT_STRIDE, P_BOT0, P_TEAMS, P_VOLUNTARY_DRAW, S_SCR0
 from . import random as b0
 
 
@@ -18,8 +20,29 @@ def strategy(P, p):
 
 @njit(cache=True, inline="always")
 def choose_play(st, P, rng, p):
-    """The card p plays from hand, or -1 to draw (R5-R8)."""
-    return b0.choose_play(st, P, rng, p)
+    """The card p plays from hand, or -1 to draw (R5-R8).
+
+    A strategy may return a card that only matches (a Wild Draw Four bluff under R8) or
+    -1 while holding a legal card (R7); with ``voluntary_draw = false`` (H8) a -1 is
+    replaced by B0's choice."""
+    k = b0.choose_play(st, P, rng, p)
+    if k < 0 and P[P_VOLUNTARY_DRAW] == 0.0:
+        k = b0.choose_play(st, P, rng, p)
+    return k
+
+
+@njit(cache=True, inline="always")
+def multi_plan(st, P, rng, p, k):
+    """H6: which cards go down with k.  Writes per colour the number of cards of k's rank
+    to play (k itself included) into ``st[S_SCR0 + colour]`` (wilds: slot 0 counts copies
+    of k) and returns the colour of the card to end on top.  B0 plays the single card."""
+    for c in range(4):
+        st[S_SCR0 + c] = 0
+    if k >= 52:
+        st[S_SCR0] = 1
+        return 0
+    st[S_SCR0 + k // 13] = 1
+    return k // 13
 
 
 @njit(cache=True, inline="always")
@@ -56,3 +79,16 @@ def wants_jump(st, P, rng, p, k):
 def choose_opponent(st, P, rng, p):
     """Whom p swaps with (H4) or gives cards to (H5)."""
     return b0.choose_opponent(st, P, rng, p, int(P[P_TEAMS]))
+
+
+@njit(cache=True, inline="always")
+def observe_play(st, P, p, k):
+    """Every card put on the discard pile, for strategies that count cards (bot memory
+    lives at ``S_MEM0``).  B0 remembers nothing."""
+    return
+
+
+@njit(cache=True, inline="always")
+def observe_draw(st, P, p, k, reason):
+    """Every card that reaches a hand from the draw pile (the drawer sees it)."""
+    return

@@ -18,7 +18,7 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
                      EV_TURN_UP, EV_UNO, N_KINDS, P_CHALLENGE, P_CHALLENGE_EXTRA,
                      P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_FINISH,
                      P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN,
-                     P_JUMP_IN_STACK, P_MAX_TURNS, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
+                     P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
                      P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
                      P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WILD_DRAW4,
                      S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
@@ -167,7 +167,10 @@ def take_turn(st, P, rng, log, p):
     begin_turn(st, P, rng, log, p)
     k = policy.choose_play(st, P, rng, p)
     if k >= 0:
-        play_card(st, P, rng, log, p, k)
+        if P[P_MULTI_PLAY] != 0.0:
+            play_multi(st, P, rng, log, p, k)
+        else:
+            play_card(st, P, rng, log, p, k)
         return
     if P[P_DRAW] != 0.0:  # H3: draw until a legal card shows, then play it
         while True:
@@ -260,9 +263,7 @@ def penalty_of(P, k):
 
 @njit(cache=True, inline="always")
 def put_down(st, P, rng, log, p, k, ev):
-    """Move k from p's hand to the pile, name a colour for a wild, run the R10 UNO call.
-
-    Returns True when p has no card left."""
+    """Move k from p's hand to the pile and name a colour for a wild."""
     base = S_HAND0 + p * N_KINDS
     if k == WILD_DRAW4:
         st[S_BLUFF] = 0 if draw4_honest(st, P, p) else 1
@@ -277,36 +278,89 @@ def put_down(st, P, rng, log, p, k, ev):
         st[S_COLOR] = policy.choose_color(st, P, rng, p)
     else:
         st[S_COLOR] = k // 13
+    policy.observe_play(st, P, p, k)
     log_event(st, log, ev, p, k, st[S_COLOR])
-    left = st[S_HS0 + p]
-    if left == 1:
-        forgot = chance(rng, P[P_UNO_FORGET])
-        if forgot:
-            caught = chance(rng, P[P_UNO_CAUGHT])
-            log_event(st, log, EV_UNO, p, 1, 1 if caught else 0)
-            if caught:
-                st[S_UNO_PENALTIES] += 1
-                got = draw_cards(st, rng, log, p, 2, DR_UNO)
-                log_event(st, log, EV_PENALTY, p, got, DR_UNO)
-        else:
-            log_event(st, log, EV_UNO, p, 0, 0)
-    return left == 0
+
+
+@njit(cache=True, inline="always")
+def uno_call(st, P, rng, log, p):
+    """R10: p has just played their second-to-last card."""
+    if chance(rng, P[P_UNO_FORGET]):
+        caught = chance(rng, P[P_UNO_CAUGHT])
+        log_event(st, log, EV_UNO, p, 1, 1 if caught else 0)
+        if caught:
+            st[S_UNO_PENALTIES] += 1
+            got = draw_cards(st, rng, log, p, 2, DR_UNO)
+            log_event(st, log, EV_PENALTY, p, got, DR_UNO)
+    else:
+        log_event(st, log, EV_UNO, p, 0, 0)
 
 
 @njit(cache=True)
 def play_card(st, P, rng, log, p, k):
     """Seat p puts k down (in turn, drawn or stacked) and everything that follows happens."""
-    if put_down(st, P, rng, log, p, k, EV_STACK if st[S_PENDING] > 0 else EV_PLAY):
-        go_out(st, P, rng, log, p, k)
-        return
-    mult = 1
-    if P[P_JUMP_IN] != 0.0:
-        p, k, mult = jump_window(st, P, rng, log, p, k)
-    after_play(st, P, rng, log, p, k, mult)
+    put_down(st, P, rng, log, p, k, EV_STACK if st[S_PENDING] > 0 else EV_PLAY)
+    settle(st, P, rng, log, p, k, 1)
 
 
 @njit(cache=True)
-def after_play(st, P, rng, log, p, k, mult):
+def play_multi(st, P, rng, log, p, k):
+    """H6: p plays k with more cards of its kind ("identical") or rank ("same_rank"),
+    as the strategy plans; the last card put down is the one on top."""
+    top_c = policy.multi_plan(st, P, rng, p, k)
+    base = S_HAND0 + p * N_KINDS
+    count = 0
+    if k >= WILD:
+        n = min(max(st[S_SCR0], 1), st[base + k])
+        for _ in range(n):
+            put_down(st, P, rng, log, p, k, EV_PLAY)
+        count = n
+        top = k
+    else:
+        r = k % 13
+        same_rank = P[P_MULTI_PLAY] == 2.0
+        kc = k // 13
+        if not same_rank:
+            top_c = kc
+        top = top_c * 13 + r
+        for i in range(5):
+            c = (top_c + 1 + i) % 4 if i < 4 else top_c  # the top colour goes last
+            if i == 3:
+                continue
+            if c != kc and not same_rank:
+                continue
+            want = st[S_SCR0 + c]
+            if c == kc and want < 1:
+                want = 1
+            n = min(want, st[base + c * 13 + r])
+            for _ in range(n):
+                put_down(st, P, rng, log, p, c * 13 + r, EV_PLAY)
+            count += n
+    settle(st, P, rng, log, p, top, count)
+
+
+@njit(cache=True)
+def settle(st, P, rng, log, p, k, count):
+    """What follows putting down ``count`` cards ending with k: the end of the hand (R12)
+    or the UNO call (R10), the jump-in window (H2), then the effects."""
+    left = st[S_HS0 + p]
+    if left == 0:
+        go_out(st, P, rng, log, p, k, count)
+        return
+    if left == 1:
+        uno_call(st, P, rng, log, p)
+    dmult = count
+    smult = count
+    if P[P_JUMP_IN] != 0.0:
+        j, k, dmult = jump_window(st, P, rng, log, p, k, count)
+        if j != p:
+            smult = 1
+            p = j
+    after_play(st, P, rng, log, p, k, dmult, smult)
+
+
+@njit(cache=True)
+def after_play(st, P, rng, log, p, k, dmult, smult):
     """The effects of the card that stays on top: slap (H10), silence (H11), then R9/H4/H5."""
     if k < WILD and k % 13 <= 9:
         r = k % 13
@@ -315,7 +369,7 @@ def after_play(st, P, rng, log, p, k, mult):
         if r == P[P_SILENT_RANK]:
             st[S_SILENT] = p
             log_event(st, log, EV_SILENCE, p, 0, 0)
-    effect(st, P, rng, log, p, k, mult)
+    effect(st, P, rng, log, p, k, dmult, smult)
 
 
 @njit(cache=True)
@@ -373,11 +427,11 @@ def jumpable(P, k):
 
 
 @njit(cache=True)
-def jump_window(st, P, rng, log, p, k):
+def jump_window(st, P, rng, log, p, k, mult):
     """H2: identical cards jump in, possibly in a chain; returns the last (player, card, mult).
 
-    ``mult`` is how many draw-card penalties add up under ``jump_in_stack = "accumulate"``."""
-    mult = 1
+    ``mult`` counts the draw-card penalties that add up: under ``jump_in_stack =
+    "accumulate"`` each jump adds one, under "replace" only the last jumper's card counts."""
     n = st[S_NP]
     max_turns = int(P[P_MAX_TURNS])
     while jumpable(P, k) and st[S_TURNS] < max_turns:
@@ -405,40 +459,43 @@ def jump_window(st, P, rng, log, p, k):
         st[S_JUMP_INS] += 1
         if penalty_of(P, k) > 0 and P[P_JUMP_IN_STACK] != 0.0:
             mult += 1
+        else:
+            mult = 1
         put_down(st, P, rng, log, j, k, EV_JUMP)
+        if st[S_HS0 + j] == 1:
+            uno_call(st, P, rng, log, j)
         p = j
     return p, k, mult
 
 
 @njit(cache=True)
-def effect(st, P, rng, log, p, k, mult):
-    """R9 effects, H4 seven-o and H5 red zero: set the next seat and any pending penalty."""
+def effect(st, P, rng, log, p, k, dmult, smult):
+    """R9 effects, H4 seven-o and H5 red zero: set the next seat and any pending penalty.
+
+    ``dmult`` draw penalties add up and ``smult`` cards act (H6 multi-play, H2 accumulate);
+    with 2 players each Reverse is a Skip."""
     amount = penalty_of(P, k)
     if amount > 0:
         if st[S_PENDING] > 0:
-            st[S_PENDING] += amount * mult
-            st[S_STACK_LEN] += 1
+            st[S_PENDING] += amount * dmult
+            st[S_STACK_LEN] += smult
         else:
-            st[S_PENDING] = amount * mult
-            st[S_STACK_LEN] = 1
+            st[S_PENDING] = amount * dmult
+            st[S_STACK_LEN] = smult
         st[S_PENDING_KIND] = k
         st[S_CUR] = next_seat(st, p)
         return
     if k < WILD:
         r = k % 13
-        if r == SKIP:
-            s = next_seat(st, p)
-            log_event(st, log, EV_SKIPPED, s, 0, 0)
+        if r == SKIP or (r == REVERSE and st[S_IN] == 2 and P[P_TWO_PLAYER_REVERSE] == 0.0):
+            s = p
+            for _ in range(smult):
+                s = next_seat(st, s)
+                log_event(st, log, EV_SKIPPED, s, 0, 0)
             st[S_CUR] = next_seat(st, s)
             return
         if r == REVERSE:
-            if st[S_IN] == 2:
-                if P[P_TWO_PLAYER_REVERSE] == 0.0:
-                    s = next_seat(st, p)
-                    log_event(st, log, EV_SKIPPED, s, 0, 0)
-                    st[S_CUR] = next_seat(st, s)
-                    return
-            else:
+            if st[S_IN] != 2 and smult % 2 == 1:
                 st[S_DIR] = -st[S_DIR]
                 log_event(st, log, EV_REVERSE, st[S_DIR], 0, 0)
             st[S_CUR] = next_seat(st, p)
@@ -516,8 +573,8 @@ def giveaway(st, P, rng, log, p):
 
 # --------------------------------------------------------------------------- the end (R12, R13, H13)
 @njit(cache=True)
-def go_out(st, P, rng, log, p, k):
-    """p played their last card: the hand ends (R12), or p leaves it (H13)."""
+def go_out(st, P, rng, log, p, k, count):
+    """p played their last card(s): the hand ends (R12), or p leaves it (H13)."""
     n = st[S_NP]
     out_rank = n - st[S_IN] + 1
     st[S_RANK0 + p] = out_rank
@@ -527,16 +584,20 @@ def go_out(st, P, rng, log, p, k):
         st[S_WINNER] = p
     if P[P_FINISH] != 0.0 and st[S_IN] > 1:
         # H13: the last card still acts among the players left (not 0/7 or a giveaway)
-        mult = 1
         if silent_last_card(P, k):
             st[S_CUR] = next_seat(st, p)
             return
+        dmult = count
+        smult = count
         if P[P_JUMP_IN] != 0.0:
-            p, k, mult = jump_window(st, P, rng, log, p, k)
-        after_play(st, P, rng, log, p, k, mult)
+            j, k, dmult = jump_window(st, P, rng, log, p, k, count)
+            if j != p:
+                smult = 1
+                p = j
+        after_play(st, P, rng, log, p, k, dmult, smult)
         return
     # R12: a draw card's penalty, with any pending stack, is still drawn
-    amount = penalty_of(P, k)
+    amount = penalty_of(P, k) * count
     if amount > 0:
         v = next_seat(st, p)
         got = draw_cards(st, rng, log, v, st[S_PENDING] + amount, DR_PENALTY)
@@ -578,15 +639,20 @@ def play_hand(st, P, rng, log, dealer):
     build_deck(st, P, rng)
     deal(st, P, rng, log)
     turn_first_card(st, P, rng, log)
-    max_turns = int(P[P_MAX_TURNS])
     while st[S_DONE] == 0:
-        if st[S_TURNS] >= max_turns:
-            st[S_STALLED] = 1
-            st[S_WINNER] = -1
-            log_event(st, log, EV_STALL, 0, 0, 0)
-            end_hand(st, log)
-            break
-        if st[S_PENDING] > 0:
-            face_penalty(st, P, rng, log)
-        else:
-            take_turn(st, P, rng, log, st[S_CUR])
+        step(st, P, rng, log)
+
+
+@njit(cache=True)
+def step(st, P, rng, log):
+    """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
+    or let the seat to act take its turn.  Scenario tests drive hands through this."""
+    if st[S_TURNS] >= int(P[P_MAX_TURNS]):
+        st[S_STALLED] = 1
+        st[S_WINNER] = -1
+        log_event(st, log, EV_STALL, 0, 0, 0)
+        end_hand(st, log)
+    elif st[S_PENDING] > 0:
+        face_penalty(st, P, rng, log)
+    else:
+        take_turn(st, P, rng, log, st[S_CUR])
