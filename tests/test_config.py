@@ -100,10 +100,12 @@ def test_load_without_name_uses_the_file_stem(tmp_path):
 # --------------------------------------------------------------------------- P encoding
 
 ENUM_CODES = {  # copied from layout.py's comments, not from config.py
-    "dealer": (L.P_DEALER, ["rotate", "winner", "random"]),
+    "dealer": (L.P_DEALER, ["rotate", "winner", "random", "fixed"]),
+    "drawn_match": (L.P_DRAWN_MATCH, ["any", "color"]),
+    "drawn_draw4": (L.P_DRAWN_DRAW4, ["draw4", "wild"]),
     "first_card": (L.P_FIRST_CARD, ["any", "number_only"]),
     "play_drawn": (L.P_PLAY_DRAWN, ["may", "must", "never"]),
-    "wild_draw4": (L.P_WILD_DRAW4, ["restricted", "free"]),
+    "wild_draw4": (L.P_WILD_DRAW4, ["restricted", "free", "last_resort"]),
     "two_player_reverse": (L.P_TWO_PLAYER_REVERSE, ["skip", "none"]),
     "stacking": (L.P_STACKING, ["none", "draw2", "draw2_draw4", "all"]),
     "jump_in": (L.P_JUMP_IN, ["none", "numbers", "colored", "all"]),
@@ -186,7 +188,7 @@ def test_b0_default_seats_in_p():
 def test_every_slot_key_is_written():
     """Each registry key with a slot fills a distinct slot below the point table."""
     slots = [k.slot for k in C.KEYS.values() if k.slot is not None]
-    assert len(slots) == len(set(slots)) == 33
+    assert len(slots) == len(set(slots)) == 35
     assert max(slots) < L.P_SCORE0
 
 
@@ -253,7 +255,7 @@ def test_inline_table_for_every_seat(bots):
 
 @pytest.mark.parametrize("data, fragment", [
     ({"rules": {"play_drawn": "sometimes"}}, "rules.play_drawn: 'sometimes' is not one of may, must, never"),
-    ({"table": {"dealer": 2}}, "table.dealer: expected one of rotate, winner, random"),
+    ({"table": {"dealer": 2}}, "table.dealer: expected one of rotate, winner, random, fixed"),
     ({"table": {"players": "four"}}, "table.players: expected an integer 2-10, got string 'four'"),
     ({"table": {"players": True}}, "table.players: expected an integer 2-10, got boolean true"),
     ({"table": {"players": 4.0}}, "table.players: expected an integer"),

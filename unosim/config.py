@@ -130,9 +130,9 @@ _REGISTRY: tuple[Key, ...] = (
        layout.P_DECKS, lo=1, hi=layout.MAX_CARDS // 108),
     _k("table", "hand_size", "int", 7, "R2", "cards dealt to each player",
        layout.P_HAND_SIZE, lo=1, hi=30),
-    _k("table", "dealer", "enum", "rotate", "R4",
-       "who deals the next hand: the next seat, the last winner, or a random seat",
-       layout.P_DEALER, "rotate winner random"),
+    _k("table", "dealer", "enum", "rotate", "R4 E4",
+       "who deals the next hand: the next seat, the last winner, a random seat, or always the last seat",
+       layout.P_DEALER, "rotate winner random fixed"),
     # [rules] official rules and their variants
     _k("rules", "first_card", "enum", "any", "R3 H16",
        "the turned first card: any card, or turn until a number card shows",
@@ -146,9 +146,10 @@ _REGISTRY: tuple[Key, ...] = (
     _k("rules", "voluntary_draw", "bool", True, "R7 H8",
        "a player may draw instead of playing a legal card (false: forced play)",
        layout.P_VOLUNTARY_DRAW),
-    _k("rules", "wild_draw4", "enum", "restricted", "R8",
-       "Wild Draw Four only without a card of the current colour (bluffs possible), or any time",
-       layout.P_WILD_DRAW4, "restricted free"),
+    _k("rules", "wild_draw4", "enum", "restricted", "R8 E1",
+       "Wild Draw Four only without a card of the current colour (bluffs possible), any time, "
+       "or only when nothing else plays",
+       layout.P_WILD_DRAW4, "restricted free last_resort"),
     _k("rules", "challenge", "bool", True, "R8",
        "the next player may challenge a restricted Wild Draw Four",
        layout.P_CHALLENGE),
@@ -164,6 +165,12 @@ _REGISTRY: tuple[Key, ...] = (
     _k("rules", "uno_caught", "float", 1.0, "R10",
        "chance that a forgotten UNO is caught (the player draws 2)",
        layout.P_UNO_CAUGHT, lo=0.0, hi=1.0),
+    _k("rules", "drawn_match", "enum", "any", "R6 E2",
+       "a drawn card may be played if it is legal, or only if it is wild or of the colour in force",
+       layout.P_DRAWN_MATCH, "any color"),
+    _k("rules", "drawn_draw4", "enum", "draw4", "R6 E3",
+       "a drawn Wild Draw Four played at once acts as a Wild Draw Four, or as a plain Wild",
+       layout.P_DRAWN_DRAW4, "draw4 wild"),
     _k("rules", "max_turns", "int", 5000, "R13",
        "turns after which a hand stops with no winner, flagged stalled",
        layout.P_MAX_TURNS, lo=1),
@@ -298,6 +305,8 @@ class RulesConfig:
     two_player_reverse: str = _d("two_player_reverse")
     uno_forget: float = _d("uno_forget")
     uno_caught: float = _d("uno_caught")
+    drawn_match: str = _d("drawn_match")
+    drawn_draw4: str = _d("drawn_draw4")
     max_turns: int = _d("max_turns")
     draw2_amount: int = _d("draw2_amount")
     draw4_amount: int = _d("draw4_amount")

@@ -93,9 +93,10 @@ class Scenario:
         return self
 
     def turn(self, seat: int | None = None) -> "Scenario":
-        """Seat (default: the one to act) takes a turn, its bot choosing."""
-        H.take_turn(self.st, self.P, self.rng, self.log, self.cur if seat is None else seat)
-        return self
+        """Seat (default: the one to act) takes a turn, its bot choosing (one step)."""
+        if seat is not None:
+            self.st[L.S_CUR] = seat
+        return self.step()
 
     # ------------------------------------------------------------------ reading
     def hand(self, seat: int) -> list[str]:

@@ -30,10 +30,14 @@ STREAM_MATCHES = 2
 @njit(cache=True)
 def hand_dealer(P, rng, index):
     """Dealer of independent hand ``index``: seats take turns (R4 "rotate"; also used for
-    "winner", since independent hands have no previous winner), or a random seat."""
+    "winner", since independent hands have no previous winner), a random seat, or the
+    last seat every hand (E4 "fixed")."""
     n = int(P[P_PLAYERS])
-    if P[P_DEALER] == 2.0:
+    mode = P[P_DEALER]
+    if mode == 2.0:
         return below(rng, n)
+    if mode == 3.0:
+        return n - 1
     return index % n
 
 

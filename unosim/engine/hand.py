@@ -16,18 +16,18 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
                      EV_OUT, EV_PASS, EV_PASS_HANDS, EV_PENALTY, EV_PLAY, EV_RETURN,
                      EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_STACK, EV_STALL, EV_SWAP,
                      EV_TURN_UP, EV_UNO, N_KINDS, P_CHALLENGE, P_CHALLENGE_EXTRA,
-                     P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_FINISH,
+                     P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_DRAW4_AMOUNT, P_FINISH,
                      P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN,
                      P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
                      P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
                      P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WILD_DRAW4,
-                     S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
+                     S_AS_WILD, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
                      S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
                      S_LAST_PLAYER, S_LONGEST_STACK, S_MEM0, S_NDRAW, S_NOISES, S_NP,
                      S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_SCR0, S_SILENT,
                      S_SLAPS, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS,
                      S_UNO_PENALTIES, S_WINNER)
-from .moves import draw4_honest, is_legal
+from .moves import draw4_honest, is_legal, wild_allowed
 from .piles import build_deck, discard, draw_card, draw_cards, shuffle
 from .rng import below, chance
 from .table import add_card, log_event, next_seat
@@ -43,12 +43,12 @@ RED_ZERO = 0
 # --------------------------------------------------------------------------- set-up (R2, R3)
 @njit(cache=True)
 def reset(st, P, dealer):
-    """Zero the scalars, hands and bot memory; the piles are overwritten by the deal."""
-    for i in range(S_DRAW0):
-        st[i] = 0
-    for i in range(S_MEM0, st.shape[0]):
-        st[i] = 0
+    """Zero the scalars, the seats' hands and bot memory; the piles are overwritten by the deal."""
     n = int(P[P_PLAYERS])
+    for i in range(S_HAND0 + n * N_KINDS):
+        st[i] = 0
+    for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
+        st[i] = 0
     st[S_NP] = n
     st[S_IN] = n
     st[S_DIR] = 1
@@ -161,45 +161,52 @@ def begin_turn(st, P, rng, log, a):
             st[S_SILENT] = -1
 
 
+@njit(cache=True, inline="always")
+def drawn_playable(st, P, p, c):
+    """May p play the card c just drawn?  R6 legality, narrowed by E2 (colour matches
+    only) and widened by E3 (a drawn Wild Draw Four plays as a plain Wild)."""
+    if c == WILD_DRAW4 and P[P_DRAWN_DRAW4] != 0.0:
+        return wild_allowed(st, P, p, 1)
+    if not is_legal(st, P, p, c):
+        return False
+    return P[P_DRAWN_MATCH] == 0.0 or c >= WILD or c // 13 == st[S_COLOR]
+
+
 @njit(cache=True)
 def take_turn(st, P, rng, log, p):
-    """Seat p plays a card, or draws (R6, H3); passing when nothing can be drawn (R11)."""
+    """Seat p's turn up to the choice of card: returns (card, how) with how = 0 when the
+    turn ended without a play (drew and kept, or passed: R6, R11), 1 for a card from the
+    hand, 2 for the card just drawn (R6, H3)."""
     begin_turn(st, P, rng, log, p)
     k = policy.choose_play(st, P, rng, p)
     if k >= 0:
-        if P[P_MULTI_PLAY] != 0.0:
-            play_multi(st, P, rng, log, p, k)
-        else:
-            play_card(st, P, rng, log, p, k)
-        return
+        return k, 1
     if P[P_DRAW] != 0.0:  # H3: draw until a legal card shows, then play it
         while True:
             c = draw_card(st, rng, log, p, DR_TURN)
             if c < 0:
                 break
-            if is_legal(st, P, p, c):
-                play_card(st, P, rng, log, p, c)
-                return
-        log_event(st, log, EV_PASS, p, 0, 0)
-        st[S_CUR] = next_seat(st, p)
-        return
-    c = draw_card(st, rng, log, p, DR_TURN)
-    if c < 0:
-        log_event(st, log, EV_PASS, p, 0, 0)
-        st[S_CUR] = next_seat(st, p)
-        return
-    mode = int(P[P_PLAY_DRAWN])
-    if mode != 2 and is_legal(st, P, p, c) and (mode == 1 or policy.play_drawn(st, P, rng, p, c)):
-        play_card(st, P, rng, log, p, c)
-        return
-    log_event(st, log, EV_KEEP, p, c, 0)
+            if drawn_playable(st, P, p, c):
+                return c, 2
+    else:
+        c = draw_card(st, rng, log, p, DR_TURN)
+        if c >= 0:
+            mode = int(P[P_PLAY_DRAWN])
+            if mode != 2 and drawn_playable(st, P, p, c) and (mode == 1 or policy.play_drawn(st, P, rng, p, c)):
+                return c, 2
+            log_event(st, log, EV_KEEP, p, c, 0)
+            st[S_CUR] = next_seat(st, p)
+            return -1, 0
+    log_event(st, log, EV_PASS, p, 0, 0)
     st[S_CUR] = next_seat(st, p)
+    return -1, 0
 
 
 # --------------------------------------------------------------------------- penalties (R8, H1)
 @njit(cache=True)
 def face_penalty(st, P, rng, log):
-    """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1), or draw it."""
+    """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
+    the card to stack, the turn already begun), or draw it; -1 unless stacking."""
     v = st[S_CUR]
     pk = st[S_PENDING_KIND]
     if (pk == WILD_DRAW4 and st[S_STACK_LEN] == 1 and P[P_WILD_DRAW4] == 0.0
@@ -221,13 +228,12 @@ def face_penalty(st, P, rng, log):
             clear_pending(st)
             log_event(st, log, EV_SKIPPED, v, 0, 0)
             st[S_CUR] = next_seat(st, v)
-        return
+        return -1
     if P[P_STACKING] != 0.0:
         k = policy.choose_stack(st, P, rng, v)
         if k >= 0:
             begin_turn(st, P, rng, log, v)
-            play_card(st, P, rng, log, v, k)
-            return
+            return k
     total = st[S_PENDING]
     got = draw_cards(st, rng, log, v, total, DR_PENALTY)
     log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
@@ -236,6 +242,7 @@ def face_penalty(st, P, rng, log):
     clear_pending(st)
     log_event(st, log, EV_SKIPPED, v, 0, 0)
     st[S_CUR] = next_seat(st, v)
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -296,7 +303,7 @@ def uno_call(st, P, rng, log, p):
         log_event(st, log, EV_UNO, p, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(st, P, rng, log, p, k):
     """Seat p puts k down (in turn, drawn or stacked) and everything that follows happens."""
     put_down(st, P, rng, log, p, k, EV_STACK if st[S_PENDING] > 0 else EV_PLAY)
@@ -339,7 +346,7 @@ def play_multi(st, P, rng, log, p, k):
     settle(st, P, rng, log, p, top, count)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(st, P, rng, log, p, k, count):
     """What follows putting down ``count`` cards ending with k: the end of the hand (R12)
     or the UNO call (R10), the jump-in window (H2), then the effects."""
@@ -359,7 +366,7 @@ def settle(st, P, rng, log, p, k, count):
     after_play(st, P, rng, log, p, k, dmult, smult)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_play(st, P, rng, log, p, k, dmult, smult):
     """The effects of the card that stays on top: slap (H10), silence (H11), then R9/H4/H5."""
     if k < WILD and k % 13 <= 9:
@@ -457,6 +464,7 @@ def jump_window(st, P, rng, log, p, k, mult):
                 u -= 1
         begin_turn(st, P, rng, log, j)
         st[S_JUMP_INS] += 1
+        st[S_AS_WILD] = 0
         if penalty_of(P, k) > 0 and P[P_JUMP_IN_STACK] != 0.0:
             mult += 1
         else:
@@ -468,13 +476,16 @@ def jump_window(st, P, rng, log, p, k, mult):
     return p, k, mult
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effect(st, P, rng, log, p, k, dmult, smult):
     """R9 effects, H4 seven-o and H5 red zero: set the next seat and any pending penalty.
 
     ``dmult`` draw penalties add up and ``smult`` cards act (H6 multi-play, H2 accumulate);
     with 2 players each Reverse is a Skip."""
     amount = penalty_of(P, k)
+    if st[S_AS_WILD] != 0:  # E3: a drawn Wild Draw Four acting as a plain Wild
+        amount = 0
+        st[S_AS_WILD] = 0
     if amount > 0:
         if st[S_PENDING] > 0:
             st[S_PENDING] += amount * dmult
@@ -598,6 +609,8 @@ def go_out(st, P, rng, log, p, k, count):
         return
     # R12: a draw card's penalty, with any pending stack, is still drawn
     amount = penalty_of(P, k) * count
+    if st[S_AS_WILD] != 0:
+        amount = 0
     if amount > 0:
         v = next_seat(st, p)
         got = draw_cards(st, rng, log, v, st[S_PENDING] + amount, DR_PENALTY)
@@ -646,13 +659,25 @@ def play_hand(st, P, rng, log, dealer):
 @njit(cache=True)
 def step(st, P, rng, log):
     """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
-    or let the seat to act take its turn.  Scenario tests drive hands through this."""
+    or let the seat to act take its turn.  Scenario tests drive hands through this.
+    Every card put down in a move goes through the single play_card call below."""
     if st[S_TURNS] >= int(P[P_MAX_TURNS]):
         st[S_STALLED] = 1
         st[S_WINNER] = -1
         log_event(st, log, EV_STALL, 0, 0, 0)
         end_hand(st, log)
-    elif st[S_PENDING] > 0:
-        face_penalty(st, P, rng, log)
+        return
+    p = st[S_CUR]
+    if st[S_PENDING] > 0:
+        k = face_penalty(st, P, rng, log)
+        how = 3
     else:
-        take_turn(st, P, rng, log, st[S_CUR])
+        k, how = take_turn(st, P, rng, log, p)
+    if k < 0:
+        return
+    if how == 1 and P[P_MULTI_PLAY] != 0.0:
+        play_multi(st, P, rng, log, p, k)
+        return
+    if how == 2 and k == WILD_DRAW4 and P[P_DRAWN_DRAW4] != 0.0:
+        st[S_AS_WILD] = 1
+    play_card(st, P, rng, log, p, k)

@@ -32,8 +32,30 @@ def wild_allowed(st, P, p, count):
 
 @njit(cache=True, inline="always")
 def draw4_honest(st, P, p):
-    """R8: Wild Draw Four is legal when free, or when p holds no card of the colour in force."""
-    return P[P_WILD_DRAW4] != 0.0 or color_count(st, p, st[S_COLOR]) == 0
+    """R8: Wild Draw Four is legal when free, or when p holds no card of the colour in force;
+    E1 ``last_resort``: only when no other card (not even a Wild) may be played."""
+    mode = P[P_WILD_DRAW4]
+    if mode == 0.0:
+        return color_count(st, p, st[S_COLOR]) == 0
+    if mode == 1.0:
+        return True
+    return no_other_play(st, p)
+
+
+@njit(cache=True)
+def no_other_play(st, p):
+    """E1: p holds nothing playable but Wild Draw Fours (RLCard's rule)."""
+    base = S_HAND0 + p * N_KINDS
+    if st[base + WILD] > 0 or color_count(st, p, st[S_COLOR]) > 0:
+        return False
+    top = st[S_TOP]
+    if top >= WILD:
+        return True
+    r = top % 13
+    for c in range(4):
+        if st[base + c * 13 + r] > 0:
+            return False
+    return True
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,209 @@
+"""Matches: hands played in sequence until both scoring systems have ended (RULES.md S1-S3).
+
+A match is one random stream, ``stream_start(seed, STREAM_MATCHES, match)``, continued
+from hand to hand (the R4 random dealer draws from it too), so a match's hands depend on
+(seed, match index) alone, never on the thread count or the chunking.
+
+Output.  A match has a variable number of hands, so each parallel block owns a fixed
+*slab* of rows and plays its matches one after another into it.  A match that would not
+fit in what is left of the slab is abandoned (its rows are overwritten later) and the
+block stops; the caller gives the block's remaining matches to a later call.  A slab holds
+at least ``max_hands`` rows, so every block finishes at least one match per call, memory
+stays bounded by blocks x slab rows, and at most one match per block and call is played
+twice.  Filling slabs also balances the blocks: each call gives every block about the
+same number of hands.
+
+A row is the hand's O1 record (``write_row``, columns ``0 .. N_OUT-1``) followed by the
+match columns ``M_*`` below.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .batch import STREAM_MATCHES, keep_alive, write_row
+from .borrow import borrow
+from .hand import play_hand
+from .layout import (LOG_WIDTH, MAX_PLAYERS, N_OUT, N_STATE, O_POINTS0, O_RANK0,
+                     O_STALLED, O_WINNER, P_DEALER, P_FINISH, P_MATCH_TARGET,
+                     P_PLAYERS, P_TEAMS)
+from .rng import below, stream_start
+
+# --------------------------------------------------------------------------- match columns
+M_MATCH = N_OUT          # match index in the run
+M_HAND_IN_MATCH = N_OUT + 1  # 0-based
+M_POS_END = N_OUT + 2    # 1 on the hand where the S1 match ended
+M_NEG_END = N_OUT + 3    # 1 on the hand where the S2 match ended
+M_CAPPED = N_OUT + 4     # 1 on the last hand of a match stopped by max_hands
+M_POS0 = N_OUT + 5       # per seat: S1 running total after this hand (team total with H12)
+M_NEG0 = M_POS0 + MAX_PLAYERS  # per seat: S2 running total
+N_MOUT = M_NEG0 + MAX_PLAYERS
+
+HAND_STRIDE = 1_000_000
+"""The ``hand`` column of a match run is ``match * HAND_STRIDE + hand_in_match``: unique,
+readable (match 12, hand 7 -> 12000007), and independent of chunking; ``max_hands`` may
+not exceed it."""
+
+
+@njit(cache=True)
+def first_dealer(P, rng):
+    """S3: seat 0 deals the first hand of a match; a random seat under R4 "random"; the last
+    seat under "fixed" (it deals every hand)."""
+    n = int(P[P_PLAYERS])
+    mode = P[P_DEALER]
+    if mode == 2.0:
+        return below(rng, n)
+    if mode == 3.0:
+        return n - 1
+    return 0
+
+
+@njit(cache=True)
+def next_dealer(P, rng, dealer, winner):
+    """R4 for the hand after one dealt by ``dealer``: rotate to the next seat; the winner
+    (after a stalled hand, ``winner`` -1, the deal rotates, R13); a random seat; or the last
+    seat again under "fixed"."""
+    n = int(P[P_PLAYERS])
+    mode = P[P_DEALER]
+    if mode == 2.0:
+        return below(rng, n)
+    if mode == 3.0:
+        return n - 1
+    if mode == 1.0 and winner >= 0:
+        return winner
+    return (dealer + 1) % n
+
+
+@njit(cache=True)
+def score_hand(P, row, pos, neg):
+    """Add one hand's points to the per-side totals ``pos`` (S1) and ``neg`` (S2).
+
+    A side is a seat, or a team under H12 (seat s plays for team s mod teams).  A stalled
+    hand scores nothing (S3).  Under H13 last_standing each seat's rank points
+    n + 1 - 2r go to its side's S1 total and S2 is not kept."""
+    if row[O_STALLED] != 0:
+        return
+    n = int(P[P_PLAYERS])
+    teams = int(P[P_TEAMS])
+    if P[P_FINISH] != 0.0:
+        for s in range(n):
+            side = s % teams if teams > 1 else s
+            pos[side] += n + 1 - 2 * row[O_RANK0 + s]
+        return
+    w = row[O_WINNER]
+    wside = w % teams if teams > 1 else w
+    for s in range(n):
+        side = s % teams if teams > 1 else s
+        if side != wside:
+            pts = row[O_POINTS0 + s]
+            pos[wside] += pts
+            neg[side] += pts
+
+
+@njit(cache=True)
+def reached(tot, sides, target):
+    for i in range(sides):
+        if tot[i] >= target:
+            return True
+    return False
+
+
+@njit(cache=True)
+def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
+    """Play match ``match`` into ``slab[first:]``; return its number of rows, or -1 if it
+    did not fit (the rows written are then garbage).  ``tot`` is scratch (2 x MAX_PLAYERS).
+
+    The match ends when S1 and S2 have both ended (S3; under H13 last_standing only S1 is
+    kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
+    n = int(P[P_PLAYERS])
+    teams = int(P[P_TEAMS])
+    sides = teams if teams > 1 else n
+    target = int(P[P_MATCH_TARGET])
+    ranked = P[P_FINISH] != 0.0
+    for i in range(2 * MAX_PLAYERS):
+        tot[i] = 0
+    pos = tot[:MAX_PLAYERS]
+    neg = tot[MAX_PLAYERS:]
+    step_pos = np.zeros(MAX_PLAYERS, np.int64)
+    step_neg = np.zeros(MAX_PLAYERS, np.int64)
+    rng[0] = stream_start(seed, STREAM_MATCHES, match)
+    pos_done = False
+    neg_done = ranked  # S2 is not defined under last_standing: never kept
+    dealer = first_dealer(P, rng)
+    cap = slab.shape[0]
+    h = 0
+    while True:
+        i = first + h
+        if i >= cap:
+            return -1
+        play_hand(st, P, rng, log, dealer)
+        write_row(st, P, slab, i, match * HAND_STRIDE + h)
+        row = slab[i]
+        for j in range(MAX_PLAYERS):
+            step_pos[j] = 0
+            step_neg[j] = 0
+        score_hand(P, row, step_pos, step_neg)
+        row[M_MATCH] = match
+        row[M_HAND_IN_MATCH] = h
+        row[M_POS_END] = 0
+        row[M_NEG_END] = 0
+        row[M_CAPPED] = 0
+        if not pos_done:
+            for j in range(sides):
+                pos[j] += step_pos[j]
+            if reached(pos, sides, target):
+                pos_done = True
+                row[M_POS_END] = 1
+        if not neg_done:
+            for j in range(sides):
+                neg[j] += step_neg[j]
+            if reached(neg, sides, target):
+                neg_done = True
+                row[M_NEG_END] = 1
+        for s in range(MAX_PLAYERS):
+            if s < n:
+                side = s % teams if teams > 1 else s
+                row[M_POS0 + s] = pos[side]
+                row[M_NEG0 + s] = 0 if ranked else neg[side]
+            else:
+                row[M_POS0 + s] = 0
+                row[M_NEG0 + s] = 0
+        h += 1
+        if pos_done and neg_done:
+            return h
+        if h >= max_hands:
+            row[M_CAPPED] = 1
+            return h
+        dealer = next_dealer(P, rng, dealer, row[O_WINNER])
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
+    """Block b plays matches ``lo[b] .. hi[b]-1`` in order into slab ``rows[b]`` until they
+    are all played or the slab is full; ``nrows[b]`` gets the rows written and ``done[b]``
+    the matches finished (``lo[b] .. lo[b]+done[b]-1``).  ``rows`` holds
+    ``(blocks, slab rows, N_MOUT)`` with slab rows >= ``max_hands``."""
+    for b in prange(lo.shape[0]):
+        st_mem = np.zeros(N_STATE, np.int64)
+        rng_mem = np.zeros(1, np.uint64)
+        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
+        tot_mem = np.zeros(2 * MAX_PLAYERS, np.int64)
+        st = borrow(st_mem)
+        rng = borrow(rng_mem)
+        log = borrow(log_mem)
+        tot = borrow(tot_mem)
+        Pv = borrow(P)
+        slab = borrow(rows)[b]
+        used = 0
+        k = 0
+        for m in range(lo[b], hi[b]):
+            got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot)
+            if got < 0:
+                break
+            used += got
+            k += 1
+        nrows[b] = used
+        done[b] = k
+        keep_alive(st_mem, rng_mem, log_mem)
+        keep_alive(tot_mem, tot_mem, tot_mem)
+
+
