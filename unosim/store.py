@@ -27,7 +27,7 @@ from .engine.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
 
 MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"
-_BOOL_COLUMNS = {"stalled", "pos_end", "neg_end"}
+_BOOL_COLUMNS = {"stalled", "pos_end", "neg_end", "capped"}
 _INT64_COLUMNS = {"hand", "match"}
 
 
