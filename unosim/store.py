@@ -88,8 +88,12 @@ class ResultDir:
     def prepare(self, manifest: dict[str, Any], force: bool, resume: bool) -> set[int]:
         """Create (or check, for a resume) the directory; returns the chunks already done.
 
-        A different run already there is refused unless ``force``; a matching one is
-        resumed.  ``force`` deletes the old result first."""
+        The manifest gets the engine version added (results of another engine never mix).
+        The same run already there and unfinished is resumed (the same command finishes an
+        interrupted run, no flag needed); the same run finished is refused unless ``resume``
+        (then nothing is left to do); a different run is refused, naming what changed
+        (for the config: the keys).  ``force`` deletes the old result first."""
+        manifest = {**manifest, "engine_version": ENGINE_VERSION}
         p = self.path
         if p.exists() and not p.is_dir():
             if not force:
@@ -104,12 +108,11 @@ class ResultDir:
                 raise StoreError(f"--out: {p} is a non-empty directory that is not a unosim result; "
                                  "choose another path or use --force")
             elif old != manifest:
-                changed = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
-                raise StoreError(f"--out: {p} holds a different run (differs in: {', '.join(changed)}); "
+                raise StoreError(f"--out: {p} holds a different run (differs in: {manifest_diff(old, manifest)}); "
                                  "use --force to overwrite it or choose another path")
-            elif not resume:
-                raise StoreError(f"--out: {p} already exists; use --force to overwrite it "
-                                 "(or --resume to finish an interrupted run)")
+            elif not resume and self._finished(manifest):
+                raise StoreError(f"--out: {p} already holds this run, complete; use --force to run it "
+                                 "again (or --resume to accept it as it is)")
         try:
             p.mkdir(parents=True, exist_ok=True)
             probe = p / ".write-test"
@@ -120,7 +123,15 @@ class ResultDir:
         for tmp in p.glob("*.tmp"):
             tmp.unlink()
         (p / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
-        return {int(f.name[5:11]) for f in p.glob("part-*.parquet")}
+        return self.done()
+
+    def done(self) -> set[int]:
+        """Indices of the chunks whose part file is in place."""
+        return {int(f.name[5:11]) for f in self.path.glob("part-*.parquet")}
+
+    def _finished(self, manifest: dict[str, Any]) -> bool:
+        total = expected_parts(manifest)
+        return total is not None and len(self.done()) >= total
 
     def write_chunk(self, index: int, table: pa.Table) -> Path:
         """Write one chunk atomically: a reader sees the whole part or none of it."""
@@ -131,6 +142,55 @@ class ResultDir:
             os.fsync(f.fileno())
         os.replace(tmp, final)
         return final
+
+
+def expected_parts(manifest: dict[str, Any]) -> int | None:
+    """Part files a finished run has: ceil(games or matches / chunk_size) (None: unknown)."""
+    n = manifest.get("games", manifest.get("matches"))
+    size = manifest.get("chunk_size")
+    if not isinstance(n, int) or not isinstance(size, int) or size < 1:
+        return None
+    return -(-n // size)
+
+
+def manifest_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """What differs between two run manifests, in words: manifest keys, and for the config
+    the keys that changed (``config: rules.stacking "none" -> "draw2"``)."""
+    out = []
+    for k in sorted(set(old) | set(new)):
+        a, b = old.get(k), new.get(k)
+        if a == b:
+            continue
+        if k == "config" and isinstance(a, str) and isinstance(b, str):
+            out.append("config: " + _config_diff(a, b))
+        else:
+            out.append(f"{k} {json.dumps(a)} -> {json.dumps(b)}")
+    return "; ".join(out)
+
+
+def _config_diff(a: str, b: str) -> str:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    def flat(text: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in tomllib.loads(text).items():
+            if isinstance(v, dict):
+                out.update({f"{k}.{x}": y for x, y in v.items()})
+            else:
+                out[k] = v
+        return out
+
+    try:
+        fa, fb = flat(a), flat(b)
+    except Exception:  # noqa: BLE001 - a hand-edited manifest: fall back on the short form
+        return "the config text"
+    keys = [k for k in [*fb, *(k for k in fa if k not in fb)] if fa.get(k) != fb.get(k)]
+    if not keys:
+        return "the config text"
+    return ", ".join(f"{k} {json.dumps(fa.get(k))} -> {json.dumps(fb.get(k))}" for k in keys)
 
 
 def read_metadata(path: str | Path) -> dict[str, str]:
