@@ -1,0 +1,216 @@
+"""`counter`: counts the cards seen on the discard pile and plays the odds.
+
+Memory (per seat, ``st[S_MEM0 + seat * 54 + i]``, zeroed by the engine every hand):
+
+* ``i`` in 0-51: copies of coloured kind ``i`` seen on the discard pile since the last
+  reshuffle (R11).  Kept up to date by :func:`observe` for every card put down; on the
+  first card after the turn-up or after a reshuffle (the pile then holds 2 cards) the
+  counts restart from the pile, since reshuffled cards are back in play.
+* 52, 53: the colour named with the last wild but one, and with the last wild (+1; 0 =
+  not known).  Named colours are the one thing the pile does not show.
+
+From its memory and its own hand it knows, for each colour c, the cards of c it cannot
+see (``unseen_c = 25 x decks - seen_c - mine_c``), among ``U`` unseen cards (draw pile
+and other hands).  The next player is expected to hold ``h x unseen_c / U`` of them.
+
+* Play: wilds only when nothing else plays (Wild Draw Four first); otherwise the card
+  whose colour c maximises ``mine_c - expected next-player cards of c`` (the colour it
+  can follow and the next player likely cannot), highest points first.
+* Colour after a wild: the same value's best colour.
+* Challenge (R8): the chance q that the player of the Wild Draw Four held the colour in
+  force before it, if its h cards came from the unseen ones (hypergeometric), gives with
+  the ``suspicion`` prior the chance of a bluff, ``s q / (s q + 1 - q)``; it challenges
+  when that beats the break-even ``extra / (extra + 2 x penalty)`` (H18 amounts: lose
+  ``challenge_extra`` more cards if wrong, the penalty moves to the bluffer if right).
+* Always jumps in (H2), plays a legal drawn card (R6), stacks the Draw Two of its best
+  colour before a Wild Draw Four (H1), sheds all it may in a multi-play (H6), swaps with
+  or gives to the opponent with the fewest cards (H4, H5).  Never draws voluntarily.
+
+Parameters: ``bluff_rate``, ``suspicion``.
+"""
+
+from numba import njit
+
+from ..engine.layout import (N_KINDS, P_CHALLENGE_EXTRA, P_DECKS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0,
+                             S_HS0, S_MEM0, S_NDISC, S_PENDING, S_TOTAL)
+from ..engine.moves import can_stack, color_count, wild_allowed
+from ..engine.table import next_seat
+from .common import (NEG, WILD, WILD_DRAW4, argmax4, maybe_bluff, param, plan_all, playable, points,
+                     tie)
+
+BLUFF_RATE = 0
+SUSPICION = 1
+M_PREV_NAMED = 52
+M_LAST_NAMED = 53
+
+
+@njit(cache=True)
+def observe(st, q, k):
+    """Seat q (a counter) sees k put on the discard pile."""
+    m = S_MEM0 + q * N_KINDS
+    if st[S_NDISC] == 2:  # first card over the turn-up or over a reshuffled pile
+        for i in range(WILD):
+            st[m + i] = 0
+        b = st[S_DISC0]
+        if b < WILD:
+            st[m + b] += 1
+    if k < WILD:
+        st[m + k] += 1
+    else:
+        st[m + M_PREV_NAMED] = st[m + M_LAST_NAMED]
+        st[m + M_LAST_NAMED] = st[S_COLOR] + 1
+
+
+@njit(cache=True, inline="always")
+def seen(st, p, c):
+    m = S_MEM0 + p * N_KINDS + c * 13
+    s = 0
+    for r in range(13):
+        s += st[m + r]
+    return s
+
+
+@njit(cache=True, inline="always")
+def unseen_total(st, p):
+    """Cards p cannot see: the draw pile and the other hands."""
+    return st[S_TOTAL] - st[S_NDISC] - st[S_HS0 + p]
+
+
+@njit(cache=True, inline="always")
+def value(st, P, p, c, h, u_total):
+    """mine_c - expected cards of c among the h cards of the next player."""
+    mine = color_count(st, p, c)
+    unseen = 25 * int(P[P_DECKS]) - seen(st, p, c) - mine
+    if unseen < 0:
+        unseen = 0
+    if u_total <= 0:
+        return float(mine)
+    return mine - h * unseen / u_total
+
+
+@njit(cache=True, inline="always")
+def values(st, P, p):
+    h = st[S_HS0 + next_seat(st, p)]
+    u = unseen_total(st, p)
+    return value(st, P, p, 0, h, u), value(st, P, p, 1, h, u), value(st, P, p, 2, h, u), value(st, P, p, 3, h, u)
+
+
+@njit(cache=True, inline="always")
+def card_score(P, k, v0, v1, v2, v3):
+    if k == WILD_DRAW4:
+        return -1.0e9
+    if k == WILD:
+        return -2.0e9
+    c = k // 13
+    v = v0 if c == 0 else (v1 if c == 1 else (v2 if c == 2 else v3))
+    return v + points(P, k) * 1.0e-3
+
+
+@njit(cache=True)
+def choose_play(st, P, rng, p):
+    if maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
+        return WILD_DRAW4
+    v0, v1, v2, v3 = values(st, P, p)
+    choice = -1
+    best = NEG
+    ties = 0
+    for k in range(N_KINDS):
+        n = playable(st, P, p, k)
+        if n == 0:
+            continue
+        take, best, ties = tie(rng, card_score(P, k, v0, v1, v2, v3), n, best, ties)
+        if take:
+            choice = k
+    return choice
+
+
+@njit(cache=True)
+def choose_color(st, P, rng, p):
+    v0, v1, v2, v3 = values(st, P, p)
+    return argmax4(rng, v0, v1, v2, v3)
+
+
+@njit(cache=True)
+def play_drawn(st, P, rng, p, k):
+    return True
+
+
+@njit(cache=True)
+def colour_before_draw4(st, p):
+    """The colour in force before the Wild Draw Four on top (-1: not known)."""
+    nd = st[S_NDISC]
+    if nd < 2:
+        return -1
+    x = st[S_DISC0 + nd - 2]
+    if x < WILD:
+        return x // 13
+    return st[S_MEM0 + p * N_KINDS + M_PREV_NAMED] - 1
+
+
+@njit(cache=True)
+def holds_colour_chance(st, P, p, b, c):
+    """Chance that seat b's hand holds a card of colour c, its cards drawn from the ones p
+    cannot see (hypergeometric)."""
+    h = st[S_HS0 + b]
+    u_total = unseen_total(st, p)
+    unseen = 25 * int(P[P_DECKS]) - seen(st, p, c) - color_count(st, p, c)
+    if unseen <= 0 or h <= 0:
+        return 0.0
+    none = 1.0
+    for i in range(h):
+        num = u_total - unseen - i
+        den = u_total - i
+        if num <= 0 or den <= 0:
+            return 1.0
+        none *= num / den
+    return 1.0 - none
+
+
+@njit(cache=True)
+def bluff_chance(st, P, p):
+    """The counter's estimate that the Wild Draw Four it faces is a bluff."""
+    c = colour_before_draw4(st, p)
+    if c < 0:
+        return 0.0
+    q = holds_colour_chance(st, P, p, st[S_BLUFFER], c)
+    s = param(P, p, SUSPICION)
+    den = s * q + 1.0 - q
+    if den <= 0.0:
+        return 1.0
+    return s * q / den
+
+
+@njit(cache=True)
+def challenge(st, P, rng, p):
+    extra = P[P_CHALLENGE_EXTRA]
+    pen = float(st[S_PENDING])
+    if extra + 2.0 * pen <= 0.0:
+        return False
+    return bluff_chance(st, P, p) > extra / (extra + 2.0 * pen)
+
+
+@njit(cache=True)
+def choose_stack(st, P, rng, p):
+    v0, v1, v2, v3 = values(st, P, p)
+    base = S_HAND0 + p * N_KINDS
+    choice = -1
+    best = NEG
+    ties = 0
+    for k in range(N_KINDS):
+        n = st[base + k]
+        if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
+            continue
+        take, best, ties = tie(rng, card_score(P, k, v0, v1, v2, v3), n, best, ties)
+        if take:
+            choice = k
+    return choice
+
+
+@njit(cache=True)
+def wants_jump(st, P, rng, p, k):
+    return True
+
+
+@njit(cache=True)
+def multi_plan(st, P, rng, p, k):
+    return plan_all(st, P, rng, p, k, 99)

@@ -1,0 +1,139 @@
+"""`weights`: a linear scoring bot whose weights are TOML parameters.
+
+Every card the bot may play gets ``score = sum of w_<feature> x feature``; the best score
+is played (ties uniformly at random over the physical cards).  Features of a card k in
+seat p's hand, with the table as it is before the play:
+
+=================  ==============================================================
+``wild``           1 for Wild and Wild Draw Four
+``draw4``          1 for Wild Draw Four (on top of ``wild``)
+``action``         1 for Skip, Reverse, Draw Two
+``points``         the card's points (R1, H17: 0-9, 20, 50)
+``color_share``    share of p's other cards in k's colour (a wild: in p's biggest
+                   colour, the one it will name), 0-1
+``matches_number`` 1 when k matches the top card's number or symbol but not the
+                   colour in force (it changes the colour)
+``attack_next``    for a card that makes the next player lose the turn (Skip, Draw
+                   Two, Wild Draw Four, H5 +10, 2-player Reverse): 1 / the next
+                   player's cards (1 when they hold one card); else 0
+``copies``         copies of k held (k included)
+=================  ==============================================================
+
+Other decisions: it draws instead (R7, when allowed) when its best score is below
+``draw_score``; it plays a legal drawn card (R6) and jumps in (H2) when that card scores
+``draw_score`` or more; it stacks its best-scoring stackable card (H1); it names the
+colour it holds most of; ``bluff_rate`` and ``challenge_rate`` as for every strategy; it
+sheds all it may in a multi-play (H6) and swaps with or gives to the opponent with the
+fewest cards (H4, H5).
+"""
+
+from numba import njit
+
+from ..engine.layout import N_KINDS, P_VOLUNTARY_DRAW, S_COLOR, S_HAND0, S_HS0, S_TOP
+from ..engine.moves import can_stack, wild_allowed
+from ..engine.rng import chance
+from ..engine.table import next_seat
+from .common import (NEG, WILD, WILD_DRAW4, colour_counts, is_attack, maybe_bluff, most_held_colour,
+                     param, plan_all, playable, points, tie)
+
+W_WILD = 0
+W_DRAW4 = 1
+W_ACTION = 2
+W_POINTS = 3
+W_COLOR_SHARE = 4
+W_MATCHES_NUMBER = 5
+W_ATTACK_NEXT = 6
+W_COPIES = 7
+DRAW_SCORE = 8
+BLUFF_RATE = 9
+CHALLENGE_RATE = 10
+
+FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number", "attack_next", "copies")
+
+
+@njit(cache=True)
+def score(st, P, p, k):
+    """The linear score of card k in seat p's hand."""
+    base = S_HAND0 + p * N_KINDS
+    c0, c1, c2, c3 = colour_counts(st, p)
+    others = st[S_HS0 + p] - 1
+    s = param(P, p, W_POINTS) * points(P, k) + param(P, p, W_COPIES) * st[base + k]
+    if k >= WILD:
+        s += param(P, p, W_WILD)
+        if k == WILD_DRAW4:
+            s += param(P, p, W_DRAW4)
+        share = max(max(c0, c1), max(c2, c3))
+    else:
+        c = k // 13
+        r = k % 13
+        if r >= 10:
+            s += param(P, p, W_ACTION)
+        share = (c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))) - 1
+        top = st[S_TOP]
+        if c != st[S_COLOR] and top < WILD and top % 13 == r:
+            s += param(P, p, W_MATCHES_NUMBER)
+    if others > 0:
+        s += param(P, p, W_COLOR_SHARE) * share / others
+    if is_attack(st, P, k):
+        s += param(P, p, W_ATTACK_NEXT) / max(1, st[S_HS0 + next_seat(st, p)])
+    return s
+
+
+@njit(cache=True)
+def choose_play(st, P, rng, p):
+    if maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
+        return WILD_DRAW4
+    choice = -1
+    best = NEG
+    ties = 0
+    for k in range(N_KINDS):
+        n = playable(st, P, p, k)
+        if n == 0:
+            continue
+        take, best, ties = tie(rng, score(st, P, p, k), n, best, ties)
+        if take:
+            choice = k
+    if choice >= 0 and best < param(P, p, DRAW_SCORE) and P[P_VOLUNTARY_DRAW] != 0.0:
+        return -1
+    return choice
+
+
+@njit(cache=True)
+def choose_color(st, P, rng, p):
+    return most_held_colour(st, rng, p)
+
+
+@njit(cache=True)
+def play_drawn(st, P, rng, p, k):
+    return score(st, P, p, k) >= param(P, p, DRAW_SCORE)
+
+
+@njit(cache=True)
+def challenge(st, P, rng, p):
+    return chance(rng, param(P, p, CHALLENGE_RATE))
+
+
+@njit(cache=True)
+def choose_stack(st, P, rng, p):
+    base = S_HAND0 + p * N_KINDS
+    choice = -1
+    best = NEG
+    ties = 0
+    for k in range(N_KINDS):
+        n = st[base + k]
+        if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
+            continue
+        take, best, ties = tie(rng, score(st, P, p, k), n, best, ties)
+        if take:
+            choice = k
+    return choice
+
+
+@njit(cache=True)
+def wants_jump(st, P, rng, p, k):
+    return score(st, P, p, k) >= param(P, p, DRAW_SCORE)
+
+
+@njit(cache=True)
+def multi_plan(st, P, rng, p, k):
+    return plan_all(st, P, rng, p, k, 99)
