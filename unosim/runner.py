@@ -20,6 +20,7 @@ import numpy as np
 from .config import RulesConfig, to_params
 from .engine.batch import new_out, play_hands
 from .engine.layout import O_DEALER, O_STALLED, O_TURNS, O_WINNER
+from .seating import SeatRotation
 from .store import ResultDir, StoreError, column_names, run_metadata, to_table
 
 DEFAULT_CHUNK = 200_000
@@ -95,8 +96,11 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int) -
 
 def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, workers: int | None = None,
               chunk_size: int = DEFAULT_CHUNK, force: bool = False, resume: bool = False,
-              progress: Progress | None = None) -> RunSummary:
-    """Play ``games`` independent hands of ``cfg`` and store them under ``out``."""
+              progress: Progress | None = None, rotate_seats: bool = False) -> RunSummary:
+    """Play ``games`` independent hands of ``cfg`` and store them under ``out``.
+
+    ``rotate_seats``: play every hand index once per rotation of the bots over the seats
+    (``games x players`` rows, with ``rotation`` and ``bot_<s>`` columns; see seating.py)."""
     if games < 1:
         raise RunError(f"--games: must be at least 1 (got {games})")
     if chunk_size < 1:
@@ -108,8 +112,11 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
     result = ResultDir(Path(out))
     manifest = {"config": cfg.to_toml(), "seed": seed, "games": games, "chunk_size": chunk_size,
                 "mode": "hands"}
+    rot = SeatRotation(cfg) if rotate_seats else None
+    if rot is not None:
+        manifest["rotate_seats"] = True
     done = result.prepare(manifest, force=force, resume=resume)
-    meta = run_metadata(cfg, seed, "hands")
+    meta = run_metadata(cfg, seed, "hands", rot.metadata() if rot is not None else None)
     columns = column_names(cfg.players)
     summary = RunSummary(cfg.players)
     t0 = time.perf_counter()
@@ -121,10 +128,15 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
                 if progress:
                     progress(count)
                 continue
-            rows = play_chunk(P, seed, start, count, workers)
+            if rot is None:
+                rows = play_chunk(P, seed, start, count, workers)
+                table = to_table(rows, columns, meta)
+            else:
+                rows, rotation = rot.play(play_chunk, seed, start, count, workers)
+                table = rot.add_columns(to_table(rows, columns, meta), rotation)
             if pending is not None:
                 pending.result()
-            pending = writer.submit(result.write_chunk, index, to_table(rows, columns, meta))
+            pending = writer.submit(result.write_chunk, index, table)
             summary.add(rows)
             if progress:
                 progress(count)

@@ -1,0 +1,114 @@
+"""Fair seatings: every deal played once per rotation of the bots over the seats.
+
+A bot's seat matters (who plays first after the dealer, whom it follows and precedes),
+and so do its cards.  With ``rotate_seats`` every hand index is played ``players`` times,
+once per rotation r = 0..n-1 of the config's bot assignment: in rotation r the bot the
+config puts at seat i sits at seat ``(i + r) mod n`` (every bot moves r seats
+clockwise; neighbours stay neighbours).  The hand's randomness still comes from (seed,
+hand index) only, so the same hand index deals the same cards in every rotation: each
+bot gets every seat's cards once, as in duplicate bridge, which removes the luck of the
+deal as well as the seat from a comparison.
+
+Rows gain a ``rotation`` column and one ``bot_<s>`` string column per seat naming the
+bot that sat there (``report`` reads them for per-bot win shares).  A bot's label is its
+strategy name, followed by its non-default parameters: ``counter(suspicion=0.5)``.
+Nothing here is compiled: rotating is a permutation of the per-seat blocks of ``P``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from .config import RulesConfig, strategies, to_params
+from .engine.layout import BOT_STRIDE, O_WINNER, P_BOT0
+
+__all__ = ["SeatRotation", "bot_label", "rotated_params", "seat_of", "instance_at"]
+
+
+def bot_label(name: str, params: dict[str, Any]) -> str:
+    """``name``, or ``name(p=v, ...)`` listing the parameters that differ from the defaults."""
+    spec = strategies().get(name, (0, {}))[1]
+    changed = [f"{p}={v}" for p, v in params.items() if p not in spec or spec[p][0] != v]
+    return f"{name}({', '.join(changed)})" if changed else name
+
+
+def seat_of(instance: int | np.ndarray, rotation: int | np.ndarray, n: int) -> Any:
+    """Seat of the bot the config puts at seat ``instance``, in rotation ``rotation``."""
+    return (instance + rotation) % n
+
+
+def instance_at(seat: int | np.ndarray, rotation: int | np.ndarray, n: int) -> Any:
+    """Config seat (the "instance") of the bot sitting at ``seat`` in rotation ``rotation``."""
+    return (seat - rotation) % n
+
+
+def rotated_params(P: np.ndarray, n: int, r: int) -> np.ndarray:
+    """A copy of ``P`` with every seat's strategy block moved r seats on (seat i -> i + r)."""
+    Q = P.copy()
+    for i in range(n):
+        src = P_BOT0 + i * BOT_STRIDE
+        dst = P_BOT0 + ((i + r) % n) * BOT_STRIDE
+        Q[dst:dst + BOT_STRIDE] = P[src:src + BOT_STRIDE]
+    return Q
+
+
+@dataclass
+class SeatRotation:
+    """The n rotated parameter vectors of a config and the columns they add to rows."""
+
+    cfg: RulesConfig
+    n: int = field(init=False)
+    labels: list[str] = field(init=False)       # by config seat (instance)
+    params: list[np.ndarray] = field(init=False)  # by rotation
+
+    def __post_init__(self) -> None:
+        self.n = self.cfg.players
+        self.labels = [bot_label(name, params) for name, params in self.cfg.seats]
+        P = to_params(self.cfg)
+        self.params = [rotated_params(P, self.n, r) for r in range(self.n)]
+
+    @property
+    def rotations(self) -> int:
+        return self.n
+
+    def seat_labels(self, r: int) -> list[str]:
+        """Label of the bot at each seat in rotation r."""
+        return [self.labels[instance_at(s, r, self.n)] for s in range(self.n)]
+
+    def play(self, play_chunk, seed: int, start: int, count: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+        """Hands start..start+count-1 once per rotation: (rows, rotation of each row).
+        ``play_chunk(P, seed, start, count, workers)`` is the runner's kernel call."""
+        parts = [play_chunk(P, seed, start, count, workers) for P in self.params]
+        rows = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        rotation = np.repeat(np.arange(self.n, dtype=np.int64), count)
+        return rows, rotation
+
+    def instance_winner(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+        """Config seat of each row's winner (-1 for a stalled hand)."""
+        w = rows[:, O_WINNER]
+        return np.where(w >= 0, instance_at(w, rotation, self.n), -1)
+
+    def add_columns(self, table: pa.Table, rotation: np.ndarray) -> pa.Table:
+        """``rotation`` after ``hand`` (when present), ``bot_<s>`` strings at the end."""
+        col = pa.array(rotation.astype(np.int32))
+        names = table.column_names
+        at = names.index("hand") + 1 if "hand" in names else len(names)
+        table = table.add_column(at, "rotation", col)
+        unique = list(dict.fromkeys(self.labels))
+        code_of = np.array([unique.index(lab) for lab in self.labels], dtype=np.int32)
+        dictionary = pa.array(unique, pa.string())
+        for s in range(self.n):
+            codes = pa.array(code_of[instance_at(s, rotation, self.n)])
+            table = table.append_column(f"bot_{s}", pa.DictionaryArray.from_arrays(codes, dictionary))
+        return table
+
+    def metadata(self) -> dict[str, Any]:
+        """Extra file metadata of a rotated run."""
+        return {"unosim.rotate_seats": "true", "unosim.rotations": self.n,
+                "unosim.bot_labels": json.dumps(self.labels)}
+
