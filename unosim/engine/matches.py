@@ -73,61 +73,97 @@ def next_dealer(P, rng, dealer, winner):
     return (dealer + 1) % n
 
 
+TOT_POS_DONE = 2 * MAX_PLAYERS   # in a match's running-state vector ``tot``
+TOT_NEG_DONE = 2 * MAX_PLAYERS + 1
+N_TOT = 2 * MAX_PLAYERS + 2
+"""``tot``: S1 totals per side, S2 totals per side, then whether each system has ended."""
+
+
 @njit(cache=True)
-def score_hand(P, row, pos, neg):
-    """Add one hand's points to the per-side totals ``pos`` (S1) and ``neg`` (S2).
+def start_match(P, tot):
+    """Zero the totals; S2 counts as ended from the start under H13 last_standing, where
+    it is not defined."""
+    for i in range(N_TOT):
+        tot[i] = 0
+    if P[P_FINISH] != 0.0:
+        tot[TOT_NEG_DONE] = 1
+
+
+@njit(cache=True)
+def score_row(P, row, tot):
+    """Score the hand recorded in ``row`` into the running state ``tot`` and write the
+    row's match columns (totals, ``pos_end``, ``neg_end``); True once both systems ended.
 
     A side is a seat, or a team under H12 (seat s plays for team s mod teams).  A stalled
-    hand scores nothing (S3).  Under H13 last_standing each seat's rank points
-    n + 1 - 2r go to its side's S1 total and S2 is not kept."""
-    if row[O_STALLED] != 0:
-        return
+    hand scores nothing (S3).  S1: the winner's side scores the points of every other
+    side's cards; S2: every other side adds its own (S1, S2, H12).  H13 last_standing: each
+    seat's rank points n + 1 - 2r go to its side's S1 total.  A system ends on the hand
+    where a total reaches ``match_target``; its totals then stay frozen."""
     n = int(P[P_PLAYERS])
     teams = int(P[P_TEAMS])
-    if P[P_FINISH] != 0.0:
-        for s in range(n):
+    target = int(P[P_MATCH_TARGET])
+    pos_open = tot[TOT_POS_DONE] == 0
+    neg_open = tot[TOT_NEG_DONE] == 0
+    row[M_POS_END] = 0
+    row[M_NEG_END] = 0
+    if row[O_STALLED] == 0:
+        if P[P_FINISH] != 0.0:
+            if pos_open:
+                for s in range(n):
+                    side = s % teams if teams > 1 else s
+                    tot[side] += n + 1 - 2 * row[O_RANK0 + s]
+        else:
+            w = row[O_WINNER]
+            wside = w % teams if teams > 1 else w
+            for s in range(n):
+                side = s % teams if teams > 1 else s
+                if side != wside:
+                    pts = row[O_POINTS0 + s]
+                    if pos_open:
+                        tot[wside] += pts
+                    if neg_open:
+                        tot[MAX_PLAYERS + side] += pts
+    sides = teams if teams > 1 else n
+    for i in range(sides):
+        if pos_open and tot[i] >= target:
+            tot[TOT_POS_DONE] = 1
+            row[M_POS_END] = 1
+        if neg_open and tot[MAX_PLAYERS + i] >= target:
+            tot[TOT_NEG_DONE] = 1
+            row[M_NEG_END] = 1
+    for s in range(MAX_PLAYERS):
+        if s < n:
             side = s % teams if teams > 1 else s
-            pos[side] += n + 1 - 2 * row[O_RANK0 + s]
-        return
-    w = row[O_WINNER]
-    wside = w % teams if teams > 1 else w
-    for s in range(n):
-        side = s % teams if teams > 1 else s
-        if side != wside:
-            pts = row[O_POINTS0 + s]
-            pos[wside] += pts
-            neg[side] += pts
+            row[M_POS0 + s] = tot[side]
+            row[M_NEG0 + s] = tot[MAX_PLAYERS + side]
+        else:
+            row[M_POS0 + s] = 0
+            row[M_NEG0 + s] = 0
+    return tot[TOT_POS_DONE] != 0 and tot[TOT_NEG_DONE] != 0
 
 
 @njit(cache=True)
-def reached(tot, sides, target):
-    for i in range(sides):
-        if tot[i] >= target:
-            return True
-    return False
+def score_rows(P, rows):
+    """Score ``rows`` (hand records in order, ``N_MOUT`` wide) as one match, in place;
+    returns the hands the match took (all of them if it did not end).  For tests."""
+    tot = np.zeros(N_TOT, np.int64)
+    start_match(P, tot)
+    for h in range(rows.shape[0]):
+        rows[h, M_HAND_IN_MATCH] = h
+        if score_row(P, rows[h], tot):
+            return h + 1
+    return rows.shape[0]
 
 
 @njit(cache=True)
 def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
     """Play match ``match`` into ``slab[first:]``; return its number of rows, or -1 if it
-    did not fit (the rows written are then garbage).  ``tot`` is scratch (2 x MAX_PLAYERS).
+    did not fit (the rows written are then garbage).  ``tot`` is scratch (``N_TOT``).
 
     The match ends when S1 and S2 have both ended (S3; under H13 last_standing only S1 is
     kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
-    n = int(P[P_PLAYERS])
-    teams = int(P[P_TEAMS])
-    sides = teams if teams > 1 else n
-    target = int(P[P_MATCH_TARGET])
-    ranked = P[P_FINISH] != 0.0
-    for i in range(2 * MAX_PLAYERS):
-        tot[i] = 0
-    pos = tot[:MAX_PLAYERS]
-    neg = tot[MAX_PLAYERS:]
-    step_pos = np.zeros(MAX_PLAYERS, np.int64)
-    step_neg = np.zeros(MAX_PLAYERS, np.int64)
+    start_match(P, tot)
     rng[0] = stream_start(seed, STREAM_MATCHES, match)
-    pos_done = False
-    neg_done = ranked  # S2 is not defined under last_standing: never kept
     dealer = first_dealer(P, rng)
     cap = slab.shape[0]
     h = 0
@@ -138,37 +174,12 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
         play_hand(st, P, rng, log, dealer)
         write_row(st, P, slab, i, match * HAND_STRIDE + h)
         row = slab[i]
-        for j in range(MAX_PLAYERS):
-            step_pos[j] = 0
-            step_neg[j] = 0
-        score_hand(P, row, step_pos, step_neg)
         row[M_MATCH] = match
         row[M_HAND_IN_MATCH] = h
-        row[M_POS_END] = 0
-        row[M_NEG_END] = 0
         row[M_CAPPED] = 0
-        if not pos_done:
-            for j in range(sides):
-                pos[j] += step_pos[j]
-            if reached(pos, sides, target):
-                pos_done = True
-                row[M_POS_END] = 1
-        if not neg_done:
-            for j in range(sides):
-                neg[j] += step_neg[j]
-            if reached(neg, sides, target):
-                neg_done = True
-                row[M_NEG_END] = 1
-        for s in range(MAX_PLAYERS):
-            if s < n:
-                side = s % teams if teams > 1 else s
-                row[M_POS0 + s] = pos[side]
-                row[M_NEG0 + s] = 0 if ranked else neg[side]
-            else:
-                row[M_POS0 + s] = 0
-                row[M_NEG0 + s] = 0
+        ended = score_row(P, row, tot)
         h += 1
-        if pos_done and neg_done:
+        if ended:
             return h
         if h >= max_hands:
             row[M_CAPPED] = 1
@@ -186,7 +197,7 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
         st_mem = np.zeros(N_STATE, np.int64)
         rng_mem = np.zeros(1, np.uint64)
         log_mem = np.zeros((0, LOG_WIDTH), np.int64)
-        tot_mem = np.zeros(2 * MAX_PLAYERS, np.int64)
+        tot_mem = np.zeros(N_TOT, np.int64)
         st = borrow(st_mem)
         rng = borrow(rng_mem)
         log = borrow(log_mem)
