@@ -60,9 +60,9 @@ def test_c1_registry_covers_every_key_and_field():
         assert k.rules and k.doc, k.name
 
 
-def test_built_flags_match_the_plan():
-    """House rules H1-H7, H10-H13 wait for the engine; R keys, H17-H19 are built."""
-    assert {k for k in C.KEYS if k not in C.BUILT_KEYS} == HOUSE_RULE_KEYS
+def test_every_key_is_built():
+    """R1-R13, H1-H19 and the E extensions are all switches of the engine now."""
+    assert set(C.KEYS) == set(C.BUILT_KEYS) and HOUSE_RULE_KEYS <= C.BUILT_KEYS
 
 
 def test_c1_standard_toml_loads_and_equals_the_defaults():
@@ -318,12 +318,12 @@ def test_c1_unknown_section_lists_sections():
     ("silent_rank", 6, "H11"), ("noise_chance", 0.5, "H11"), ("teams", 2, "H12"),
     ("finish", "last_standing", "H13"),
 ])
-def test_house_rules_not_built_yet_are_refused(key, value, rule):
-    msg = _error({"rules": {key: value}})
-    assert msg.startswith(f"rules.{key}: house rule {rule} is not supported yet")
-    # ... but their defaults are fine, and the engine's own tests may opt in.
+def test_every_house_rule_is_a_working_switch(key, value, rule):
+    """H1-H13: every house rule is built now; its key names its rule id."""
+    assert key in C.BUILT_KEYS and rule in C.KEYS[key].rules
+    extra = {"silent_rank": 6} if key == "noise_chance" else {}
+    assert parse_config({"rules": {key: value, **extra}}).value(key) == value
     assert parse_config({"rules": {key: C.KEYS[key].default}}) == default_config()
-    assert parse_config({"rules": {key: value}}, allow_unbuilt=True).value(key) == value
 
 
 def test_r2_deal_must_leave_a_card_to_turn():
@@ -414,9 +414,7 @@ def test_with_values_for_sweeps():
     assert six.players == 6 and len(six.seats) == 6 and six.play_drawn == "must"
     assert cfg.players == 4  # frozen, unchanged
     assert cfg.replace(hand_size=5).hand_size == 5
-    assert cfg.replace(stacking="draw2", allow_unbuilt=True).stacking == "draw2"
-    with pytest.raises(ConfigError, match="house rule H1"):
-        cfg.replace(stacking="draw2")
+    assert cfg.replace(stacking="draw2").stacking == "draw2"
     with pytest.raises(ConfigError, match="unknown key 'rules.stackin'"):
         cfg.with_values({"rules.stackin": "draw2"})
     with pytest.raises(ConfigError, match="unknown key 'table.stacking'"):
@@ -444,9 +442,9 @@ def test_describe_keys_and_markdown():
     rows = C.describe_keys()
     assert [r["key"] for r in rows] == [k.full for k in C.KEYS.values()]
     stacking = next(r for r in rows if r["key"] == "rules.stacking")
-    assert stacking["rules"] == ["H1"] and stacking["built"] is False and stacking["default"] == "none"
+    assert stacking["rules"] == ["H1"] and stacking["built"] is True and stacking["default"] == "none"
     assert stacking["allowed"] == "none, draw2, draw2_draw4, all"
     md = C.rules_markdown()
     assert md.count("\n") == len(rows) + 2
     assert "| `rules.play_drawn` | R6 | `\"may\"` | may, must, never |" in md
-    assert "not supported yet" in md.split("rules.stacking")[1].split("\n")[0]
+    assert "not supported yet" not in md

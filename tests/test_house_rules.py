@@ -1,0 +1,391 @@
+"""One scenario per house rule of RULES.md (H1-H18) and per mode: a built position, one
+action through the real kernel, the exact outcome."""
+
+from __future__ import annotations
+
+import pytest
+
+from unosim import cards
+from unosim.config import default_config, to_params
+from unosim.engine import hand as H
+from unosim.engine import layout as L
+from unosim.scenario import Scenario
+
+OTHERS = {1: "G1 G2", 2: "Y1 Y2", 3: "B1 B2"}
+
+
+def hands(**by_seat: str) -> dict[int, str]:
+    """Four seats holding dull cards, with some replaced: hands(s0="R5 R6")."""
+    out = {0: "B8 B9", **OTHERS}
+    for key, text in by_seat.items():
+        out[int(key[1:])] = text
+    return out
+
+
+# --------------------------------------------------------------------------- H1 stacking
+def test_h1_draw2_stack_passes_the_total_on():
+    sc = Scenario.build(hands(s0="R+2 B9", s1="G+2 G1"), top="R3", draw="Y5 Y6 Y7 Y8 Y9", stacking="draw2")
+    sc.play(0, "R+2").step()  # seat 1 stacks its G+2 (B0 always stacks when it can)
+    assert sc.top == "G+2" and sc[L.S_PENDING] == 4 and sc.cur == 2
+    sc.step()  # seat 2 cannot stack: draws the total and loses the turn
+    assert sc.count(2) == 6 and sc.cur == 3
+    assert sc[L.S_LONGEST_STACK] == 2 and sc[L.S_STACK_DRAWN] == 4 and sc[L.S_TURNS] == 2
+
+
+def test_h1_draw2_mode_refuses_wild_draw4_on_draw_two():
+    sc = Scenario.build(hands(s0="R+2 B9", s1="W+4 G1"), top="R3", draw="Y5 Y6", stacking="draw2")
+    sc.play(0, "R+2").step()
+    assert sc.count(1) == 4 and sc.cur == 2 and sc[L.S_LONGEST_STACK] == 1
+
+
+@pytest.mark.parametrize("mode, ok", [("draw2_draw4", True), ("all", True)])
+def test_h1_wild_draw4_on_draw_two(mode, ok):
+    sc = Scenario.build(hands(s0="R+2 B9", s1="W+4 G1"), top="R3", draw="Y5 Y6 Y7 Y8 Y9 B5", stacking=mode)
+    sc.play(0, "R+2").step()
+    assert sc.top == "W+4" and sc[L.S_PENDING] == 6
+    sc.step()
+    assert sc.count(2) == 8 and sc.cur == 3
+
+
+@pytest.mark.parametrize("mode, stacks", [("draw2_draw4", False), ("all", True)])
+def test_h1_draw_two_on_wild_draw4_only_under_all(mode, stacks):
+    sc = Scenario.build(hands(s0="W+4 B9", s1="G+2 G1"), top="R3", draw="Y5 Y6 Y7 Y8 Y9 B5", stacking=mode)
+    sc.play(0, "W+4").step()
+    if stacks:
+        assert sc.top == "G+2" and sc[L.S_PENDING] == 6
+    else:
+        assert sc.count(1) == 6 and sc.cur == 2
+
+
+def test_h1_red_zero_plus_ten_is_never_stacked_on():
+    sc = Scenario.build(hands(s0="R0 B9", s1="R+2 G1"), top="R3", draw=" ".join(["Y5"] * 12),
+                        stacking="all", red_zero="draw10")
+    sc.play(0, "R0").step()
+    assert sc.count(1) == 12 and sc.cur == 2
+
+
+def test_h1_stack_on_last_card_is_drawn_whole():
+    """R12 + H1: a stack ending a hand is drawn whole by the next player."""
+    sc = Scenario.build(hands(s0="R+2 B9", s1="G+2"), top="R3", draw="Y5 Y6 Y7 Y8 Y9", stacking="draw2")
+    sc.play(0, "R+2").step()
+    assert sc.done and sc.winner == 1 and sc.count(2) == 6
+
+
+# --------------------------------------------------------------------------- H2 jump-in
+def test_h2_numbers_jump_in_and_play_continues_from_the_jumper():
+    sc = Scenario.build(hands(s0="R5 B9", s2="R5 Y1"), top="R3", jump_in="numbers")
+    sc.play(0, "R5")
+    assert sc[L.S_JUMP_INS] == 1 and sc.count(2) == 1 and sc.cur == 3 and sc[L.S_TURNS] == 2
+
+
+def test_h2_the_next_player_may_not_jump_in():
+    sc = Scenario.build(hands(s0="R5 B9", s1="R5 G1"), top="R3", jump_in="numbers")
+    sc.play(0, "R5")
+    assert sc[L.S_JUMP_INS] == 0 and sc.cur == 1
+
+
+def test_h2_a_player_holding_one_card_may_not_jump_in():
+    sc = Scenario.build(hands(s0="R5 B9", s2="R5"), top="R3", jump_in="numbers")
+    sc.play(0, "R5")
+    assert sc[L.S_JUMP_INS] == 0
+
+
+def test_h2_numbers_mode_ignores_symbols():
+    sc = Scenario.build(hands(s0="RS B9", s1="RS G1"), top="R3", jump_in="numbers")
+    sc.play(0, "RS")
+    assert sc[L.S_JUMP_INS] == 0 and sc.cur == 2
+
+
+def test_h2_colored_skipped_player_may_jump_with_a_skip():
+    sc = Scenario.build(hands(s0="RS B9", s1="RS G1"), top="R3", jump_in="colored")
+    sc.play(0, "RS")
+    # seat 1 jumps with its Skip; its effect skips seat 2
+    assert sc[L.S_JUMP_INS] == 1 and sc.cur == 3
+
+
+@pytest.mark.parametrize("mode, drawn", [("replace", 2), ("accumulate", 4)])
+def test_h2_jumped_draw_two_replace_or_accumulate(mode, drawn):
+    """Without stacking the victim may jump in; its Draw Two hits the next seat."""
+    sc = Scenario.build(hands(s0="R+2 B9", s1="R+2 G1"), top="R3", draw="Y5 Y6 Y7 Y8",
+                        jump_in="colored", jump_in_stack=mode)
+    sc.play(0, "R+2")
+    assert sc[L.S_JUMP_INS] == 1 and sc.cur == 2 and sc[L.S_PENDING] == drawn
+    sc.step()
+    assert sc.count(2) == 2 + drawn and sc.cur == 3
+
+
+def test_h2_all_mode_jumps_with_a_wild():
+    sc = Scenario.build(hands(s0="W B9", s2="W Y1"), top="R3", jump_in="all")
+    sc.play(0, "W")
+    assert sc[L.S_JUMP_INS] == 1 and sc.cur == 3
+
+
+# --------------------------------------------------------------------------- H3 draw until playable
+def until_playable(**rules):
+    """The config key ``draw`` clashes with Scenario.build's ``draw`` pile: pass a config."""
+    return default_config(allow_unbuilt=True, draw="until_playable", **rules)
+
+
+def test_h3_draws_until_a_legal_card_shows_then_plays_it():
+    sc = Scenario.build(hands(s0="B8 B9"), top="R3", draw="G1 G2 R9 Y4", cfg=until_playable())
+    sc.step()
+    assert sc.top == "R9" and sorted(sc.hand(0)) == ["B8", "B9", "G1", "G2"]
+    assert sc[L.S_TURNS] == 1 and sc[L.S_DRAWN] == 3 and sc.cur == 1
+
+
+def test_h3_ignores_play_drawn_never():
+    sc = Scenario.build(hands(s0="B8 B9"), top="R3", draw="G1 R9", cfg=until_playable(play_drawn="never"))
+    sc.step()
+    assert sc.top == "R9"
+
+
+def test_h3_nothing_left_to_draw_ends_in_a_pass():
+    """R11 inside H3: the drawing stops only when nothing at all can be drawn."""
+    sc = Scenario.build(hands(s0="B8 B9"), top="R3", draw="G1", cfg=until_playable())
+    sc.step()
+    assert sc.hand(0) == ["G1", "B8", "B9"] and sc.cur == 1 and sc[L.S_TURNS] == 1
+
+
+# --------------------------------------------------------------------------- H4 seven-o
+def test_h4_seven_swaps_hands_with_an_opponent():
+    sc = Scenario.build({0: "R7 B8 B9", 1: "G1 G2"}, top="R3", players=2, seven_o=True)
+    sc.play(0, "R7")
+    assert sc.hand(0) == ["G1", "G2"] and sc.hand(1) == ["B8", "B9"] and sc[L.S_SWAPS] == 1
+    assert sc.cur == 1
+
+
+def test_h4_zero_passes_every_hand_in_the_direction_of_play():
+    sc = Scenario.build(hands(s0="R0 B8 B9"), top="R3", seven_o=True)
+    sc.play(0, "R0")
+    assert sc.hand(1) == ["B8", "B9"] and sc.hand(2) == ["G1", "G2"]
+    assert sc.hand(3) == ["Y1", "Y2"] and sc.hand(0) == ["B1", "B2"] and sc[L.S_PASSES] == 1
+
+
+def test_h4_zero_passes_anticlockwise_after_a_reverse():
+    sc = Scenario.build(hands(s0="R0 B8 B9"), top="R3", direction=-1, seven_o=True)
+    sc.play(0, "R0")
+    assert sc.hand(3) == ["B8", "B9"] and sc.hand(0) == ["G1", "G2"] and sc.cur == 3
+
+
+def test_h4_a_seven_as_last_card_does_nothing():
+    sc = Scenario.build({0: "R7", 1: "G1 G2"}, top="R3", players=2, seven_o=True)
+    sc.play(0, "R7")
+    assert sc.done and sc.winner == 0 and sc.hand(1) == ["G1", "G2"] and sc[L.S_SWAPS] == 0
+
+
+# --------------------------------------------------------------------------- H5 red zero
+def test_h5_draw10_next_player_draws_ten_and_loses_the_turn():
+    sc = Scenario.build(hands(s0="R0 B9"), top="R3", draw=" ".join(["Y5"] * 10), red_zero="draw10")
+    sc.play(0, "R0").step()
+    assert sc.count(1) == 12 and sc.cur == 2
+
+
+def test_h5_giveaway_opponent_takes_all_but_one():
+    sc = Scenario.build({0: "R0 B7 B8 B9", 1: "G1"}, top="R3", players=2, red_zero="giveaway")
+    sc.play(0, "R0")
+    assert sc.count(0) == 1 and sc.count(1) == 3 and sc[L.S_GIVEAWAYS] == 1
+    assert sorted(sc.hand(0) + sc.hand(1)) == ["B7", "B8", "B9", "G1"]
+
+
+def test_h5_red_zero_scores_100_only_under_giveaway():
+    give = to_params(default_config(allow_unbuilt=True, red_zero="giveaway"))
+    plain = to_params(default_config(allow_unbuilt=True, red_zero="draw10"))
+    assert give[L.P_SCORE0 + cards.RED_ZERO] == 100 and plain[L.P_SCORE0 + cards.RED_ZERO] == 0
+    assert give[L.P_SCORE0 + cards.kind(cards.BLUE, 0)] == 0
+
+
+def test_h5_wins_over_h4_for_the_red_zero():
+    sc = Scenario.build(hands(s0="R0 B9"), top="R3", draw=" ".join(["Y5"] * 10),
+                        red_zero="draw10", seven_o=True)
+    sc.play(0, "R0")
+    assert sc[L.S_PASSES] == 0 and sc[L.S_PENDING] == 10
+
+
+# --------------------------------------------------------------------------- H6 multi-play
+def test_h6_effects_add_up_two_skips_skip_two_players():
+    """B0 plays single cards (B0); the effect arithmetic is the engine's: N Skips skip N."""
+    sc = Scenario.build(hands(s0="RS RS B9"), top="R3", multi_play="identical")
+    k = cards.parse("RS")
+    H.begin_turn(sc.st, sc.P, sc.rng, sc.log, 0)
+    for _ in range(2):
+        H.put_down(sc.st, sc.P, sc.rng, sc.log, 0, k, L.EV_PLAY)
+    H.settle(sc.st, sc.P, sc.rng, sc.log, 0, k, 2)
+    assert sc.cur == 3 and sc[L.S_PLAYED] == 2
+
+
+def test_h6_two_draw_twos_make_four():
+    sc = Scenario.build(hands(s0="R+2 G+2 B9"), top="R3", multi_play="same_rank")
+    H.begin_turn(sc.st, sc.P, sc.rng, sc.log, 0)
+    H.put_down(sc.st, sc.P, sc.rng, sc.log, 0, cards.parse("R+2"), L.EV_PLAY)
+    H.put_down(sc.st, sc.P, sc.rng, sc.log, 0, cards.parse("G+2"), L.EV_PLAY)
+    H.settle(sc.st, sc.P, sc.rng, sc.log, 0, cards.parse("G+2"), 2)
+    assert sc[L.S_PENDING] == 4 and sc.cur == 1 and sc.color == "G"
+
+
+def test_h6_even_reverses_keep_the_direction():
+    sc = Scenario.build(hands(s0="RR RR B9"), top="R3", multi_play="identical")
+    k = cards.parse("RR")
+    H.begin_turn(sc.st, sc.P, sc.rng, sc.log, 0)
+    for _ in range(2):
+        H.put_down(sc.st, sc.P, sc.rng, sc.log, 0, k, L.EV_PLAY)
+    H.settle(sc.st, sc.P, sc.rng, sc.log, 0, k, 2)
+    assert sc[L.S_DIR] == 1 and sc.cur == 1
+
+
+def test_h6_b0_plays_the_single_chosen_card():
+    sc = Scenario.build(hands(s0="R5 R5 B9"), top="R3", multi_play="identical")
+    sc.step()
+    assert sc.count(0) == 2 and sc[L.S_PLAYED] == 1
+
+
+# --------------------------------------------------------------------------- H7 no wild as last card
+def test_h7_a_lone_wild_may_not_be_played():
+    sc = Scenario.build(hands(s0="W"), top="R3", draw="G5", wild_last=False)
+    sc.step()
+    assert sorted(sc.hand(0)) == ["G5", "W"] and sc.top == "R3" and sc.cur == 1
+
+
+def test_h7_a_wild_with_another_card_may_be_played():
+    sc = Scenario.build(hands(s0="W G9"), top="R3", wild_last=False)
+    sc.step()
+    assert sc.top == "W"
+
+
+# --------------------------------------------------------------------------- H8 forced play
+def test_h8_b0_with_a_legal_card_plays_it():
+    sc = Scenario.build(hands(s0="R5 B9"), top="R3", draw="G1", voluntary_draw=False)
+    sc.step()
+    assert sc.top == "R5" and sc[L.S_DRAWN] == 0
+
+
+# --------------------------------------------------------------------------- H10 slap
+def test_h10_slowest_slapper_draws_two():
+    sc = Scenario.build({0: "R9 B8", 1: "G1"}, top="R3", players=2, draw="Y5 Y6", slap_rank=9)
+    sc.play(0, "R9")
+    assert sc.count(1) == 3 and sc[L.S_SLAPS] == 1 and sc[L.S_DRAWN] == 2 and sc[L.S_TURNS] == 1
+
+
+def test_h10_never_on_the_last_card():
+    sc = Scenario.build({0: "R9", 1: "G1"}, top="R3", players=2, draw="Y5 Y6", slap_rank=9)
+    sc.play(0, "R9")
+    assert sc.done and sc[L.S_SLAPS] == 0
+
+
+def test_h10_slapper_is_never_the_player_who_played():
+    for seed in range(20):
+        sc = Scenario.build(hands(s0="R9 B8"), top="R3", draw="Y5 Y6", slap_rank=9, seed=seed)
+        sc.play(0, "R9")
+        assert sc.count(0) == 1 and sum(sc.count(s) for s in (1, 2, 3)) == 8
+
+
+# --------------------------------------------------------------------------- H11 silence
+def test_h11_noise_breaks_the_silence_and_costs_two():
+    sc = Scenario.build({0: "R6 B8", 1: "G1 R1"}, top="R3", players=2, draw="Y5 Y6 Y7",
+                        silent_rank=6, noise_chance=1.0)
+    sc.play(0, "R6")
+    assert sc[L.S_SILENT] == 0
+    sc.step()  # seat 1's turn begins: someone other than seat 1 (only seat 0) makes a sound
+    assert sc[L.S_NOISES] == 1 and sc.count(0) == 3 and sc[L.S_SILENT] == -1
+
+
+def test_h11_silence_lifts_on_the_keepers_next_turn():
+    sc = Scenario.build({0: "R6 B8 R8", 1: "G1 R1 G2"}, top="R3", players=2, silent_rank=6, noise_chance=0.0)
+    sc.play(0, "R6").step()
+    assert sc[L.S_SILENT] == 0
+    sc.step()  # seat 0's next turn: the silence lifts with no sound
+    assert sc[L.S_SILENT] == -1 and sc[L.S_NOISES] == 0
+
+
+# --------------------------------------------------------------------------- H12 teams
+def test_h12_opponent_is_on_the_other_team():
+    for seed in range(30):
+        sc = Scenario.build(hands(s0="R7 B8 B9"), top="R3", teams=2, seven_o=True, seed=seed)
+        before = {s: sc.hand(s) for s in range(4)}
+        sc.play(0, "R7")
+        partner_kept = sc.hand(2) == before[2]
+        assert partner_kept and sc.hand(0) in (before[1], before[3])
+
+
+def test_h12_winning_team_recorded():
+    from unosim.engine.batch import new_out, play_hands
+    P = to_params(default_config(allow_unbuilt=True, teams=2))
+    out = new_out(200)
+    play_hands(P, 3, 0, 200, out, 2)
+    won = out[:, L.O_WINNER] >= 0
+    assert (out[won, L.O_WIN_TEAM] == out[won, L.O_WINNER] % 2).all()
+
+
+# --------------------------------------------------------------------------- H13 last standing
+def test_h13_player_out_leaves_and_the_hand_goes_on():
+    sc = Scenario.build({0: "R5", 1: "G1 G2", 2: "Y1 Y2"}, top="R3", players=3, finish="last_standing")
+    sc.play(0, "R5")
+    assert not sc.done and sc.winner == 0 and sc[L.S_RANK0] == 1 and sc.cur == 1
+    assert sc[L.S_IN] == 2
+
+
+def test_h13_out_seats_are_passed_over_and_last_card_acts():
+    sc = Scenario.build({0: "RS", 1: "G1 G2", 2: "Y1 Y2 Y3"}, top="R3", players=3, finish="last_standing")
+    sc.play(0, "RS")  # seat 0 leaves; its Skip still skips seat 1
+    assert sc.cur == 2
+
+
+def test_h13_last_two_rank_and_r12_penalty():
+    sc = Scenario.build({0: "", 1: "R+2", 2: "Y1 Y2"}, top="R3", players=3, cur=1,
+                        draw="G7 G8", finish="last_standing")
+    sc.st[L.S_RANK0 + 0] = 1
+    sc.st[L.S_IN] = 2
+    sc.st[L.S_WINNER] = 0
+    sc.play(1, "R+2")
+    assert sc.done and [sc[L.S_RANK0 + s] for s in range(3)] == [1, 2, 3] and sc.count(2) == 4
+
+
+# --------------------------------------------------------------------------- H14 two-player reverse
+@pytest.mark.parametrize("mode, nxt", [("skip", 0), ("none", 1)])
+def test_h14_two_player_reverse(mode, nxt):
+    sc = Scenario.build({0: "RR B9", 1: "G1 G2"}, top="R3", players=2, two_player_reverse=mode)
+    sc.play(0, "RR")
+    assert sc.cur == nxt
+
+
+# --------------------------------------------------------------------------- H15, H16 first card
+def _first_card(seed: int, **rules):
+    P = to_params(default_config(allow_unbuilt=True, **rules))
+    import numpy as np
+    st = np.zeros(L.N_STATE, np.int64)
+    rng = np.array([seed], np.uint64)
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    from unosim.engine.piles import build_deck
+    H.reset(st, P, 0)
+    build_deck(st, P, rng)
+    H.deal(st, P, rng, log)
+    H.turn_first_card(st, P, rng, log)
+    return st
+
+
+def test_h16_number_only_first_card():
+    for seed in range(200):
+        st = _first_card(seed, first_card="number_only")
+        top = int(st[L.S_TOP])
+        assert top < cards.WILD and cards.rank_of(top) <= 9
+
+
+def test_h15_first_draw_two_draw_then_play():
+    seen = 0
+    for seed in range(400):
+        st = _first_card(seed, first_draw2_skips=False)
+        if cards.rank_of(int(st[L.S_TOP])) == cards.DRAW2:
+            seen += 1
+            assert st[L.S_CUR] == 1 and st[L.S_HS0 + 1] == 9
+    assert seen > 0
+
+
+# --------------------------------------------------------------------------- H17, H18 amounts
+def test_h17_zero_points():
+    P = to_params(default_config(zero_points=10))
+    assert P[L.P_SCORE0 + cards.kind(cards.GREEN, 0)] == 10
+
+
+def test_h18_amounts():
+    sc = Scenario.build(hands(s0="R+2 B9"), top="R3", draw="Y5 Y6 Y7", draw2_amount=3)
+    sc.play(0, "R+2").step()
+    assert sc.count(1) == 5 and sc.cur == 2
