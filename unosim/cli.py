@@ -7,7 +7,11 @@ naming the key or option, with exit status 2; tracebacks are for bugs only.
 from __future__ import annotations
 
 import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -18,6 +22,11 @@ class UserError(click.ClickException):
     """One clear line and exit status 2."""
 
     exit_code = 2
+
+
+_SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (tcp://host:8786); workers "
+                   "write the part files, so --out must be shared storage (see docs/cluster.md).")
+_CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
 def _load(config: str):
@@ -48,11 +57,28 @@ def main() -> None:
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
 @click.option("--force", is_flag=True, help="Overwrite an existing result.")
-@click.option("--resume", is_flag=True, help="Finish an interrupted run of the same command.")
+@click.option("--resume", is_flag=True,
+              help="Also accept a finished result as it is. An interrupted run resumes without this flag: "
+                   "the same command keeps its finished part files and plays the rest.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+@click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
+@click.option("--matches", type=int, default=None,
+              help="Play matches to match_target under S1 and S2 instead of independent hands "
+                   "(not with --games; --chunk-size then counts matches, default 10000).")
+@click.option("--max-hands", type=int, default=10_000, show_default=True,
+              help="With --matches: stop a match after this many hands (flagged capped).")
 def run(config: str, games: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
-        force: bool, resume: bool, quiet: bool) -> None:
+        force: bool, resume: bool, quiet: bool, matches: int | None = None, max_hands: int = 10_000,
+        scheduler: str | None = None, cluster: str | None = None) -> None:
     """Play GAMES hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
+    if scheduler or cluster:
+        _run_dask(config, games, seed, out, workers, chunk_size, force, resume, quiet, matches, max_hands,
+                  scheduler, cluster)
+        return
+    if matches is not None:
+        _run_matches(config, matches, seed, out, workers, chunk_size, force, resume, quiet, max_hands)
+        return
     from tqdm import tqdm
 
     from .runner import RunError, run_hands
@@ -79,6 +105,49 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
     labels = ["dealer"] + [f"dealer+{i}" for i in range(1, cfg.players)]
     click.echo("  winner's seat relative to the dealer:")
     click.echo("    " + "  ".join(f"{lab} {s:6.2%}" for lab, s in zip(labels, shares)))
+
+
+def _run_matches(config: str, matches: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
+                 force: bool, resume: bool, quiet: bool, max_hands: int) -> None:
+    """`unosim run --matches N`: match play (S1-S3), one row per hand, then a summary."""
+    from click.core import ParameterSource
+    from tqdm import tqdm
+
+    from .matches import DEFAULT_MATCH_CHUNK, run_matches
+    from .runner import RunError
+    from .store import StoreError
+
+    ctx = click.get_current_context()
+    explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    if ctx.get_parameter_source("games") in explicit:
+        raise UserError("--matches: cannot be combined with --games (a run plays either independent "
+                        "hands or matches)")
+    if matches < 1:
+        raise UserError(f"--matches: must be at least 1 (got {matches})")
+    if ctx.get_parameter_source("chunk_size") not in explicit:
+        chunk_size = DEFAULT_MATCH_CHUNK
+    cfg = _load(config)
+    out_path = Path(out) if out else Path("runs") / f"{cfg.name}.matches.parquet"
+    bar = tqdm(total=matches, unit="match", unit_scale=True, file=sys.stderr, disable=quiet, leave=False)
+    try:
+        s = run_matches(cfg, matches, seed, out_path, workers=workers, chunk_size=chunk_size, force=force,
+                        resume=resume, progress=bar.update, max_hands=max_hands)
+    except (RunError, StoreError) as e:
+        raise UserError(str(e)) from None
+    finally:
+        bar.close()
+    click.echo(f"{cfg.name}: {s.matches:,} matches to {cfg.match_target} of {cfg.players} players "
+               f"({s.hands:,} hands), seed {seed} -> {out_path}")
+    if s.chunks_skipped:
+        click.echo(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+    click.echo(f"  {s.matches_per_s:,.1f} matches/s; {s.stalled:,} stalled hands; {s.capped:,} matches capped "
+               f"at {max_hands:,} hands")
+    labels = ["first dealer"] + [f"+{i}" for i in range(1, cfg.players)]
+    systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
+    for key, name in systems:
+        click.echo(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
+                   "after the first dealer (ties shared):")
+        click.echo("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
 
 
 @main.command()
@@ -123,17 +192,37 @@ def _report_paths(paths: tuple[str, ...]) -> list[Path]:
     return [Path(p) for p in paths]
 
 
+def _is_sweep(path: Path) -> bool:
+    """A sweep dataset: written by `unosim sweep`, or any key=value partitioned directory."""
+    from .sweep import SWEEP_MANIFEST
+
+    if not path.is_dir():
+        return False
+    if (path / SWEEP_MANIFEST).exists():
+        return True
+    return any("=" in part for f in path.rglob("*.parquet") for part in f.relative_to(path).parts[:-1])
+
+
 @main.command()
 @click.argument("results", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
               show_default=True)
-def report(results: tuple[str, ...], fmt: str) -> None:
-    """Summarise one or more result files or directories."""
+@click.option("--view", type=click.Choice(["auto", "summary", "balance"]), default="auto", show_default=True,
+              help="auto: the balance report (each rule change against the base point) for one sweep "
+                   "directory, else the summary.")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto") -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report)."""
     from . import report as rp
 
     paths = _report_paths(results)
+    sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
+    if view == "balance" and not sweep_dir:
+        raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
     try:
-        click.echo(rp.render(rp.summarize(paths), fmt))
+        if view == "balance" or (view == "auto" and sweep_dir):
+            click.echo(rp.render(rp.balance_report(paths[0]), fmt))
+        else:
+            click.echo(rp.render(rp.summarize(paths), fmt))
     except (ValueError, OSError) as e:
         raise UserError(str(e)) from None
 
@@ -169,6 +258,139 @@ def plot(results: tuple[str, ...], out_dir: str) -> None:
         raise UserError(str(e)) from None
     for p in written:
         click.echo(str(p))
+
+
+@contextmanager
+def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
+    """A Dask client for --scheduler / --cluster local, or None (local run, no server)."""
+    if scheduler and cluster:
+        raise UserError("--scheduler and --cluster: give one of the two")
+    if not scheduler and not cluster:
+        yield None
+        return
+    from .cluster import ClusterError, connect
+
+    try:
+        with connect(scheduler, local=cluster == "local") as client:
+            yield client
+    except ClusterError as e:
+        raise UserError(str(e)) from None
+
+
+def _run_dask(config: str, games: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
+              force: bool, resume: bool, quiet: bool, matches: int | None, max_hands: int,
+              scheduler: str | None, cluster: str | None) -> None:
+    """`unosim run --scheduler ADDRESS | --cluster local`: the chunks as Dask tasks; the same
+    part files as a local run (see unosim.cluster)."""
+    from click.core import ParameterSource
+    from tqdm import tqdm
+
+    from .runner import RunError
+    from .store import StoreError
+    from .sweep import SweepError, execute, run_job
+
+    cfg = _load(config)
+    ctx = click.get_current_context()
+    explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    try:
+        if matches is not None:
+            from .matches import DEFAULT_MATCH_CHUNK
+
+            if ctx.get_parameter_source("games") in explicit:
+                raise UserError("--matches: cannot be combined with --games")
+            if ctx.get_parameter_source("chunk_size") not in explicit:
+                chunk_size = DEFAULT_MATCH_CHUNK
+            out_path = Path(out) if out else Path("runs") / f"{cfg.name}.matches.parquet"
+            job = run_job(cfg, matches, seed, out_path, chunk_size, unit="matches", max_hands=max_hands)
+        else:
+            out_path = Path(out) if out else Path("runs") / f"{cfg.name}.parquet"
+            job = run_job(cfg, games, seed, out_path, chunk_size)
+        job.prepare(force=force, resume=resume)
+    except (RunError, StoreError, SweepError) as e:
+        raise UserError(str(e)) from None
+    with _dask_client(scheduler, cluster) as client:
+        bar = tqdm(total=job.count, unit="match" if matches else "hand", unit_scale=True, file=sys.stderr,
+                   disable=quiet, leave=False)
+        try:
+            s = execute([job], workers=workers, client=client, progress=bar.update)
+        except (RunError, StoreError, SweepError) as e:
+            raise UserError(str(e)) from None
+        finally:
+            bar.close()
+    p = s.points[0]
+    what = f"{p.units:,} matches ({p.rows:,} hands)" if matches else f"{p.rows:,} hands"
+    click.echo(f"{cfg.name}: {what} of {cfg.players} players, seed {seed}, "
+               f"Dask at {scheduler or 'a LocalCluster'} -> {out_path}")
+    if s.chunks_skipped:
+        click.echo(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+    click.echo(f"  {s.rows_per_s:,.0f} hands/s; mean {p.mean_turns:.2f} turns per hand; {p.stalled:,} stalled")
+    if not matches:
+        labels = ["dealer"] + [f"dealer+{i}" for i in range(1, cfg.players)]
+        click.echo("  winner's seat relative to the dealer:")
+        click.echo("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, p.shares())))
+
+
+@main.command()
+@click.argument("sweep_file", metavar="SWEEP")
+@click.option("--out", type=click.Path(), default=None, help="Dataset directory [default: runs/<sweep name>].")
+@click.option("--workers", type=int, default=None,
+              help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")
+@click.option("--chunk-size", type=int, default=None,
+              help="Hands (or matches) per part file [default: the sweep's chunk_size, else 200000].")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+@click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
+@click.option("--force", is_flag=True, help="Delete an existing dataset at --out first.")
+@click.option("--resume", is_flag=True,
+              help="Also accept a finished dataset as it is (an unfinished one resumes without this flag).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
+          cluster: str | None, force: bool, resume: bool, quiet: bool) -> None:
+    """Run every point of SWEEP (a TOML sweep file) into one hive-partitioned Parquet dataset.
+
+    Every point plays the same seed, so points differ by their rules only.  The same
+    command resumes an interrupted sweep, keeping its finished part files; a changed sweep
+    in an existing directory is refused (--force overwrites).  `unosim report DIR` then
+    prints the balance report and `unosim plot DIR` its chart."""
+    from tqdm import tqdm
+
+    from .runner import RunError
+    from .store import StoreError
+    from .sweep import SweepError, load_sweep, run_sweep
+
+    try:
+        sw = load_sweep(sweep_file).with_chunk_size(chunk_size)
+    except SweepError as e:
+        raise UserError(str(e)) from None
+    for note in sw.warnings:
+        click.echo(f"Warning: {note}", err=True)
+    out_path = Path(out) if out else Path("runs") / sw.name
+    total = sw.count * len(sw.points)
+    with _dask_client(scheduler, cluster) as client:
+        bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
+                   file=sys.stderr, disable=quiet, leave=False)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # sw.warnings were printed above
+                s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
+                              progress=bar.update)
+        except (RunError, StoreError, SweepError) as e:
+            raise UserError(str(e)) from None
+        finally:
+            bar.close()
+    where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
+    click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
+               f"{where} -> {out_path}")
+    if s.chunks_skipped:
+        click.echo(f"  resumed: kept {s.chunks_skipped} finished chunks")
+    if s.rows:
+        click.echo(f"  {s.rows_per_s:,.0f} hands/s over {s.rows:,} hands played now")
+        width = max(len(p.label) for p in s.points)
+        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 wins':>13}")
+        for p in s.points:
+            if p.rows:
+                click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
+                           f"{p.shares()[1 % p.players]:>13.2%}")
+    click.echo(f"  next: unosim report {out_path}")
 
 
 if __name__ == "__main__":  # pragma: no cover
