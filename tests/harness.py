@@ -1,0 +1,329 @@
+"""The invariant harness: play real hands one kernel step at a time and check everything
+that must hold after every step (RULES.md R1, R2, R11-R13, O1).
+
+pgx runs one invariant harness over every game; unosim runs this one over every rules
+config.  It is a plain module (not fixtures) so any test can call it with its own
+config: ``check_config(default_config(stacking="draw2"), seed=3, hands=5)``.
+
+Each hand is set up exactly as :func:`unosim.engine.hand.play_hand` does it (``reset``,
+``build_deck``, ``deal``, ``turn_first_card`` from the batch's per-hand random stream),
+then driven by :func:`unosim.engine.hand.step`, the loop body of ``play_hand``.  So the
+final state must also be the very hand the parallel batch kernel plays for that index:
+:func:`check_config` compares the two rows, which ties the stepwise checks to the numbers
+in result files.
+
+Checks that only hold under the official rules are switched on by the config (one card
+per step unless multi-play or jump-in; first out ends the hand unless ``last_standing``),
+so house-rule configs run through the same harness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from unosim import cards
+from unosim.config import RulesConfig, to_params
+from unosim.engine import batch as B
+from unosim.engine import hand as H
+from unosim.engine import layout as L
+from unosim.engine.rng import stream_start
+
+# Counters that never go down during a hand (O1 and the house-rule tallies).
+MONOTONE = (L.S_TURNS, L.S_PLAYED, L.S_DRAWN, L.S_RESHUFFLES, L.S_CHALLENGES,
+            L.S_UNO_PENALTIES, L.S_JUMP_INS, L.S_SWAPS, L.S_PASSES, L.S_SLAPS, L.S_NOISES,
+            L.S_GIVEAWAYS, L.S_MAX_DRAW, L.S_LONGEST_STACK, L.S_STACK_DRAWN)
+_COUNTER_NAMES = {getattr(L, n): n for n in dir(L) if n.startswith("S_")}
+
+
+class InvariantError(AssertionError):
+    """An invariant broke; the message says which, where (seed, hand, step) and the state."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the checks need to know about a config, read once per hand."""
+
+    players: int
+    decks: int
+    hand_size: int
+    max_turns: int
+    one_card_per_step: bool   # no H6 multi-play, no H2 jump-in
+    first_out: bool           # H13 off: the first player out ends the hand
+    points: np.ndarray        # per kind, as scoring reads them (R1, H5, H17)
+
+    @classmethod
+    def of(cls, cfg: RulesConfig) -> "Rules":
+        return cls(
+            players=cfg.players, decks=cfg.decks, hand_size=cfg.hand_size,
+            max_turns=cfg.max_turns,
+            one_card_per_step=cfg.multi_play == "none" and cfg.jump_in == "none",
+            first_out=cfg.finish == "first_out",
+            points=cards.point_table(cfg.zero_points, cfg.red_zero == "giveaway"),
+        )
+
+
+@dataclass
+class Snapshot:
+    """The numbers a step's checks compare with the previous step."""
+
+    counters: np.ndarray
+    ndraw: int
+    ndisc: int
+    in_hands: int
+    nlog: int
+
+    @classmethod
+    def of(cls, st: np.ndarray, n: int) -> "Snapshot":
+        return cls(st[list(MONOTONE)].copy(), int(st[L.S_NDRAW]), int(st[L.S_NDISC]),
+                   int(st[L.S_HS0:L.S_HS0 + n].sum()), int(st[L.S_NLOG]))
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One hand played step by step: its final state, steps taken, events and O1 row."""
+
+    seed: int
+    index: int
+    st: np.ndarray
+    steps: int
+    events: np.ndarray
+    row: np.ndarray
+
+
+def hands_of(st: np.ndarray, n: int) -> np.ndarray:
+    """Per-seat, per-kind counts of the first n seats (a view)."""
+    return st[L.S_HAND0:L.S_HAND0 + n * L.N_KINDS].reshape(n, L.N_KINDS)
+
+
+def pile(st: np.ndarray, first: int, count: int) -> np.ndarray:
+    return st[first:first + count]
+
+
+def kind_counts(st: np.ndarray, n: int) -> np.ndarray:
+    """Every card in play, per kind: hands + draw pile + discard pile."""
+    total = hands_of(st, n).sum(axis=0)
+    total = total + np.bincount(pile(st, L.S_DRAW0, int(st[L.S_NDRAW])), minlength=L.N_KINDS)
+    return total + np.bincount(pile(st, L.S_DISC0, int(st[L.S_NDISC])), minlength=L.N_KINDS)
+
+
+def _fail(where: str, what: str, st: np.ndarray) -> None:
+    n = int(st[L.S_NP])
+    sizes = st[L.S_HS0:L.S_HS0 + n].tolist()
+    raise InvariantError(
+        f"{where}: {what} [cur={st[L.S_CUR]} dir={st[L.S_DIR]} top={cards.name(int(st[L.S_TOP]))} "
+        f"turns={st[L.S_TURNS]} played={st[L.S_PLAYED]} drawn={st[L.S_DRAWN]} ndraw={st[L.S_NDRAW]} "
+        f"ndisc={st[L.S_NDISC]} hand sizes={sizes} pending={st[L.S_PENDING]} done={st[L.S_DONE]} "
+        f"winner={st[L.S_WINNER]}]")
+
+
+def check_state(st: np.ndarray, rules: Rules, deck: np.ndarray, where: str) -> None:
+    """Invariants of any state once the first card is turned (R1, R2, R11, O1)."""
+    n = rules.players
+    hands = hands_of(st, n)
+    if (hands < 0).any():
+        _fail(where, "a negative card count in a hand", st)
+    if not np.array_equal(st[L.S_HS0:L.S_HS0 + n], hands.sum(axis=1)):
+        _fail(where, f"hand sizes {st[L.S_HS0:L.S_HS0 + n].tolist()} != per-kind sums "
+                     f"{hands.sum(axis=1).tolist()}", st)
+    if not (0 <= st[L.S_NDRAW] <= L.MAX_CARDS and 1 <= st[L.S_NDISC] <= L.MAX_CARDS):
+        _fail(where, "pile sizes out of range", st)
+    if st[L.S_TOTAL] != 108 * rules.decks:
+        _fail(where, f"S_TOTAL {st[L.S_TOTAL]} != {108 * rules.decks}", st)
+    counts = kind_counts(st, n)
+    if not np.array_equal(counts, deck):
+        diff = {cards.name(k): int(counts[k] - deck[k]) for k in np.flatnonzero(counts != deck)}
+        _fail(where, f"cards not conserved (in play minus deck, per kind): {diff}", st)
+    if st[L.S_TOP] != st[L.S_DISC0 + st[L.S_NDISC] - 1]:
+        _fail(where, "S_TOP is not the top of the discard pile", st)
+    if not 0 <= st[L.S_COLOR] < 4:
+        _fail(where, f"colour in force {st[L.S_COLOR]} is not a colour", st)
+    if st[L.S_TOP] < cards.WILD and st[L.S_COLOR] != st[L.S_TOP] // 13:
+        _fail(where, "colour in force differs from the coloured top card", st)
+    if st[L.S_DIR] not in (1, -1) or not 0 <= st[L.S_CUR] < n:
+        _fail(where, "direction or seat to act out of range", st)
+    if st[L.S_PENDING] < 0 or (st[list(MONOTONE)] < 0).any():
+        _fail(where, "a negative counter", st)
+    if st[L.S_TURNS] > rules.max_turns:
+        _fail(where, f"turns {st[L.S_TURNS]} > max_turns {rules.max_turns} (R13)", st)
+    if st[L.S_DONE] == 0:
+        if st[L.S_STALLED] != 0 or (rules.first_out and st[L.S_WINNER] != -1):
+            _fail(where, "a winner or a stall flag before the hand is over", st)
+
+
+def check_step(st: np.ndarray, rules: Rules, before: Snapshot, events: np.ndarray, where: str) -> None:
+    """What one step may change: counters only grow, and every card and counter change is
+    accounted for by the step's events (O1 cards_played/cards_drawn, R11 reshuffles)."""
+    n = rules.players
+    after = Snapshot.of(st, n)
+    grow = after.counters - before.counters
+    if (grow < 0).any():
+        names = [_COUNTER_NAMES[MONOTONE[i]] for i in np.flatnonzero(grow < 0)]
+        _fail(where, f"counters went down: {names}", st)
+    ev = events[:, 0]
+    reshuffled = int(events[ev == L.EV_RESHUFFLE, 1].sum())
+    played = int(grow[MONOTONE.index(L.S_PLAYED)])
+    drawn = int(grow[MONOTONE.index(L.S_DRAWN)])
+    if int(grow[MONOTONE.index(L.S_RESHUFFLES)]) != int((ev == L.EV_RESHUFFLE).sum()):
+        _fail(where, "reshuffles counter != reshuffle events (R11)", st)
+    if after.ndisc != before.ndisc - reshuffled + played:
+        _fail(where, f"discard pile {before.ndisc} -> {after.ndisc} with {played} played and "
+                     f"{reshuffled} reshuffled: cards_played is not the cards discarded (O1)", st)
+    if after.ndraw != before.ndraw + reshuffled - drawn:
+        _fail(where, f"draw pile {before.ndraw} -> {after.ndraw} with {drawn} drawn and "
+                     f"{reshuffled} reshuffled (O1 cards_drawn, R11)", st)
+    if drawn != int((ev == L.EV_DRAW).sum()):
+        _fail(where, f"cards_drawn grew by {drawn} but {int((ev == L.EV_DRAW).sum())} draw events", st)
+    if after.in_hands - before.in_hands != drawn - played:
+        _fail(where, "cards in hands changed by more than drawn - played", st)
+    turns = int(grow[MONOTONE.index(L.S_TURNS)])
+    if rules.one_card_per_step and (turns > 1 or played > 1):
+        _fail(where, f"one step took {turns} turns and played {played} cards", st)
+
+
+def check_end(st: np.ndarray, rules: Rules, where: str) -> None:
+    """The end of a hand (R12, R13, H13)."""
+    n = rules.players
+    sizes = st[L.S_HS0:L.S_HS0 + n]
+    w = int(st[L.S_WINNER])
+    stalled = bool(st[L.S_STALLED])
+    if stalled != (w == -1):
+        _fail(where, "stalled must be exactly the hands without a winner (R13)", st)
+    if stalled and st[L.S_TURNS] != rules.max_turns:
+        _fail(where, f"stalled after {st[L.S_TURNS]} turns, max_turns is {rules.max_turns}", st)
+    if not stalled:
+        if sizes[w] != 0:
+            _fail(where, f"winner {w} still holds {sizes[w]} cards (R12)", st)
+        if rules.first_out and (np.delete(sizes, w) == 0).any():
+            _fail(where, "a player other than the winner has no cards", st)
+
+
+def _grow_log(log: np.ndarray, used: int) -> np.ndarray:
+    if used * 2 < log.shape[0]:
+        return log
+    bigger = np.zeros((log.shape[0] * 4, L.LOG_WIDTH), np.int64)
+    bigger[:used] = log[:used]
+    return bigger
+
+
+def play_hand_checked(cfg: RulesConfig, seed: int, index: int, *, P: np.ndarray | None = None) -> HandResult:
+    """Play hand ``index`` of a run of ``cfg`` with ``seed`` one step at a time, checking
+    every invariant after the deal, the first card and each step; raise InvariantError."""
+    P = to_params(cfg) if P is None else P
+    rules = Rules.of(cfg)
+    n = rules.players
+    deck = cards.deck_counts(rules.decks)
+    st = np.zeros(L.N_STATE, np.int64)
+    rng = np.zeros(1, np.uint64)
+    log = np.zeros((4096, L.LOG_WIDTH), np.int64)
+    rng[0] = stream_start(seed, B.STREAM_HANDS, index)
+    dealer = int(B.hand_dealer(P, rng, index))
+    where = f"{cfg.name} seed={seed} hand={index}"
+    if not 0 <= dealer < n:
+        raise InvariantError(f"{where}: dealer {dealer} is not a seat (R4)")
+
+    H.reset(st, P, dealer)
+    H.build_deck(st, P, rng)
+    if not np.array_equal(np.bincount(st[L.S_DRAW0:L.S_DRAW0 + st[L.S_NDRAW]], minlength=L.N_KINDS), deck):
+        raise InvariantError(f"{where}: the shuffled deck is not the R1 deck")
+    H.deal(st, P, rng, log)
+    sizes = st[L.S_HS0:L.S_HS0 + n]
+    if (sizes != rules.hand_size).any() or st[L.S_NDRAW] != deck.sum() - n * rules.hand_size:
+        _fail(f"{where} deal", "R2: every hand gets hand_size cards, the rest is the draw pile", st)
+    H.turn_first_card(st, P, rng, log)
+    if st[L.S_NDISC] != 1 or st[L.S_PLAYED] != 0 or st[L.S_TURNS] != 0 or st[L.S_FIRST] != st[L.S_CUR]:
+        _fail(f"{where} first card", "R3: one turned card, nothing played, no turn taken", st)
+    check_state(st, rules, deck, f"{where} first card")
+
+    limit = 2 * rules.max_turns + 2  # a penalty resolved, then a turn; and the stall step
+    steps = 0
+    while not st[L.S_DONE]:
+        if steps >= limit:
+            _fail(where, f"not over after {steps} steps (R13: the hand must end)", st)
+        log = _grow_log(log, int(st[L.S_NLOG]))
+        before = Snapshot.of(st, n)
+        H.step(st, P, rng, log)
+        steps += 1
+        at = f"{where} step {steps}"
+        check_state(st, rules, deck, at)
+        check_step(st, rules, before, log[before.nlog:st[L.S_NLOG]], at)
+    check_end(st, rules, where)
+
+    row = B.new_out(1)
+    B.write_row(st, P, row, 0, index)
+    points = hands_of(st, n) @ rules.points
+    if not np.array_equal(row[0, L.O_POINTS0:L.O_POINTS0 + n], points):
+        raise InvariantError(f"{where}: points_<s> {row[0, L.O_POINTS0:L.O_POINTS0 + n].tolist()} "
+                             f"!= the cards left ({points.tolist()}) (R1)")
+    return HandResult(seed, index, st, steps, log[:st[L.S_NLOG]].copy(), row[0])
+
+
+def batch_rows(cfg: RulesConfig, seed: int, start: int, count: int, *, P: np.ndarray | None = None) -> np.ndarray:
+    """Rows ``start .. start+count-1`` of a run, from the parallel batch kernel."""
+    P = to_params(cfg) if P is None else P
+    out = B.new_out(count)
+    B.play_hands(P, seed, start, count, out, max(1, min(count, 8)))
+    return out
+
+
+def check_rows(out: np.ndarray, cfg: RulesConfig) -> None:
+    """O1 consistency of batch rows (the kernel's int64 ``out`` array), whatever the seed."""
+    rules = Rules.of(cfg)
+    n = rules.players
+    w = out[:, L.O_WINNER]
+    stalled = out[:, L.O_STALLED] != 0
+    pts = out[:, L.O_POINTS0:L.O_POINTS0 + n]
+    crd = out[:, L.O_CARDS0:L.O_CARDS0 + n]
+    idx = np.arange(len(out))
+
+    def need(ok: np.ndarray | bool, what: str) -> None:
+        bad = np.flatnonzero(~np.asarray(ok, bool) & np.ones(len(out), bool))
+        if bad.size:
+            raise InvariantError(f"{cfg.name}: {what}; first bad hand {int(out[bad[0], L.O_HAND])}: "
+                                 f"{out[bad[0], :L.O_RANK0 + n].tolist()}")
+
+    need(stalled == (w == -1), "stalled iff winner == -1 (R13)")
+    need((w >= -1) & (w < n), "winner is a seat or -1")
+    need(~stalled | (out[:, L.O_TURNS] == rules.max_turns), "a stalled hand took max_turns turns (R13)")
+    need((out[:, L.O_TURNS] >= 1) & (out[:, L.O_TURNS] <= rules.max_turns), "1 <= turns <= max_turns")
+    won = ~stalled
+    need(~won | (crd[idx, np.maximum(w, 0)] == 0), "the winner holds no cards (R12)")
+    if rules.first_out:
+        others = (crd > 0) | (np.arange(n)[None, :] == w[:, None])
+        need(~won | others.all(axis=1), "only the winner has no cards")
+    need((crd >= 0).all(axis=1) & (pts >= 0).all(axis=1), "non-negative cards and points")
+    need(((crd > 0) | (pts == 0)).all(axis=1), "no cards, no points (R1)")
+    need((pts <= crd * int(rules.points.max())).all(axis=1), "points <= cards x the dearest card")
+    need(crd.sum(axis=1) == n * rules.hand_size + out[:, L.O_DRAWN] - out[:, L.O_PLAYED],
+         "cards in hands == dealt + cards_drawn - cards_played (O1)")
+    if rules.one_card_per_step:
+        need(out[:, L.O_PLAYED] <= out[:, L.O_TURNS], "cards_played <= turns (one card per turn)")
+    need((out[:, L.O_DEALER] >= 0) & (out[:, L.O_DEALER] < n), "dealer is a seat")
+    rel = (out[:, L.O_FIRST] - out[:, L.O_DEALER]) % n
+    need((rel == 0) | (rel == 1) | (rel == 2 % n), "first player: dealer, dealer+1 or dealer+2 (R3)")
+    need(out[:, L.O_MAX_DRAW] <= out[:, L.O_DRAWN], "max_draw <= cards_drawn")
+    need(out[:, L.O_UNO_PENALTIES] * 2 <= out[:, L.O_DRAWN], "each caught UNO draws up to 2")
+    teams = cfg.teams
+    need(out[:, L.O_WIN_TEAM] == np.where(won, w % teams, -1), "winning_team == winner mod teams")
+
+
+def check_config(cfg: RulesConfig, seed: int, hands: int, start: int = 0) -> list[HandResult]:
+    """Play ``hands`` hands step by step with every check, and require that each ends in
+    exactly the row the batch kernel writes for it (same seed, same index)."""
+    P = to_params(cfg)
+    rows = batch_rows(cfg, seed, start, hands, P=P)
+    check_rows(rows, cfg)
+    results = []
+    for i in range(hands):
+        r = play_hand_checked(cfg, seed, start + i, P=P)
+        if not np.array_equal(r.row, rows[i]):
+            cols = [name for name, j in L.HAND_COLUMNS if r.row[j] != rows[i, j]]
+            raise InvariantError(f"{cfg.name} seed={seed} hand={start + i}: the stepwise hand and "
+                                 f"the batch row differ in {cols or 'per-seat columns'}")
+        results.append(r)
+    return results
+
+
+__all__ = ["HandResult", "InvariantError", "Rules", "batch_rows", "check_config", "check_end",
+           "check_rows", "check_state", "check_step", "hands_of", "kind_counts", "play_hand_checked"]
