@@ -68,10 +68,16 @@ def main() -> None:
                    "(not with --games; --chunk-size then counts matches, default 10000).")
 @click.option("--max-hands", type=int, default=10_000, show_default=True,
               help="With --matches: stop a match after this many hands (flagged capped).")
+@click.option("--rotate-seats", is_flag=True,
+              help="Play every hand once per rotation of the bots over the seats (same cards; "
+                   "GAMES x players rows with rotation and bot_<s> columns).")
 def run(config: str, games: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
         force: bool, resume: bool, quiet: bool, matches: int | None = None, max_hands: int = 10_000,
-        scheduler: str | None = None, cluster: str | None = None) -> None:
+        scheduler: str | None = None, cluster: str | None = None, rotate_seats: bool = False) -> None:
     """Play GAMES hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
+    if rotate_seats and (scheduler or cluster or matches is not None):
+        raise UserError("--rotate-seats: only for independent hands on this machine "
+                        "(not with --matches, --scheduler or --cluster)")
     if scheduler or cluster:
         _run_dask(config, games, seed, out, workers, chunk_size, force, resume, quiet, matches, max_hands,
                   scheduler, cluster)
@@ -91,12 +97,14 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
     bar = tqdm(total=games, unit="hand", unit_scale=True, file=sys.stderr, disable=quiet, leave=False)
     try:
         summary = run_hands(cfg, games, seed, out_path, workers=workers, chunk_size=chunk_size,
-                            force=force, resume=resume, progress=bar.update)
+                            force=force, resume=resume, progress=bar.update, rotate_seats=rotate_seats)
     except (RunError, StoreError) as e:
         raise UserError(str(e)) from None
     finally:
         bar.close()
     click.echo(f"{cfg.name}: {summary.hands:,} hands of {cfg.players} players, seed {seed} -> {out_path}")
+    if rotate_seats:
+        click.echo(f"  {games:,} deals x {cfg.players} seat rotations; win share by bot: unosim report {out_path}")
     if summary.chunks_skipped:
         click.echo(f"  resumed: {summary.chunks_skipped} finished chunks were kept")
     click.echo(f"  {summary.hands_per_s:,.0f} hands/s; mean {summary.mean_turns:.2f} turns per hand; "
@@ -391,6 +399,35 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
                            f"{p.shares()[1 % p.players]:>13.2%}")
     click.echo(f"  next: unosim report {out_path}")
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
+@click.option("--hands", type=int, default=20_000, show_default=True,
+              help="Deals; each is played once per seat rotation (HANDS x players hands).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--others", default="random", show_default=True, help="The bot at every other seat.")
+@click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
+@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, config: str | None,
+         workers: int | None) -> None:
+    """Bot A at seat 0 against bot B at seat 1, seats rotated: win shares with 95% intervals.
+
+    A bot is a strategy name, or name:param=value,... (e.g. counter:suspicion=0.5)."""
+    from .config import ConfigError
+    from .duel import duel as play_duel
+    from .duel import render
+    from .runner import RunError
+
+    try:
+        res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,
+                        cfg=_load(config) if config else None, workers=workers)
+    except (ConfigError, RunError) as e:
+        raise UserError(str(e)) from None
+    for line in render(res):
+        click.echo(line)
 
 
 if __name__ == "__main__":  # pragma: no cover

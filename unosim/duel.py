@@ -1,0 +1,153 @@
+"""`unosim duel A B`: two bots at one table, seats rotated, win shares with intervals.
+
+A sits at seat 0 and B at seat 1 (B plays right after A, clockwise); every other seat
+holds ``others`` (``random`` by default).  Every deal is played once per rotation of
+that assignment over the seats (seating.py), so A and B play from every seat and with
+every seat's cards.  A bot is a strategy name, optionally with parameters:
+``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML literals).  A and B may be the
+same bot: they are told apart by their seat in the assignment (A, B), not their name.
+
+Reported per bot: its win share (wins / decided hands; stalled hands, R13, have no
+winner) with a 95% Wilson interval, the points it scores per hand under S1 (the cards
+left in the other hands when it wins, 0 otherwise) and the points left in its own hand
+per hand (what S2 adds up).  The other seats are pooled into one line, per seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .config import ConfigError, RulesConfig, default_config
+from .engine.layout import O_POINTS0
+from .runner import RunError, play_chunk, set_workers
+from .seating import SeatRotation
+from .stats import wilson_interval
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
+
+CHUNK = 100_000
+
+
+def parse_bot(spec: str) -> str | dict[str, Any]:
+    """``name`` or ``name:param=value,...`` -> a ``[bots] seats`` entry (validated later
+    against STRATEGIES by the config)."""
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if not rest.strip():
+        return name
+    entry: dict[str, Any] = {"strategy": name}
+    for item in rest.split(","):
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"bot {spec!r}: expected name:param=value,...; got {item!r}", "bots.seats")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()  # a bare word: an enum choice
+        entry[key.strip()] = value
+    return entry
+
+
+@dataclass(frozen=True)
+class DuelLine:
+    """One bot's figures (``seats`` > 1: the pooled other seats, figures per seat)."""
+
+    label: str
+    seats: int
+    wins: float
+    decided: int
+    share: float
+    low: float
+    high: float
+    points_won: float
+    points_left: float
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    cfg: RulesConfig
+    deals: int
+    rotations: int
+    hands: int
+    stalled: int
+    lines: tuple[DuelLine, ...]
+
+
+def _config(a: str, b: str, players: int, others: str, cfg: RulesConfig | None) -> RulesConfig:
+    base = cfg if cfg is not None else default_config()
+    seats = [parse_bot(a), parse_bot(b)] + [parse_bot(others)] * (players - 2)
+    return base.with_values({"players": players, "seats": seats}, allow_unbuilt=False)
+
+
+def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str = "random",
+         cfg: RulesConfig | None = None, workers: int | None = None) -> DuelResult:
+    """Play ``hands`` deals, each once per seat rotation, of A at seat 0, B at seat 1,
+    ``others`` elsewhere, under ``cfg``'s rules (the official rules by default)."""
+    if players < 2:
+        raise RunError(f"--players: a duel needs at least 2 players (got {players})")
+    if hands < 1:
+        raise RunError(f"--hands: must be at least 1 (got {hands})")
+    if seed < 0 or seed >= 2**63:
+        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    table = _config(a, b, players, others, cfg)
+    workers = set_workers(workers)
+    rot = SeatRotation(table)
+    n = players
+    wins = np.zeros(n, np.int64)
+    won_points = np.zeros(n, np.float64)
+    left_points = np.zeros(n, np.float64)
+    rows_total = 0
+    stalled = 0
+    for start in range(0, hands, CHUNK):
+        count = min(CHUNK, hands - start)
+        rows, rotation = rot.play(play_chunk, seed, start, count, workers)
+        inst = rot.instance_winner(rows, rotation)
+        rows_total += len(rows)
+        stalled += int((inst < 0).sum())
+        wins += np.bincount(inst[inst >= 0], minlength=n)[:n]
+        pts = rows[:, O_POINTS0:O_POINTS0 + n].astype(np.float64)  # by seat
+        idx = np.arange(len(rows))
+        for i in range(n):
+            mine = pts[idx, (i + rotation) % n]  # where instance i sat in each row
+            left_points[i] += mine.sum()
+            won_points[i] += (pts.sum(axis=1) - mine)[inst == i].sum()
+    decided = rows_total - stalled
+    lines = []
+    names = ["A: " + rot.labels[0], "B: " + rot.labels[1]]
+    for i in range(min(2, n)):
+        lo, hi = wilson_interval(wins[i], decided)
+        lines.append(DuelLine(names[i], 1, float(wins[i]), decided, wins[i] / decided if decided else float("nan"),
+                              float(lo), float(hi), won_points[i] / rows_total, left_points[i] / rows_total))
+    if n > 2:
+        k = n - 2
+        w = float(wins[2:].sum())
+        lo, hi = wilson_interval(w, decided)
+        lines.append(DuelLine(f"others: {rot.labels[2]} x{k}", k, w, decided, w / decided if decided else float("nan"),
+                              float(lo), float(hi), won_points[2:].sum() / rows_total / k,
+                              left_points[2:].sum() / rows_total / k))
+    return DuelResult(table, hands, rot.rotations, rows_total, stalled, tuple(lines))
+
+
+def render(res: DuelResult) -> list[str]:
+    """The lines `unosim duel` prints."""
+    out = [f"{res.cfg.players} players, {res.deals:,} deals x {res.rotations} seat rotations = "
+           f"{res.hands:,} hands ({res.stalled:,} stalled)"]
+    width = max(len(x.label) for x in res.lines)
+    out.append(f"  {'bot':<{width}}  win share  95% interval      points won/hand  points left/hand")
+    for x in res.lines:
+        share = f"{x.share:8.2%}" if x.seats == 1 else f"{x.share:8.2%}*"
+        out.append(f"  {x.label:<{width}}  {share:<9}  [{x.low:6.2%}, {x.high:6.2%}]  {x.points_won:15.2f}  "
+                   f"{x.points_left:16.2f}")
+    if any(x.seats > 1 for x in res.lines):
+        out.append(f"  * the other seats together; points are per seat. Even share: {1 / res.cfg.players:.2%} per seat.")
+    else:
+        out.append(f"  Even share: {1 / res.cfg.players:.2%} per seat.")
+    return out
