@@ -64,6 +64,7 @@ def run(hands, seed, players, policy, max_steps):
     wins_rel = [0] * players  # by position in the initial order of play, 0 = first to act
     first_seat = [0] * players
     steps_total = 0
+    steps_sq = 0
     draws_total = 0
     no_winner = {"crashed": 0, "step_cap": 0}
     errors = {}
@@ -96,6 +97,7 @@ def run(hands, seed, players, policy, max_steps):
             key = type(exc).__name__
             errors[key] = errors.get(key, 0) + 1
         steps_total += steps
+        steps_sq += steps * steps
         draws_total += draws
         if game.is_over():
             payoffs = game.get_payoffs()
@@ -119,6 +121,8 @@ def run(hands, seed, players, policy, max_steps):
         "hands_per_s": round(hands / seconds, 1),
         "steps_per_s": round(steps_total / seconds, 1),
         "mean_actions_per_hand": round(steps_total / hands, 3),
+        "sd_actions_per_hand": round(max(steps_sq / hands - (steps_total / hands) ** 2, 0.0) ** 0.5, 3),
+        "win_counts_by_position_from_first_to_act": wins_rel,
         "mean_draw_actions_per_hand": round(draws_total / hands, 3),
         "win_share_by_seat": [round(w / won, 4) if won else None for w in wins],
         "win_share_by_position_from_first_to_act": [round(w / won, 4) if won else None

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Do unosim's `configs/rlcard.toml` and RLCard's own UNO game play the same game?
+
+Plays the same number of hands in both (RLCard under its own virtualenv, driven by
+benchmarks/rlcard_baseline.py with the B0 policy; unosim in-process on one core) and
+prints side by side: mean actions (turns) per hand with a two-sample z test, the
+winner's position counted from the first player to act with a chi-square test of
+homogeneity, and the speed ratio.  A p-value far below 0.01 means the presets differ.
+
+    python benchmarks/vs_rlcard_rules.py --hands 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+HERE = Path(__file__).resolve().parent
+RLCARD_PY = "/work/rlcard-venv/bin/python"
+
+
+def unosim_side(hands: int, seed: int) -> dict:
+    from unosim.config import load_config
+    from unosim.engine import layout as L
+    from unosim.runner import play_chunk, set_workers
+
+    cfg = load_config(HERE.parent / "configs" / "rlcard.toml")
+    set_workers(1)
+    from unosim.config import to_params
+
+    P = to_params(cfg)
+    play_chunk(P, seed, 0, 100, 1)  # compile / load the cache outside the timing
+    t0 = time.perf_counter()
+    out = play_chunk(P, seed, 0, hands, 1)
+    seconds = time.perf_counter() - t0
+    n = cfg.players
+    won = out[:, L.O_WINNER] >= 0
+    # direction of the first turn: anticlockwise only after a turned Reverse (dealer starts)
+    first, dealer = out[:, L.O_FIRST], out[:, L.O_DEALER]
+    direction = np.where(first == dealer, -1, 1)
+    rel = ((out[:, L.O_WINNER] - first) * direction) % n
+    counts = np.bincount(rel[won], minlength=n)
+    turns = out[:, L.O_TURNS].astype(float)
+    return {"hands": hands, "hands_per_s": hands / seconds, "mean": turns.mean(), "sd": turns.std(ddof=1),
+            "counts": counts.tolist()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rlcard-python", default=RLCARD_PY)
+    a = ap.parse_args()
+    if not Path(a.rlcard_python).exists():
+        sys.exit(f"error: {a.rlcard_python} not found; set up RLCard's venv as benchmarks/rlcard_rules.md says")
+    proc = subprocess.run([a.rlcard_python, str(HERE / "rlcard_baseline.py"), "--hands", str(a.hands),
+                           "--seed", str(a.seed), "--policy", "b0"], capture_output=True, text=True, check=True)
+    rl = json.loads(proc.stdout)
+    un = unosim_side(a.hands, a.seed)
+    se = math.sqrt(rl["sd_actions_per_hand"] ** 2 / rl["hands"] + un["sd"] ** 2 / un["hands"])
+    z = (un["mean"] - rl["mean_actions_per_hand"]) / se
+    p_mean = 2 * stats.norm.sf(abs(z))
+    table = np.array([rl["win_counts_by_position_from_first_to_act"], un["counts"]])
+    chi2, p_share, dof, _ = stats.chi2_contingency(table)
+    print(f"hands per side: {a.hands:,} (4 players, B0 policy, seed {a.seed})")
+    print(f"{'':34}{'RLCard 1.2.0':>14}{'unosim rlcard.toml':>20}")
+    print(f"{'mean actions (turns) per hand':34}{rl['mean_actions_per_hand']:>14.3f}{un['mean']:>20.3f}"
+          f"   z = {z:+.2f}, p = {p_mean:.3f}")
+    shares_rl = table[0] / table[0].sum()
+    shares_un = table[1] / table[1].sum()
+    for i in range(len(shares_rl)):
+        label = "winner = first to act" if i == 0 else f"winner = first + {i}"
+        print(f"{label:34}{shares_rl[i]:>14.4f}{shares_un[i]:>20.4f}")
+    print(f"{'':34}chi-square = {chi2:.2f} on {dof} df, p = {p_share:.3f}")
+    print(f"{'hands/s (one core)':34}{rl['hands_per_s']:>14,.0f}{un['hands_per_s']:>20,.0f}"
+          f"   unosim/RLCard = {un['hands_per_s'] / rl['hands_per_s']:.0f}x")
+    verdict = "agree" if min(p_mean, p_share) > 0.001 else "DIFFER"
+    print(f"verdict: the two implementations {verdict} (both p-values > 0.001 to agree)")
+
+
+if __name__ == "__main__":
+    main()
