@@ -1,0 +1,83 @@
+"""The invariant harness (tests/harness.py) over every house-rule switch and mode
+(H1-H18) and over random combinations of them, official variants included."""
+
+from __future__ import annotations
+
+import hypothesis.strategies as hs
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from harness import check_config
+from test_invariants import official_configs
+from unosim.config import KEYS, ConfigError, default_config
+from unosim.engine import layout as L
+
+SWITCHES: dict[str, dict] = {
+    **{f"H1_stacking_{m}": {"stacking": m} for m in ("draw2", "draw2_draw4", "all")},
+    **{f"H2_jump_in_{m}": {"jump_in": m} for m in ("numbers", "colored", "all")},
+    "H2_jump_in_all_accumulate": {"jump_in": "all", "jump_in_stack": "accumulate"},
+    "H3_until_playable": {"draw": "until_playable"},
+    "H4_seven_o": {"seven_o": True},
+    "H5_draw10": {"red_zero": "draw10"},
+    "H5_giveaway": {"red_zero": "giveaway"},
+    **{f"H6_multi_{m}": {"multi_play": m} for m in ("identical", "same_rank")},
+    "H7_no_wild_last": {"wild_last": False},
+    "H9_challenge_skip": {"challenge_success_skip": True},
+    "H10_slap": {"slap_rank": 9},
+    "H11_silence": {"silent_rank": 6, "noise_chance": 0.3},
+    "H12_teams": {"players": 6, "teams": 3},
+    "H13_last_standing": {"finish": "last_standing", "players": 5},
+    "H13_last_standing_2p": {"finish": "last_standing", "players": 2},
+    "E1_last_resort": {"wild_draw4": "last_resort", "challenge": False},
+    "house_favourites": {"stacking": "draw2", "seven_o": True, "jump_in": "numbers", "draw": "until_playable"},
+    "everything": {"stacking": "all", "jump_in": "all", "jump_in_stack": "accumulate", "draw": "until_playable",
+                   "seven_o": True, "red_zero": "draw10", "multi_play": "same_rank", "wild_last": False,
+                   "slap_rank": 5, "silent_rank": 3, "noise_chance": 0.5, "finish": "last_standing",
+                   "players": 6, "teams": 2},
+}
+
+
+@pytest.mark.parametrize("name", list(SWITCHES))
+def test_house_rule_invariants_after_every_step(name: str) -> None:
+    cfg = default_config(**SWITCHES[name]).replace(name=name)
+    for seed in (5, 2**33 + 1):
+        results = check_config(cfg, seed, hands=4)
+        assert all(r.st[L.S_DONE] for r in results)
+
+
+@hs.composite
+def house_configs(draw: hs.DrawFn) -> dict:
+    """Official variants plus any subset of the house rules, each at a random value."""
+    changes = draw(official_configs())
+    players = changes["players"]
+    house = {
+        "stacking": hs.sampled_from(KEYS["stacking"].choices),
+        "jump_in": hs.sampled_from(KEYS["jump_in"].choices),
+        "jump_in_stack": hs.sampled_from(KEYS["jump_in_stack"].choices),
+        "draw": hs.sampled_from(KEYS["draw"].choices),
+        "seven_o": hs.booleans(),
+        "red_zero": hs.sampled_from(KEYS["red_zero"].choices),
+        "multi_play": hs.sampled_from(KEYS["multi_play"].choices),
+        "wild_last": hs.booleans(),
+        "slap_rank": hs.sampled_from(["none", 0, 7, 9]),
+        "silent_rank": hs.sampled_from(["none", 1, 6]),
+        "noise_chance": hs.sampled_from([0.0, 0.25, 1.0]),
+        "finish": hs.sampled_from(KEYS["finish"].choices),
+        "teams": hs.sampled_from([t for t in (1, 2, 3, 5) if players % t == 0 and players // t >= 2 or t == 1]),
+    }
+    for key, strategy in house.items():
+        if draw(hs.booleans()):
+            changes[key] = draw(strategy)
+    return changes
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(changes=house_configs(), seed=hs.integers(0, 2**63 - 1), start=hs.integers(0, 10**6))
+def test_house_rule_combinations_hypothesis(changes: dict, seed: int, start: int) -> None:
+    """Every combination the config accepts keeps every invariant (cards conserved, the
+    hand ends, counters consistent, stepwise == batch)."""
+    try:
+        cfg = default_config(**changes)
+    except ConfigError:  # a refused combination (e.g. R2's deal limit) is not played
+        return
+    check_config(cfg.replace(name="combo"), seed, hands=2, start=start)
