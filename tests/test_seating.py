@@ -1,0 +1,128 @@
+"""Fair seatings (seating.py, ``unosim run --rotate-seats``) and ``unosim duel``."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from unosim.cli import main
+from unosim.config import default_config, to_params
+from unosim.duel import duel, parse_bot, render
+from unosim.engine import layout as L
+from unosim.engine.batch import trace_hand
+from unosim.runner import play_chunk, run_hands
+from unosim.seating import SeatRotation, bot_label, instance_at, rotated_params, seat_of
+from unosim.stats import wilson_interval
+from unosim.store import StoreError
+
+MIXED = ["greedy", {"strategy": "counter", "suspicion": 0.5}, "random"]
+
+
+def test_rotated_params_move_each_seat_block():
+    cfg = default_config(players=3).replace(seats=MIXED)
+    P = to_params(cfg)
+    for r in range(3):
+        Q = rotated_params(P, 3, r)
+        for i in range(3):
+            s = seat_of(i, r, 3)
+            assert instance_at(s, r, 3) == i
+            blk = slice(L.P_BOT0 + s * L.BOT_STRIDE, L.P_BOT0 + (s + 1) * L.BOT_STRIDE)
+            src = slice(L.P_BOT0 + i * L.BOT_STRIDE, L.P_BOT0 + (i + 1) * L.BOT_STRIDE)
+            assert (Q[blk] == P[src]).all()
+        assert (Q[:L.P_BOT0] == P[:L.P_BOT0]).all()   # the rules never move
+        assert (Q[L.P_BOT0 + 3 * L.BOT_STRIDE:] == P[L.P_BOT0 + 3 * L.BOT_STRIDE:]).all()
+
+
+def test_labels_name_non_default_parameters():
+    assert bot_label("greedy", {"bluff_rate": 0.0, "challenge_rate": 0.0}) == "greedy"
+    assert bot_label("counter", {"bluff_rate": 0.0, "suspicion": 0.5}) == "counter(suspicion=0.5)"
+    assert SeatRotation(default_config(players=3).replace(seats=MIXED)).labels == [
+        "greedy", "counter(suspicion=0.5)", "random"]
+
+
+def test_same_hand_index_same_deal_in_every_rotation():
+    """Every rotation of a hand index deals the same cards from the same shuffle (seed stream)."""
+    rot = SeatRotation(default_config(players=3).replace(seats=MIXED))
+    deals = []
+    for P in rot.params:
+        log = np.zeros((5000, L.LOG_WIDTH), np.int64)
+        st = trace_hand(P, 11, 42, log)
+        ev = log[: st[L.S_NLOG]]
+        deals.append(ev[(ev[:, 0] == L.EV_DEAL) | (ev[:, 0] == L.EV_TURN_UP)].tolist())
+    assert deals[0] and deals[0] == deals[1] == deals[2]
+
+
+def test_run_with_rotated_seats_writes_rotation_and_bot_columns(tmp_path):
+    cfg = default_config(players=3).replace(seats=MIXED)
+    out = tmp_path / "rot.parquet"
+    s = run_hands(cfg, 50, 3, out, workers=1, chunk_size=20, rotate_seats=True)
+    assert s.hands == 150
+    df = pd.read_parquet(out)
+    assert len(df) == 150
+    assert sorted(df.groupby("hand").size().unique()) == [3]               # each index once per rotation
+    assert (df.groupby("hand")["dealer"].nunique() == 1).all()             # same deal, same dealer
+    assert (df.groupby("hand")["rotation"].apply(lambda r: sorted(r) == [0, 1, 2])).all()
+    labels = ["greedy", "counter(suspicion=0.5)", "random"]
+    for s_ in range(3):
+        want = [labels[(s_ - r) % 3] for r in df["rotation"]]
+        assert df[f"bot_{s_}"].astype(str).tolist() == want
+    meta = pq.read_schema(next(out.glob("part-*.parquet"))).metadata
+    assert meta[b"unosim.rotate_seats"] == b"true"
+    assert json.loads(meta[b"unosim.bot_labels"]) == labels
+    # the same run without rotation is a different run: refused, not silently mixed
+    with pytest.raises(StoreError):
+        run_hands(cfg, 50, 3, out, workers=1, chunk_size=20)
+
+
+def test_rotation_removes_seat_bias():
+    """With the dealer fixed (E4: the last seat always deals) seat 0 plays first and wins
+    more than 1/4 with four copies of greedy; rotated, each copy gets 1/4 within its interval."""
+    cfg = default_config(players=4, dealer="fixed").replace(seats=["greedy"] * 4)
+    rows = play_chunk(to_params(cfg), 5, 0, 20_000, 2)
+    w = rows[:, L.O_WINNER]
+    decided = int((w >= 0).sum())
+    low, _ = wilson_interval(int((w == 0).sum()), decided)
+    assert low > 0.25                                   # the seat bias is real ...
+    rot = SeatRotation(cfg)
+    rows, rotation = rot.play(play_chunk, 5, 0, 2_000, 2)
+    inst = rot.instance_winner(rows, rotation)
+    decided = int((inst >= 0).sum())
+    for i in range(4):
+        lo, hi = wilson_interval(int((inst == i).sum()), decided)
+        assert lo <= 0.25 <= hi                          # ... and rotation removes it
+
+
+def test_parse_bot():
+    assert parse_bot("greedy") == "greedy"
+    assert parse_bot("counter:suspicion=0.5,bluff_rate=0.1") == {"strategy": "counter", "suspicion": 0.5,
+                                                                 "bluff_rate": 0.1}
+    assert parse_bot("wild_saver:draw_before_wild=true") == {"strategy": "wild_saver", "draw_before_wild": True}
+
+
+def test_duel_figures_add_up():
+    res = duel("greedy", "random", players=3, hands=300, seed=4, workers=1)
+    assert res.hands == 900 and res.rotations == 3
+    a, b, others = res.lines
+    assert a.label == "A: greedy" and b.label == "B: random" and others.seats == 1
+    decided = res.hands - res.stalled
+    assert a.wins + b.wins + others.wins == decided
+    assert a.low <= a.share <= a.high
+    # S1: what the winners score is what the others are left holding (the winner holds none)
+    assert res.stalled == 0
+    total_won = a.points_won + b.points_won + others.points_won
+    total_left = a.points_left + b.points_left + others.points_left
+    assert total_won == pytest.approx(total_left) and total_won > 0
+    assert any("95% interval" in line for line in render(res))
+
+
+def test_duel_cli():
+    r = CliRunner().invoke(main, ["duel", "greedy", "random", "--hands", "200", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert "A: greedy" in r.output and "B: random" in r.output and "%" in r.output
+    r = CliRunner().invoke(main, ["duel", "greedy", "nobody"])
+    assert r.exit_code == 2 and "unknown strategy 'nobody'" in r.output
