@@ -1,0 +1,21 @@
+"""The README's config table is generated from the key registry (C1): keep them equal."""
+
+from pathlib import Path
+
+from unosim.config import rules_markdown
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_c1_readme_rules_table_matches_the_registry():
+    text = README.read_text()
+    table = text.split("<!-- rules-table:start -->\n")[1].split("<!-- rules-table:end -->")[0]
+    assert table.strip() == rules_markdown().strip(), "regenerate with: unosim rules --format markdown"
+
+
+def test_readme_gives_the_two_commands():
+    text = README.read_text()
+    assert "pip install -e '.[dev,dask]' && unosim run configs/standard.toml" in text
+    assert "python -m pytest" in text
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert "python -m pytest" in ci and "pip install --quiet -e '.[dev,dask]'" in ci
