@@ -23,7 +23,7 @@ from unosim.cli import main
 from unosim.config import RulesConfig, default_config, to_params
 from unosim.engine import layout as L
 from unosim.engine.matches import N_MOUT, score_rows
-from unosim.matches import (HAND_STRIDE, match_columns, match_outcomes, play_match_chunk, run_matches,
+from unosim.matches import (HAND_STRIDE, Slabs, match_columns, match_outcomes, play_match_chunk, run_matches,
                             score_match)
 from unosim.store import read_metadata, to_table
 
@@ -157,9 +157,9 @@ def test_with_two_players_S1_and_S2_always_agree_S3() -> None:
 
 
 def play(cfg: RulesConfig, matches: int, seed: int = 1, max_hands: int = 10_000, workers: int = 2,
-         start: int = 0, slab: np.ndarray | None = None) -> pd.DataFrame:
+         start: int = 0, slabs: Slabs | None = None) -> pd.DataFrame:
     """Rows of a match chunk as the DataFrame a result file would give."""
-    rows = play_match_chunk(to_params(cfg), seed, start, matches, workers, max_hands, slab)
+    rows = play_match_chunk(to_params(cfg), seed, start, matches, workers, max_hands, slabs)
     return to_table(rows, match_columns(cfg.players), {}).to_pandas()
 
 
@@ -261,11 +261,14 @@ def test_same_seed_same_matches_whatever_workers_chunks_and_slabs(tmp_path: Path
     run_matches(cfg, 40, 5, b, workers=2, chunk_size=7)
     da, db = pd.read_parquet(a), pd.read_parquet(b)
     pd.testing.assert_frame_equal(da, db)
-    # a slab of 30 rows forces many kernel calls, each block giving back unfinished matches
-    small = np.zeros((3, 30, N_MOUT), np.int64)
-    dc = play(cfg, 40, seed=5, max_hands=30, slab=small)
+    # slabs of 30 rows force many kernel calls, each block giving back unfinished matches
+    dc = play(cfg, 40, seed=5, max_hands=30, slabs=Slabs(2, 30, rows=30, blocks=3))
     dd = play(cfg, 40, seed=5, max_hands=30)
     pd.testing.assert_frame_equal(dc, dd)
+    # slabs of 4 rows cannot hold a match: they grow until one fits
+    grown = Slabs(2, rows=4, blocks=5)
+    pd.testing.assert_frame_equal(play(cfg, 40, seed=5, slabs=grown), dd)
+    assert 16 <= grown.rows < 10_000
     assert not dd.capped.any()
     pd.testing.assert_frame_equal(dd.drop(columns="capped"), da.drop(columns="capped"))
     # another seed gives other matches

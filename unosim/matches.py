@@ -49,7 +49,7 @@ from .runner import Progress, RunError, chunks, set_workers
 from .store import ResultDir, column_names, run_metadata, to_table
 
 __all__ = [
-    "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "MatchSummary",
+    "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "MatchSummary", "Slabs",
     "match_columns", "match_outcomes", "play_match_chunk", "run_matches", "score_match",
 ]
 
@@ -57,8 +57,8 @@ DEFAULT_MATCH_CHUNK = 10_000
 """Matches per Parquet part file (about 150,000-300,000 rows with the official rules)."""
 DEFAULT_MAX_HANDS = 10_000
 """Hands after which a match is stopped and flagged ``capped``."""
-_MIN_SLAB = 4096
-_BLOCKS_PER_WORKER = 4
+_START_ROWS = 2048
+_BLOCKS_PER_WORKER = 8
 
 
 def match_columns(players: int) -> list[tuple[str, int]]:
@@ -87,41 +87,64 @@ def _pieces(pending: list[tuple[int, int]], blocks: int) -> list[tuple[int, int]
     return out
 
 
+class Slabs:
+    """The kernel's per-block row buffers, ``(blocks, rows, N_MOUT)``, reused across chunks.
+
+    They start small (``rows`` = 2048, about 150 matches of the official rules per block
+    and call) and double, up to ``max_hands`` rows, only when a block could not fit even
+    one match into its empty slab, so memory follows the longest match seen, never the
+    cap: ``blocks x rows x N_MOUT x 8`` bytes (16 blocks x 2048 rows = 20 MB)."""
+
+    def __init__(self, workers: int, max_hands: int = DEFAULT_MAX_HANDS, rows: int = _START_ROWS,
+                 blocks: int | None = None) -> None:
+        self.max_hands = max_hands
+        self.blocks = blocks or max(1, workers * _BLOCKS_PER_WORKER)
+        self.array = np.zeros((self.blocks, min(rows, max_hands), N_MOUT), np.int64)
+
+    @property
+    def rows(self) -> int:
+        return self.array.shape[1]
+
+    def grow(self) -> None:
+        """Double the rows (a match did not fit in an empty slab)."""
+        if self.rows >= self.max_hands:  # a match never has more than max_hands rows
+            raise AssertionError("a match did not fit in a slab of max_hands rows")
+        self.array = np.zeros((self.blocks, min(2 * self.rows, self.max_hands), N_MOUT), np.int64)
+
+
 def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
-                     max_hands: int = DEFAULT_MAX_HANDS, slab: np.ndarray | None = None) -> np.ndarray:
+                     max_hands: int = DEFAULT_MAX_HANDS, slabs: Slabs | None = None) -> np.ndarray:
     """Rows of matches ``start .. start+count-1``, in match order (kernel columns ``M_*``).
 
-    Each block plays its matches into a slab of at least ``max_hands`` rows and stops when
-    the next match does not fit; the matches it did not finish go to the next kernel call
-    (see :mod:`unosim.engine.matches`).  ``slab`` may be passed in to reuse its memory
-    across chunks (shape ``(blocks, rows, N_MOUT)``)."""
+    Each block plays its matches into its slab and stops when the next match does not fit;
+    the matches it did not finish go to the next kernel call (see
+    :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"max_hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
-    if slab is None or slab.shape[1] < max_hands:
-        slab = new_slab(workers, max_hands)
-    blocks = slab.shape[0]
+    if slabs is None or slabs.max_hands != max_hands:
+        slabs = Slabs(workers, max_hands)
     pending = [(start, start + count)]
     segments: list[tuple[int, np.ndarray]] = []
-    nrows = np.zeros(blocks, np.int64)
-    done = np.zeros(blocks, np.int64)
+    nrows = np.zeros(slabs.blocks, np.int64)
+    done = np.zeros(slabs.blocks, np.int64)
     while pending:
-        pieces = _pieces(pending, blocks)
-        now, pending = pieces[:blocks], pieces[blocks:]
+        pieces = _pieces(pending, slabs.blocks)
+        now, pending = pieces[: slabs.blocks], pieces[slabs.blocks:]
         lo = np.array([a for a, _ in now], np.int64)
         hi = np.array([b for _, b in now], np.int64)
-        play_matches(P, int(seed), lo, hi, max_hands, slab, nrows, done)
+        play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done)
+        too_small = False
         for b, (a, z) in enumerate(now):
-            segments.append((a, slab[b, : nrows[b]].copy()))
+            if done[b]:
+                segments.append((a, slabs.array[b, : nrows[b]].copy()))
+            else:
+                too_small = True
             if a + done[b] < z:
                 pending.append((a + int(done[b]), z))
+        if too_small:
+            slabs.grow()
     segments.sort(key=lambda x: x[0])
     return np.concatenate([s for _, s in segments]) if segments else np.zeros((0, N_MOUT), np.int64)
-
-
-def new_slab(workers: int, max_hands: int = DEFAULT_MAX_HANDS) -> np.ndarray:
-    """The kernel's per-block row buffers.  np.zeros maps untouched pages lazily, so only
-    rows actually written cost memory (at most blocks x rows x N_MOUT x 8 bytes)."""
-    return np.zeros((max(1, workers * _BLOCKS_PER_WORKER), max(max_hands, _MIN_SLAB), N_MOUT), np.int64)
 
 
 # --------------------------------------------------------------------------- summary
@@ -225,7 +248,7 @@ def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, w
                                                 "unosim.hand_stride": HAND_STRIDE})
     columns = match_columns(cfg.players)
     summary = MatchSummary(cfg.players, cfg.finish)
-    slab = new_slab(workers, max_hands)
+    slabs = Slabs(workers, max_hands)
     t0 = time.perf_counter()
     pending: Future | None = None
     with ThreadPoolExecutor(max_workers=1) as writer:
@@ -235,7 +258,7 @@ def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, w
                 if progress:
                     progress(count)
                 continue
-            rows = play_match_chunk(P, seed, start, count, workers, max_hands, slab)
+            rows = play_match_chunk(P, seed, start, count, workers, max_hands, slabs)
             if pending is not None:
                 pending.result()
             pending = writer.submit(result.write_chunk, index, to_table(rows, columns, meta))

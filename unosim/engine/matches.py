@@ -7,11 +7,11 @@ from hand to hand (the R4 random dealer draws from it too), so a match's hands d
 Output.  A match has a variable number of hands, so each parallel block owns a fixed
 *slab* of rows and plays its matches one after another into it.  A match that would not
 fit in what is left of the slab is abandoned (its rows are overwritten later) and the
-block stops; the caller gives the block's remaining matches to a later call.  A slab holds
-at least ``max_hands`` rows, so every block finishes at least one match per call, memory
-stays bounded by blocks x slab rows, and at most one match per block and call is played
-twice.  Filling slabs also balances the blocks: each call gives every block about the
-same number of hands.
+block stops; the caller gives the block's remaining matches to a later call, and grows
+the slabs when a block could not fit even one match (a match has at most ``max_hands``
+rows).  Memory stays bounded by blocks x slab rows, at most one match per block and call
+is played twice, and filling slabs balances the blocks: each call gives every block about
+the same number of hands.
 
 A row is the hand's O1 record (``write_row``, columns ``0 .. N_OUT-1``) followed by the
 match columns ``M_*`` below.
@@ -191,8 +191,8 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
 def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
     """Block b plays matches ``lo[b] .. hi[b]-1`` in order into slab ``rows[b]`` until they
     are all played or the slab is full; ``nrows[b]`` gets the rows written and ``done[b]``
-    the matches finished (``lo[b] .. lo[b]+done[b]-1``).  ``rows`` holds
-    ``(blocks, slab rows, N_MOUT)`` with slab rows >= ``max_hands``."""
+    the matches finished (``lo[b] .. lo[b]+done[b]-1``; 0 if the first did not fit in the
+    empty slab).  ``rows`` holds ``(blocks, slab rows, N_MOUT)``."""
     for b in prange(lo.shape[0]):
         st_mem = np.zeros(N_STATE, np.int64)
         rng_mem = np.zeros(1, np.uint64)
