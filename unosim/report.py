@@ -973,6 +973,19 @@ def _base_values(
     return out
 
 
+def _sweep_base(sources: Sequence[_Source]) -> dict[str, Any] | None:
+    """The base values ``unosim sweep`` stores in every file (``unosim.sweep_base``), when
+    all sources carry the same; None otherwise."""
+    found = {s.info.raw.get("sweep_base") for s in sources}
+    if len(found) != 1 or None in found:
+        return None
+    try:
+        base = json.loads(found.pop())
+    except json.JSONDecodeError:
+        return None
+    return base if isinstance(base, dict) else None
+
+
 def balance_report(
     dataset_dir: PathLike,
     base: Mapping[str, Any] | None = None,
@@ -983,9 +996,10 @@ def balance_report(
     ``dataset_dir`` is a hive-partitioned sweep (``stacking=draw2/players=4/...``).
     ``players`` is a stratum, not an effect: each point is compared with the *base
     point* of the same player count, the partition where every other varied key has its
-    base value. The base value of a key is, in order: ``base[key]``; the value in the
-    configs stored in the files' ``unosim.config`` metadata when all files agree on it
-    (they then carry the sweep's base config); the default in the config key registry
+    base value. The base value of a key is, in order: ``base[key]`` (when ``base`` is None:
+    the base values ``unosim sweep`` stores in every file, ``unosim.sweep_base``); the value
+    in the configs stored in the files' ``unosim.config`` metadata when all files agree on
+    it (they then carry the sweep's base config); the default in the config key registry
     (``unosim.config.describe_keys``); else the first value in sorted order (with a
     warning). A point differing from its base point in several keys is reported under
     the joined change (``stacking=all,draw=until_playable``).
@@ -1000,6 +1014,8 @@ def balance_report(
         raise ValueError(f"{dataset_dir} is not a partitioned sweep (no key=value directories)")
     effect_keys = [k for k in keys if k.rsplit(".", 1)[-1] != "players"]
     players_key = next((k for k in keys if k.rsplit(".", 1)[-1] == "players"), None)
+    if base is None:
+        base = _sweep_base(sources)
     base_vals = _base_values(sources, effect_keys, base)
     aggs = {s.label: a for s, a in zip(sources, _aggregate(sources, True, False))}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -134,9 +135,12 @@ class ResultDir:
         return total is not None and len(self.done()) >= total
 
     def write_chunk(self, index: int, table: pa.Table) -> Path:
-        """Write one chunk atomically: a reader sees the whole part or none of it."""
+        """Write one chunk atomically: a reader sees the whole part or none of it.  The
+        temporary name is unique to the writer, so two writers of the same chunk (a Dask task
+        re-run while the first attempt still runs) never mix their bytes: each renames a whole
+        file, the same rows, into place."""
         final = self.path / PART.format(index)
-        tmp = final.with_name(final.name + ".tmp")
+        tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
         pq.write_table(table, tmp, compression="zstd", row_group_size=max(1, table.num_rows))
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())

@@ -1,0 +1,104 @@
+"""Does a sweep keep every core busy?  And what does Dask cost on one machine?
+
+    python benchmarks/sweep_speed.py [--points 8] [--hands 50000] [--repeat 2]
+
+Prints, for the official rules at 4 players:
+
+1. a single run of ``points x hands`` hands with all cores (``runner.run_hands``);
+2. a local sweep of ``points`` points of ``hands`` hands each (``sweep.run_sweep``): the
+   points vary ``scoring.zero_points`` only, which changes scores and not play, so every
+   point costs exactly what the single run costs per hand and the ratio of the two speeds
+   measures the sweep's own overhead (per-point setup, chunk tails, part files).  Target:
+   the sweep's aggregate hands/s >= 85% of the single run's;
+3. the same sweep on a Dask ``LocalCluster`` (one worker process, two threads; the
+   kernel uses every core in the worker), with the cluster's start-up time apart.
+
+CPU use is the process's user+sys time over wall time and cores (the local runs only; a
+Dask worker is another process).  Each figure is the best of ``--repeat`` rounds.  The
+kernel is compiled (or loaded from the numba cache) before timing.  The machine this was
+written on has 2 cores shared with other engineers' jobs, so figures are indicative only:
+the ratios are more stable than the absolute speeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from unosim.config import default_config
+from unosim.runner import max_workers, run_hands
+from unosim.sweep import parse_sweep, run_sweep
+
+
+def timed(fn):
+    t0, c0 = time.perf_counter(), os.times()
+    out = fn()
+    c1 = os.times()
+    wall = time.perf_counter() - t0
+    cpu = (c1.user - c0.user) + (c1.system - c0.system)
+    return out, wall, cpu / wall / max_workers()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--points", type=int, default=8)
+    ap.add_argument("--hands", type=int, default=50_000, help="hands per point")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--no-dask", action="store_true")
+    args = ap.parse_args()
+    total = args.points * args.hands
+    cfg = default_config()
+    sweep = parse_sweep({"name": "bench", "hands": args.hands, "seed": 0,
+                         "axes": {"scoring.zero_points": list(range(1, args.points))}})
+    assert len(sweep.points) == args.points
+    tmp = Path(tempfile.mkdtemp(prefix="unosim-sweep-bench-"))
+    try:
+        run_hands(cfg, 2000, 0, tmp / "warm", force=True)  # compile / load the kernel
+
+        def best(fn):
+            runs = []
+            for _ in range(args.repeat):
+                runs.append(timed(fn))
+            return min(runs, key=lambda r: r[1])
+
+        _, w_single, cpu_single = best(lambda: run_hands(cfg, total, 0, tmp / "single", force=True))
+        _, w_sweep, cpu_sweep = best(lambda: run_sweep(sweep, tmp / "sweep", force=True))
+        single, swept = total / w_single, total / w_sweep
+        print(f"machine: {os.cpu_count()} cores, numba threads {max_workers()}; figures indicative "
+              f"(shared machine), best of {args.repeat}")
+        print(f"single run   {total:>10,} hands  {w_single:7.2f} s  {single:>10,.0f} hands/s  "
+              f"CPU {cpu_single:6.1%} of {max_workers()} cores")
+        print(f"local sweep  {total:>10,} hands  {w_sweep:7.2f} s  {swept:>10,.0f} hands/s  "
+              f"CPU {cpu_sweep:6.1%} of {max_workers()} cores   ({args.points} points x {args.hands:,})")
+        ratio = swept / single
+        print(f"sweep / single: {ratio:.1%}  (target >= 85%: {'met' if ratio >= 0.85 else 'NOT met'})")
+        if args.no_dask:
+            return
+        try:
+            from unosim.cluster import connect
+        except ImportError:
+            print("dask: not installed (pip install 'unosim[dask]')")
+            return
+        t0 = time.perf_counter()
+        with connect(local=True) as client:
+            startup = time.perf_counter() - t0
+            # the worker's first task loads the compiled kernel from the cache: warm it, untimed
+            run_sweep(parse_sweep({"name": "w", "hands": 500, "axes": {"zero_points": [1]}}), tmp / "dwarm",
+                      client=client, force=True)
+            _, w_dask, _ = best(lambda: run_sweep(sweep, tmp / "dask", client=client, force=True))
+        dask = total / w_dask
+        print(f"dask sweep   {total:>10,} hands  {w_dask:7.2f} s  {dask:>10,.0f} hands/s  "
+              f"(LocalCluster: 1 worker process x 2 threads)")
+        print(f"dask / local sweep: {dask / swept:.1%}; overhead {w_dask - w_sweep:+.2f} s on "
+              f"{len(sweep.points) * -(-args.hands // sweep.chunk_size)} tasks; cluster start-up "
+              f"{startup:.2f} s (+ the worker's first kernel load, untimed)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

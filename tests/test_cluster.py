@@ -1,0 +1,112 @@
+"""The Dask backend: a LocalCluster run writes the very rows of the local run; errors are
+one clear line (Dask missing, a worker that cannot write)."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from unosim.cli import main
+from unosim.config import default_config
+from unosim.runner import run_hands
+from unosim.sweep import execute, load_sweep, run_job, run_sweep
+
+SWEEP = """
+hands = 600
+chunk_size = 200
+seed = 11
+[axes]
+"rules.stacking" = ["draw2"]
+[strata]
+"table.players" = [3, 5]
+"""
+
+
+def rows(path: Path) -> pd.DataFrame:
+    return pd.read_parquet(path).sort_values("hand").reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def client():
+    pytest.importorskip("distributed")
+    from unosim.cluster import connect
+
+    # threads in this process: light, and the same task code as on remote workers
+    with connect(local=True, processes=False, n_workers=1, threads_per_worker=2) as c:
+        yield c
+
+
+def test_local_cluster_sweep_is_row_identical_to_the_local_sweep(tmp_path: Path, client) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text(SWEEP)
+    sw = load_sweep(f)
+    s_dask = run_sweep(sw, tmp_path / "dask", client=client)
+    run_sweep(sw, tmp_path / "local", workers=1)
+    assert s_dask.backend == "dask" and s_dask.rows == 4 * 600
+    dirs = sorted({p.parent.relative_to(tmp_path / "local") for p in (tmp_path / "local").rglob("part-*.parquet")})
+    assert len(dirs) == 4
+    for d in dirs:
+        pd.testing.assert_frame_equal(rows(tmp_path / "dask" / d), rows(tmp_path / "local" / d))
+    # resume on the cluster: a lost part is replayed there, nothing else
+    lost = tmp_path / "dask" / dirs[0] / "part-000001.parquet"
+    lost.unlink()
+    again = run_sweep(sw, tmp_path / "dask", client=client)
+    assert again.rows == 200 and again.chunks_skipped == 11
+    pd.testing.assert_frame_equal(rows(tmp_path / "dask" / dirs[0]), rows(tmp_path / "local" / dirs[0]))
+
+
+def test_cli_run_on_a_local_cluster_equals_the_local_run(tmp_path: Path, client, monkeypatch) -> None:
+    import unosim.cluster as cl
+
+    monkeypatch.setattr(cl, "connect", functools.partial(cl.connect, processes=False, threads_per_worker=2))
+    out = tmp_path / "dask"
+    res = CliRunner().invoke(main, ["run", "standard", "--games", "500", "--chunk-size", "200", "--seed", "4",
+                                    "--out", str(out), "--cluster", "local", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "500 hands of 4 players, seed 4, Dask at a LocalCluster" in res.output
+    run_hands(default_config(), 500, 4, tmp_path / "local", chunk_size=200, workers=1)
+    pd.testing.assert_frame_equal(rows(out), rows(tmp_path / "local"))
+    # the manifests agree too: a Dask run and a local run of the same command are one run
+    assert (out / "_unosim.json").read_text() == (tmp_path / "local" / "_unosim.json").read_text()
+
+
+def test_a_worker_that_cannot_write_says_so(tmp_path: Path, client) -> None:
+    from unosim.cluster import ClusterError
+
+    job = run_job(default_config(), 100, 0, tmp_path / "r", 100)
+    job.prepare(force=False, resume=False)
+    shutil.rmtree(tmp_path / "r")  # as if the workers did not see the driver's disk
+    with pytest.raises(ClusterError, match="cannot write .* must be shared storage"):
+        execute([job], client=client)
+
+
+def test_without_dask_the_error_says_how_to_install_it(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    from unosim.cluster import ClusterError, connect, dask_available
+
+    assert not dask_available()
+    with pytest.raises(ClusterError, match=r"--scheduler: Dask is not installed; pip install 'unosim\[dask\]'"):
+        with connect("tcp://127.0.0.1:1"):
+            pass
+    f = tmp_path / "s.toml"
+    f.write_text(SWEEP)
+    res = CliRunner().invoke(main, ["sweep", str(f), "--out", str(tmp_path / "o"), "--cluster", "local"])
+    assert res.exit_code == 2 and "Error: --cluster: Dask is not installed" in res.output
+    res = CliRunner().invoke(main, ["sweep", str(f), "--out", str(tmp_path / "o"), "--cluster", "local",
+                                    "--scheduler", "tcp://x:1"])
+    assert res.exit_code == 2 and "give one of the two" in res.output
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    from unosim.cluster import ClusterError, connect
+
+    with pytest.raises(ClusterError, match="--scheduler: cannot connect to tcp://127.0.0.1:9"):
+        with connect("tcp://127.0.0.1:9", timeout=2):
+            pass

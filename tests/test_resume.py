@@ -1,0 +1,167 @@
+"""Runs that survive interruption: a real `unosim run` / `unosim sweep` process killed with
+SIGKILL mid-run leaves only whole part files, and the same command finishes it with exactly
+the rows of an uninterrupted run.  A changed run in an existing directory is refused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from unosim.cli import main
+from unosim.config import default_config
+from unosim.runner import run_hands
+from unosim.store import MANIFEST, ResultDir, StoreError
+from unosim.sweep import load_sweep, run_sweep
+
+CLI = [sys.executable, "-m", "unosim.cli"]
+
+
+def kill_after_first_part(cmd: list[str], out: Path, timeout: float = 600.0) -> None:
+    """Start ``cmd``, SIGKILL it as soon as a part file exists under ``out``."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    t0 = time.monotonic()
+    try:
+        while not any(out.rglob("part-*.parquet")):
+            if proc.poll() is not None:
+                pytest.fail(f"{cmd} ended before writing a part: {proc.stderr.read().decode()}")
+            if time.monotonic() - t0 > timeout:
+                pytest.fail(f"no part file after {timeout} s")
+            time.sleep(0.002)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+
+
+def rows(path: Path) -> pd.DataFrame:
+    return pd.read_parquet(path).sort_values("hand").reset_index(drop=True)
+
+
+def parts(path: Path) -> list[Path]:
+    return sorted(path.rglob("part-*.parquet"))
+
+
+GAMES, CHUNK = 60_000, 500  # 120 small parts: the kill lands long before the end
+
+
+def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    cfg = default_config(players=3)
+    (tmp_path / "three.toml").write_text(cfg.to_toml())
+    out = tmp_path / "killed"
+    cmd = CLI + ["run", str(tmp_path / "three.toml"), "--games", str(GAMES), "--seed", "5", "--chunk-size",
+                 str(CHUNK), "--workers", "1", "--out", str(out), "--quiet"]
+    kill_after_first_part(cmd, out)
+    left = parts(out)
+    assert 1 <= len(left) < GAMES // CHUNK, "the run was not interrupted"
+    for p in left:  # only whole parts: every one reads, with a full chunk of rows
+        assert pq.read_metadata(p).num_rows == CHUNK
+    # the same command, no flag: resumes (in-process to save a second interpreter start)
+    res = CliRunner().invoke(main, cmd[3:])
+    assert res.exit_code == 0, res.output
+    assert f"resumed: {len(left)} finished chunks were kept" in res.output
+    assert not list(out.glob("*.tmp"))
+    reference = tmp_path / "reference"
+    run_hands(cfg, GAMES, 5, reference, chunk_size=CHUNK, workers=1)
+    got, want = rows(out), rows(reference)
+    assert len(got) == GAMES and got["hand"].is_unique
+    pd.testing.assert_frame_equal(got, want)
+    # run again: complete, so refused; --resume accepts it as it is
+    res = CliRunner().invoke(main, cmd[3:])
+    assert res.exit_code == 2 and "already holds this run, complete" in res.output
+    res = CliRunner().invoke(main, cmd[3:] + ["--resume"])
+    assert res.exit_code == 0 and f"{GAMES // CHUNK} finished chunks were kept" in res.output
+
+
+SWEEP = """
+name = "killed"
+mode = "one_at_a_time"
+hands = 8000
+seed = 3
+chunk_size = 250
+[axes]
+"rules.stacking" = ["draw2"]
+[strata]
+"table.players" = [2, 4]
+"""
+
+
+def test_killed_sweep_resumes_to_the_rows_of_an_uninterrupted_sweep(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text(SWEEP)
+    out = tmp_path / "killed"
+    cmd = CLI + ["sweep", str(f), "--out", str(out), "--workers", "1", "--quiet"]
+    kill_after_first_part(cmd, out)
+    left = parts(out)
+    assert 1 <= len(left) < 4 * 8000 // 250, "the sweep was not interrupted"
+    res = CliRunner().invoke(main, cmd[3:])
+    assert res.exit_code == 0, res.output
+    assert f"resumed: kept {len(left)} finished chunks" in res.output
+    reference = tmp_path / "reference"
+    run_sweep(load_sweep(f), reference, workers=1)
+    point_dirs = sorted({p.parent.relative_to(reference) for p in parts(reference)})
+    assert len(point_dirs) == 4
+    for d in point_dirs:
+        pd.testing.assert_frame_equal(rows(out / d), rows(reference / d))
+        assert len(parts(out / d)) == 8000 // 250
+
+
+def test_a_changed_config_in_an_existing_directory_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    args = ["run", "standard", "--games", "300", "--chunk-size", "100", "--out", str(out), "--quiet"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    (tmp_path / "stack.toml").write_text('name = "standard"\n[rules]\nstacking = "draw2"\n')
+    res = CliRunner().invoke(main, ["run", str(tmp_path / "stack.toml")] + args[2:])
+    assert res.exit_code == 2
+    assert 'holds a different run (differs in: config: rules.stacking "none" -> "draw2")' in res.output
+    res = CliRunner().invoke(main, args[:2] + ["--games", "400"] + args[4:])
+    assert res.exit_code == 2 and "games 300 -> 400" in res.output
+    res = CliRunner().invoke(main, ["run", str(tmp_path / "stack.toml")] + args[2:] + ["--force"])
+    assert res.exit_code == 0 and 'stacking = "draw2"' in pq.read_schema(out / "part-000000.parquet").metadata[
+        b"unosim.config"].decode()
+
+
+def test_a_changed_sweep_is_refused_naming_the_change(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text('hands = 40\nchunk_size = 20\n[axes]\nstacking = ["draw2"]\n')
+    out = tmp_path / "o"
+    run_sweep(load_sweep(f), out, workers=1)
+    f.write_text('hands = 40\nchunk_size = 20\n[axes]\nstacking = ["draw2", "all"]\n')
+    with pytest.raises(StoreError, match="holds a different sweep .*new points stacking=all"):
+        run_sweep(load_sweep(f), out, workers=1)
+    f.write_text('hands = 40\nchunk_size = 20\n[set]\ndraw2_amount = 3\n[axes]\nstacking = ["draw2"]\n')
+    with pytest.raises(StoreError, match=r'point base: config: rules.draw2_amount 2 -> 3'):
+        run_sweep(load_sweep(f), out, workers=1)
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "x.txt").write_text("mine")
+    with pytest.raises(StoreError, match="not a unosim sweep"):
+        run_sweep(load_sweep(f), tmp_path / "plain", workers=1)
+
+
+def test_stale_temporary_parts_are_removed_and_a_lost_chunk_is_replayed(tmp_path: Path) -> None:
+    cfg = default_config()
+    out = tmp_path / "r"
+    run_hands(cfg, 300, 1, out, chunk_size=100, workers=1)
+    want = rows(out)
+    (out / "part-000001.parquet").rename(out / "part-000001.parquet.tmp")  # as if killed mid-write
+    s = run_hands(cfg, 300, 1, out, chunk_size=100, workers=1)  # no flag: the same run, unfinished
+    assert s.chunks_skipped == 2 and s.hands == 100
+    assert not list(out.glob("*.tmp")) and (out / MANIFEST).exists()
+    pd.testing.assert_frame_equal(rows(out), want)
+
+
+def test_prepare_refuses_what_is_not_a_result(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "notes.txt").write_text("mine")
+    with pytest.raises(StoreError, match="not a unosim result"):
+        ResultDir(tmp_path / "x").prepare({"games": 1, "chunk_size": 1}, force=False, resume=False)
+    assert os.path.exists(tmp_path / "x" / "notes.txt")
