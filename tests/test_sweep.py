@@ -133,6 +133,19 @@ def test_skip_invalid_drops_the_points_a_cross_key_rule_refuses(tmp_path: Path) 
     assert "teams=2,players=5" in s.warnings[0]
 
 
+def test_an_unbuilt_house_rule_is_refused_with_the_configs_error(tmp_path: Path, monkeypatch) -> None:
+    import dataclasses
+
+    import unosim.config as config
+
+    registry = tuple(dataclasses.replace(k, built=False) if k.name == "stacking" else k for k in config._REGISTRY)
+    monkeypatch.setattr(config, "_REGISTRY", registry)
+    (tmp_path / "s.toml").write_text('hands = 10\n[axes]\nstacking = ["draw2"]\n')
+    with pytest.raises(SweepError, match=r'^axes.rules.stacking = "draw2": rules.stacking: house rule H1 is not '
+                                         r'supported yet \(only "none" is\)$'):
+        load_sweep(tmp_path / "s.toml")
+
+
 def test_house_rules_sweep_covers_every_house_rule() -> None:
     s = load_sweep(SWEEPS / "house_rules.toml")
     swept = {k for k, _ in s.axes}
@@ -236,3 +249,19 @@ def test_cli_sweep(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["sweep", str(bad), "--out", str(tmp_path / "o2")])
     assert res.exit_code == 2
     assert res.output.strip().splitlines()[-1].startswith("Error: axes.rules.stacking = \"draw9\"")
+
+
+def test_a_sweep_of_matches_writes_what_run_matches_writes(tmp_path: Path) -> None:
+    matches = pytest.importorskip("unosim.matches")
+    (tmp_path / "s.toml").write_text('matches = 24\nchunk_size = 10\nmax_hands = 400\n[set]\nmatch_target = 100\n'
+                                     '[axes]\nstacking = ["draw2"]\n')
+    sw = load_sweep(tmp_path / "s.toml")
+    assert sw.unit == "matches" and sw.max_hands == 400
+    s = run_sweep(sw, tmp_path / "out", workers=1)
+    assert [p.units for p in s.points] == [24, 24]
+    p = sw.points[1]
+    matches.run_matches(p.cfg, 24, sw.seed, tmp_path / "ref", chunk_size=10, max_hands=400, workers=1)
+    got = pd.read_parquet(tmp_path / "out" / p.rel).sort_values("hand").reset_index(drop=True)
+    want = pd.read_parquet(tmp_path / "ref").sort_values("hand").reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want)
+    assert (tmp_path / "out" / p.rel / "_unosim.json").read_text() == (tmp_path / "ref" / "_unosim.json").read_text()
