@@ -519,17 +519,15 @@ def test_r9_h14_two_player_reverse_none_has_no_effect() -> None:
     assert sc.cur == 1 and not events_of(sc, L.EV_SKIPPED)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: with draw2_amount = 0 (H18) a Draw Two no longer makes "
-                                       "the next player lose the turn (effect() treats penalty 0 as no draw card)")
 @pytest.mark.parametrize("card, key", [("R+2", "draw2_amount"), ("W+4", "draw4_amount")])
 def test_r9_h18_zero_amount_draw_card_still_skips(card: str, key: str) -> None:
     """R9/H18: "the next player draws draw2_amount and loses the turn": with 0 to draw, the
     turn is still lost (as R3's turned Draw Two does with amount 0)."""
     sc = Scenario.build({0: "R+2 W+4 G1", 1: "Y8 Y9", 2: "B1"}, top="R5", **{key: 0})
     sc.play(0, card)
-    if sc[L.S_PENDING]:
-        sc.step()
-    assert sc.cur == 2
+    assert sc[L.S_PENDING_KIND] >= 0 and sc[L.S_PENDING] == 0
+    sc.step()
+    assert sc.cur == 2 and sc.count(1) == 2
 
 
 # =========================================================================== R10 UNO

@@ -257,6 +257,13 @@ def clear_pending(st):
 
 # --------------------------------------------------------------------------- playing a card
 @njit(cache=True, inline="always")
+def is_draw_card(P, k):
+    """Draw Two, Wild Draw Four, and the H5 +10: the next player draws and loses the turn,
+    even when H18 sets the amount to 0."""
+    return k == WILD_DRAW4 or (k < WILD and k % 13 == DRAW2) or (k == RED_ZERO and P[P_RED_ZERO] == 1.0)
+
+
+@njit(cache=True, inline="always")
 def penalty_of(P, k):
     """Cards a draw card makes the next player draw (R9, H5, H18); 0 for other cards."""
     if k == WILD_DRAW4:
@@ -306,7 +313,7 @@ def uno_call(st, P, rng, log, p):
 @njit(cache=True, inline="always")
 def play_card(st, P, rng, log, p, k):
     """Seat p puts k down (in turn, drawn or stacked) and everything that follows happens."""
-    put_down(st, P, rng, log, p, k, EV_STACK if st[S_PENDING] > 0 else EV_PLAY)
+    put_down(st, P, rng, log, p, k, EV_STACK if st[S_PENDING_KIND] >= 0 else EV_PLAY)
     settle(st, P, rng, log, p, k, 1)
 
 
@@ -413,7 +420,7 @@ def next_to_act(st, P, p, k):
             q = next_seat(st, p)
             st[S_DIR] = -st[S_DIR]
             return q
-    if penalty_of(P, k) > 0:
+    if is_draw_card(P, k):
         v = next_seat(st, p)
         mode = P[P_STACKING]
         if (k == WILD_DRAW4 and mode >= 2.0) or (k < WILD and k % 13 == DRAW2 and mode >= 1.0):
@@ -465,7 +472,7 @@ def jump_window(st, P, rng, log, p, k, mult):
         begin_turn(st, P, rng, log, j)
         st[S_JUMP_INS] += 1
         st[S_AS_WILD] = 0
-        if penalty_of(P, k) > 0 and P[P_JUMP_IN_STACK] != 0.0:
+        if is_draw_card(P, k) and P[P_JUMP_IN_STACK] != 0.0:
             mult += 1
         else:
             mult = 1
@@ -482,12 +489,13 @@ def effect(st, P, rng, log, p, k, dmult, smult):
 
     ``dmult`` draw penalties add up and ``smult`` cards act (H6 multi-play, H2 accumulate);
     with 2 players each Reverse is a Skip."""
-    amount = penalty_of(P, k)
+    draws = is_draw_card(P, k)
     if st[S_AS_WILD] != 0:  # E3: a drawn Wild Draw Four acting as a plain Wild
-        amount = 0
+        draws = False
         st[S_AS_WILD] = 0
-    if amount > 0:
-        if st[S_PENDING] > 0:
+    if draws:
+        amount = penalty_of(P, k)
+        if st[S_PENDING_KIND] >= 0:
             st[S_PENDING] += amount * dmult
             st[S_STACK_LEN] += smult
         else:
@@ -608,14 +616,11 @@ def go_out(st, P, rng, log, p, k, count):
         after_play(st, P, rng, log, p, k, dmult, smult)
         return
     # R12: a draw card's penalty, with any pending stack, is still drawn
-    amount = penalty_of(P, k) * count
-    if st[S_AS_WILD] != 0:
-        amount = 0
-    if amount > 0:
+    if is_draw_card(P, k) and st[S_AS_WILD] == 0:
         v = next_seat(st, p)
-        got = draw_cards(st, rng, log, v, st[S_PENDING] + amount, DR_PENALTY)
+        got = draw_cards(st, rng, log, v, st[S_PENDING] + penalty_of(P, k) * count, DR_PENALTY)
         log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
-        if st[S_PENDING] > 0:
+        if st[S_PENDING_KIND] >= 0:
             st[S_STACK_LEN] += 1
             st[S_STACK_DRAWN] += got
         elif st[S_STACK_LEN] == 0:
@@ -668,7 +673,7 @@ def step(st, P, rng, log):
         end_hand(st, log)
         return
     p = st[S_CUR]
-    if st[S_PENDING] > 0:
+    if st[S_PENDING_KIND] >= 0:
         k = face_penalty(st, P, rng, log)
         how = 3
     else:
