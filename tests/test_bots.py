@@ -33,6 +33,19 @@ def mem(sc, seat, card):
     return int(sc.st[L.S_MEM0 + seat * L.N_KINDS + cards.parse(card)])
 
 
+def seen(sc, seat, colour):
+    """A counter's per-colour total (memory slot 52, 8 bits per colour)."""
+    return (int(sc.st[L.S_MEM0 + seat * L.N_KINDS + 52]) >> (8 * "RYGB".index(colour))) & 255
+
+
+def remember(sc, seat, names):
+    """Write into a counter's memory that it has seen these cards (per kind and per colour)."""
+    for name in names.split():
+        k = cards.parse(name)
+        sc.st[L.S_MEM0 + seat * L.N_KINDS + k] += 1
+        sc.st[L.S_MEM0 + seat * L.N_KINDS + 52] += 1 << (8 * (k // 13))
+
+
 # --------------------------------------------------------------------------- the registry
 def test_strategies_registry_shape():
     """B0 is code 0 without parameters; codes are unique; at most 15 parameters (BOT_STRIDE-1)."""
@@ -244,16 +257,18 @@ def test_counter_remembers_the_pile_and_restarts_after_a_reshuffle():
     sc.play(0, "R1")
     for seat in (1, 2):
         assert mem(sc, seat, "R5") == 1 and mem(sc, seat, "R1") == 1   # the turn-up and the play
+        assert seen(sc, seat, "R") == 2 and seen(sc, seat, "B") == 0
     assert mem(sc, 0, "R1") == 0                                       # B0 remembers nothing
     sc.play(0, "R2")
     assert mem(sc, 1, "R2") == 1 and mem(sc, 1, "R5") == 1
     # a reshuffle leaves only the top card: the next play restarts the count from the pile
     sc = build(["random", "counter"], {0: "R1 R2 B3", 1: "G5 G6"}, top="R5", discard="R7 R8 R9")
-    sc.st[L.S_MEM0 + L.N_KINDS + cards.parse("R7")] = 1
+    remember(sc, 1, "R7 R8 R9")
     sc.st[L.S_NDISC] = 1
     sc.st[L.S_DISC0] = cards.parse("R5")
     sc.play(0, "R1")
     assert mem(sc, 1, "R7") == 0 and mem(sc, 1, "R5") == 1 and mem(sc, 1, "R1") == 1
+    assert seen(sc, 1, "R") == 2
 
 
 def test_counter_remembers_named_colours():
@@ -261,17 +276,15 @@ def test_counter_remembers_named_colours():
     sc.play(0, "W")
     first = sc.color
     sc.play(0, "W")
-    m = L.S_MEM0 + L.N_KINDS
-    assert sc.st[m + 52] == "RYGB".index(first) + 1 and sc.st[m + 53] == "RYGB".index(sc.color) + 1
+    named = int(sc.st[L.S_MEM0 + L.N_KINDS + 53])  # 16 x (last but one + 1) + (last + 1)
+    assert named == 16 * ("RYGB".index(first) + 1) + "RYGB".index(sc.color) + 1
 
 
 def test_counter_names_the_colour_the_next_player_is_least_likely_to_hold():
     """It holds one red and one blue; 12 blues are on the pile, none red: it names blue."""
     sc = build(["counter", "random"], {0: "W R1 B1", 1: "G1 G2 G3 G4 G5"}, top="Y5",
                discard="B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B7", draw="G6 G7 G8 G9 R2 R3 R4 Y1 Y2 Y3")
-    base = L.S_MEM0 + 0 * L.N_KINDS
-    for name in "B2 B3 B4 B5 B6 B7".split():
-        sc.st[base + cards.parse(name)] = 2
+    remember(sc, 0, "B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B7")
     sc.turn()
     assert sc.top == "W" and sc.color == "B"
 
@@ -287,9 +300,7 @@ def test_counter_plays_the_colour_it_can_follow():
 def _counter_faces_draw4(bluffer_hand, counter_hand, seen_red, draw):
     sc = build(["random", "counter"], {0: bluffer_hand, 1: counter_hand}, top="R9", discard="B1 B2",
                draw=draw)
-    base = L.S_MEM0 + L.N_KINDS
-    for i in range(seen_red):
-        sc.st[base + cards.parse(f"R{1 + i % 9}")] += 1
+    remember(sc, 1, " ".join(f"R{1 + i % 9}" for i in range(seen_red)))
     sc.play(0, "W+4")
     return sc.step()
 

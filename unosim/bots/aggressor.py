@@ -17,11 +17,11 @@ not the closest to going out, and keeps a drawn attack card for later (R6).
 from numba import njit
 
 from ..engine.layout import N_KINDS, P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_VOLUNTARY_DRAW, S_HAND0, S_HS0
-from ..engine.moves import can_stack, wild_allowed
 from ..engine.rng import chance
 from ..engine.table import next_seat
-from .common import (NEG, WILD, WILD_DRAW4, is_attack, is_opponent, maybe_bluff, min_opponent_cards,
-                     most_held_colour, param, plan_all, playable, points, tie)
+from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, is_attack, is_opponent, legal_copies, legal_view,
+                     maybe_bluff, min_opponent_cards, most_held_colour, param, plan_all, points, stack_cand,
+                     stack_copies, tie)
 
 BLUFF_RATE = 0
 CHALLENGE_RATE = 1
@@ -64,8 +64,11 @@ def choose_play(st, P, rng, p):
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = playable(st, P, p, k)
+    base = S_HAND0 + p * N_KINDS
+    c, tr, wok, w4ok = legal_view(st, P, p)
+    for i in range(N_CAND):
+        k = cand(i, c, tr)
+        n = legal_copies(st, base, k, wok, w4ok)
         if n == 0:
             continue
         take, best, ties = tie(rng, score(st, P, k, aim), n, best, ties)
@@ -97,13 +100,13 @@ def challenge(st, P, rng, p):
 @njit(cache=True)
 def choose_stack(st, P, rng, p):
     aim = aiming(st, P, p)
-    base = S_HAND0 + p * N_KINDS
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = st[base + k]
-        if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
+    for i in range(5):
+        k = stack_cand(i)
+        n = stack_copies(st, P, p, k)
+        if n == 0:
             continue
         d = damage(P, k)
         take, best, ties = tie(rng, d if aim else -d, n, best, ties)

@@ -6,8 +6,11 @@ Memory (per seat, ``st[S_MEM0 + seat * 54 + i]``, zeroed by the engine every han
   reshuffle (R11).  Kept up to date by :func:`observe` for every card put down; on the
   first card after the turn-up or after a reshuffle (the pile then holds 2 cards) the
   counts restart from the pile, since reshuffled cards are back in play.
-* 52, 53: the colour named with the last wild but one, and with the last wild (+1; 0 =
-  not known).  Named colours are the one thing the pile does not show.
+* 52 (the Wild's slot): the same counts summed per colour, 8 bits per colour (colour c
+  in bits 8c..8c+7), so a colour's total is one read.
+* 53 (the Wild Draw Four's slot): the colours named with the last two wilds, +1 each
+  (0 = not known): ``16 x (last but one + 1) + (last + 1)``.  Named colours are the one
+  thing the pile does not show.
 
 From its memory and its own hand it knows, for each colour c, the cards of c it cannot
 see (``unseen_c = 25 x decks - seen_c - mine_c``), among ``U`` unseen cards (draw pile
@@ -33,41 +36,45 @@ from numba import njit
 
 from ..engine.layout import (N_KINDS, P_CHALLENGE_EXTRA, P_DECKS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0,
                              S_HS0, S_MEM0, S_NDISC, S_PENDING, S_TOTAL)
-from ..engine.moves import can_stack, color_count, wild_allowed
+from ..engine.moves import color_count
 from ..engine.table import next_seat
-from .common import (NEG, WILD, WILD_DRAW4, argmax4, maybe_bluff, param, plan_all, playable, points,
-                     tie)
+from .common import (N_CAND, NEG, WILD, WILD_DRAW4, argmax4, cand, colour_counts, legal_copies, legal_view,
+                     maybe_bluff, param, plan_all, points, stack_cand, stack_copies, tie)
 
 BLUFF_RATE = 0
 SUSPICION = 1
-M_PREV_NAMED = 52
-M_LAST_NAMED = 53
+M_SEEN = 52   # per-colour totals, 8 bits each
+M_NAMED = 53  # 16 x (colour named with the wild before the last + 1) + (last + 1)
 
 
 @njit(cache=True)
+def recount(st, m):
+    """Restart the counts at memory offset m from the card under the one just played."""
+    for i in range(WILD + 1):
+        st[m + i] = 0
+    b = st[S_DISC0]
+    if b < WILD:
+        st[m + b] += 1
+        st[m + M_SEEN] += 1 << (8 * (b // 13))
+
+
+@njit(cache=True, inline="always")
 def observe(st, q, k):
     """Seat q (a counter) sees k put on the discard pile."""
     m = S_MEM0 + q * N_KINDS
     if st[S_NDISC] == 2:  # first card over the turn-up or over a reshuffled pile
-        for i in range(WILD):
-            st[m + i] = 0
-        b = st[S_DISC0]
-        if b < WILD:
-            st[m + b] += 1
+        recount(st, m)
     if k < WILD:
         st[m + k] += 1
+        st[m + M_SEEN] += 1 << (8 * (k // 13))
     else:
-        st[m + M_PREV_NAMED] = st[m + M_LAST_NAMED]
-        st[m + M_LAST_NAMED] = st[S_COLOR] + 1
+        st[m + M_NAMED] = (st[m + M_NAMED] & 15) * 16 + st[S_COLOR] + 1
 
 
 @njit(cache=True, inline="always")
 def seen(st, p, c):
-    m = S_MEM0 + p * N_KINDS + c * 13
-    s = 0
-    for r in range(13):
-        s += st[m + r]
-    return s
+    """Cards of colour c that seat p has seen on the pile since the last reshuffle."""
+    return (st[S_MEM0 + p * N_KINDS + M_SEEN] >> (8 * c)) & 255
 
 
 @njit(cache=True, inline="always")
@@ -77,9 +84,8 @@ def unseen_total(st, p):
 
 
 @njit(cache=True, inline="always")
-def value(st, P, p, c, h, u_total):
-    """mine_c - expected cards of c among the h cards of the next player."""
-    mine = color_count(st, p, c)
+def value(st, P, p, c, mine, h, u_total):
+    """mine - expected cards of colour c among the h cards of the next player."""
     unseen = 25 * int(P[P_DECKS]) - seen(st, p, c) - mine
     if unseen < 0:
         unseen = 0
@@ -90,9 +96,12 @@ def value(st, P, p, c, h, u_total):
 
 @njit(cache=True, inline="always")
 def values(st, P, p):
+    """The value of each colour to p (see the module doc)."""
     h = st[S_HS0 + next_seat(st, p)]
     u = unseen_total(st, p)
-    return value(st, P, p, 0, h, u), value(st, P, p, 1, h, u), value(st, P, p, 2, h, u), value(st, P, p, 3, h, u)
+    m0, m1, m2, m3 = colour_counts(st, p)
+    return (value(st, P, p, 0, m0, h, u), value(st, P, p, 1, m1, h, u), value(st, P, p, 2, m2, h, u),
+            value(st, P, p, 3, m3, h, u))
 
 
 @njit(cache=True, inline="always")
@@ -110,12 +119,23 @@ def card_score(P, k, v0, v1, v2, v3):
 def choose_play(st, P, rng, p):
     if maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
         return WILD_DRAW4
-    v0, v1, v2, v3 = values(st, P, p)
+    base = S_HAND0 + p * N_KINDS
+    c, tr, wok, w4ok = legal_view(st, P, p)
+    colours = 0  # the colours among the legal coloured cards: the odds matter only if 2+
+    for i in range(N_CAND - 2):
+        k = cand(i, c, tr)
+        if k >= 0 and st[base + k] > 0:
+            colours |= 1 << (k // 13)
+    if colours & (colours - 1):
+        v0, v1, v2, v3 = values(st, P, p)
+    else:
+        v0, v1, v2, v3 = 0.0, 0.0, 0.0, 0.0
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = playable(st, P, p, k)
+    for i in range(N_CAND):
+        k = cand(i, c, tr)
+        n = legal_copies(st, base, k, wok, w4ok)
         if n == 0:
             continue
         take, best, ties = tie(rng, card_score(P, k, v0, v1, v2, v3), n, best, ties)
@@ -144,7 +164,7 @@ def colour_before_draw4(st, p):
     x = st[S_DISC0 + nd - 2]
     if x < WILD:
         return x // 13
-    return st[S_MEM0 + p * N_KINDS + M_PREV_NAMED] - 1
+    return st[S_MEM0 + p * N_KINDS + M_NAMED] // 16 - 1
 
 
 @njit(cache=True)
@@ -192,13 +212,13 @@ def challenge(st, P, rng, p):
 @njit(cache=True)
 def choose_stack(st, P, rng, p):
     v0, v1, v2, v3 = values(st, P, p)
-    base = S_HAND0 + p * N_KINDS
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = st[base + k]
-        if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
+    for i in range(5):
+        k = stack_cand(i)
+        n = stack_copies(st, P, p, k)
+        if n == 0:
             continue
         take, best, ties = tie(rng, card_score(P, k, v0, v1, v2, v3), n, best, ties)
         if take:

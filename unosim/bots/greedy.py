@@ -15,10 +15,9 @@ bluff would play it, R8), ``challenge_rate`` (chance to challenge a Wild Draw Fo
 from numba import njit
 
 from ..engine.layout import N_KINDS, S_HAND0
-from ..engine.moves import can_stack, wild_allowed
 from ..engine.rng import chance
-from .common import (NEG, WILD, WILD_DRAW4, argmax4, colour_points, maybe_bluff, param, plan_all,
-                     playable, points, tie)
+from .common import (N_CAND, NEG, WILD_DRAW4, argmax4, cand, colour_points, legal_copies, legal_view,
+                     maybe_bluff, param, plan_all, points, stack_cand, stack_copies, tie)
 
 BLUFF_RATE = 0
 CHALLENGE_RATE = 1
@@ -31,8 +30,11 @@ def choose_play(st, P, rng, p):
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = playable(st, P, p, k)
+    base = S_HAND0 + p * N_KINDS
+    c, tr, wok, w4ok = legal_view(st, P, p)
+    for i in range(N_CAND):
+        k = cand(i, c, tr)
+        n = legal_copies(st, base, k, wok, w4ok)
         if n == 0:
             continue
         take, best, ties = tie(rng, points(P, k), n, best, ties)
@@ -59,13 +61,13 @@ def challenge(st, P, rng, p):
 
 @njit(cache=True)
 def choose_stack(st, P, rng, p):
-    base = S_HAND0 + p * N_KINDS
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = st[base + k]
-        if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
+    for i in range(5):
+        k = stack_cand(i)
+        n = stack_copies(st, P, p, k)
+        if n == 0:
             continue
         take, best, ties = tie(rng, points(P, k), n, best, ties)
         if take:

@@ -30,11 +30,10 @@ fewest cards (H4, H5).
 from numba import njit
 
 from ..engine.layout import N_KINDS, P_VOLUNTARY_DRAW, S_COLOR, S_HAND0, S_HS0, S_TOP
-from ..engine.moves import can_stack, wild_allowed
 from ..engine.rng import chance
 from ..engine.table import next_seat
-from .common import (NEG, WILD, WILD_DRAW4, colour_counts, is_attack, maybe_bluff, most_held_colour,
-                     param, plan_all, playable, points, tie)
+from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, colour_counts, is_attack, legal_copies, legal_view,
+                     maybe_bluff, most_held_colour, param, plan_all, points, stack_cand, stack_copies, tie)
 
 W_WILD = 0
 W_DRAW4 = 1
@@ -51,13 +50,18 @@ CHALLENGE_RATE = 10
 FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number", "attack_next", "copies")
 
 
-@njit(cache=True)
-def score(st, P, p, k):
-    """The linear score of card k in seat p's hand."""
-    base = S_HAND0 + p * N_KINDS
+@njit(cache=True, inline="always")
+def context(st, p):
+    """What every card's features share: p's cards per colour and the next player's count."""
     c0, c1, c2, c3 = colour_counts(st, p)
+    return c0, c1, c2, c3, st[S_HS0 + next_seat(st, p)]
+
+
+@njit(cache=True, inline="always")
+def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
+    """The linear score of card k in seat p's hand, given :func:`context`."""
     others = st[S_HS0 + p] - 1
-    s = param(P, p, W_POINTS) * points(P, k) + param(P, p, W_COPIES) * st[base + k]
+    s = param(P, p, W_POINTS) * points(P, k) + param(P, p, W_COPIES) * st[S_HAND0 + p * N_KINDS + k]
     if k >= WILD:
         s += param(P, p, W_WILD)
         if k == WILD_DRAW4:
@@ -75,22 +79,33 @@ def score(st, P, p, k):
     if others > 0:
         s += param(P, p, W_COLOR_SHARE) * share / others
     if is_attack(st, P, k):
-        s += param(P, p, W_ATTACK_NEXT) / max(1, st[S_HS0 + next_seat(st, p)])
+        s += param(P, p, W_ATTACK_NEXT) / max(1, h_next)
     return s
+
+
+@njit(cache=True)
+def score(st, P, p, k):
+    """The linear score of card k in seat p's hand."""
+    c0, c1, c2, c3, h = context(st, p)
+    return score_in(st, P, p, k, c0, c1, c2, c3, h)
 
 
 @njit(cache=True)
 def choose_play(st, P, rng, p):
     if maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
         return WILD_DRAW4
+    x0, x1, x2, x3, h = context(st, p)
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = playable(st, P, p, k)
+    base = S_HAND0 + p * N_KINDS
+    c, tr, wok, w4ok = legal_view(st, P, p)
+    for i in range(N_CAND):
+        k = cand(i, c, tr)
+        n = legal_copies(st, base, k, wok, w4ok)
         if n == 0:
             continue
-        take, best, ties = tie(rng, score(st, P, p, k), n, best, ties)
+        take, best, ties = tie(rng, score_in(st, P, p, k, x0, x1, x2, x3, h), n, best, ties)
         if take:
             choice = k
     if choice >= 0 and best < param(P, p, DRAW_SCORE) and P[P_VOLUNTARY_DRAW] != 0.0:
@@ -115,13 +130,13 @@ def challenge(st, P, rng, p):
 
 @njit(cache=True)
 def choose_stack(st, P, rng, p):
-    base = S_HAND0 + p * N_KINDS
     choice = -1
     best = NEG
     ties = 0
-    for k in range(N_KINDS):
-        n = st[base + k]
-        if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
+    for i in range(5):
+        k = stack_cand(i)
+        n = stack_copies(st, P, p, k)
+        if n == 0:
             continue
         take, best, ties = tie(rng, score(st, P, p, k), n, best, ties)
         if take:
