@@ -1,31 +1,26 @@
-"""Shared fixtures for the engine's test suite.
+"""Shared set-up for the test suite.
 
-The invariant harness itself lives in ``tests/harness.py`` (a plain module, importable
-as ``harness`` from any test) so that tests of house rules can run it on their configs.
-Fixtures here build small runs once per session: compiling the kernel and writing a few
-hundred hands is the slow part, and several CLI/report tests read the same files.
+The invariant harness lives in ``tests/harness.py``, a plain module, so that any test
+(house rules included) can run it on its own config with ``from harness import
+check_config``.  pytest's default import mode puts this directory on ``sys.path``; the
+line below does it too, so the import also works under ``--import-mode=importlib``.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from unosim.config import RulesConfig, default_config
 
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
 
 @pytest.fixture(scope="session")
 def standard() -> RulesConfig:
     """The official rules (every key at its default)."""
     return default_config()
-
-
-@pytest.fixture(scope="session")
-def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """600 hands of the official rules, seed 1, in three chunks: a result directory."""
-    from unosim.runner import run_hands
-
-    out = tmp_path_factory.mktemp("runs") / "standard.parquet"
-    run_hands(default_config(), 600, 1, out, workers=1, chunk_size=200)
-    return out

@@ -81,6 +81,17 @@ def test_r13_tiny_max_turns_stalls_most_hands() -> None:
     assert (out[:, L.O_TURNS] <= 3).all()
 
 
+@pytest.mark.xfail(strict=True, reason="engine bug: S_MAX_DRAW is updated only by draw_cards (penalties), "
+                                       "not by draw_card, so a hand whose only draws are turn draws "
+                                       "records max_draw = 0 with cards_drawn > 0")
+def test_o1_max_draw_counts_turn_draws(standard: RulesConfig) -> None:
+    """max_draw is "the most cards drawn at once" (README output schema): a hand with any
+    card drawn has max_draw >= 1.  About 1.5% of official hands draw only on turns."""
+    out = batch_rows(standard, 1, 0, 5000)
+    drew = out[:, L.O_DRAWN] > 0
+    assert (out[drew, L.O_MAX_DRAW] >= 1).all()
+
+
 def test_harness_is_not_vacuous() -> None:
     """A harness that cannot fail proves nothing: corrupted states and rows must be caught."""
     cfg = default_config()
