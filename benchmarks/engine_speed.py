@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Benchmark: end-to-end hands/s of `unosim run`, with one worker and with more.
+
+Issue targets it checks (printed as met / NOT MET, never asserted):
+  * one core, end to end: >= 300,000 hands/s   (`unosim run CONFIG --workers 1`)
+  * 2 workers >= 1.7x one worker
+  * with --compare CONFIG2: CONFIG2 at least half as fast as CONFIG
+    (house rules: `--compare configs/house_favourites.toml`)
+
+How it measures, for each config:
+  1. warm-up: `unosim run CONFIG --games 1000` once, so the numba cache is compiled;
+  2. start cost: the same 1000-hand run, median of R, timed from outside;
+  3. for 1 worker, 2 workers (and all, if numba may use more than 2 cores): the real CLI
+     `unosim run CONFIG --games N --workers W --quiet --force --out TMP` in a subprocess,
+     R times; the subprocess's wall clock gives the end-to-end rate N / wall (interpreter
+     start, imports, numba cache load, the kernel and Parquet writing all included);
+  4. the kernel alone, in this process: `runner.play_chunk` chunk by chunk over the same
+     N hands (no Parquet), after a warm-up call, R times.
+
+Figures per worker count (medians of R):
+  wall        N / subprocess wall clock: what the target means by "end to end"
+  wall-start  N / (wall - median start cost of a 1000-hand run): the steady rate
+              with the fixed cost of starting Python and loading the cache taken out
+  printed     the rate `unosim run` prints itself (its chunk loop only: no interpreter
+              start, no imports; the numba cache load and Parquet writing are inside)
+  kernel      runner.play_chunk only, in this process
+Targets are judged on `wall`; the other columns say where a miss comes from.
+
+    python benchmarks/engine_speed.py                  # 2,000,000 hands, 3 repeats
+    python benchmarks/engine_speed.py --quick          # smoke run: 20,000 hands, 1 repeat
+    python benchmarks/engine_speed.py --compare configs/house_favourites.toml
+
+Output files go to a temporary directory that is deleted at the end.  Timings on a busy
+machine are indicative only: the load average is printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
+# The environment the CLI subprocesses get: taken before anything imports unosim, which
+# would set NUMBA_CACHE_DIR here and pin the children to this moment's cache folder.
+CHILD_ENV = dict(os.environ)
+
+TARGET_ONE_CORE = 300_000
+TARGET_SCALING = 1.7
+TARGET_HOUSE_RATIO = 0.5
+START_GAMES = 1000
+_RATE_LINE = re.compile(r"([\d,]+) hands/s; mean ([\d.]+) turns per hand")
+
+
+def unosim_command() -> list[str]:
+    """The installed `unosim` entry point, else the same CLI through this interpreter."""
+    exe = shutil.which("unosim", path=str(Path(sys.executable).parent)) or shutil.which("unosim")
+    return [exe] if exe else [sys.executable, "-m", "unosim.cli"]
+
+
+def resolve_config(name: str) -> Path:
+    """A TOML path, or a bundled name such as `standard` (configs/<name>.toml)."""
+    path = Path(name)
+    if path.exists():
+        return path.resolve()
+    bundled = ROOT / "configs" / f"{name}.toml"
+    if bundled.exists():
+        return bundled
+    sys.exit(f"error: no such config: {name}")
+
+
+def engine_tag() -> str:
+    """The numba cache folder unosim would use now (it changes when engine/bots sources do)."""
+    out = subprocess.run([sys.executable, "-c", "import unosim, os; print(os.path.basename(unosim._numba_cache_dir()))"],
+                         env=CHILD_ENV, capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+@dataclass
+class CliRun:
+    wall: float
+    printed: float  # the hands/s `unosim run` prints
+    mean_turns: float
+
+
+def run_cli(config: Path, games: int, out: Path, workers: int | None, seed: int, chunk_size: int | None = None,
+            env: dict[str, str] | None = None) -> CliRun:
+    """`unosim run` in a subprocess, timed from outside; exits on failure with its stderr."""
+    cmd = unosim_command() + ["run", str(config), "--games", str(games), "--seed", str(seed),
+                              "--out", str(out), "--quiet", "--force"]
+    if workers is not None:
+        cmd += ["--workers", str(workers)]
+    if chunk_size is not None:
+        cmd += ["--chunk-size", str(chunk_size)]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env or CHILD_ENV, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    shutil.rmtree(out, ignore_errors=True)
+    if proc.returncode != 0:
+        sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}")
+    m = _RATE_LINE.search(proc.stdout)
+    if not m:
+        sys.exit(f"error: cannot read the rate in the output of {' '.join(cmd)}:\n{proc.stdout}")
+    return CliRun(wall, float(m.group(1).replace(",", "")), float(m.group(2)))
+
+
+@dataclass
+class Row:
+    """Medians over the repeats for one worker count."""
+
+    workers: int
+    walls: list[float] = field(default_factory=list)
+    printed: list[float] = field(default_factory=list)
+    kernel: list[float] = field(default_factory=list)
+
+    def wall_rate(self, games: int) -> float:
+        return games / statistics.median(self.walls)
+
+    def steady_rate(self, games: int, start: float) -> float:
+        left = statistics.median(self.walls) - start
+        return games / left if left > 0 else float("nan")
+
+    def printed_rate(self) -> float:
+        return statistics.median(self.printed)
+
+    def kernel_rate(self) -> float:
+        return statistics.median(self.kernel) if self.kernel else float("nan")
+
+
+@dataclass
+class ConfigResult:
+    config: Path
+    players: int
+    start: float  # median wall of a START_GAMES run
+    rows: list[Row]
+    mean_turns: float
+
+    def row(self, workers: int) -> Row | None:
+        return next((r for r in self.rows if r.workers == workers), None)
+
+
+def kernel_rates(config: Path, games: int, worker_counts: list[int], repeats: int, seed: int,
+                 chunk_size: int) -> dict[int, list[float]]:
+    """hands/s of runner.play_chunk alone, in this process, chunked as `unosim run` does."""
+    from unosim.config import load_config, to_params
+    from unosim.runner import chunks, play_chunk, set_workers
+
+    P = to_params(load_config(config))
+    rates: dict[int, list[float]] = {}
+    for w in worker_counts:
+        set_workers(w)
+        play_chunk(P, seed, 0, 1000, w)  # loads (or compiles) the kernel
+        rates[w] = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            for _, start, count in chunks(games, chunk_size):
+                play_chunk(P, seed, start, count, w)
+            rates[w].append(games / (time.perf_counter() - t0))
+    return rates
+
+
+def measure(config: Path, games: int, worker_counts: list[int], repeats: int, seed: int, chunk_size: int,
+            tmp: Path) -> ConfigResult:
+    out = tmp / "run.parquet"
+    print(f"\n== {config.relative_to(ROOT) if config.is_relative_to(ROOT) else config}", flush=True)
+    t0 = time.perf_counter()
+    run_cli(config, START_GAMES, out, None, seed)
+    print(f"warm-up ({START_GAMES:,} hands, compiles the numba cache if needed): "
+          f"{time.perf_counter() - t0:.1f} s", flush=True)
+    starts = [run_cli(config, START_GAMES, out, None, seed).wall for _ in range(repeats)]
+    start = statistics.median(starts)
+    print(f"start cost (a {START_GAMES:,}-hand run, cached): {fmt_list(starts, '{:.2f}')} s -> median {start:.2f} s",
+          flush=True)
+    rows = []
+    turns = float("nan")
+    for w in worker_counts:
+        row = Row(w)
+        for i in range(repeats):
+            r = run_cli(config, games, out, w, seed, chunk_size)
+            row.walls.append(r.wall)
+            row.printed.append(r.printed)
+            turns = r.mean_turns
+            print(f"  workers {w}, repeat {i + 1}/{repeats}: {r.wall:6.2f} s wall = {games / r.wall:>9,.0f} hands/s; "
+                  f"unosim printed {r.printed:>9,.0f} hands/s", flush=True)
+        rows.append(row)
+    for w, rates in kernel_rates(config, games, worker_counts, repeats, seed, chunk_size).items():
+        next(r for r in rows if r.workers == w).kernel = rates
+        print(f"  kernel only (runner.play_chunk in-process), workers {w}: {fmt_list(rates, '{:,.0f}')} hands/s",
+              flush=True)
+    from unosim.config import load_config
+
+    return ConfigResult(config, load_config(config).players, start, rows, turns)
+
+
+def fmt_list(values: list[float], spec: str) -> str:
+    return ", ".join(spec.format(v) for v in values)
+
+
+def rate(x: float, width: int = 10) -> str:
+    return f"{'n/a':>{width}}" if x != x else f"{x:>{width},.0f}"
+
+
+def ratio(x: float, y: float, width: int = 9) -> str:
+    q = x / y if y else float("nan")
+    return f"{'n/a':>{width + 1}}" if q != q else f"{q:>{width}.2f}x"
+
+
+def verdict(ok: bool) -> str:
+    return "met    " if ok else "NOT MET"
+
+
+def print_table(res: ConfigResult, games: int) -> None:
+    name = res.config.name
+    print(f"\n{name} ({res.players} players, mean {res.mean_turns:.1f} turns per hand), {games:,} hands, "
+          f"hands/s (medians):")
+    print(f"  {'workers':>7}  {'wall':>10}  {'wall-start':>10}  {'printed':>10}  {'kernel':>10}")
+    for r in res.rows:
+        print(f"  {r.workers:>7}  {rate(r.wall_rate(games))}  {rate(r.steady_rate(games, res.start))}  "
+              f"{rate(r.printed_rate())}  {rate(r.kernel_rate())}")
+    one = res.row(1)
+    for r in res.rows:
+        if r.workers == 1:
+            continue
+        print(f"  {r.workers} vs 1  {ratio(r.wall_rate(games), one.wall_rate(games))}  "
+              f"{ratio(r.steady_rate(games, res.start), one.steady_rate(games, res.start))}  "
+              f"{ratio(r.printed_rate(), one.printed_rate())}  {ratio(r.kernel_rate(), one.kernel_rate())}")
+
+
+def print_targets(res: ConfigResult, games: int, other: ConfigResult | None) -> None:
+    print("\nTargets (judged on `wall`: the CLI end to end, in a subprocess; other columns in brackets):")
+    one = res.row(1)
+    one_rate = one.wall_rate(games)
+    print(f"  [{verdict(one_rate >= TARGET_ONE_CORE)}] 1 worker >= {TARGET_ONE_CORE:,} hands/s: {one_rate:,.0f} "
+          f"(wall-start {rate(one.steady_rate(games, res.start), 0)}, printed {one.printed_rate():,.0f}, "
+          f"kernel {one.kernel_rate():,.0f})")
+    two = res.row(2)
+    if two is None:
+        print(f"  [n/a    ] 2 workers >= {TARGET_SCALING}x 1 worker: numba may use only 1 core here")
+    else:
+        scaling = two.wall_rate(games) / one_rate
+        print(f"  [{verdict(scaling >= TARGET_SCALING)}] 2 workers >= {TARGET_SCALING}x 1 worker: {scaling:.2f}x "
+              f"(wall-start {ratio(two.steady_rate(games, res.start), one.steady_rate(games, res.start), 0)}, "
+              f"printed {ratio(two.printed_rate(), one.printed_rate(), 0)}, "
+              f"kernel {ratio(two.kernel_rate(), one.kernel_rate(), 0)})")
+    if other is not None:
+        for r in res.rows:
+            o = other.row(r.workers)
+            rel = o.wall_rate(games) / r.wall_rate(games)
+            print(f"  [{verdict(rel >= TARGET_HOUSE_RATIO)}] {other.config.name} >= {TARGET_HOUSE_RATIO}x "
+                  f"{res.config.name}, {r.workers} worker{'s' if r.workers > 1 else ''}: {rel:.2f}x "
+                  f"(wall-start {ratio(o.steady_rate(games, other.start), r.steady_rate(games, res.start), 0)}, "
+                  f"printed {ratio(o.printed_rate(), r.printed_rate(), 0)}, "
+                  f"kernel {ratio(o.kernel_rate(), r.kernel_rate(), 0)})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=str(DEFAULT_CONFIG), help="config to benchmark [default: configs/standard.toml]")
+    p.add_argument("--compare", metavar="CONFIG2", help="also benchmark CONFIG2 and print its speed relative to --config")
+    p.add_argument("--games", type=int, default=2_000_000, help="hands per timed run [default: 2,000,000]")
+    p.add_argument("--repeats", type=int, default=3, help="timed runs per figure; medians are reported [default: 3]")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--chunk-size", type=int, default=200_000, help="passed to `unosim run` [default: its own, 200,000]")
+    p.add_argument("--quick", action="store_true", help="smoke run: 20,000 hands, 1 repeat (overrides --games, --repeats)")
+    p.add_argument("--tmp", default=None, help="folder for the temporary result files [default: the system's]")
+    a = p.parse_args(argv)
+    if a.quick:
+        a.games, a.repeats = 20_000, 1
+    if a.games < 1 or a.repeats < 1:
+        p.error("--games and --repeats must be at least 1")
+
+    import numba  # only for the core count numba will use (the CLI's default --workers)
+
+    top = int(numba.config.NUMBA_NUM_THREADS)
+    worker_counts = sorted({w for w in (1, 2, top) if w <= top})
+    configs = [resolve_config(a.config)] + ([resolve_config(a.compare)] if a.compare else [])
+    tag = engine_tag()
+    print(f"unosim engine speed: {a.games:,} hands per run, median of {a.repeats}; workers {worker_counts}")
+    print(f"CLI: {' '.join(unosim_command())}; python {sys.version.split()[0]}; numba {numba.__version__}; "
+          f"numba threads {top}; cpus {os.cpu_count()}")
+    print(f"engine cache tag {tag}; load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+    tmp = Path(tempfile.mkdtemp(prefix="unosim-bench-", dir=a.tmp))
+    try:
+        results = [measure(c, a.games, worker_counts, a.repeats, a.seed, a.chunk_size, tmp) for c in configs]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    for res in results:
+        print_table(res, a.games)
+    if len(results) == 2:
+        base, other = results
+        print(f"\n{other.config.name} / {base.config.name}, speed ratio (hands/s):")
+        print(f"  {'workers':>7}  {'wall':>10}  {'wall-start':>10}  {'printed':>10}  {'kernel':>10}")
+        for r in base.rows:
+            o = other.row(r.workers)
+            print(f"  {r.workers:>7}  {ratio(o.wall_rate(a.games), r.wall_rate(a.games))}  "
+                  f"{ratio(o.steady_rate(a.games, other.start), r.steady_rate(a.games, base.start))}  "
+                  f"{ratio(o.printed_rate(), r.printed_rate())}  {ratio(o.kernel_rate(), r.kernel_rate())}")
+    print_targets(results[0], a.games, results[1] if len(results) == 2 else None)
+
+    after = engine_tag()
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if after != tag:
+        print(f"WARNING: the engine sources changed during the benchmark (cache tag {tag} -> {after}); "
+              "some runs may include a compile or measure different code. Run it again.")
+    if a.quick:
+        print("(--quick: a smoke run; hands/s at this size is dominated by start cost and says little)")
+
+
+if __name__ == "__main__":
+    main()
