@@ -107,8 +107,8 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
         click.echo(f"  {games:,} deals x {cfg.players} seat rotations; win share by bot: unosim report {out_path}")
     if summary.chunks_skipped:
         click.echo(f"  resumed: {summary.chunks_skipped} finished chunks were kept")
-    click.echo(f"  {summary.hands_per_s:,.0f} hands/s; mean {summary.mean_turns:.2f} turns per hand; "
-               f"{summary.stalled:,} stalled")
+    click.echo(f"  {summary.hands_per_s:,.0f} hands/s ({summary.seconds:.1f} s, after {summary.startup:.1f} s "
+               f"loading the engine); mean {summary.mean_turns:.2f} turns per hand; {summary.stalled:,} stalled")
     shares = summary.shares()
     labels = ["dealer"] + [f"dealer+{i}" for i in range(1, cfg.players)]
     click.echo("  winner's seat relative to the dealer:")
