@@ -1,0 +1,46 @@
+"""Every notebook under notebooks/ runs end to end (nbclient, kernel ``python3``).
+
+The notebooks read their size from the environment (``UNOSIM_NB_HANDS``,
+``UNOSIM_NB_MATCHES``) and their output directory from ``UNOSIM_NB_OUT``; the kernel
+inherits this process's environment, so the tests set small sizes and a temporary
+directory.  The notebooks are executed in memory: the files in the repository are not
+rewritten.  A cold numba cache makes the first cell that simulates compile the engine,
+hence the generous per-cell timeout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+CELL_TIMEOUT = 1800  # seconds; a cold compile on a busy 2-core machine can take minutes
+
+
+def test_there_are_notebooks() -> None:
+    names = {p.stem for p in NOTEBOOKS}
+    assert {"house_rules", "scoring_systems"} <= names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_end_to_end(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNOSIM_NB_HANDS", "400")
+    monkeypatch.setenv("UNOSIM_NB_MATCHES", "30")
+    monkeypatch.setenv("UNOSIM_NB_OUT", str(tmp_path / "out"))
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()  # raises CellExecutionError, naming the cell, on any error
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(c.get("execution_count") for c in code), "every code cell ran"
+    errors = [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors
+    assert list((tmp_path / "out").glob("*.png")), "the notebook wrote its figures to UNOSIM_NB_OUT"
+    # newcomer-friendly: a markdown cell before the code, one per step at least
+    md = [c for c in nb.cells if c.cell_type == "markdown"]
+    assert nb.cells[0].cell_type == "markdown" and len(md) >= len(code) // 2
