@@ -148,8 +148,8 @@ def _run_matches(config: str, matches: int, seed: int, out: str | None, workers:
                f"({s.hands:,} hands), seed {seed} -> {out_path}")
     if s.chunks_skipped:
         click.echo(f"  resumed: {s.chunks_skipped} finished chunks were kept")
-    click.echo(f"  {s.matches_per_s:,.1f} matches/s; {s.stalled:,} stalled hands; {s.capped:,} matches capped "
-               f"at {max_hands:,} hands")
+    click.echo(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s, after {s.startup:.1f} s loading the engine); "
+               f"{s.stalled:,} stalled hands; {s.capped:,} matches capped at {max_hands:,} hands")
     labels = ["first dealer"] + [f"+{i}" for i in range(1, cfg.players)]
     systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
     for key, name in systems:

@@ -112,6 +112,15 @@ class Slabs:
         self.array = np.zeros((self.blocks, min(2 * self.rows, self.max_hands), N_MOUT), np.int64)
 
 
+def warm_up(P: np.ndarray, slabs: Slabs) -> float:
+    """Load (or compile) the match kernel before the clock starts; returns the seconds it
+    took, so matches/s is the steady rate (as :func:`unosim.runner.warm_up` for hands)."""
+    t = time.perf_counter()
+    empty = np.zeros(0, np.int64)
+    play_matches(P, 0, empty, empty, slabs.max_hands, slabs.array, empty, empty)
+    return time.perf_counter() - t
+
+
 def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
                      max_hands: int = DEFAULT_MAX_HANDS, slabs: Slabs | None = None) -> np.ndarray:
     """Rows of matches ``start .. start+count-1``, in match order (kernel columns ``M_*``).
@@ -160,6 +169,7 @@ class MatchSummary:
     matches: int = 0
     hands: int = 0
     seconds: float = 0.0
+    startup: float = 0.0
     stalled: int = 0
     capped: int = 0
     chunks_skipped: int = 0
@@ -249,6 +259,7 @@ def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, w
     columns = match_columns(cfg.players)
     summary = MatchSummary(cfg.players, cfg.finish)
     slabs = Slabs(workers, max_hands)
+    summary.startup = warm_up(P, slabs)
     t0 = time.perf_counter()
     pending: Future | None = None
     with ThreadPoolExecutor(max_workers=1) as writer:
