@@ -52,6 +52,9 @@ class Rules:
     one_card_per_step: bool   # no H6 multi-play, no H2 jump-in
     first_out: bool           # H13 off: the first player out ends the hand
     points: np.ndarray        # per kind, as scoring reads them (R1, H5, H17)
+    single_card: bool = True  # no H6 multi-play: a turn puts down one card
+    b0_only: bool = True      # every seat is the reference bot (which never bluffs)
+    restricted: bool = True   # wild_draw4 = "restricted" (R8)
 
     @classmethod
     def of(cls, cfg: RulesConfig) -> "Rules":
@@ -61,6 +64,9 @@ class Rules:
             one_card_per_step=cfg.multi_play == "none" and cfg.jump_in == "none",
             first_out=cfg.finish == "first_out",
             points=cards.point_table(cfg.zero_points, cfg.red_zero == "giveaway"),
+            single_card=cfg.multi_play == "none",
+            b0_only=all(name == "random" for name, _ in cfg.seats),
+            restricted=cfg.wild_draw4 == "restricted",
         )
 
 
@@ -73,11 +79,19 @@ class Snapshot:
     ndisc: int
     in_hands: int
     nlog: int
+    cur: int = -1
+    top: int = -1
+    color: int = -1
+    facing: bool = False        # a draw card is pending: the step resolves it (R8, H1)
+    cur_has_color: bool = False  # the seat to act holds a card of the colour in force (R8)
 
     @classmethod
     def of(cls, st: np.ndarray, n: int) -> "Snapshot":
+        cur, color = int(st[L.S_CUR]), int(st[L.S_COLOR])
+        base = L.S_HAND0 + cur * L.N_KINDS + color * 13
         return cls(st[list(MONOTONE)].copy(), int(st[L.S_NDRAW]), int(st[L.S_NDISC]),
-                   int(st[L.S_HS0:L.S_HS0 + n].sum()), int(st[L.S_NLOG]))
+                   int(st[L.S_HS0:L.S_HS0 + n].sum()), int(st[L.S_NLOG]), cur, int(st[L.S_TOP]), color,
+                   bool(st[L.S_PENDING_KIND] >= 0), bool(st[base:base + 13].sum() > 0))
 
 
 @dataclass(frozen=True)
@@ -180,6 +194,32 @@ def check_step(st: np.ndarray, rules: Rules, before: Snapshot, events: np.ndarra
     turns = int(grow[MONOTONE.index(L.S_TURNS)])
     if rules.one_card_per_step and (turns > 1 or played > 1):
         _fail(where, f"one step took {turns} turns and played {played} cards", st)
+    if not before.facing and rules.single_card:
+        check_turn_play(st, rules, before, events, where)
+
+
+def check_turn_play(st: np.ndarray, rules: Rules, before: Snapshot, events: np.ndarray, where: str) -> None:
+    """The first card a turn puts down (R5, R6, R8): it matches the colour in force or the
+    top card's number/symbol, or is wild; after a draw it is the card just drawn; and among
+    B0 players a Wild Draw Four is never a bluff under the restricted rule."""
+    last_drawn = -1
+    for ev, a, k, _ in events:
+        if ev == L.EV_DRAW and a == before.cur and k >= 0 and _ == L.DR_TURN:
+            last_drawn = int(k)
+        if ev != L.EV_PLAY or a != before.cur:
+            continue
+        k = int(k)
+        top = before.top
+        matches = (k >= cards.WILD or k // 13 == before.color
+                   or (top < cards.WILD and k % 13 == top % 13))
+        if not matches:
+            _fail(where, f"seat {a} played {cards.name(k)} on {cards.name(top)} "
+                         f"({cards.COLOR_NAMES[before.color]} in force): no match (R5)", st)
+        if last_drawn >= 0 and k != last_drawn:
+            _fail(where, f"seat {a} drew {cards.name(last_drawn)} but played {cards.name(k)} (R6)", st)
+        if k == cards.WILD_DRAW4 and rules.b0_only and rules.restricted and before.cur_has_color:
+            _fail(where, f"B0 seat {a} bluffed a Wild Draw Four (R8, B0)", st)
+        return
 
 
 def check_end(st: np.ndarray, rules: Rules, where: str) -> None:

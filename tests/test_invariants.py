@@ -20,6 +20,8 @@ from unosim import cards
 from unosim.config import KEYS, RulesConfig, default_config
 from unosim.engine import layout as L
 
+BLUFFER = {"strategy": "greedy", "bluff_rate": 0.8, "challenge_rate": 0.5}
+
 # id -> config keys changed from the official defaults
 CONFIGS: dict[str, dict] = {
     "standard": {},
@@ -43,6 +45,10 @@ CONFIGS: dict[str, dict] = {
     "dealer_random": {"dealer": "random"},
     "zero_points_10_H17": {"zero_points": 10},
     "amounts_H18": {"draw2_amount": 3, "draw4_amount": 6, "challenge_extra": 1},
+    "amounts_zero_H18": {"draw2_amount": 0, "draw4_amount": 0, "challenge_extra": 0},
+    # R8 challenges in whole hands: B0 never bluffs or challenges, these greedy seats do
+    "bluffs_and_challenges_R8": {"seats": [BLUFFER, "random", BLUFFER, "random"]},
+    "bluffs_and_challenges_H9": {"seats": [BLUFFER, BLUFFER], "players": 2, "challenge_success_skip": True},
 }
 
 
