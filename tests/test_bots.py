@@ -367,3 +367,16 @@ def test_greedy_beats_random_heads_up():
     wins = int((inst == 0).sum())
     low, high = wilson_interval(wins, decided, confidence=0.999)
     assert low > 0.5, (wins, decided, low, high)
+
+
+def test_docs_toml_examples_are_valid_configs():
+    """docs/bots.md's TOML examples load as they are (C1)."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        parse_config(tomllib.loads(block))
