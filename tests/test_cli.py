@@ -105,9 +105,6 @@ def test_trace_prints_deal_turns_and_end(cfg_file: Path) -> None:
     assert all(ln.startswith(f"  seat {s} ends with") for s, ln in enumerate(lines[-3:]))
 
 
-@pytest.mark.xfail(strict=True, reason="cli bug: `unosim rules` raises TypeError (formats the list "
-                                       "r['rules'] with a width, and prefixes the already-full key with "
-                                       "its section again)")
 def test_rules_lists_every_key_with_rule_ids() -> None:
     r = invoke("rules")
     assert r.exit_code == 0, r.output
@@ -182,8 +179,6 @@ def test_error_bad_trace_and_report_arguments(cfg_file: Path, tmp_path: Path) ->
     user_error(invoke("report", tmp_path / "missing.parquet"), "missing.parquet")
 
 
-@pytest.mark.xfail(strict=True, reason="cli bug: `trace` checks only seed/hand < 0; a value >= 2**64 reaches "
-                                       "the kernel and ends in a numba TypeError traceback")
 @pytest.mark.parametrize("option", ["--seed", "--hand"])
 def test_error_trace_seed_or_hand_too_large(cfg_file: Path, option: str) -> None:
     user_error(invoke("trace", cfg_file, option, 2**64), option)

@@ -87,9 +87,6 @@ def test_r13_tiny_max_turns_stalls_most_hands() -> None:
     assert (out[:, L.O_TURNS] <= 3).all()
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: S_MAX_DRAW is updated only by draw_cards (penalties), "
-                                       "not by draw_card, so a hand whose only draws are turn draws "
-                                       "records max_draw = 0 with cards_drawn > 0")
 def test_o1_max_draw_counts_turn_draws(standard: RulesConfig) -> None:
     """max_draw is "the most cards drawn at once" (README output schema): a hand with any
     card drawn has max_draw >= 1.  About 1.5% of official hands draw only on turns."""

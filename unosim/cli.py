@@ -107,6 +107,9 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
         click.echo(f"  {games:,} deals x {cfg.players} seat rotations; win share by bot: unosim report {out_path}")
     if summary.chunks_skipped:
         click.echo(f"  resumed: {summary.chunks_skipped} finished chunks were kept")
+    if summary.hands == 0:
+        click.echo("  nothing left to play: the result was already complete")
+        return
     click.echo(f"  {summary.hands_per_s:,.0f} hands/s ({summary.seconds:.1f} s, after {summary.startup:.1f} s "
                f"loading the engine); mean {summary.mean_turns:.2f} turns per hand; {summary.stalled:,} stalled")
     shares = summary.shares()
@@ -166,10 +169,10 @@ def trace(config: str, seed: int, hand: int) -> None:
     """Print hand HAND of a run of CONFIG, play by play."""
     from .trace import describe
 
-    if hand < 0:
-        raise UserError(f"--hand: must be 0 or more (got {hand})")
-    if seed < 0:
-        raise UserError(f"--seed: must be 0 or more (got {seed})")
+    if not 0 <= hand < 2**63:
+        raise UserError(f"--hand: must be between 0 and 2**63-1 (got {hand})")
+    if not 0 <= seed < 2**63:
+        raise UserError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
     cfg = _load(config)
     for line in describe(cfg, seed, hand):
         click.echo(line)
@@ -185,11 +188,11 @@ def rules(fmt: str) -> None:
         click.echo(rules_markdown())
         return
     rows = describe_keys()
-    width = max(len(f"{r['section']}.{r['key']}") for r in rows)
+    width = max(len(r["key"]) for r in rows)
     for r in rows:
         flag = "" if r["built"] else "  (not supported yet)"
-        click.echo(f"{r['section'] + '.' + r['key']:<{width}}  {r['rules']:<8} default {r['default']!r}; "
-                   f"{r['allowed']}{flag}")
+        ids = " ".join(r["rules"])
+        click.echo(f"{r['key']:<{width}}  {ids:<9} default {r['default']!r}; {r['allowed']}{flag}")
         click.echo(f"{'':<{width}}  {r['description']}")
 
 

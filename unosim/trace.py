@@ -99,6 +99,8 @@ def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
             lines.append(f"  silence! kept by seat {a}.")
         elif ev == L.EV_NOISE:
             lines.append(f"  seat {a} makes a sound, draws {b}, and the silence lifts.")
+        elif ev == L.EV_FACING:
+            lines.append(f"  seat {a} faces {b} cards (a stack of {c}): stack on it or draw them all.")
         elif ev == L.EV_STALL:
             lines.append(f"The hand reaches max_turns = {cfg.max_turns} and stops with no winner (stalled).")
         elif ev == L.EV_END:

@@ -12,7 +12,7 @@ from numba import njit
 
 from ..bots import policy
 from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UNO,
-                     EV_CHALLENGE, EV_DEAL, EV_END, EV_GIVEAWAY, EV_JUMP, EV_KEEP, EV_NOISE,
+                     EV_CHALLENGE, EV_DEAL, EV_END, EV_FACING, EV_GIVEAWAY, EV_JUMP, EV_KEEP, EV_NOISE,
                      EV_OUT, EV_PASS, EV_PASS_HANDS, EV_PENALTY, EV_PLAY, EV_RETURN,
                      EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_STACK, EV_STALL, EV_SWAP,
                      EV_TURN_UP, EV_UNO, N_KINDS, P_CHALLENGE, P_CHALLENGE_EXTRA,
@@ -23,7 +23,7 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
                      P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WILD_DRAW4,
                      S_AS_WILD, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
                      S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
-                     S_LAST_PLAYER, S_LONGEST_STACK, S_MEM0, S_NDRAW, S_NOISES, S_NP,
+                     S_LAST_PLAYER, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
                      S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_SCR0, S_SILENT,
                      S_SLAPS, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS,
                      S_UNO_PENALTIES, S_WINNER)
@@ -172,7 +172,7 @@ def drawn_playable(st, P, p, c):
     return P[P_DRAWN_MATCH] == 0.0 or c >= WILD or c // 13 == st[S_COLOR]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_turn(st, P, rng, log, p):
     """Seat p's turn up to the choice of card: returns (card, how) with how = 0 when the
     turn ended without a play (drew and kept, or passed: R6, R11), 1 for a card from the
@@ -182,15 +182,23 @@ def take_turn(st, P, rng, log, p):
     if k >= 0:
         return k, 1
     if P[P_DRAW] != 0.0:  # H3: draw until a legal card shows, then play it
+        got = 0
         while True:
             c = draw_card(st, rng, log, p, DR_TURN)
             if c < 0:
                 break
+            got += 1
             if drawn_playable(st, P, p, c):
-                return c, 2
+                break
+        if got > st[S_MAX_DRAW]:  # the turn's draws count as one draw "at once"
+            st[S_MAX_DRAW] = got
+        if c >= 0:
+            return c, 2
     else:
         c = draw_card(st, rng, log, p, DR_TURN)
         if c >= 0:
+            if st[S_MAX_DRAW] < 1:
+                st[S_MAX_DRAW] = 1
             mode = int(P[P_PLAY_DRAWN])
             if mode != 2 and drawn_playable(st, P, p, c) and (mode == 1 or policy.play_drawn(st, P, rng, p, c)):
                 return c, 2
@@ -503,6 +511,8 @@ def effect(st, P, rng, log, p, k, dmult, smult):
             st[S_STACK_LEN] = smult
         st[S_PENDING_KIND] = k
         st[S_CUR] = next_seat(st, p)
+        if P[P_STACKING] != 0.0:
+            log_event(st, log, EV_FACING, st[S_CUR], st[S_PENDING], st[S_STACK_LEN])
         return
     if k < WILD:
         r = k % 13
@@ -661,7 +671,7 @@ def play_hand(st, P, rng, log, dealer):
         step(st, P, rng, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(st, P, rng, log):
     """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
     or let the seat to act take its turn.  Scenario tests drive hands through this.

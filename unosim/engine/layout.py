@@ -170,6 +170,7 @@ EV_SLAP = 21        # slowest seat
 EV_NOISE = 22       # seat
 EV_SILENCE = 23     # keeper
 EV_END = 24         # winner (-1 stalled)
+EV_FACING = 25      # seat facing a stack, its total, cards in the stack (H1)
 LOG_WIDTH = 4
 
 # draw reasons
