@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from unosim.bots import STRATEGIES
-from unosim.config import ConfigError, default_config, parse_config, to_params
+from pathlib import Path
+
+from unosim.config import ConfigError, default_config, load_config, parse_config, to_params
 from unosim.engine import layout as L
 from unosim.scenario import Scenario
 from unosim.seating import SeatRotation
@@ -373,10 +375,36 @@ def test_docs_toml_examples_are_valid_configs():
     """docs/bots.md's TOML examples load as they are (C1)."""
     import re
     import tomllib
-    from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
     blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
     assert len(blocks) >= 2
     for block in blocks:
         parse_config(tomllib.loads(block))
+
+
+# --------------------------------------------------------------------------- every rule set
+MIX = [
+    {"strategy": "greedy", "bluff_rate": 0.3, "challenge_rate": 0.5},
+    {"strategy": "counter", "bluff_rate": 0.3, "suspicion": 0.5},
+    {"strategy": "wild_saver", "draw_before_wild": True, "bluff_rate": 0.3},
+    {"strategy": "aggressor", "hold_attacks": True, "bluff_rate": 0.5, "challenge_rate": 0.3},
+    {"strategy": "color_keeper", "challenge_rate": 0.5},
+    {"strategy": "weights", "draw_score": 0.5, "bluff_rate": 0.2, "challenge_rate": 0.2},
+    "random",
+]
+CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_every_strategy_keeps_the_invariants_under_every_bundled_config(path):
+    """The invariant harness (R1, R5, R6, R11-R13, O1; stepwise == batch) over every bundled
+    config, with a table of all strategies bluffing and challenging: strategies name only
+    legal cards (or a Wild Draw Four bluff) whatever the house rules."""
+    from harness import check_config
+
+    cfg = load_config(path)
+    n = cfg.players
+    shift = CONFIGS.index(path)
+    seats = [MIX[(shift + i) % len(MIX)] for i in range(n)]
+    check_config(cfg.replace(allow_unbuilt=True, seats=seats), seed=shift, hands=8)
