@@ -10,11 +10,13 @@ Prints, for the official rules at 4 players:
    point costs exactly what the single run costs per hand and the ratio of the two speeds
    measures the sweep's own overhead (per-point setup, chunk tails, part files).  Target:
    the sweep's aggregate hands/s >= 85% of the single run's;
-3. the same sweep on a Dask ``LocalCluster`` (one worker process, two threads; the
+3. the same sweep on a Dask ``LocalCluster`` (one worker process, one thread; the
    kernel uses every core in the worker), with the cluster's start-up time apart.
 
 CPU use is the process's user+sys time over wall time and cores (the local runs only; a
-Dask worker is another process).  Each figure is the best of ``--repeat`` rounds.  The
+Dask worker is another process).  The three are timed in turn, ``--repeat`` rounds, and
+each figure is its best round (interleaving keeps a change in the machine's load from
+favouring one of them).  The
 kernel is compiled (or loaded from the numba cache) before timing.  The machine this was
 written on has 2 cores shared with other engineers' jobs, so figures are indicative only:
 the ratios are more stable than the absolute speeds.
@@ -59,43 +61,55 @@ def main() -> None:
     try:
         run_hands(cfg, 2000, 0, tmp / "warm", force=True)  # compile / load the kernel
 
-        def best(fn):
-            runs = []
-            for _ in range(args.repeat):
-                runs.append(timed(fn))
-            return min(runs, key=lambda r: r[1])
+        rounds: dict[str, list[tuple[float, float]]] = {"single": [], "sweep": [], "dask": []}
+        client_cm = None
+        startup = float("nan")
+        from unosim.cluster import connect, dask_available
 
-        _, w_single, cpu_single = best(lambda: run_hands(cfg, total, 0, tmp / "single", force=True))
-        _, w_sweep, cpu_sweep = best(lambda: run_sweep(sweep, tmp / "sweep", force=True))
+        if not args.no_dask and not dask_available():
+            print("dask: not installed (pip install 'unosim[dask]'); Dask figures skipped")
+            args.no_dask = True
+        if not args.no_dask:
+
+            t0 = time.perf_counter()
+            client_cm = connect(local=True)
+            client = client_cm.__enter__()
+            startup = time.perf_counter() - t0
+            # the worker's first task loads the compiled kernel from the cache: warm it, untimed
+            run_sweep(parse_sweep({"name": "w", "hands": 500, "axes": {"zero_points": [1]}}), tmp / "dwarm",
+                      client=client, force=True)
+        try:
+            for _ in range(args.repeat):
+                _, w, cpu = timed(lambda: run_hands(cfg, total, 0, tmp / "single", force=True))
+                rounds["single"].append((w, cpu))
+                _, w, cpu = timed(lambda: run_sweep(sweep, tmp / "sweep", force=True))
+                rounds["sweep"].append((w, cpu))
+                if client_cm is not None:
+                    _, w, cpu = timed(lambda: run_sweep(sweep, tmp / "dask", client=client, force=True))
+                    rounds["dask"].append((w, cpu))
+        finally:
+            if client_cm is not None:
+                client_cm.__exit__(None, None, None)
+        (w_single, cpu_single), (w_sweep, cpu_sweep) = min(rounds["single"]), min(rounds["sweep"])
         single, swept = total / w_single, total / w_sweep
         print(f"machine: {os.cpu_count()} cores, numba threads {max_workers()}; figures indicative "
-              f"(shared machine), best of {args.repeat}")
+              f"(shared machine), best of {args.repeat} interleaved rounds")
         print(f"single run   {total:>10,} hands  {w_single:7.2f} s  {single:>10,.0f} hands/s  "
               f"CPU {cpu_single:6.1%} of {max_workers()} cores")
         print(f"local sweep  {total:>10,} hands  {w_sweep:7.2f} s  {swept:>10,.0f} hands/s  "
               f"CPU {cpu_sweep:6.1%} of {max_workers()} cores   ({args.points} points x {args.hands:,})")
         ratio = swept / single
         print(f"sweep / single: {ratio:.1%}  (target >= 85%: {'met' if ratio >= 0.85 else 'NOT met'})")
-        if args.no_dask:
+        if client_cm is None:
             return
-        try:
-            from unosim.cluster import connect
-        except ImportError:
-            print("dask: not installed (pip install 'unosim[dask]')")
-            return
-        t0 = time.perf_counter()
-        with connect(local=True) as client:
-            startup = time.perf_counter() - t0
-            # the worker's first task loads the compiled kernel from the cache: warm it, untimed
-            run_sweep(parse_sweep({"name": "w", "hands": 500, "axes": {"zero_points": [1]}}), tmp / "dwarm",
-                      client=client, force=True)
-            _, w_dask, _ = best(lambda: run_sweep(sweep, tmp / "dask", client=client, force=True))
+        w_dask = min(rounds["dask"])[0]
         dask = total / w_dask
+        tasks = len(sweep.points) * -(-args.hands // sweep.chunk_size)
         print(f"dask sweep   {total:>10,} hands  {w_dask:7.2f} s  {dask:>10,.0f} hands/s  "
-              f"(LocalCluster: 1 worker process x 2 threads)")
-        print(f"dask / local sweep: {dask / swept:.1%}; overhead {w_dask - w_sweep:+.2f} s on "
-              f"{len(sweep.points) * -(-args.hands // sweep.chunk_size)} tasks; cluster start-up "
-              f"{startup:.2f} s (+ the worker's first kernel load, untimed)")
+              f"(LocalCluster: 1 worker process x 1 thread)")
+        print(f"dask / local sweep: {dask / swept:.1%}; overhead {w_dask - w_sweep:+.2f} s on {tasks} tasks "
+              f"({(w_dask - w_sweep) / tasks * 1000:+.0f} ms per task); cluster start-up {startup:.2f} s "
+              f"(+ the worker's first kernel load, untimed)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

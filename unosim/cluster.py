@@ -9,9 +9,10 @@ driver share, mounted at the same path).  The driver prepares the output directo
 Results are identical to a local run with the same seed: a chunk's rows depend on the
 config, the seed and the chunk's hand indices only, whoever plays it.
 
-A worker process runs one kernel at a time (see ``unosim.sweep._KERNEL_LOCK``) on all
-its cores; give workers two threads (``dask worker --nthreads 2``) so a part is written
-while the next chunk plays.  A lost worker's task is re-run by the scheduler; a stopped
+A worker process runs one kernel at a time, always on the same thread (see
+:func:`_kernel_thread`), on all its cores: one worker with one thread per machine
+(``dask worker ADDRESS --nthreads 1``) is the simple setup; a second thread lets a part be
+written while the next chunk plays, which pays off when writing to shared storage is slow.  A lost worker's task is re-run by the scheduler; a stopped
 driver leaves whole parts only, and the same command resumes.
 
 Dask is optional (``pip install 'unosim[dask]'``): without it, asking for a scheduler is
@@ -21,12 +22,15 @@ a one-line :class:`ClusterError`; local runs never import it.  See docs/cluster.
 from __future__ import annotations
 
 import socket
+import threading
+import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .sweep import ChunkResult, ChunkSpec, run_chunk
+from .sweep import ChunkResult, ChunkSpec, play, write
 
 __all__ = ["ClusterError", "connect", "dask_available", "run_specs", "task"]
 
@@ -55,10 +59,12 @@ def _distributed(option: str) -> Any:
 
 @contextmanager
 def connect(scheduler: str | None = None, *, local: bool = False, n_workers: int = 1,
-            threads_per_worker: int = 2, processes: bool = True, timeout: float = 30.0) -> Iterator[Any]:
+            threads_per_worker: int = 1, processes: bool = True, timeout: float = 30.0) -> Iterator[Any]:
     """A ``distributed.Client``: to the scheduler at ``scheduler`` (``tcp://host:8786``),
     or to a new ``LocalCluster`` on this machine when ``local`` (by default one worker
-    process with two threads: the kernel uses all cores, the second thread writes).
+    process with one thread: one task at a time, its kernel on every core; a second
+    thread, which would write a part while the next chunk plays, measured slower on 2
+    busy cores).
     Closed (and the local cluster shut down) on exit."""
     if (scheduler is None) == (not local):
         raise ClusterError("name a scheduler address or local=True (not both)")
@@ -87,11 +93,31 @@ def connect(scheduler: str | None = None, *, local: bool = False, n_workers: int
             cluster.close()
 
 
+_KERNEL_THREAD: ThreadPoolExecutor | None = None
+_KERNEL_THREAD_LOCK = threading.Lock()
+
+
+def _kernel_thread() -> ThreadPoolExecutor:
+    """The one thread of this process that runs the kernel.  A Dask worker runs tasks on
+    several threads; numba's OpenMP layer keeps a team of threads per calling thread, and
+    idle teams spin, so kernels called from alternating threads slowed each other (about
+    1.5x measured on 2 cores).  One calling thread keeps one team; writing stays on the
+    task threads, overlapping the next chunk's play."""
+    global _KERNEL_THREAD
+    with _KERNEL_THREAD_LOCK:
+        if _KERNEL_THREAD is None:
+            _KERNEL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="unosim-kernel")
+        return _KERNEL_THREAD
+
+
 def task(spec: ChunkSpec, workers: int | None = None) -> ChunkResult:
-    """What a Dask worker runs: :func:`unosim.sweep.run_chunk`, with a clear error when
-    this machine cannot write to the output path (not shared storage)."""
+    """What a Dask worker runs: :func:`unosim.sweep.play` on this process's kernel thread,
+    then :func:`unosim.sweep.write` here, with a clear error when this machine cannot write
+    to the output path (not shared storage)."""
     try:
-        return run_chunk(spec, workers)
+        t0 = time.perf_counter()
+        rows = _kernel_thread().submit(play, spec, workers).result()
+        return write(spec, rows, time.perf_counter() - t0)
     except OSError as e:
         raise ClusterError(f"worker {socket.gethostname()} cannot write {spec.out}: {e.strerror or e} "
                            "(the output path must be shared storage, the same path on every machine)") from None
