@@ -100,9 +100,10 @@ _KERNEL_THREAD_LOCK = threading.Lock()
 def _kernel_thread() -> ThreadPoolExecutor:
     """The one thread of this process that runs the kernel.  A Dask worker runs tasks on
     several threads; numba's OpenMP layer keeps a team of threads per calling thread, and
-    idle teams spin, so kernels called from alternating threads slowed each other (about
-    1.5x measured on 2 cores).  One calling thread keeps one team; writing stays on the
-    task threads, overlapping the next chunk's play."""
+    an idle team's threads spin for a while, so kernels called from alternating threads
+    would keep two teams competing for the cores (and the workqueue layer must not be
+    entered by two threads at once).  One calling thread keeps one team; writing stays on
+    the task threads, overlapping the next chunk's play when a worker has two threads."""
     global _KERNEL_THREAD
     with _KERNEL_THREAD_LOCK:
         if _KERNEL_THREAD is None:
