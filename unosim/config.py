@@ -690,7 +690,16 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
         for i, (p, (_, allowed)) in enumerate(spec.items()):
             v = params[p]
             P[base + 1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
+    P[layout.P_WATCHERS] = float(any(name in _watchers() for name, _ in cfg.seats))
     return P
+
+
+def _watchers() -> frozenset[str]:
+    try:
+        from unosim.bots import WATCHERS
+    except ImportError:  # pragma: no cover - bots package without the registry
+        return frozenset()
+    return WATCHERS
 
 
 # --------------------------------------------------------------------------- documentation

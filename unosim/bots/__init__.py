@@ -31,4 +31,8 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
         "bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
 }
 
-__all__ = ["STRATEGIES"]
+# Strategies whose policy.observe_play must see every card put down (card counters); with
+# none at the table the engine skips the per-card loop over seats.
+WATCHERS: frozenset[str] = frozenset({"counter"})
+
+__all__ = ["STRATEGIES", "WATCHERS"]

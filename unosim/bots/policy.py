@@ -16,7 +16,7 @@ compile time) from growing with the number of strategies.
 
 from numba import njit
 
-from ..engine.layout import BOT_STRIDE, P_BOT0, P_PLAYERS, P_TEAMS, P_VOLUNTARY_DRAW, S_SCR0
+from ..engine.layout import BOT_STRIDE, P_BOT0, P_PLAYERS, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS, S_SCR0
 from . import aggressor, color_keeper, counter, greedy, weights, wild_saver
 from . import random as b0
 from .common import fewest_cards_opponent
@@ -155,7 +155,9 @@ def _other_jump(st, P, rng, p, k, code):
 
 @njit(cache=True, inline="always")
 def _observe_all(st, P, k):
-    """Every counting seat sees k go on the pile."""
+    """Every counting seat sees k go on the pile (nothing to do without one: P_WATCHERS)."""
+    if P[P_WATCHERS] == 0.0:
+        return
     n = int(P[P_PLAYERS])
     for q in range(n):
         if int(P[P_BOT0 + q * BOT_STRIDE]) == COUNTER:

@@ -53,6 +53,7 @@ P_TEAMS = 31             #                                                 H12
 P_FINISH = 32            # 0 first_out, 1 last_standing                    H13
 P_DRAWN_MATCH = 33       # 0 any, 1 color: a drawn card plays only on colour E2
 P_DRAWN_DRAW4 = 34       # 0 draw4, 1 wild: a drawn W+4 plays as a Wild    E3
+P_WATCHERS = 35          # 1 if a seat's strategy watches every card played (bots.WATCHERS)
 P_SCORE0 = 40            # N_KINDS points per kind (R1, H5, H17)
 P_BOT0 = P_SCORE0 + N_KINDS  # per seat: strategy code then its parameters
 BOT_STRIDE = 16
