@@ -1,7 +1,7 @@
 """The Dask backend: chunks of a run or a sweep as tasks on Dask workers.
 
-Each task is :func:`unosim.sweep.run_chunk`: the worker plays one chunk with the parallel
-kernel on its cores and writes the chunk's part file straight to the output path, to a
+Each task is :func:`task` (``unosim.sweep.play`` then ``unosim.sweep.write``, as locally):
+the worker plays one chunk with the parallel kernel on its cores and writes the chunk's part file straight to the output path, to a
 temporary name renamed into place (so the path must be storage every worker and the
 driver share, mounted at the same path).  The driver prepares the output directory
 (manifests, which chunks are done), submits the missing chunks, and receives only a
@@ -11,9 +11,10 @@ config, the seed and the chunk's hand indices only, whoever plays it.
 
 A worker process runs one kernel at a time, always on the same thread (see
 :func:`_kernel_thread`), on all its cores: one worker with one thread per machine
-(``dask worker ADDRESS --nthreads 1``) is the simple setup; a second thread lets a part be
-written while the next chunk plays, which pays off when writing to shared storage is slow.  A lost worker's task is re-run by the scheduler; a stopped
-driver leaves whole parts only, and the same command resumes.
+(``dask worker ADDRESS --nthreads 1``) is the simple setup; a second thread lets a part
+be written while the next chunk plays, which pays off when writing to shared storage is
+slow. A lost worker's task is re-run by the scheduler; a stopped driver leaves whole
+parts only, and the same command resumes.
 
 Dask is optional (``pip install 'unosim[dask]'``): without it, asking for a scheduler is
 a one-line :class:`ClusterError`; local runs never import it.  See docs/cluster.md.

@@ -357,7 +357,8 @@ def _points(name: str, base: RulesConfig, mode: str, axes: tuple, strata: tuple,
         changed = [f"{_bare(k)}={partition_text(v)}" for k, v in combo.items() if not _same(v, base_of[k])]
         for layer in layers:
             values = {**combo, **layer}
-            label = ",".join((changed or ["base"]) + [f"{_bare(k)}={partition_text(v)}" for k, v in layer.items()])
+            strat = [f"{_bare(k)}={partition_text(v)}" for k, v in layer.items()]
+            label = ",".join((changed or ["base"]) + strat)
             rel = "/".join(f"{_bare(k)}={quote(partition_text(v), safe='')}" for k, v in values.items())
             try:
                 cfg = base.with_values({**values, "name": f"{name}:{label}"})
@@ -383,7 +384,8 @@ def _matches_api() -> Any:
         from . import matches as mm
     except ImportError as e:
         raise SweepError(f"matches: match play is not available in this version ({e}); use hands") from None
-    for name in ("play_match_chunk", "match_columns", "HAND_STRIDE", "DEFAULT_MAX_HANDS", "DEFAULT_MATCH_CHUNK"):
+    needed = ("play_match_chunk", "match_columns", "HAND_STRIDE", "DEFAULT_MAX_HANDS", "DEFAULT_MATCH_CHUNK")
+    for name in needed:
         if not hasattr(mm, name):
             raise SweepError(f"matches: unosim.matches has no {name} yet; use hands")
     return mm
@@ -466,7 +468,7 @@ def summarize_rows(spec: ChunkSpec, rows: np.ndarray, seconds: float = 0.0) -> C
     n = spec.players
     stalled = rows[:, O_STALLED] != 0
     won = rows[~stalled]
-    wins = np.bincount((won[:, O_WINNER] - won[:, O_DEALER]) % n, minlength=n) if len(won) else np.zeros(n, np.int64)
+    wins = np.bincount((won[:, O_WINNER] - won[:, O_DEALER]) % n, minlength=n)
     return ChunkResult(spec.label, spec.index, len(rows), spec.count, int(rows[:, O_TURNS].sum()),
                        int(stalled.sum()), wins, seconds)
 
@@ -558,7 +560,8 @@ class PointSummary:
         self.rows += r.rows
         self.turns_sum += r.turns_sum
         self.stalled += r.stalled
-        self.wins_from_dealer = r.wins_from_dealer if self.wins_from_dealer is None else self.wins_from_dealer + r.wins_from_dealer
+        w = self.wins_from_dealer
+        self.wins_from_dealer = r.wins_from_dealer if w is None else w + r.wins_from_dealer
 
     @property
     def mean_turns(self) -> float:
@@ -676,7 +679,8 @@ def _sweep_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
         out.append(f"new points {', '.join(added)}")
     if removed:
         out.append(f"points no longer in the sweep {', '.join(removed)}")
-    changed = [f"point {pn[r]['label']}: {manifest_diff(po[r], pn[r])}" for r in pn if r in po and po[r] != pn[r]]
+    changed = [f"point {pn[r]['label']}: {manifest_diff(po[r], pn[r])}"
+               for r in pn if r in po and po[r] != pn[r]]
     out += changed[:3] + ([f"{len(changed) - 3} more points"] if len(changed) > 3 else [])
     return "; ".join(out) or "the sweep description"
 
@@ -704,8 +708,9 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False, resume:
         else:
             old = json.loads(mf.read_text())
             if old != manifest:
-                raise StoreError(f"--out: {root} holds a different sweep (differs in: {_sweep_diff(old, manifest)}); "
-                                 "use --force to overwrite it or choose another path")
+                raise StoreError(f"--out: {root} holds a different sweep (differs in: "
+                                 f"{_sweep_diff(old, manifest)}); use --force to overwrite it or choose "
+                                 "another path")
             finished = all(len(ResultDir(j.out).done()) >= len(j.chunks()) for j in jobs)
             if finished and not resume:
                 raise StoreError(f"--out: {root} already holds this sweep, complete; use --force to run it "
