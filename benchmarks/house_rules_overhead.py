@@ -48,8 +48,12 @@ def export(rev: str, dest: Path) -> None:
         t.extractall(dest, filter="data")
 
 
-def probe(pkg_root: Path, config: Path, hands: int, reps: int, cache: Path) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(pkg_root), NUMBA_CACHE_DIR=str(cache))
+def probe(pkg_root: Path, config: Path, hands: int, reps: int, cache: Path | None) -> dict:
+    """Rate of ``config`` with the package at ``pkg_root``; ``cache=None`` keeps unosim's
+    own (warm) numba cache."""
+    env = dict(os.environ, PYTHONPATH=str(pkg_root))
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     out = subprocess.run([sys.executable, "-c", PROBE, str(config), str(hands), str(reps)],
                          env=env, capture_output=True, text=True, check=True, cwd=pkg_root)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -75,8 +79,8 @@ def main() -> None:
         plain.write_text('name = "standard"\n')
         print(f"load average {os.getloadavg()[0]:.2f}; {a.hands:,} hands, best of {a.repeats}, one core, kernel only")
         before = probe(before_pkg, plain, a.hands, a.repeats, tmp / "cache-before")
-        after = probe(ROOT, standard, a.hands, a.repeats, tmp / "cache-after")
-        fav = probe(ROOT, favourites, a.hands, a.repeats, tmp / "cache-after")
+        after = probe(ROOT, standard, a.hands, a.repeats, None)
+        fav = probe(ROOT, favourites, a.hands, a.repeats, None)
     ratio = after["hands_per_s"] / before["hands_per_s"]
     print(f"standard, engine {a.before} (before): {before['hands_per_s']:>10,.0f} hands/s  "
           f"(mean turns {before['mean_turns']:.3f})")
