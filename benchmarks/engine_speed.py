@@ -58,7 +58,7 @@ TARGET_ONE_CORE = 300_000
 TARGET_SCALING = 1.7
 TARGET_HOUSE_RATIO = 0.5
 START_GAMES = 1000
-_RATE_LINE = re.compile(r"([\d,]+) hands/s; mean ([\d.]+) turns per hand")
+_RATE_LINE = re.compile(r"([\d,]+) hands/s.*?; mean ([\d.]+) turns per hand")
 
 
 def unosim_command() -> list[str]:
