@@ -66,7 +66,7 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
 DEFAULT_RLCARD_PYTHON = "/work/rlcard-venv/bin/python"
 CHILD_ENV = dict(os.environ)  # before unosim is imported (it sets NUMBA_CACHE_DIR)
-_RATE_LINE = re.compile(r"([\d,]+) hands/s; mean ([\d.]+) turns per hand")
+_RATE_LINE = re.compile(r"([\d,]+) hands/s.*?; mean ([\d.]+) turns per hand")
 
 def resolve_config(name: str) -> Path:
     path = Path(name)

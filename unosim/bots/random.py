@@ -13,6 +13,7 @@ from ..engine.rng import below
 
 WILD = 52
 WILD_DRAW4 = 53
+STACKABLE = (12, 25, 38, 51, WILD_DRAW4)  # R+2, Y+2, G+2, B+2, W+4
 
 
 @njit(cache=True, inline="always")
@@ -65,16 +66,21 @@ def choose_color(st, P, rng, p):
 
 @njit(cache=True)
 def choose_stack(st, P, rng, p):
-    """H1: a stackable card uniformly among the physical ones, else -1 (draw the total)."""
+    """H1: a stackable card uniformly among the physical ones, else -1 (draw the total).
+
+    Only the four Draw Twos and the Wild Draw Four can ever stack, so only they are read
+    (in kind order, as a scan of all 54 kinds would meet them)."""
     base = S_HAND0 + p * N_KINDS
     total = 0
-    for k in range(N_KINDS):
+    for i in range(5):
+        k = STACKABLE[i]
         if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
             total += st[base + k]
     if total == 0:
         return -1
     u = below(rng, total)
-    for k in range(N_KINDS):
+    for i in range(5):
+        k = STACKABLE[i]
         if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
             u -= st[base + k]
             if u < 0:

@@ -373,7 +373,7 @@ def settle(st, P, rng, log, p, k, count):
         uno_call(st, P, rng, log, p)
     dmult = count
     smult = count
-    if P[P_JUMP_IN] != 0.0:
+    if P[P_JUMP_IN] != 0.0 and someone_else_holds(st, p, k):
         j, k, dmult = jump_window(st, P, rng, log, p, k, count)
         if j != p:
             smult = 1
@@ -437,6 +437,15 @@ def next_to_act(st, P, p, k):
     return next_seat(st, p)
 
 
+@njit(cache=True, inline="always")
+def someone_else_holds(st, p, k):
+    """A cheap look before the H2 window: does any other seat hold a copy of k at all?"""
+    for q in range(st[S_NP]):
+        if q != p and st[S_HAND0 + q * N_KINDS + k] > 0:
+            return True
+    return False
+
+
 @njit(cache=True)
 def jumpable(P, k):
     """H2: numbers always; Skip/Reverse/Draw Two under "colored"; wilds under "all"."""
@@ -460,8 +469,8 @@ def jump_window(st, P, rng, log, p, k, mult):
         nxt = next_to_act(st, P, p, k)
         count = 0
         for q in range(n):
-            if q != p and q != nxt and st[S_RANK0 + q] == 0 and st[S_HS0 + q] >= 2 \
-                    and st[S_HAND0 + q * N_KINDS + k] > 0 \
+            if st[S_HAND0 + q * N_KINDS + k] > 0 and q != p and q != nxt and st[S_RANK0 + q] == 0 \
+                    and st[S_HS0 + q] >= 2 \
                     and (k != WILD_DRAW4 or draw4_honest(st, P, q)) \
                     and policy.wants_jump(st, P, rng, q, k):
                 count += 1
@@ -618,7 +627,7 @@ def go_out(st, P, rng, log, p, k, count):
             return
         dmult = count
         smult = count
-        if P[P_JUMP_IN] != 0.0:
+        if P[P_JUMP_IN] != 0.0 and someone_else_holds(st, p, k):
             j, k, dmult = jump_window(st, P, rng, log, p, k, count)
             if j != p:
                 smult = 1
