@@ -151,7 +151,7 @@ class ResultDir:
         file, the same rows, into place."""
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
-        pq.write_table(table, tmp, compression="zstd", row_group_size=max(1, table.num_rows))
+        pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows))
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, final)
