@@ -9,7 +9,7 @@ once per block, not once per hand.
 import numpy as np
 from numba import njit, prange
 
-from .borrow import borrow
+from .borrow import address, borrow
 from .hand import play_hand
 from .layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER,
                      O_DRAWN, O_FIRST, O_GIVEAWAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK,
@@ -17,7 +17,7 @@ from .layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER
                      O_RESHUFFLES, O_SLAPS, O_STACK_DRAWN, O_STALLED, O_SWAPS, O_TURNS,
                      O_UNO_PENALTIES, O_WIN_TEAM, O_WINNER, P_DEALER, P_FINISH, P_PLAYERS,
                      P_TEAMS, S_CHALLENGES, S_DEALER, S_DRAWN, S_FIRST, S_GIVEAWAYS, S_HS0,
-                     S_JUMP_INS, S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_NP, S_PASSES,
+                     S_JUMP_INS, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_NP, S_PASSES,
                      S_PLAYED, S_RANK0, S_RESHUFFLES, S_SLAPS, S_STACK_DRAWN, S_STALLED,
                      S_SWAPS, S_TURNS, S_UNO_PENALTIES, S_WINNER)
 from .rng import below, stream_start
@@ -90,10 +90,10 @@ def play_hands(P, seed, start, count, out, blocks):
         st_mem = np.zeros(N_STATE, np.int64)
         rng_mem = np.zeros(1, np.uint64)
         log_mem = np.zeros((0, LOG_WIDTH), np.int64)
-        st = borrow(st_mem)
-        rng = borrow(rng_mem)
-        log = borrow(log_mem)
-        Pv = borrow(P)
+        st = address(st_mem)
+        rng = address(rng_mem)
+        log = address(log_mem)  # capacity st[S_LOGCAP] = 0: nothing is logged
+        Pv = address(P)
         outv = borrow(out)
         for i in range(lo, hi):
             index = start + i
@@ -108,10 +108,14 @@ def play_hands(P, seed, start, count, out, blocks):
 def trace_hand(P, seed, index, log):
     """Replay hand ``index`` of a run with the event log on; returns (state, events written)."""
     st = np.zeros(N_STATE, np.int64)
-    rng = np.zeros(1, np.uint64)
+    st[S_LOGCAP] = log.shape[0]
+    rng_mem = np.zeros(1, np.uint64)
+    rng = address(rng_mem)
     rng[0] = stream_start(seed, STREAM_HANDS, index)
-    dealer = hand_dealer(P, rng, index)
-    play_hand(st, P, rng, log, dealer)
+    Pv = address(P)
+    dealer = hand_dealer(Pv, rng, index)
+    play_hand(address(st), Pv, rng, address(log), dealer)
+    keep_alive(rng_mem, P, log)
     return st
 
 

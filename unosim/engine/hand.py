@@ -23,7 +23,7 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
                      P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WILD_DRAW4,
                      S_AS_WILD, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
                      S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
-                     S_LAST_PLAYER, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
+                     S_LAST_PLAYER, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
                      S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_SCR0, S_SILENT,
                      S_SLAPS, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS,
                      S_UNO_PENALTIES, S_WINNER)
@@ -45,8 +45,10 @@ RED_ZERO = 0
 def reset(st, P, dealer):
     """Zero the scalars, the seats' hands and bot memory; the piles are overwritten by the deal."""
     n = int(P[P_PLAYERS])
+    cap = st[S_LOGCAP]
     for i in range(S_HAND0 + n * N_KINDS):
         st[i] = 0
+    st[S_LOGCAP] = cap
     for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
         st[i] = 0
     st[S_NP] = n

@@ -98,6 +98,7 @@ S_TOTAL = 34      # cards in play (deck size), for invariant checks
 S_GIVEAWAYS = 35  #                                                              H5
 S_LAST_PLAYER = 36  # seat that put the top card down (-1: the turned card)
 S_AS_WILD = 37    # 1 while a drawn Wild Draw Four acts as a plain Wild (E3)
+S_LOGCAP = 38     # events the trace log can hold when it is passed as a pointer (kept by reset)
 S_HS0 = 40                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch marks (jump-in candidates)

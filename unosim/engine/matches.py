@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from .batch import STREAM_MATCHES, keep_alive, write_row
-from .borrow import borrow
+from .borrow import address, borrow
 from .hand import play_hand
 from .layout import (LOG_WIDTH, MAX_PLAYERS, N_OUT, N_STATE, O_POINTS0, O_RANK0,
                      O_STALLED, O_WINNER, P_DEALER, P_FINISH, P_MATCH_TARGET,
@@ -198,11 +198,11 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
         rng_mem = np.zeros(1, np.uint64)
         log_mem = np.zeros((0, LOG_WIDTH), np.int64)
         tot_mem = np.zeros(N_TOT, np.int64)
-        st = borrow(st_mem)
-        rng = borrow(rng_mem)
-        log = borrow(log_mem)
+        st = address(st_mem)
+        rng = address(rng_mem)
+        log = address(log_mem)
         tot = borrow(tot_mem)
-        Pv = borrow(P)
+        Pv = address(P)
         slab = borrow(rows)[b]
         used = 0
         k = 0

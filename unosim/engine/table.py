@@ -1,8 +1,9 @@
 """Seats, cards in hands and the trace log: the small helpers every rule uses."""
 
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from .layout import (LOG_WIDTH, N_KINDS, P_SCORE0, S_DIR, S_HAND0, S_HS0, S_NLOG, S_NP,
+from .layout import (LOG_WIDTH, N_KINDS, P_SCORE0, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP,
                      S_RANK0)
 
 
@@ -40,14 +41,43 @@ def hand_points(st, P, p):
     return total
 
 
+def log_room(st, log, i):
+    """Can the trace log take event i?  (Compiled per log type by the overload below.)"""
+    raise NotImplementedError("compiled only")
+
+
+@overload(log_room, inline="always")
+def _log_room(st, log, i):
+    if isinstance(log, types.CPointer):  # a kernel's pointer: the capacity is in st
+        return lambda st, log, i: i < st[S_LOGCAP]
+    return lambda st, log, i: i < log.shape[0]  # a (rows, LOG_WIDTH) array (tests)
+
+
+def log_put(log, i, j, v):
+    """log[i, j] = v for a pointer or a 2-d log.  (Compiled by the overload below.)"""
+    raise NotImplementedError("compiled only")
+
+
+@overload(log_put, inline="always")
+def _log_put(log, i, j, v):
+    if isinstance(log, types.CPointer):
+        def put(log, i, j, v):
+            log[i * LOG_WIDTH + j] = v
+        return put
+
+    def put2(log, i, j, v):
+        log[i, j] = v
+    return put2
+
+
 @njit(cache=True, inline="always")
 def log_event(st, log, ev, a, b, c):
-    """Append one trace event; a zero-row log (the batch case) records nothing."""
+    """Append one trace event; a zero-capacity log (the batch case) records nothing."""
     i = st[S_NLOG]
-    if i < log.shape[0]:
-        log[i, 0] = ev
-        log[i, 1] = a
-        log[i, 2] = b
+    if log_room(st, log, i):
+        log_put(log, i, 0, ev)
+        log_put(log, i, 1, a)
+        log_put(log, i, 2, b)
         if LOG_WIDTH > 3:
-            log[i, 3] = c
+            log_put(log, i, 3, c)
         st[S_NLOG] = i + 1
