@@ -65,8 +65,7 @@ class RunSummary:
         self.turns_sum += int(out[:, O_TURNS].sum())
         stalled = out[:, O_STALLED] != 0
         self.stalled += int(stalled.sum())
-        won = out[~stalled]
-        rel = (won[:, O_WINNER] - won[:, O_DEALER]) % n
+        rel = (out[~stalled, O_WINNER] - out[~stalled, O_DEALER]) % n
         counts = np.bincount(rel, minlength=n)
         self.wins_from_dealer = counts if self.wins_from_dealer.size == 0 else self.wins_from_dealer + counts
 
@@ -96,9 +95,16 @@ def warm_up(P: np.ndarray) -> float:
     return time.perf_counter() - t
 
 
-def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int) -> np.ndarray:
-    """Hands start..start+count-1 as kernel rows (the unit every backend runs)."""
-    out = new_out(count)
+def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
+               buffer: np.ndarray | None = None) -> np.ndarray:
+    """Hands start..start+count-1 as kernel rows (the unit every backend runs).
+
+    ``buffer``: an array from an earlier call to play into, so a long run does not pay
+    for fresh zeroed pages every chunk (the kernel writes every column of every row)."""
+    if buffer is not None and buffer.shape[0] >= count:
+        out = buffer[:count]
+    else:
+        out = new_out(count)
     play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
     return out
 
@@ -131,6 +137,14 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
     summary.startup = warm_up(P)
     t0 = time.perf_counter()
     pending: Future | None = None
+    buffers: list[np.ndarray | None] = [None, None]  # one filled by the kernel, one being written
+
+    def write(index: int, rows: np.ndarray, rotation: np.ndarray | None) -> None:
+        table = to_table(rows, columns, meta)
+        if rot is not None:
+            table = rot.add_columns(table, rotation)
+        result.write_chunk(index, table)
+
     with ThreadPoolExecutor(max_workers=1) as writer:
         for index, start, count in chunks(games, chunk_size):
             if index in done:
@@ -138,16 +152,16 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
                 if progress:
                     progress(count)
                 continue
+            rotation = None
             if rot is None:
-                rows = play_chunk(P, seed, start, count, workers)
-                table = to_table(rows, columns, meta)
+                rows = buffers[0] = play_chunk(P, seed, start, count, workers, buffers[0])
+                buffers.reverse()
             else:
                 rows, rotation = rot.play(play_chunk, seed, start, count, workers)
-                table = rot.add_columns(to_table(rows, columns, meta), rotation)
-            if pending is not None:
-                pending.result()
-            pending = writer.submit(result.write_chunk, index, table)
             summary.add(rows)
+            if pending is not None:
+                pending.result()  # the other buffer is free again only once it is written
+            pending = writer.submit(write, index, rows, rotation)
             if progress:
                 progress(count)
         if pending is not None:

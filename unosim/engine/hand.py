@@ -20,7 +20,7 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
                      P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN,
                      P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
                      P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
-                     P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WILD_DRAW4,
+                     P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WATCHERS, P_WILD_DRAW4,
                      S_AS_WILD, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
                      S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
                      S_LAST_PLAYER, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
@@ -30,7 +30,7 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
 from .moves import draw4_honest, is_legal, wild_allowed
 from .piles import build_deck, discard, draw_card, draw_cards, shuffle
 from .rng import below, chance
-from .table import add_card, log_event, next_seat
+from .table import add_card, log_event, next_seat, wrap
 
 WILD = 52
 WILD_DRAW4 = 53
@@ -43,14 +43,16 @@ RED_ZERO = 0
 # --------------------------------------------------------------------------- set-up (R2, R3)
 @njit(cache=True)
 def reset(st, P, dealer):
-    """Zero the scalars, the seats' hands and bot memory; the piles are overwritten by the deal."""
+    """Zero the scalars, the seats' hands and (for watching strategies) bot memory; the
+    piles are overwritten by the deal, and the log capacity (S_LOGCAP) is kept."""
     n = int(P[P_PLAYERS])
     cap = st[S_LOGCAP]
     for i in range(S_HAND0 + n * N_KINDS):
         st[i] = 0
     st[S_LOGCAP] = cap
-    for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
-        st[i] = 0
+    if P[P_WATCHERS] != 0.0:  # only watching strategies (counter) keep memory
+        for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
+            st[i] = 0
     st[S_NP] = n
     st[S_IN] = n
     st[S_DIR] = 1
@@ -67,8 +69,9 @@ def deal(st, P, rng, log):
     n = st[S_NP]
     dealer = st[S_DEALER]
     for _ in range(int(P[P_HAND_SIZE])):
+        p = dealer
         for i in range(n):
-            p = (dealer + 1 + i) % n
+            p = wrap(p + 1, n)
             top = st[S_NDRAW] - 1
             add_card(st, p, st[S_DRAW0 + top], 1)
             st[S_NDRAW] = top

@@ -12,9 +12,19 @@ def next_seat(st, p):
     """The seat after p in the direction of play, passing over seats already out (H13)."""
     n = st[S_NP]
     d = st[S_DIR]
-    q = (p + d + n) % n
+    q = wrap(p + d, n)
     while st[S_RANK0 + q] != 0:
-        q = (q + d + n) % n
+        q = wrap(q + d, n)
+    return q
+
+
+@njit(cache=True, inline="always")
+def wrap(q, n):
+    """q mod n for -n <= q < 2n, without a division (this runs several times a turn)."""
+    if q >= n:
+        return q - n
+    if q < 0:
+        return q + n
     return q
 
 
@@ -32,13 +42,16 @@ def add_card(st, p, k, n):
 
 @njit(cache=True)
 def hand_points(st, P, p):
+    """Points of the cards left in p's hand (R1, H5, H17).  Summed branch-free in floats
+    (exact for these small integers): most kinds are absent, so a test per kind would
+    mispredict."""
+    if st[S_HS0 + p] == 0:
+        return 0
     base = S_HAND0 + p * N_KINDS
-    total = 0
+    total = 0.0
     for k in range(N_KINDS):
-        c = st[base + k]
-        if c:
-            total += c * int(P[P_SCORE0 + k])
-    return total
+        total += st[base + k] * P[P_SCORE0 + k]
+    return int(total)
 
 
 def log_room(st, log, i):
