@@ -21,9 +21,10 @@ from .config import RulesConfig, to_params
 from .engine.batch import new_out, play_hands
 from .engine.layout import O_DEALER, O_STALLED, O_TURNS, O_WINNER
 from .seating import SeatRotation
-from .store import ResultDir, StoreError, column_names, run_metadata, to_table
+from .store import Columns, ResultDir, StoreError, column_names, run_metadata, to_table
 
 DEFAULT_CHUNK = 200_000
+SLICE = 25_000  # hands per kernel call within a chunk (a 10 MiB buffer, reused)
 Progress = Callable[[int], None]
 
 
@@ -105,7 +106,13 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
         out = buffer[:count]
     else:
         out = new_out(count)
-    play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
+    # blocks go to the kernel's threads one at a time (dynamic scheduling), so a core that
+    # is also busy writing Parquet takes fewer blocks instead of holding the others up
+    before = numba.set_parallel_chunksize(1)
+    try:
+        play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
+    finally:
+        numba.set_parallel_chunksize(before)
     return out
 
 
@@ -136,34 +143,41 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
     summary = RunSummary(cfg.players)
     summary.startup = warm_up(P)
     t0 = time.perf_counter()
-    pending: Future | None = None
-    buffers: list[np.ndarray | None] = [None, None]  # one filled by the kernel, one being written
-
-    def write(index: int, rows: np.ndarray, rotation: np.ndarray | None) -> None:
-        table = to_table(rows, columns, meta)
-        if rot is not None:
-            table = rot.add_columns(table, rotation)
-        result.write_chunk(index, table)
-
-    with ThreadPoolExecutor(max_workers=1) as writer:
+    pending: Future | None = None  # the previous chunk's write
+    scratch: list[np.ndarray | None] = [None, None]  # kernel rows of a slice: one played, one copied
+    copied: list[Future | None] = [None, None]
+    turn = 0
+    with ThreadPoolExecutor(max_workers=1) as writer:  # runs jobs in the order submitted
         for index, start, count in chunks(games, chunk_size):
             if index in done:
                 summary.chunks_skipped += 1
                 if progress:
                     progress(count)
                 continue
-            rotation = None
             if rot is None:
-                rows = buffers[0] = play_chunk(P, seed, start, count, workers, buffers[0])
-                buffers.reverse()
+                cols = Columns(columns, count)
+                for offset in range(0, count, SLICE):
+                    m = min(SLICE, count - offset)
+                    b = turn % 2
+                    turn += 1
+                    if copied[b] is not None:
+                        copied[b].result()  # this buffer's last slice is copied out: reuse it
+                    rows = scratch[b] = play_chunk(P, seed, start + offset, m, workers, scratch[b])
+                    summary.add(rows)
+                    copied[b] = writer.submit(cols.fill, offset, rows)
+                    if progress:
+                        progress(m)
+                job = (lambda i, c: lambda: result.write_chunk(i, c.table(meta)))(index, cols)
             else:
                 rows, rotation = rot.play(play_chunk, seed, start, count, workers)
-            summary.add(rows)
+                summary.add(rows)
+                table = rot.add_columns(to_table(rows, columns, meta), rotation)
+                job = (lambda i, t: lambda: result.write_chunk(i, t))(index, table)
+                if progress:
+                    progress(count)
             if pending is not None:
-                pending.result()  # the other buffer is free again only once it is written
-            pending = writer.submit(write, index, rows, rotation)
-            if progress:
-                progress(count)
+                pending.result()  # at most one chunk waits to be written: memory stays flat
+            pending = writer.submit(job)
         if pending is not None:
             pending.result()
     summary.seconds = time.perf_counter() - t0

@@ -44,30 +44,53 @@ def column_names(players: int, extra: Iterable[tuple[str, int]] = ()) -> list[tu
     return cols
 
 
-def _arrow(values: np.ndarray, kind: pa.DataType) -> pa.Array:
-    """A numpy column as an Arrow array from its buffer (``pa.array`` would import pandas
-    on first use: 0.6 s of every short run)."""
-    if kind == pa.bool_():
-        data = np.packbits(values.astype(bool), bitorder="little")
-    else:
-        data = np.ascontiguousarray(values, dtype=kind.to_pandas_dtype())
-    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(data)])
+def _numpy_type(name: str) -> type:
+    """The file type of a column: flags as booleans, hand/match indices as int64, every
+    other count or seat as int32."""
+    if name in _BOOL_COLUMNS:
+        return np.bool_
+    if name in _INT64_COLUMNS:
+        return np.int64
+    return np.int32
+
+
+class Columns:
+    """One chunk's columns in their file types, filled slice by slice from kernel rows.
+
+    The runner plays a chunk in slices into a small reused kernel buffer and copies each
+    slice here, so a run touches little fresh memory (first touches of fresh pages cost
+    about 4 ms per MiB on this kind of virtual machine)."""
+
+    def __init__(self, columns: list[tuple[str, int]], count: int) -> None:
+        self.columns = columns
+        self.count = count
+        self.data = [np.empty(count, _numpy_type(name)) for name, _ in columns]
+
+    def fill(self, offset: int, rows: np.ndarray) -> None:
+        """Copy kernel rows (hands offset .. offset+len(rows)-1 of the chunk) in."""
+        end = offset + len(rows)
+        for (_, j), values in zip(self.columns, self.data):
+            values[offset:end] = rows[:, j]
+
+    def table(self, metadata: dict[bytes, bytes]) -> pa.Table:
+        """The columns as an Arrow table built from their buffers (``pa.array`` would
+        import pandas on first use: 0.6 s of every short run)."""
+        arrays = []
+        for values in self.data:
+            if values.dtype == np.bool_:
+                kind, data = pa.bool_(), np.packbits(values, bitorder="little")
+            else:
+                kind, data = pa.from_numpy_dtype(values.dtype), values
+            arrays.append(pa.Array.from_buffers(kind, self.count, [None, pa.py_buffer(data)]))
+        names = [name for name, _ in self.columns]
+        return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(metadata)
 
 
 def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[bytes, bytes]) -> pa.Table:
     """The kernel's int64 rows as an Arrow table with compact types."""
-    arrays = []
-    names = []
-    for name, j in columns:
-        if name in _BOOL_COLUMNS:
-            kind = pa.bool_()
-        elif name in _INT64_COLUMNS:
-            kind = pa.int64()
-        else:
-            kind = pa.int32()
-        arrays.append(_arrow(out[:, j], kind))
-        names.append(name)
-    return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(metadata)
+    cols = Columns(columns, len(out))
+    cols.fill(0, out)
+    return cols.table(metadata)
 
 
 def run_metadata(cfg: RulesConfig, seed: int, mode: str, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
@@ -151,7 +174,13 @@ class ResultDir:
         file, the same rows, into place."""
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
-        pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows))
+        # hand/match indices run up by one: delta-encoded they take almost no room, and a
+        # dictionary of unique values would be built only to be thrown away (-27% write
+        # time, -34% file size on a standard run); every other column is dictionary-encoded
+        indices = [name for name in table.column_names if name in _INT64_COLUMNS]
+        pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),
+                       use_dictionary=[name for name in table.column_names if name not in indices],
+                       column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, final)

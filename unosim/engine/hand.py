@@ -19,12 +19,12 @@ from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UN
                      P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_DRAW4_AMOUNT, P_FINISH,
                      P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN,
                      P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
-                     P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
+                     P_RED_ZERO, P_SCORE0, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
                      P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WATCHERS, P_WILD_DRAW4,
                      S_AS_WILD, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
                      S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
                      S_LAST_PLAYER, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
-                     S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_SCR0, S_SILENT,
+                     S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_SCORE0, S_SCR0, S_SILENT,
                      S_SLAPS, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS,
                      S_UNO_PENALTIES, S_WINNER)
 from .moves import draw4_honest, is_legal, wild_allowed
@@ -43,8 +43,9 @@ RED_ZERO = 0
 # --------------------------------------------------------------------------- set-up (R2, R3)
 @njit(cache=True)
 def reset(st, P, dealer):
-    """Zero the scalars, the seats' hands and (for watching strategies) bot memory; the
-    piles are overwritten by the deal, and the log capacity (S_LOGCAP) is kept."""
+    """Zero the scalars, the seats' hands and (for watching strategies) bot memory, and
+    copy the score table in as integers; the piles are overwritten by the deal, and the
+    log capacity (S_LOGCAP) is kept."""
     n = int(P[P_PLAYERS])
     cap = st[S_LOGCAP]
     for i in range(S_HAND0 + n * N_KINDS):
@@ -53,6 +54,8 @@ def reset(st, P, dealer):
     if P[P_WATCHERS] != 0.0:  # only watching strategies (counter) keep memory
         for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
             st[i] = 0
+    for k in range(N_KINDS):
+        st[S_SCORE0 + k] = int(P[P_SCORE0 + k])
     st[S_NP] = n
     st[S_IN] = n
     st[S_DIR] = 1

@@ -106,7 +106,8 @@ S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
 S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
 S_MEM0 = S_DISC0 + MAX_CARDS               # per seat N_KINDS of bot memory
-N_STATE = S_MEM0 + MAX_PLAYERS * N_KINDS
+S_SCORE0 = S_MEM0 + MAX_PLAYERS * N_KINDS   # N_KINDS points per kind, P_SCORE0 as integers (reset)
+N_STATE = S_SCORE0 + N_KINDS
 
 # --------------------------------------------------------------------------- out: one row per hand
 O_HAND = 0
