@@ -16,7 +16,8 @@ compile time) from growing with the number of strategies.
 
 from numba import njit
 
-from ..engine.layout import BOT_STRIDE, P_BOT0, P_PLAYERS, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS, S_SCR0
+from ..engine.layout import BOT_STRIDE, P_BOT0, P_PLAYERS, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS, S_BOT0, S_SCR0
+from ..engine.table import rule
 from . import aggressor, color_keeper, counter, greedy, weights, wild_saver
 from . import random as b0
 from .common import fewest_cards_opponent
@@ -31,8 +32,9 @@ WEIGHTS = 6
 
 
 @njit(cache=True, inline="always")
-def strategy(P, p):
-    return int(P[P_BOT0 + p * BOT_STRIDE])
+def strategy(st, p):
+    """Seat p's strategy code, from the copy reset() keeps in the state."""
+    return st[S_BOT0 + p]
 
 
 # --------------------------------------------------------------------------- out-of-line dispatch
@@ -156,7 +158,7 @@ def _other_jump(st, P, rng, p, k, code):
 @njit(cache=True, inline="always")
 def _observe_all(st, P, k):
     """Every counting seat sees k go on the pile (nothing to do without one: P_WATCHERS)."""
-    if P[P_WATCHERS] == 0.0:
+    if rule(st, P_WATCHERS) == 0:
         return
     n = int(P[P_PLAYERS])
     for q in range(n):
@@ -172,11 +174,11 @@ def choose_play(st, P, rng, p):
     A strategy may return a Wild Draw Four that only matches as a bluff (R8) or -1 while
     holding a legal card (R7); with ``voluntary_draw = false`` (H8) a -1 is replaced by
     B0's choice (which is -1 only when nothing is legal)."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return b0.choose_play(st, P, rng, p)
     k = _other_play(st, P, rng, p, code)
-    if k < 0 and P[P_VOLUNTARY_DRAW] == 0.0:
+    if k < 0 and rule(st, P_VOLUNTARY_DRAW) == 0:
         k = b0.choose_play(st, P, rng, p)
     return k
 
@@ -186,7 +188,7 @@ def multi_plan(st, P, rng, p, k):
     """H6: which cards go down with k.  Writes per colour the number of cards of k's rank
     to play (k itself included) into ``st[S_SCR0 + colour]`` (wilds: slot 0 counts copies
     of k) and returns the colour of the card to end on top.  B0 plays the single card."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return b0_multi_plan(st, k)
     return _other_multi(st, P, rng, p, k, code)
@@ -207,7 +209,7 @@ def b0_multi_plan(st, k):
 @njit(cache=True, inline="always")
 def choose_color(st, P, rng, p):
     """The colour p names after a wild (R9)."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return b0.choose_color(st, P, rng, p)
     return _other_color(st, P, rng, p, code)
@@ -216,7 +218,7 @@ def choose_color(st, P, rng, p):
 @njit(cache=True, inline="always")
 def play_drawn(st, P, rng, p, k):
     """Whether p plays the legal card k just drawn when ``play_drawn = "may"`` (R6); B0 always does."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return True
     return _other_play_drawn(st, P, rng, p, k, code)
@@ -225,7 +227,7 @@ def play_drawn(st, P, rng, p, k):
 @njit(cache=True, inline="always")
 def challenge(st, P, rng, p):
     """Whether p challenges the Wild Draw Four it faces (R8); B0 never does."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return False
     return _other_challenge(st, P, rng, p, code)
@@ -234,7 +236,7 @@ def challenge(st, P, rng, p):
 @njit(cache=True, inline="always")
 def choose_stack(st, P, rng, p):
     """The card p stacks on a pending penalty, or -1 to draw the total (H1)."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return b0.choose_stack(st, P, rng, p)
     return _other_stack(st, P, rng, p, code)
@@ -243,7 +245,7 @@ def choose_stack(st, P, rng, p):
 @njit(cache=True, inline="always")
 def wants_jump(st, P, rng, p, k):
     """Whether p jumps in with k (H2); B0 always does."""
-    code = strategy(P, p)
+    code = strategy(st, p)
     if code == RANDOM:
         return True
     return _other_jump(st, P, rng, p, k, code)
@@ -253,7 +255,7 @@ def wants_jump(st, P, rng, p, k):
 def choose_opponent(st, P, rng, p):
     """Whom p swaps with (H4) or gives cards to (H5): B0 uniformly, every other strategy
     the opponent with the fewest cards."""
-    if strategy(P, p) == RANDOM:
+    if strategy(st, p) == RANDOM:
         return b0.choose_opponent(st, P, rng, p, int(P[P_TEAMS]))
     return fewest_cards_opponent(st, P, rng, p)
 

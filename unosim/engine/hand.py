@@ -11,26 +11,26 @@ penalty that the loop resolves, so a stack of any length is a loop, not a call c
 from numba import njit
 
 from ..bots import policy
-from .layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UNO,
+from .layout import (BOT_STRIDE, DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UNO,
                      EV_CHALLENGE, EV_DEAL, EV_END, EV_FACING, EV_GIVEAWAY, EV_JUMP, EV_KEEP, EV_NOISE,
                      EV_OUT, EV_PASS, EV_PASS_HANDS, EV_PENALTY, EV_PLAY, EV_RETURN,
                      EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_STACK, EV_STALL, EV_SWAP,
-                     EV_TURN_UP, EV_UNO, N_KINDS, P_CHALLENGE, P_CHALLENGE_EXTRA,
+                     EV_TURN_UP, EV_UNO, MAX_PLAYERS, N_KINDS, P_BOT0, P_CHALLENGE, P_CHALLENGE_EXTRA,
                      P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_DRAW4_AMOUNT, P_FINISH,
                      P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN,
                      P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
                      P_RED_ZERO, P_SCORE0, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
                      P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WATCHERS, P_WILD_DRAW4,
-                     S_AS_WILD, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
+                     S_AS_WILD, S_BLUFF, S_BOT0, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
                      S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
                      S_LAST_PLAYER, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
-                     S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_SCORE0, S_SCR0, S_SILENT,
+                     S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_RULE0, S_SCORE0, S_SCR0, S_SILENT,
                      S_SLAPS, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS,
                      S_UNO_PENALTIES, S_WINNER)
 from .moves import draw4_honest, is_legal, wild_allowed
 from .piles import build_deck, discard, draw_card, draw_cards, shuffle
 from .rng import below, chance
-from .table import add_card, log_event, next_seat, wrap
+from .table import add_card, log_event, next_seat, rule, wrap
 
 WILD = 52
 WILD_DRAW4 = 53
@@ -56,6 +56,10 @@ def reset(st, P, dealer):
             st[i] = 0
     for k in range(N_KINDS):
         st[S_SCORE0 + k] = int(P[P_SCORE0 + k])
+    for i in range(P_SCORE0):  # the switches as integers: no float compares on the hot path
+        st[S_RULE0 + i] = int(P[i])
+    for q in range(MAX_PLAYERS):
+        st[S_BOT0 + q] = int(P[P_BOT0 + q * BOT_STRIDE])
     st[S_NP] = n
     st[S_IN] = n
     st[S_DIR] = 1
@@ -173,11 +177,11 @@ def begin_turn(st, P, rng, log, a):
 def drawn_playable(st, P, p, c):
     """May p play the card c just drawn?  R6 legality, narrowed by E2 (colour matches
     only) and widened by E3 (a drawn Wild Draw Four plays as a plain Wild)."""
-    if c == WILD_DRAW4 and P[P_DRAWN_DRAW4] != 0.0:
+    if c == WILD_DRAW4 and rule(st, P_DRAWN_DRAW4) != 0:
         return wild_allowed(st, P, p, 1)
     if not is_legal(st, P, p, c):
         return False
-    return P[P_DRAWN_MATCH] == 0.0 or c >= WILD or c // 13 == st[S_COLOR]
+    return rule(st, P_DRAWN_MATCH) == 0 or c >= WILD or c // 13 == st[S_COLOR]
 
 
 @njit(cache=True, inline="always")
@@ -189,7 +193,7 @@ def take_turn(st, P, rng, log, p):
     k = policy.choose_play(st, P, rng, p)
     if k >= 0:
         return k, 1
-    if P[P_DRAW] != 0.0:  # H3: draw until a legal card shows, then play it
+    if rule(st, P_DRAW) != 0:  # H3: draw until a legal card shows, then play it
         got = 0
         while True:
             c = draw_card(st, rng, log, p, DR_TURN)
@@ -207,7 +211,7 @@ def take_turn(st, P, rng, log, p):
         if c >= 0:
             if st[S_MAX_DRAW] < 1:
                 st[S_MAX_DRAW] = 1
-            mode = int(P[P_PLAY_DRAWN])
+            mode = rule(st, P_PLAY_DRAWN)
             if mode != 2 and drawn_playable(st, P, p, c) and (mode == 1 or policy.play_drawn(st, P, rng, p, c)):
                 return c, 2
             log_event(st, log, EV_KEEP, p, c, 0)
@@ -225,8 +229,8 @@ def face_penalty(st, P, rng, log):
     the card to stack, the turn already begun), or draw it; -1 unless stacking."""
     v = st[S_CUR]
     pk = st[S_PENDING_KIND]
-    if (pk == WILD_DRAW4 and st[S_STACK_LEN] == 1 and P[P_WILD_DRAW4] == 0.0
-            and P[P_CHALLENGE] != 0.0 and policy.challenge(st, P, rng, v)):
+    if (pk == WILD_DRAW4 and st[S_STACK_LEN] == 1 and rule(st, P_WILD_DRAW4) == 0
+            and rule(st, P_CHALLENGE) != 0 and policy.challenge(st, P, rng, v)):
         st[S_CHALLENGES] += 1
         b = st[S_BLUFFER]
         proven = st[S_BLUFF]
@@ -235,17 +239,17 @@ def face_penalty(st, P, rng, log):
             got = draw_cards(st, rng, log, b, st[S_PENDING], DR_CHALLENGE)
             log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
             clear_pending(st)
-            if P[P_CHALLENGE_SKIP] != 0.0:  # H9
+            if rule(st, P_CHALLENGE_SKIP) != 0:  # H9
                 log_event(st, log, EV_SKIPPED, v, 0, 0)
                 st[S_CUR] = next_seat(st, v)
         else:
-            got = draw_cards(st, rng, log, v, st[S_PENDING] + int(P[P_CHALLENGE_EXTRA]), DR_CHALLENGE)
+            got = draw_cards(st, rng, log, v, st[S_PENDING] + rule(st, P_CHALLENGE_EXTRA), DR_CHALLENGE)
             log_event(st, log, EV_PENALTY, v, got, DR_CHALLENGE)
             clear_pending(st)
             log_event(st, log, EV_SKIPPED, v, 0, 0)
             st[S_CUR] = next_seat(st, v)
         return -1
-    if P[P_STACKING] != 0.0:
+    if rule(st, P_STACKING) != 0:
         k = policy.choose_stack(st, P, rng, v)
         if k >= 0:
             begin_turn(st, P, rng, log, v)
@@ -273,20 +277,20 @@ def clear_pending(st):
 
 # --------------------------------------------------------------------------- playing a card
 @njit(cache=True, inline="always")
-def is_draw_card(P, k):
+def is_draw_card(st, P, k):
     """Draw Two, Wild Draw Four, and the H5 +10: the next player draws and loses the turn,
     even when H18 sets the amount to 0."""
-    return k == WILD_DRAW4 or (k < WILD and k % 13 == DRAW2) or (k == RED_ZERO and P[P_RED_ZERO] == 1.0)
+    return k == WILD_DRAW4 or (k < WILD and k % 13 == DRAW2) or (k == RED_ZERO and rule(st, P_RED_ZERO) == 1)
 
 
 @njit(cache=True, inline="always")
-def penalty_of(P, k):
+def penalty_of(st, P, k):
     """Cards a draw card makes the next player draw (R9, H5, H18); 0 for other cards."""
     if k == WILD_DRAW4:
-        return int(P[P_DRAW4_AMOUNT])
+        return rule(st, P_DRAW4_AMOUNT)
     if k < WILD and k % 13 == DRAW2:
-        return int(P[P_DRAW2_AMOUNT])
-    if k == RED_ZERO and P[P_RED_ZERO] == 1.0:
+        return rule(st, P_DRAW2_AMOUNT)
+    if k == RED_ZERO and rule(st, P_RED_ZERO) == 1:
         return 10
     return 0
 
@@ -348,7 +352,7 @@ def play_multi(st, P, rng, log, p, k):
         top = k
     else:
         r = k % 13
-        same_rank = P[P_MULTI_PLAY] == 2.0
+        same_rank = rule(st, P_MULTI_PLAY) == 2
         kc = k // 13
         if not same_rank:
             top_c = kc
@@ -381,7 +385,7 @@ def settle(st, P, rng, log, p, k, count):
         uno_call(st, P, rng, log, p)
     dmult = count
     smult = count
-    if P[P_JUMP_IN] != 0.0 and someone_else_holds(st, p, k):
+    if rule(st, P_JUMP_IN) != 0 and someone_else_holds(st, p, k):
         j, k, dmult = jump_window(st, P, rng, log, p, k, count)
         if j != p:
             smult = 1
@@ -394,9 +398,9 @@ def after_play(st, P, rng, log, p, k, dmult, smult):
     """The effects of the card that stays on top: slap (H10), silence (H11), then R9/H4/H5."""
     if k < WILD and k % 13 <= 9:
         r = k % 13
-        if r == P[P_SLAP_RANK]:
+        if r == rule(st, P_SLAP_RANK):
             slap(st, P, rng, log, p)
-        if r == P[P_SILENT_RANK]:
+        if r == rule(st, P_SILENT_RANK):
             st[S_SILENT] = p
             log_event(st, log, EV_SILENCE, p, 0, 0)
     effect(st, P, rng, log, p, k, dmult, smult)
@@ -429,17 +433,17 @@ def next_to_act(st, P, p, k):
             return next_seat(st, next_seat(st, p))
         if r == REVERSE:
             if st[S_IN] == 2:
-                if P[P_TWO_PLAYER_REVERSE] != 0.0:
+                if rule(st, P_TWO_PLAYER_REVERSE) != 0:
                     return next_seat(st, p)
                 return next_seat(st, next_seat(st, p))
             st[S_DIR] = -st[S_DIR]
             q = next_seat(st, p)
             st[S_DIR] = -st[S_DIR]
             return q
-    if is_draw_card(P, k):
+    if is_draw_card(st, P, k):
         v = next_seat(st, p)
-        mode = P[P_STACKING]
-        if (k == WILD_DRAW4 and mode >= 2.0) or (k < WILD and k % 13 == DRAW2 and mode >= 1.0):
+        mode = rule(st, P_STACKING)
+        if (k == WILD_DRAW4 and mode >= 2) or (k < WILD and k % 13 == DRAW2 and mode >= 1):
             return v
         return next_seat(st, v)
     return next_seat(st, p)
@@ -455,9 +459,9 @@ def someone_else_holds(st, p, k):
 
 
 @njit(cache=True)
-def jumpable(P, k):
+def jumpable(st, P, k):
     """H2: numbers always; Skip/Reverse/Draw Two under "colored"; wilds under "all"."""
-    mode = int(P[P_JUMP_IN])
+    mode = rule(st, P_JUMP_IN)
     if k >= WILD:
         return mode == 3
     if k % 13 <= 9:
@@ -472,8 +476,8 @@ def jump_window(st, P, rng, log, p, k, mult):
     ``mult`` counts the draw-card penalties that add up: under ``jump_in_stack =
     "accumulate"`` each jump adds one, under "replace" only the last jumper's card counts."""
     n = st[S_NP]
-    max_turns = int(P[P_MAX_TURNS])
-    while jumpable(P, k) and st[S_TURNS] < max_turns:
+    max_turns = rule(st, P_MAX_TURNS)
+    while jumpable(st, P, k) and st[S_TURNS] < max_turns:
         nxt = next_to_act(st, P, p, k)
         count = 0
         for q in range(n):
@@ -497,7 +501,7 @@ def jump_window(st, P, rng, log, p, k, mult):
         begin_turn(st, P, rng, log, j)
         st[S_JUMP_INS] += 1
         st[S_AS_WILD] = 0
-        if is_draw_card(P, k) and P[P_JUMP_IN_STACK] != 0.0:
+        if is_draw_card(st, P, k) and rule(st, P_JUMP_IN_STACK) != 0:
             mult += 1
         else:
             mult = 1
@@ -514,12 +518,12 @@ def effect(st, P, rng, log, p, k, dmult, smult):
 
     ``dmult`` draw penalties add up and ``smult`` cards act (H6 multi-play, H2 accumulate);
     with 2 players each Reverse is a Skip."""
-    draws = is_draw_card(P, k)
+    draws = is_draw_card(st, P, k)
     if st[S_AS_WILD] != 0:  # E3: a drawn Wild Draw Four acting as a plain Wild
         draws = False
         st[S_AS_WILD] = 0
     if draws:
-        amount = penalty_of(P, k)
+        amount = penalty_of(st, P, k)
         if st[S_PENDING_KIND] >= 0:
             st[S_PENDING] += amount * dmult
             st[S_STACK_LEN] += smult
@@ -528,12 +532,12 @@ def effect(st, P, rng, log, p, k, dmult, smult):
             st[S_STACK_LEN] = smult
         st[S_PENDING_KIND] = k
         st[S_CUR] = next_seat(st, p)
-        if P[P_STACKING] != 0.0:
+        if rule(st, P_STACKING) != 0:
             log_event(st, log, EV_FACING, st[S_CUR], st[S_PENDING], st[S_STACK_LEN])
         return
     if k < WILD:
         r = k % 13
-        if r == SKIP or (r == REVERSE and st[S_IN] == 2 and P[P_TWO_PLAYER_REVERSE] == 0.0):
+        if r == SKIP or (r == REVERSE and st[S_IN] == 2 and rule(st, P_TWO_PLAYER_REVERSE) == 0):
             s = p
             for _ in range(smult):
                 s = next_seat(st, s)
@@ -546,11 +550,11 @@ def effect(st, P, rng, log, p, k, dmult, smult):
                 log_event(st, log, EV_REVERSE, st[S_DIR], 0, 0)
             st[S_CUR] = next_seat(st, p)
             return
-        if k == RED_ZERO and P[P_RED_ZERO] == 2.0:
+        if k == RED_ZERO and rule(st, P_RED_ZERO) == 2:
             giveaway(st, P, rng, log, p)
-        elif r == 0 and P[P_SEVEN_O] != 0.0:
+        elif r == 0 and rule(st, P_SEVEN_O) != 0:
             pass_hands(st, log)
-        elif r == 7 and P[P_SEVEN_O] != 0.0:
+        elif r == 7 and rule(st, P_SEVEN_O) != 0:
             q = policy.choose_opponent(st, P, rng, p)
             if q >= 0:
                 swap_hands(st, p, q)
@@ -628,14 +632,14 @@ def go_out(st, P, rng, log, p, k, count):
     log_event(st, log, EV_OUT, p, out_rank, 0)
     if out_rank == 1:
         st[S_WINNER] = p
-    if P[P_FINISH] != 0.0 and st[S_IN] > 1:
+    if rule(st, P_FINISH) != 0 and st[S_IN] > 1:
         # H13: the last card still acts among the players left (not 0/7 or a giveaway)
-        if silent_last_card(P, k):
+        if silent_last_card(st, P, k):
             st[S_CUR] = next_seat(st, p)
             return
         dmult = count
         smult = count
-        if P[P_JUMP_IN] != 0.0 and someone_else_holds(st, p, k):
+        if rule(st, P_JUMP_IN) != 0 and someone_else_holds(st, p, k):
             j, k, dmult = jump_window(st, P, rng, log, p, k, count)
             if j != p:
                 smult = 1
@@ -643,9 +647,9 @@ def go_out(st, P, rng, log, p, k, count):
         after_play(st, P, rng, log, p, k, dmult, smult)
         return
     # R12: a draw card's penalty, with any pending stack, is still drawn
-    if is_draw_card(P, k) and st[S_AS_WILD] == 0:
+    if is_draw_card(st, P, k) and st[S_AS_WILD] == 0:
         v = next_seat(st, p)
-        got = draw_cards(st, rng, log, v, st[S_PENDING] + penalty_of(P, k) * count, DR_PENALTY)
+        got = draw_cards(st, rng, log, v, st[S_PENDING] + penalty_of(st, P, k) * count, DR_PENALTY)
         log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
         if st[S_PENDING_KIND] >= 0:
             st[S_STACK_LEN] += 1
@@ -653,7 +657,7 @@ def go_out(st, P, rng, log, p, k, count):
         elif st[S_STACK_LEN] == 0:
             st[S_STACK_LEN] = 1
         clear_pending(st)
-    if P[P_FINISH] != 0.0:
+    if rule(st, P_FINISH) != 0:
         for q in range(n):
             if st[S_RANK0 + q] == 0:
                 st[S_RANK0 + q] = n
@@ -661,14 +665,14 @@ def go_out(st, P, rng, log, p, k, count):
 
 
 @njit(cache=True, inline="always")
-def silent_last_card(P, k):
+def silent_last_card(st, P, k):
     """H13: a 0 or 7 under seven-o, or a giveaway red 0, does nothing as a last card."""
     if k >= WILD:
         return False
-    if k == RED_ZERO and P[P_RED_ZERO] != 0.0:
-        return P[P_RED_ZERO] == 2.0
+    if k == RED_ZERO and rule(st, P_RED_ZERO) != 0:
+        return rule(st, P_RED_ZERO) == 2
     r = k % 13
-    return (r == 0 or r == 7) and P[P_SEVEN_O] != 0.0
+    return (r == 0 or r == 7) and rule(st, P_SEVEN_O) != 0
 
 
 @njit(cache=True)
@@ -693,7 +697,7 @@ def step(st, P, rng, log):
     """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
     or let the seat to act take its turn.  Scenario tests drive hands through this.
     Every card put down in a move goes through the single play_card call below."""
-    if st[S_TURNS] >= int(P[P_MAX_TURNS]):
+    if st[S_TURNS] >= rule(st, P_MAX_TURNS):
         st[S_STALLED] = 1
         st[S_WINNER] = -1
         log_event(st, log, EV_STALL, 0, 0, 0)
@@ -707,9 +711,9 @@ def step(st, P, rng, log):
         k, how = take_turn(st, P, rng, log, p)
     if k < 0:
         return
-    if how == 1 and P[P_MULTI_PLAY] != 0.0:
+    if how == 1 and rule(st, P_MULTI_PLAY) != 0:
         play_multi(st, P, rng, log, p, k)
         return
-    if how == 2 and k == WILD_DRAW4 and P[P_DRAWN_DRAW4] != 0.0:
+    if how == 2 and k == WILD_DRAW4 and rule(st, P_DRAWN_DRAW4) != 0:
         st[S_AS_WILD] = 1
     play_card(st, P, rng, log, p, k)

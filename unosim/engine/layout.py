@@ -107,7 +107,9 @@ S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
 S_MEM0 = S_DISC0 + MAX_CARDS               # per seat N_KINDS of bot memory
 S_SCORE0 = S_MEM0 + MAX_PLAYERS * N_KINDS   # N_KINDS points per kind, P_SCORE0 as integers (reset)
-N_STATE = S_SCORE0 + N_KINDS
+S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (reset): the switches, read every turn
+S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (reset)
+N_STATE = S_BOT0 + MAX_PLAYERS
 
 # --------------------------------------------------------------------------- out: one row per hand
 O_HAND = 0

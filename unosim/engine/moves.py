@@ -6,6 +6,7 @@ kinds of the colour in force, the same rank in the other three colours, the two 
 
 from numba import njit
 
+from .table import rule
 from .layout import (N_KINDS, P_STACKING, P_WILD_DRAW4, P_WILD_LAST, S_COLOR, S_HAND0,
                      S_HS0, S_PENDING_KIND, S_TOP)
 
@@ -27,17 +28,17 @@ def color_count(st, p, c):
 @njit(cache=True, inline="always")
 def wild_allowed(st, P, p, count):
     """H7: with ``wild_last = false`` a wild may not be the last card(s) played."""
-    return P[P_WILD_LAST] != 0.0 or st[S_HS0 + p] > count
+    return rule(st, P_WILD_LAST) != 0 or st[S_HS0 + p] > count
 
 
 @njit(cache=True, inline="always")
 def draw4_honest(st, P, p):
     """R8: Wild Draw Four is legal when free, or when p holds no card of the colour in force;
     E1 ``last_resort``: only when no other card (not even a Wild) may be played."""
-    mode = P[P_WILD_DRAW4]
-    if mode == 0.0:
+    mode = rule(st, P_WILD_DRAW4)
+    if mode == 0:
         return color_count(st, p, st[S_COLOR]) == 0
-    if mode == 1.0:
+    if mode == 1:
         return True
     return no_other_play(st, p)
 
@@ -82,7 +83,7 @@ def is_legal(st, P, p, k):
 @njit(cache=True)
 def can_stack(st, P, k):
     """H1: may k be stacked on the pending penalty card?"""
-    mode = int(P[P_STACKING])
+    mode = rule(st, P_STACKING)
     if mode == 0:
         return False
     pk = st[S_PENDING_KIND]

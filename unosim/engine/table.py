@@ -4,7 +4,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .layout import (LOG_WIDTH, N_KINDS, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP, S_RANK0,
-                     S_SCORE0)
+                     S_RULE0, S_SCORE0)
 
 
 @njit(cache=True, inline="always")
@@ -16,6 +16,14 @@ def next_seat(st, p):
     while st[S_RANK0 + q] != 0:
         q = wrap(q + d, n)
     return q
+
+
+@njit(cache=True, inline="always")
+def rule(st, i):
+    """Rule switch i (a ``P_*`` index below ``P_SCORE0``) as the integer reset() copied
+    into the state: an integer compare instead of a float load and compare, several times
+    a turn.  Probabilities (``uno_forget``, ``uno_caught``, ``noise_chance``) stay in P."""
+    return st[S_RULE0 + i]
 
 
 @njit(cache=True, inline="always")
