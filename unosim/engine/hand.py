@@ -385,7 +385,7 @@ def settle(st, P, rng, log, p, k, count):
         uno_call(st, P, rng, log, p)
     dmult = count
     smult = count
-    if rule(st, P_JUMP_IN) != 0 and someone_else_holds(st, p, k):
+    if rule(st, P_JUMP_IN) != 0 and jumpable(st, P, k) and someone_else_holds(st, p, k):
         j, k, dmult = jump_window(st, P, rng, log, p, k, count)
         if j != p:
             smult = 1
@@ -451,14 +451,15 @@ def next_to_act(st, P, p, k):
 
 @njit(cache=True, inline="always")
 def someone_else_holds(st, p, k):
-    """A cheap look before the H2 window: does any other seat hold a copy of k at all?"""
+    """A cheap look before the H2 window: does any other seat hold a copy of k at all?
+    (A branch-free sum: a test per seat mispredicts.)"""
+    total = 0
     for q in range(st[S_NP]):
-        if q != p and st[S_HAND0 + q * N_KINDS + k] > 0:
-            return True
-    return False
+        total += st[S_HAND0 + q * N_KINDS + k]
+    return total > st[S_HAND0 + p * N_KINDS + k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def jumpable(st, P, k):
     """H2: numbers always; Skip/Reverse/Draw Two under "colored"; wilds under "all"."""
     mode = rule(st, P_JUMP_IN)
@@ -639,7 +640,7 @@ def go_out(st, P, rng, log, p, k, count):
             return
         dmult = count
         smult = count
-        if rule(st, P_JUMP_IN) != 0 and someone_else_holds(st, p, k):
+        if rule(st, P_JUMP_IN) != 0 and jumpable(st, P, k) and someone_else_holds(st, p, k):
             j, k, dmult = jump_window(st, P, rng, log, p, k, count)
             if j != p:
                 smult = 1
