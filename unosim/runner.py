@@ -147,7 +147,10 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
     scratch: list[np.ndarray | None] = [None, None]  # kernel rows of a slice: one played, one copied
     copied: list[Future | None] = [None, None]
     turn = 0
-    with ThreadPoolExecutor(max_workers=1) as writer:  # runs jobs in the order submitted
+    # Two helper threads, each running its jobs in order: one copies slices into columns,
+    # one writes chunks.  Copies never queue behind a Parquet write, so the kernel waits
+    # for a free buffer only as long as one slice's copy takes.
+    with ThreadPoolExecutor(max_workers=1) as copier, ThreadPoolExecutor(max_workers=1) as writer:
         for index, start, count in chunks(games, chunk_size):
             if index in done:
                 summary.chunks_skipped += 1
@@ -164,10 +167,11 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
                         copied[b].result()  # this buffer's last slice is copied out: reuse it
                     rows = scratch[b] = play_chunk(P, seed, start + offset, m, workers, scratch[b])
                     summary.add(rows)
-                    copied[b] = writer.submit(cols.fill, offset, rows)
+                    copied[b] = copier.submit(cols.fill, offset, rows)
                     if progress:
                         progress(m)
-                job = (lambda i, c: lambda: result.write_chunk(i, c.table(meta)))(index, cols)
+                job = (lambda i, c, last: lambda: (last.result(), result.write_chunk(i, c.table(meta))))(
+                    index, cols, copied[b])  # the copier is in order: its last job done means all are
             else:
                 rows, rotation = rot.play(play_chunk, seed, start, count, workers)
                 summary.add(rows)
