@@ -7,7 +7,7 @@ least half as fast as B0.
 
 How it measures: both tables use the official rules with 4 players and differ only in
 their [bots] seats.  After a warm-up call per table (numba compiles or loads its cache),
-the kernel alone (`runner.play_chunk`, no Parquet) plays N hands per table, alternating
+the kernel alone (`runner.play_chunk` into one reused buffer, no Parquet) plays N hands per table, alternating
 the two tables R times so that a change in machine load hits both alike; the median rate
 of each is reported, and the ratio of the medians.
 
@@ -32,9 +32,9 @@ TABLES = {"random x4": ["random"] * 4, "counter x4": ["counter"] * 4}
 TARGET = 0.5
 
 
-def rate(P, hands: int, workers: int, seed: int) -> float:
+def rate(P, hands: int, workers: int, seed: int, buffer) -> float:
     t0 = time.perf_counter()
-    play_chunk(P, seed, 0, hands, workers)
+    play_chunk(P, seed, 0, hands, workers, buffer)
     return hands / (time.perf_counter() - t0)
 
 
@@ -55,10 +55,13 @@ def main() -> None:
         t0 = time.perf_counter()
         play_chunk(P, 0, 0, 1000, workers)
         print(f"  warm-up {name}: {time.perf_counter() - t0:.1f} s (compile or cache load)")
+    # one output buffer, touched once before timing: fresh pages cost ~4 ms per MiB on
+    # this kind of VM, which would be timed as the kernel's (the runner reuses buffers too)
+    buffer = play_chunk(params["random x4"], 0, 0, args.hands, workers)
     rates: dict[str, list[float]] = {name: [] for name in params}
     for r in range(args.rounds):
         for name, P in params.items():
-            rates[name].append(rate(P, args.hands, workers, seed=1 + r))
+            rates[name].append(rate(P, args.hands, workers, 1 + r, buffer))
     med = {name: statistics.median(v) for name, v in rates.items()}
     for name, v in rates.items():
         print(f"  {name:<11} {med[name]:>12,.0f} hands/s  (median of {len(v)}; "

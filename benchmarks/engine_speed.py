@@ -11,9 +11,10 @@ Issue targets it checks (printed as met / NOT MET, never asserted):
 How it measures, for each config:
   1. warm-up: `unosim run CONFIG --games 1000` once, so the numba cache is compiled;
   2. start cost: the same 1000-hand run, median of R, timed from outside;
-  3. for 1 worker, 2 workers (and all, if numba may use more than 2 cores): the real CLI
+  3. R rounds, each running 1 worker, 2 workers (and all, if numba may use more than 2
+     cores) once, so host-speed drift hits all alike: the real CLI
      `unosim run CONFIG --games N --workers W --quiet --force --out TMP` in a subprocess,
-     R times; the subprocess's wall clock gives the end-to-end rate N / wall (interpreter
+     the subprocess's wall clock gives the end-to-end rate N / wall (interpreter
      start, imports, numba cache load, the kernel and Parquet writing all included).
      The 1-worker run is pinned to one CPU (sched_setaffinity): "one core" means the
      whole process, its Parquet writer thread included, on one core;
@@ -191,18 +192,19 @@ def measure(config: Path, games: int, worker_counts: list[int], repeats: int, se
     start = statistics.median(starts)
     print(f"start cost (a {START_GAMES:,}-hand run, cached): {fmt_list(starts, '{:.2f}')} s -> median {start:.2f} s",
           flush=True)
-    rows = []
+    rows = [Row(w) for w in worker_counts]
     turns = float("nan")
-    for w in worker_counts:
-        row = Row(w)
-        for i in range(repeats):
+    # rounds, each running every worker count once: a drift in the shared host's speed
+    # then hits all worker counts alike instead of biasing their ratio
+    for i in range(repeats):
+        for row in rows:
+            w = row.workers
             r = run_cli(config, games, out, w, seed, chunk_size)
             row.walls.append(r.wall)
             row.printed.append(r.printed)
             turns = r.mean_turns
-            print(f"  workers {w}, repeat {i + 1}/{repeats}: {r.wall:6.2f} s wall = {games / r.wall:>9,.0f} hands/s; "
+            print(f"  round {i + 1}/{repeats}, workers {w}: {r.wall:6.2f} s wall = {games / r.wall:>9,.0f} hands/s; "
                   f"unosim printed {r.printed:>9,.0f} hands/s", flush=True)
-        rows.append(row)
     for w, rates in kernel_rates(config, games, worker_counts, repeats, seed, chunk_size).items():
         next(r for r in rows if r.workers == w).kernel = rates
         print(f"  kernel only (runner.play_chunk in-process), workers {w}: {fmt_list(rates, '{:,.0f}')} hands/s",
@@ -260,6 +262,8 @@ def print_targets(res: ConfigResult, games: int, other: ConfigResult | None) -> 
         print(f"  [n/a    ] 2 workers >= {TARGET_SCALING}x 1 worker: numba may use only 1 core here")
     else:
         scaling = two.wall_rate(games) / one_rate
+        rounds = sorted(a / b for a, b in zip(one.walls, two.walls))
+        print(f"  (2 workers / 1 core, wall, round by round: {', '.join(f'{q:.2f}x' for q in rounds)})")
         print(f"  [{verdict(scaling >= TARGET_SCALING)}] 2 workers >= {TARGET_SCALING}x 1 core: {scaling:.2f}x "
               f"(wall-start {ratio(two.steady_rate(games, res.start), one.steady_rate(games, res.start), 0)}, "
               f"printed {ratio(two.printed_rate(), one.printed_rate(), 0)}, "

@@ -434,8 +434,9 @@ class ChunkResult:
 _KERNEL_LOCK = threading.Lock()
 
 
-def play(spec: ChunkSpec, workers: int | None = None) -> np.ndarray:
-    """The kernel rows of one chunk, on ``workers`` cores (all when None)."""
+def play(spec: ChunkSpec, workers: int | None = None, buffer: np.ndarray | None = None) -> np.ndarray:
+    """The kernel rows of one chunk, on ``workers`` cores (all when None); hands are played
+    into ``buffer`` when it is big enough (see :func:`unosim.runner.play_chunk`)."""
     if spec.engine_version != ENGINE_VERSION:
         raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
                        f"{spec.engine_version}: install the same unosim everywhere")
@@ -448,7 +449,7 @@ def play(spec: ChunkSpec, workers: int | None = None) -> np.ndarray:
         if spec.unit == "matches":
             mm = _matches_api()
             return mm.play_match_chunk(spec.P, spec.seed, spec.start, spec.count, w, spec.max_hands)
-        return play_chunk(spec.P, spec.seed, spec.start, spec.count, w)
+        return play_chunk(spec.P, spec.seed, spec.start, spec.count, w, buffer)
 
 
 def write(spec: ChunkSpec, rows: np.ndarray, seconds: float = 0.0) -> ChunkResult:
@@ -631,10 +632,16 @@ def _run_local(specs: list[ChunkSpec], workers: int) -> Iterator[ChunkResult]:
     while one writer thread writes chunk k.  A stop (exception, Ctrl-C) lets the write in
     flight finish, so only whole parts are ever left."""
     pending: Future | None = None
+    # two output buffers, reused: chunk k+1 is played into one while chunk k is written
+    # from the other (fresh pages cost ~4 ms per MiB on this kind of virtual machine)
+    buffers: list[np.ndarray | None] = [None, None]
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="unosim-writer") as writer:
         for spec in specs:
             t0 = time.perf_counter()
-            rows = play(spec, workers)
+            rows = play(spec, workers, buffers[0])
+            if spec.unit != "matches":
+                buffers[0] = rows
+            buffers.reverse()
             dt = time.perf_counter() - t0
             if pending is not None:
                 yield pending.result()
