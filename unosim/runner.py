@@ -150,6 +150,12 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
     # Two helper threads, each running its jobs in order: one copies slices into columns,
     # one writes chunks.  Copies never queue behind a Parquet write, so the kernel waits
     # for a free buffer only as long as one slice's copy takes.
+    def copy_out(cols: Columns, offset: int, rows: np.ndarray) -> None:
+        """On the copier thread (jobs in order, so the summary needs no lock): the slice
+        into the chunk's columns and into the summary, off the kernel's thread."""
+        cols.fill(offset, rows)
+        summary.add(rows)
+
     with ThreadPoolExecutor(max_workers=1) as copier, ThreadPoolExecutor(max_workers=1) as writer:
         for index, start, count in chunks(games, chunk_size):
             if index in done:
@@ -166,8 +172,7 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
                     if copied[b] is not None:
                         copied[b].result()  # this buffer's last slice is copied out: reuse it
                     rows = scratch[b] = play_chunk(P, seed, start + offset, m, workers, scratch[b])
-                    summary.add(rows)
-                    copied[b] = copier.submit(cols.fill, offset, rows)
+                    copied[b] = copier.submit(copy_out, cols, offset, rows)
                     if progress:
                         progress(m)
                 job = (lambda i, c, last: lambda: (last.result(), result.write_chunk(i, c.table(meta))))(

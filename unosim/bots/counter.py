@@ -121,11 +121,13 @@ def choose_play(st, P, rng, p):
         return WILD_DRAW4
     base = S_HAND0 + p * N_KINDS
     c, tr, wok, w4ok = legal_view(st, P, p)
-    colours = 0  # the colours among the legal coloured cards: the odds matter only if 2+
-    for i in range(N_CAND - 2):
-        k = cand(i, c, tr)
-        if k >= 0 and st[base + k] > 0:
-            colours |= 1 << (k // 13)
+    # the colours among the legal coloured cards: the odds matter only if 2+ (a summed
+    # count for the colour in force, not a test per kind: those branches mispredict)
+    colours = 1 << c if color_count(st, p, c) > 0 else 0
+    if tr >= 0:
+        for c2 in range(4):
+            if c2 != c and st[base + c2 * 13 + tr] > 0:
+                colours |= 1 << c2
     if colours & (colours - 1):
         v0, v1, v2, v3 = values(st, P, p)
     else:

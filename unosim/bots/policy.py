@@ -16,7 +16,7 @@ compile time) from growing with the number of strategies.
 
 from numba import njit
 
-from ..engine.layout import BOT_STRIDE, P_BOT0, P_PLAYERS, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS, S_BOT0, S_SCR0
+from ..engine.layout import P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS, S_BOT0, S_NP, S_SCR0
 from ..engine.table import rule
 from . import aggressor, color_keeper, counter, greedy, weights, wild_saver
 from . import random as b0
@@ -160,9 +160,8 @@ def _observe_all(st, P, k):
     """Every counting seat sees k go on the pile (nothing to do without one: P_WATCHERS)."""
     if rule(st, P_WATCHERS) == 0:
         return
-    n = int(P[P_PLAYERS])
-    for q in range(n):
-        if int(P[P_BOT0 + q * BOT_STRIDE]) == COUNTER:
+    for q in range(st[S_NP]):
+        if strategy(st, q) == COUNTER:
             counter.observe(st, q, k)
 
 
