@@ -147,15 +147,16 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
     scratch: list[np.ndarray | None] = [None, None]  # kernel rows of a slice: one played, one copied
     copied: list[Future | None] = [None, None]
     turn = 0
-    # Two helper threads, each running its jobs in order: one copies slices into columns,
-    # one writes chunks.  Copies never queue behind a Parquet write, so the kernel waits
-    # for a free buffer only as long as one slice's copy takes.
+
     def copy_out(cols: Columns, offset: int, rows: np.ndarray) -> None:
         """On the copier thread (jobs in order, so the summary needs no lock): the slice
         into the chunk's columns and into the summary, off the kernel's thread."""
         cols.fill(offset, rows)
         summary.add(rows)
 
+    # Two helper threads, each running its jobs in order: one copies slices into columns,
+    # one writes chunks.  Copies never queue behind a Parquet write, so the kernel waits
+    # for a free buffer only as long as one slice's copy takes.
     with ThreadPoolExecutor(max_workers=1) as copier, ThreadPoolExecutor(max_workers=1) as writer:
         for index, start, count in chunks(games, chunk_size):
             if index in done:
