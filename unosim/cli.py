@@ -56,7 +56,7 @@ def main() -> None:
 @click.option("--out", type=click.Path(), default=None, help="Result directory [default: runs/<name>.parquet].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
-@click.option("--force", is_flag=True, help="Overwrite an existing result.")
+@click.option("--force", is_flag=True, help="Replace an existing unosim result at --out (its files only; anything else is refused).")
 @click.option("--resume", is_flag=True,
               help="Also accept a finished result as it is. An interrupted run resumes without this flag: "
                    "the same command keeps its finished part files and plays the rest.")
@@ -350,7 +350,7 @@ def _run_dask(config: str, games: int, seed: int, out: str | None, workers: int 
               help="Hands (or matches) per part file [default: the sweep's chunk_size, else 200000].")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
-@click.option("--force", is_flag=True, help="Delete an existing dataset at --out first.")
+@click.option("--force", is_flag=True, help="Replace an existing unosim sweep at --out (its files only; anything else is refused).")
 @click.option("--resume", is_flag=True,
               help="Also accept a finished dataset as it is (an unfinished one resumes without this flag).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

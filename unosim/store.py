@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +28,8 @@ from .engine.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
 
 MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"
+# the only file names a result directory is made of: what --force may delete
+_OWNED = re.compile(r"part-\d{6}\.parquet((\.[0-9a-f]{12})?\.tmp)?|_unosim\.json")
 _BOOL_COLUMNS = {"stalled", "pos_end", "neg_end", "capped"}
 _INT64_COLUMNS = {"hand", "match"}
 
@@ -119,28 +121,28 @@ class ResultDir:
 
     path: Path
 
-    def prepare(self, manifest: dict[str, Any], force: bool, resume: bool) -> set[int]:
+    def prepare(self, manifest: dict[str, Any], force: bool, resume: bool, adopt: bool = False) -> set[int]:
         """Create (or check, for a resume) the directory; returns the chunks already done.
 
         The manifest gets the engine version added (results of another engine never mix).
         The same run already there and unfinished is resumed (the same command finishes an
         interrupted run, no flag needed); the same run finished is refused unless ``resume``
         (then nothing is left to do); a different run is refused, naming what changed
-        (for the config: the keys).  ``force`` deletes the old result first."""
+        (for the config: the keys).  ``force`` replaces the old result (its files only, see
+        :func:`remove_result`); ``adopt`` (a sweep whose manifest matched) lets a point folder
+        hold files of the user's beside a new result."""
         manifest = {**manifest, "engine_version": ENGINE_VERSION}
         p = self.path
         if p.exists() and not p.is_dir():
-            if not force:
-                raise StoreError(f"--out: {p} exists (a file); use --force to overwrite it")
-            p.unlink()
-        if p.is_dir() and any(p.iterdir()):
-            mf = p / MANIFEST
-            old = json.loads(mf.read_text()) if mf.exists() else None
-            if force:
-                shutil.rmtree(p)
-            elif old is None:
+            raise StoreError(f"--out: {p} exists and is not a directory; choose another path "
+                             "(--force only replaces a unosim result)")
+        old = read_manifest(p / MANIFEST) if p.is_dir() else None
+        if p.is_dir() and any(p.iterdir()) and not (adopt and old is None):
+            if old is None:
                 raise StoreError(f"--out: {p} is a non-empty directory that is not a unosim result; "
-                                 "choose another path or use --force")
+                                 "choose another path (--force only replaces a unosim result)")
+            if force:
+                remove_result(p)
             elif old != manifest:
                 raise StoreError(f"--out: {p} holds a different run (differs in: {manifest_diff(old, manifest)}); "
                                  "use --force to overwrite it or choose another path")
@@ -154,8 +156,9 @@ class ResultDir:
             probe.unlink()
         except OSError as e:
             raise StoreError(f"--out: cannot write to {p}: {e.strerror or e}") from None
-        for tmp in p.glob("*.tmp"):
-            tmp.unlink()
+        for tmp in p.glob("part-*.tmp"):
+            if _OWNED.fullmatch(tmp.name):
+                tmp.unlink()
         (p / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
         return self.done()
 
@@ -185,6 +188,29 @@ class ResultDir:
             os.fsync(f.fileno())
         os.replace(tmp, final)
         return final
+
+
+def read_manifest(path: Path) -> dict[str, Any] | None:
+    """A unosim manifest (a JSON object with an ``engine_version``), or None for anything else:
+    a missing, unreadable or foreign file proves nothing, so nothing may be deleted on it."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) and "engine_version" in data else None
+
+
+def remove_result(path: Path) -> None:
+    """``--force``: delete the files of the unosim result at ``path`` and nothing else.
+
+    Only a directory whose manifest proves it a result qualifies, and in it only the file
+    names a result is made of (parts, their temporary names, the manifest): a user's own
+    file that sits there stays, and so does the directory itself (it may be a symlink)."""
+    if not path.is_dir() or read_manifest(path / MANIFEST) is None:
+        raise StoreError(f"--out: {path} is not a unosim result; --force only replaces a unosim result")
+    for f in path.iterdir():
+        if _OWNED.fullmatch(f.name) and f.is_file() and not f.is_symlink():
+            f.unlink()
 
 
 def expected_parts(manifest: dict[str, Any]) -> int | None:

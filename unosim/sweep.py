@@ -63,7 +63,6 @@ import dataclasses
 import difflib
 import itertools
 import json
-import shutil
 import threading
 import time
 import warnings
@@ -79,7 +78,8 @@ import numpy as np
 from .config import KEYS, ConfigError, RulesConfig, default_config, load_config, to_params
 from .engine.layout import ENGINE_VERSION, O_DEALER, O_STALLED, O_TURNS, O_WINNER
 from .runner import DEFAULT_CHUNK, RunError, chunks, max_workers, play_chunk, set_workers
-from .store import ResultDir, StoreError, column_names, manifest_diff, run_metadata, to_table
+from .store import (MANIFEST, ResultDir, StoreError, column_names, manifest_diff, read_manifest, remove_result,
+                    run_metadata, to_table)
 
 try:  # Python 3.11+
     import tomllib
@@ -499,8 +499,8 @@ class Job:
         m["mode"] = self.unit
         return m
 
-    def prepare(self, force: bool, resume: bool) -> None:
-        self.done = ResultDir(self.out).prepare(self.manifest(), force=force, resume=resume)
+    def prepare(self, force: bool, resume: bool, adopt: bool = False) -> None:
+        self.done = ResultDir(self.out).prepare(self.manifest(), force=force, resume=resume, adopt=adopt)
 
     def chunks(self) -> list[tuple[int, int, int]]:
         return chunks(self.count, self.chunk_size)
@@ -692,6 +692,24 @@ def _sweep_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
     return "; ".join(out) or "the sweep description"
 
 
+def remove_sweep(root: Path, manifest: dict[str, Any]) -> None:
+    """``--force`` on a sweep: remove each point's result that its manifest lists (through
+    :func:`remove_result`, so only unosim files go), the point folders left empty, and the
+    sweep manifest; a point path that would leave ``root`` is ignored."""
+    base = root.resolve()
+    for rel in manifest.get("points", {}) if isinstance(manifest.get("points"), dict) else ():
+        point = (root / rel)
+        if not isinstance(rel, str) or not point.resolve().is_relative_to(base) or point.resolve() == base:
+            continue
+        if point.is_dir() and not point.is_symlink() and read_manifest(point / MANIFEST) is not None:
+            remove_result(point)
+            d = point
+            while d.resolve() != base and d.is_dir() and not any(d.iterdir()):
+                d.rmdir()
+                d = d.parent
+    (root / SWEEP_MANIFEST).unlink()
+
+
 def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False, resume: bool = False) -> list[Job]:
     """Create (or check) the sweep directory and every point's; returns the prepared jobs.
 
@@ -702,33 +720,29 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False, resume:
     jobs = sweep_jobs(sweep, root)
     manifest = sweep_manifest(sweep, jobs)
     if root.exists() and not root.is_dir():
-        if not force:
-            raise StoreError(f"--out: {root} exists (a file); use --force to overwrite it")
-        root.unlink()
+        raise StoreError(f"--out: {root} exists and is not a directory; choose another path "
+                         "(--force only replaces a unosim sweep)")
     if root.is_dir() and any(root.iterdir()):
-        mf = root / SWEEP_MANIFEST
-        if force:
-            shutil.rmtree(root)
-        elif not mf.exists():
+        old = read_manifest(root / SWEEP_MANIFEST)
+        if old is None:
             raise StoreError(f"--out: {root} is a non-empty directory that is not a unosim sweep; "
-                             "choose another path or use --force")
-        else:
-            old = json.loads(mf.read_text())
-            if old != manifest:
-                raise StoreError(f"--out: {root} holds a different sweep (differs in: "
-                                 f"{_sweep_diff(old, manifest)}); use --force to overwrite it or choose "
-                                 "another path")
-            finished = all(len(ResultDir(j.out).done()) >= len(j.chunks()) for j in jobs)
-            if finished and not resume:
-                raise StoreError(f"--out: {root} already holds this sweep, complete; use --force to run it "
-                                 "again (or --resume to accept it as it is)")
+                             "choose another path (--force only replaces a unosim sweep)")
+        if force:
+            remove_sweep(root, old)
+        elif old != manifest:
+            raise StoreError(f"--out: {root} holds a different sweep (differs in: "
+                             f"{_sweep_diff(old, manifest)}); use --force to overwrite it or choose "
+                             "another path")
+        elif all(len(ResultDir(j.out).done()) >= len(j.chunks()) for j in jobs) and not resume:
+            raise StoreError(f"--out: {root} already holds this sweep, complete; use --force to run it "
+                             "again (or --resume to accept it as it is)")
     try:
         root.mkdir(parents=True, exist_ok=True)
         (root / SWEEP_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
     except OSError as e:
         raise StoreError(f"--out: cannot write to {root}: {e.strerror or e}") from None
     for j in jobs:
-        j.prepare(force=False, resume=True)  # the sweep manifest matched: every point is ours
+        j.prepare(force=False, resume=True, adopt=True)  # the sweep manifest matched: every point is ours
     return jobs
 
 
