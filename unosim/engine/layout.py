@@ -10,7 +10,7 @@ results: bump :data:`ENGINE_VERSION` (stored in every output file).
 
 from __future__ import annotations
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 
 MAX_PLAYERS = 10
 N_KINDS = 54

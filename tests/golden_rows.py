@@ -1,0 +1,116 @@
+"""Golden rows: a few hundred output rows per case at fixed seeds, kept in tests/golden/.
+
+Any change to what the engine writes (a rule's effect, a bot's choice, the order of random
+draws, a column) shows as a diff here.  A change that is meant must bump ``ENGINE_VERSION``
+(stored in every output file) and regenerate, in the same commit:
+
+    python tests/golden_rows.py          # rewrites tests/golden/*
+
+The cases go through the ``unosim`` command itself (in process), the contract users
+script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
+one table, match runs (plain, teams, last standing) and two play-by-play traces.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+from click.testing import CliRunner
+
+from unosim.cli import main
+from unosim.engine.layout import ENGINE_VERSION
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+VERSION_FILE = GOLDEN / "ENGINE_VERSION"
+
+MIXED = """name = "mixed"
+[table]
+players = 4
+[bots]
+seats = ["counter", "greedy", {strategy = "aggressor", hold_attacks = true}, "wild_saver"]
+"""
+EVERY_STRATEGY = """name = "every_strategy"
+[table]
+players = 7
+[rules]
+stacking = "draw2"
+jump_in = "all"
+[bots]
+seats = ["random", {strategy = "greedy", bluff_rate = 0.3, challenge_rate = 0.5},
+         {strategy = "wild_saver", draw_before_wild = true}, "color_keeper", "aggressor",
+         {strategy = "counter", bluff_rate = 0.2}, {strategy = "weights", w_copies = 1.5, bluff_rate = 0.1}]
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One golden file: the command's arguments after CONFIG and the sort order of its rows."""
+
+    name: str
+    config: str            # a bundled config's stem, or a TOML text
+    args: tuple[str, ...]
+    sort: tuple[str, ...] = ("hand",)
+    trace: bool = False
+
+    @property
+    def file(self) -> Path:
+        return GOLDEN / (f"{self.name}.txt" if self.trace else f"{self.name}.csv")
+
+
+def cases() -> list[Case]:
+    out = [Case(p.stem, p.stem, ("--games", "200", "--seed", "11", "--chunk-size", "70"))
+           for p in sorted(CONFIGS.glob("*.toml"))]
+    out += [
+        Case("rotated_mixed", MIXED, ("--games", "60", "--seed", "5", "--rotate-seats"), ("hand", "rotation")),
+        Case("every_strategy", EVERY_STRATEGY, ("--games", "200", "--seed", "3")),
+        Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
+             ("match", "hand")),
+        Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),
+        Case("matches_last_standing", "last_standing", ("--matches", "6", "--seed", "6", "--max-hands", "40"), ("match", "hand")),
+        Case("trace_standard", "standard", ("--seed", "7", "--hand", "3"), trace=True),
+        Case("trace_house_favourites", "house_favourites", ("--seed", "1", "--hand", "2"), trace=True),
+    ]
+    return out
+
+
+def produce(case: Case, work: Path) -> str:
+    """The case's output as text: CSV of the rows sorted, or the trace's lines."""
+    config = case.config
+    if "\n" in config:
+        path = work / f"{case.name}.toml"
+        path.write_text(config)
+        config = str(path)
+    else:
+        config = str(CONFIGS / f"{config}.toml")
+    if case.trace:
+        res = CliRunner().invoke(main, ["trace", config, *case.args])
+        if res.exit_code != 0:
+            raise RuntimeError(f"{case.name}: unosim trace failed: {res.output}")
+        return res.output
+    out = work / f"{case.name}.parquet"
+    res = CliRunner().invoke(main, ["run", config, *case.args, "--out", str(out), "--quiet"])
+    if res.exit_code != 0:
+        raise RuntimeError(f"{case.name}: unosim run failed: {res.output}")
+    rows = pd.read_parquet(out).sort_values(list(case.sort)).reset_index(drop=True)
+    return rows.to_csv(index=False, lineterminator="\n")
+
+
+def regenerate() -> None:
+    GOLDEN.mkdir(exist_ok=True)
+    for old in GOLDEN.glob("*"):
+        old.unlink()
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in cases():
+            case.file.write_text(produce(case, Path(tmp)))
+            print(f"wrote {case.file.relative_to(GOLDEN.parent.parent)}")
+    VERSION_FILE.write_text(f"{ENGINE_VERSION}\n")
+    print(f"engine version {ENGINE_VERSION}")
+
+
+if __name__ == "__main__":
+    sys.exit(regenerate())
