@@ -25,8 +25,8 @@ import os
 import statistics
 import time
 
-from unosim.config import default_config, to_params
-from unosim.runner import play_chunk, set_workers
+from unosim.rules.config import default_config, to_params
+from unosim.run.runner import play_chunk, set_workers
 
 TABLES = {"random x4": ["random"] * 4, "counter x4": ["counter"] * 4}
 TARGET = 0.5

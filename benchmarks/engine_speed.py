@@ -163,8 +163,8 @@ class ConfigResult:
 def kernel_rates(config: Path, games: int, worker_counts: list[int], repeats: int, seed: int,
                  chunk_size: int) -> dict[int, list[float]]:
     """hands/s of runner.play_chunk alone, in this process, chunked as `unosim run` does."""
-    from unosim.config import load_config, to_params
-    from unosim.runner import chunks, play_chunk, set_workers
+    from unosim.rules.config import load_config, to_params
+    from unosim.run.runner import chunks, play_chunk, set_workers
 
     P = to_params(load_config(config))
     rates: dict[int, list[float]] = {}
@@ -209,7 +209,7 @@ def measure(config: Path, games: int, worker_counts: list[int], repeats: int, se
         next(r for r in rows if r.workers == w).kernel = rates
         print(f"  kernel only (runner.play_chunk in-process), workers {w}: {fmt_list(rates, '{:,.0f}')} hands/s",
               flush=True)
-    from unosim.config import load_config
+    from unosim.rules.config import load_config
 
     return ConfigResult(config, load_config(config).players, start, rows, turns)
 

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = r"""
 import json, sys, time, numba, numpy as np
 numba.set_num_threads(1)
-from unosim.config import load_config, to_params
+from unosim.rules.config import load_config, to_params
 from unosim.engine.batch import play_hands, new_out
 cfg = load_config(sys.argv[1]); n = int(sys.argv[2]); reps = int(sys.argv[3])
 P = to_params(cfg)

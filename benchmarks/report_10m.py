@@ -114,7 +114,7 @@ def write(path: Path, rows: int, row_group: int = 1_000_000, seed: int = 1) -> N
 CHILD = """
 import sys, time
 t0 = time.perf_counter()
-from unosim.report import hand_report, to_text
+from unosim.analysis.report import hand_report, to_text
 t1 = time.perf_counter()
 rep = hand_report(sys.argv[1])
 text = to_text(rep, width=100)

@@ -12,10 +12,10 @@ What it runs, each in a fresh subprocess, timed from outside (wall seconds):
   import   `python -c "import unosim.cli"` (R times, median): the CLI's own imports
            (click; everything heavy is imported inside the commands)
   where the time goes in a cached start, measured inside one child with the same cache:
-           importing unosim.runner (numba, numpy, pyarrow, the engine modules), loading
+           importing unosim.run.runner (numba, numpy, pyarrow, the engine modules), loading
            the config, the first play_chunk (numba loads its cached machine code), a
            second play_chunk (the play itself), the first Parquet write
-  importtime  the top costs of `python -X importtime -c "import unosim.runner"`
+  importtime  the top costs of `python -X importtime -c "import unosim.run.runner"`
 
     python benchmarks/startup.py              # 3 cached repeats
     python benchmarks/startup.py --quick      # smoke run: 1 repeat
@@ -47,17 +47,17 @@ GAMES = 1000
 PHASES = r"""
 import json, sys, time
 t = [time.perf_counter()]
-import unosim.runner
-from unosim.config import load_config, to_params
-from unosim.store import ResultDir, column_names, run_metadata, to_table
+import unosim.run.runner
+from unosim.rules.config import load_config, to_params
+from unosim.run.store import ResultDir, column_names, run_metadata, to_table
 t.append(time.perf_counter())
 cfg = load_config(sys.argv[1]); P = to_params(cfg)
 t.append(time.perf_counter())
-unosim.runner.set_workers(None)
-w = unosim.runner.max_workers()
-rows = unosim.runner.play_chunk(P, 0, 0, 1000, w)
+unosim.run.runner.set_workers(None)
+w = unosim.run.runner.max_workers()
+rows = unosim.run.runner.play_chunk(P, 0, 0, 1000, w)
 t.append(time.perf_counter())
-rows = unosim.runner.play_chunk(P, 0, 1000, 1000, w)
+rows = unosim.run.runner.play_chunk(P, 0, 1000, 1000, w)
 t.append(time.perf_counter())
 out = ResultDir(__import__("pathlib").Path(sys.argv[2]))
 out.prepare({"config": cfg.to_toml(), "seed": 0, "games": 1000, "chunk_size": 1000, "mode": "hands"}, force=True, resume=False)
@@ -65,7 +65,7 @@ out.write_chunk(0, to_table(rows, column_names(cfg.players), run_metadata(cfg, 0
 t.append(time.perf_counter())
 print(json.dumps([b - a for a, b in zip(t, t[1:])]))
 """
-PHASE_NAMES = ["import unosim.runner, config, store", "load and check the config",
+PHASE_NAMES = ["import unosim.run.runner, config, store", "load and check the config",
                "first play_chunk(1,000): numba cache load", "second play_chunk(1,000): the play alone",
                "first Parquet write (1,000 rows)"]
 
@@ -153,13 +153,13 @@ def main(argv: list[str] | None = None) -> None:
         for name, sec in zip(PHASE_NAMES, phases):
             print(f"    {name:<48} {sec:7.3f} s")
         print(f"    {'sum':<48} {sum(phases):7.3f} s")
-        rows, total = importtime("unosim.runner", env, a.top)
-        roots = top_level("unosim.runner", env, a.top)
+        rows, total = importtime("unosim.run.runner", env, a.top)
+        roots = top_level("unosim.run.runner", env, a.top)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
 
-    print(f"\n  python -X importtime -c \"import unosim.runner\": {total:.2f} s of imports in all "
+    print(f"\n  python -X importtime -c \"import unosim.run.runner\": {total:.2f} s of imports in all "
           "(-X importtime itself slows imports)")
     print("    by top-level package (own times summed):")
     for us, root in roots:

@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from unosim.config import default_config
-from unosim.runner import max_workers, run_hands
-from unosim.sweep import parse_sweep, run_sweep
+from unosim.rules.config import default_config
+from unosim.run.runner import max_workers, run_hands
+from unosim.run.sweep import parse_sweep, run_sweep
 
 
 def timed(fn):
@@ -64,7 +64,7 @@ def main() -> None:
         rounds: dict[str, list[tuple[float, float]]] = {"single": [], "sweep": [], "dask": []}
         client_cm = None
         startup = float("nan")
-        from unosim.cluster import connect, dask_available
+        from unosim.run.cluster import connect, dask_available
 
         if not args.no_dask and not dask_available():
             print("dask: not installed (pip install 'unosim[dask]'); Dask figures skipped")

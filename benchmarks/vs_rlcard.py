@@ -2,7 +2,7 @@
 """Benchmark: unosim against RLCard 1.2.0's UNO game loop, one core each, same hands.
 
 Issue target it checks: the speed ratio of unosim to RLCard's UNO loop (printed; the
-issue and STYLE.md ask for "a few hundred times faster").
+issue and the design notes ask for "a few hundred times faster").
 
 RLCard side: benchmarks/rlcard_baseline.py under the RLCard virtualenv
 (--rlcard-python, default /work/rlcard-venv/bin/python) with `--policy b0` (unosim's
@@ -113,10 +113,10 @@ def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, t
     """In-process figures for one worker: run loop, kernel, per-hand counters, trace sample."""
     import numpy as np
 
-    from unosim.config import load_config, to_params
-    from unosim.engine import layout as L
+    from unosim.rules.config import load_config, to_params
+    from unosim.kernel import layout as L
     from unosim.engine.batch import trace_hand
-    from unosim.runner import chunks, play_chunk, run_hands, set_workers
+    from unosim.run.runner import chunks, play_chunk, run_hands, set_workers
 
     cfg = load_config(config)
     P = to_params(cfg)
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="unosim-vsrl-"))
     try:
         config = resolve_config(a.config)
-        from unosim.config import load_config
+        from unosim.rules.config import load_config
 
         players = load_config(config).players
         print(f"unosim vs RLCard: {players} players, {a.games:,} hands each, one core each; "

@@ -28,13 +28,13 @@ RLCARD_PY = "/work/rlcard-venv/bin/python"
 
 
 def unosim_side(hands: int, seed: int) -> dict:
-    from unosim.config import load_config
-    from unosim.engine import layout as L
-    from unosim.runner import play_chunk, set_workers
+    from unosim.rules.config import load_config
+    from unosim.kernel import layout as L
+    from unosim.run.runner import play_chunk, set_workers
 
     cfg = load_config(HERE.parent / "configs" / "rlcard.toml")
     set_workers(1)
-    from unosim.config import to_params
+    from unosim.rules.config import to_params
 
     P = to_params(cfg)
     play_chunk(P, seed, 0, 100, 1)  # compile / load the cache outside the timing

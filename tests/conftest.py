@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from unosim.config import RulesConfig, default_config
+from unosim.rules.config import RulesConfig, default_config
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:

@@ -22,7 +22,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 from unosim.cli import main
-from unosim.engine.layout import ENGINE_VERSION
+from unosim.kernel.layout import ENGINE_VERSION
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

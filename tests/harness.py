@@ -1,5 +1,5 @@
 """The invariant harness: play real hands one kernel step at a time and check everything
-that must hold after every step (RULES.md R1, R2, R11-R13, O1).
+that must hold after every step (docs/rules.md R1, R2, R11-R13, O1).
 
 pgx runs one invariant harness over every game; unosim runs this one over every rules
 config.  It is a plain module (not fixtures) so any test can call it with its own
@@ -23,12 +23,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from unosim import cards
-from unosim.config import RulesConfig, to_params
+from unosim.rules import cards
+from unosim.rules.config import RulesConfig, to_params
 from unosim.engine import batch as B
 from unosim.engine import hand as H
-from unosim.engine import layout as L
-from unosim.engine.rng import stream_start
+from unosim.kernel import layout as L
+from unosim.rules import params as slots
+from unosim.kernel.rng import stream_start
 
 # Counters that never go down during a hand (O1 and the house-rule tallies).
 MONOTONE = (L.S_TURNS, L.S_PLAYED, L.S_DRAWN, L.S_RESHUFFLES, L.S_CHALLENGES,
@@ -141,7 +142,7 @@ def check_state(st: np.ndarray, rules: Rules, deck: np.ndarray, where: str) -> N
     if not np.array_equal(st[L.S_HS0:L.S_HS0 + n], hands.sum(axis=1)):
         _fail(where, f"hand sizes {st[L.S_HS0:L.S_HS0 + n].tolist()} != per-kind sums "
                      f"{hands.sum(axis=1).tolist()}", st)
-    if not (0 <= st[L.S_NDRAW] <= L.MAX_CARDS and 1 <= st[L.S_NDISC] <= L.MAX_CARDS):
+    if not (0 <= st[L.S_NDRAW] <= slots.MAX_CARDS and 1 <= st[L.S_NDISC] <= slots.MAX_CARDS):
         _fail(where, "pile sizes out of range", st)
     if st[L.S_TOTAL] != 108 * rules.decks:
         _fail(where, f"S_TOTAL {st[L.S_TOTAL]} != {108 * rules.decks}", st)

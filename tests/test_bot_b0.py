@@ -1,4 +1,4 @@
-"""The reference bot B0 (`random`), exactly as RULES.md defines it.
+"""The reference bot B0 (`random`), exactly as docs/rules.md defines it.
 
 B0's decision functions are called directly on fixed positions many times (each call
 advances the same random stream), and its choice frequencies are compared with the
@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from unosim import cards
+from unosim.rules import cards
 from unosim.bots import policy
 from unosim.bots import random as b0
-from unosim.config import default_config
-from unosim.engine import layout as L
+from unosim.rules.config import default_config
+from unosim.kernel import layout as L
 from unosim.scenario import Scenario
 
 CALLS = 8000
@@ -98,10 +98,10 @@ def test_b0_never_challenges() -> None:
 def test_b0_never_bluffs_nor_challenges_in_real_hands() -> None:
     """B0 over 150 whole hands stepped one move at a time: every W+4 a player puts down is
     legal (S_BLUFF = 0 while it is pending), and no challenge is ever made."""
-    from unosim.config import to_params
+    from unosim.rules.config import to_params
     from unosim.engine import batch as B
     from unosim.engine import hand as H
-    from unosim.engine.rng import stream_start
+    from unosim.kernel.rng import stream_start
 
     cfg = default_config()
     P = to_params(cfg)

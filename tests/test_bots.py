@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import pytest
 
-from unosim.bots import STRATEGIES
+from unosim.rules.strategies import STRATEGIES
 from pathlib import Path
 
-from unosim.config import ConfigError, default_config, load_config, parse_config, to_params
-from unosim.engine import layout as L
+from unosim.rules.config import ConfigError, default_config, load_config, parse_config, to_params
+from unosim.kernel import layout as L
+from unosim.rules import params as slots
 from unosim.scenario import Scenario
-from unosim.seating import SeatRotation
-from unosim.runner import play_chunk
-from unosim.stats import wilson_interval
-from unosim import cards
+from unosim.run.seating import SeatRotation
+from unosim.run.runner import play_chunk
+from unosim.analysis.stats import wilson_interval
+from unosim.rules import cards
 
 DULL = "G1 G2"  # a seat that never matters
 
@@ -57,7 +58,7 @@ def test_strategies_registry_shape():
     assert set(STRATEGIES) == {"random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",
                                "weights"}
     for name, (_, params) in STRATEGIES.items():
-        assert len(params) <= L.BOT_STRIDE - 1, name
+        assert len(params) <= slots.BOT_STRIDE - 1, name
         if name not in ("random", "counter"):
             assert "bluff_rate" in params and "challenge_rate" in params, name
 
@@ -67,7 +68,7 @@ def test_seats_parse_and_land_in_P():
         "greedy", {"strategy": "counter", "suspicion": 0.3}, "random",
         {"strategy": "weights", "w_action": 5, "draw_score": -3.5}]}})
     P = to_params(cfg)
-    seat = lambda s, i: P[L.P_BOT0 + s * L.BOT_STRIDE + i]  # noqa: E731
+    seat = lambda s, i: P[slots.P_BOT0 + s * slots.BOT_STRIDE + i]  # noqa: E731
     assert seat(0, 0) == 1 and seat(1, 0) == 5 and seat(2, 0) == 0 and seat(3, 0) == 6
     assert seat(1, 2) == pytest.approx(0.3)                     # counter: bluff_rate, suspicion
     names = list(STRATEGIES["weights"][1])

@@ -16,8 +16,8 @@ from click.testing import CliRunner, Result
 
 from unosim import __version__
 from unosim.cli import main
-from unosim.config import describe_keys, load_config
-from unosim.engine.layout import HAND_COLUMNS
+from unosim.rules.config import describe_keys, load_config
+from unosim.kernel.layout import HAND_COLUMNS
 
 SMALL = 'name = "small"\n[table]\nplayers = 3\n'
 
@@ -68,7 +68,7 @@ def test_run_writes_rows_with_schema_and_metadata(cfg_file: Path, tmp_path: Path
                                                       for s in range(3)]
     assert list(df.columns) == expected
     assert df["stalled"].dtype == bool and (df.loc[~df["stalled"], "winner"] >= 0).all()
-    from unosim.store import read_metadata
+    from unosim.run.store import read_metadata
 
     meta = read_metadata(out)
     assert meta["unosim.seed"] == "4" and meta["unosim.version"] == __version__

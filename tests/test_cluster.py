@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from unosim.cli import main
-from unosim.config import default_config
-from unosim.runner import run_hands
-from unosim.sweep import execute, load_sweep, run_job, run_sweep
+from unosim.rules.config import default_config
+from unosim.run.runner import run_hands
+from unosim.run.sweep import execute, load_sweep, run_job, run_sweep
 
 SWEEP = """
 hands = 600
@@ -35,7 +35,7 @@ def rows(path: Path) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def client():
     pytest.importorskip("distributed")
-    from unosim.cluster import connect
+    from unosim.run.cluster import connect
 
     # threads in this process: light, and the same task code as on remote workers
     with connect(local=True, processes=False, n_workers=1, threads_per_worker=2) as c:
@@ -62,7 +62,7 @@ def test_local_cluster_sweep_is_row_identical_to_the_local_sweep(tmp_path: Path,
 
 
 def test_cli_run_on_a_local_cluster_equals_the_local_run(tmp_path: Path, client, monkeypatch) -> None:
-    import unosim.cluster as cl
+    import unosim.run.cluster as cl
 
     monkeypatch.setattr(cl, "connect", functools.partial(cl.connect, processes=False, threads_per_worker=2))
     out = tmp_path / "dask"
@@ -77,7 +77,7 @@ def test_cli_run_on_a_local_cluster_equals_the_local_run(tmp_path: Path, client,
 
 
 def test_a_worker_that_cannot_write_says_so(tmp_path: Path, client) -> None:
-    from unosim.cluster import ClusterError
+    from unosim.run.cluster import ClusterError
 
     job = run_job(default_config(), 100, 0, tmp_path / "r", 100)
     job.prepare(force=False, resume=False)
@@ -88,7 +88,7 @@ def test_a_worker_that_cannot_write_says_so(tmp_path: Path, client) -> None:
 
 def test_without_dask_the_error_says_how_to_install_it(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    from unosim.cluster import ClusterError, connect, dask_available
+    from unosim.run.cluster import ClusterError, connect, dask_available
 
     assert not dask_available()
     with pytest.raises(ClusterError, match=r"--scheduler: Dask is not installed; pip install 'unosim\[dask\]'"):
@@ -105,7 +105,7 @@ def test_without_dask_the_error_says_how_to_install_it(tmp_path: Path, monkeypat
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    from unosim.cluster import ClusterError, connect
+    from unosim.run.cluster import ClusterError, connect
 
     with pytest.raises(ClusterError, match="--scheduler: cannot connect to tcp://127.0.0.1:9"):
         with connect("tcp://127.0.0.1:9", timeout=2):

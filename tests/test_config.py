@@ -1,4 +1,4 @@
-"""The rules config (RULES.md C1): registry, TOML loading, validation, the kernel's P.
+"""The rules config (docs/rules.md C1): registry, TOML loading, validation, the kernel's P.
 
 Fast: nothing here compiles numba code.
 """
@@ -11,11 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import unosim.bots
-from unosim import cards
-from unosim import config as C
-from unosim.config import ConfigError, default_config, load_config, parse_config, to_params
-from unosim.engine import layout as L
+from unosim.rules import cards
+from unosim.rules import config as C
+from unosim.rules.config import ConfigError, default_config, load_config, parse_config, to_params
+from unosim.rules import params as slots
 
 STANDARD = Path(__file__).resolve().parents[1] / "configs" / "standard.toml"
 
@@ -33,14 +32,14 @@ def _error(data: dict, **kw) -> str:
 
 @pytest.fixture
 def bots(monkeypatch):
-    """A bot registry like the one unosim.bots will provide: an int, a float, a bool and an
+    """A stand-in bot registry with every parameter type: an int, a float, a bool and an
     enum parameter."""
     strategies = {
         "random": (0, {}),
         "greedy": (3, {"depth": (2, (0, 5)), "aggression": (0.5, (0.0, 1.0)),
                        "bluff": (False, None), "colour": ("most", ("most", "random"))}),
     }
-    monkeypatch.setattr(unosim.bots, "STRATEGIES", strategies, raising=False)
+    monkeypatch.setattr(C, "STRATEGIES", strategies)
     return strategies
 
 
@@ -100,25 +99,25 @@ def test_load_without_name_uses_the_file_stem(tmp_path):
 # --------------------------------------------------------------------------- P encoding
 
 ENUM_CODES = {  # copied from layout.py's comments, not from config.py
-    "dealer": (L.P_DEALER, ["rotate", "winner", "random", "fixed"]),
-    "drawn_match": (L.P_DRAWN_MATCH, ["any", "color"]),
-    "drawn_draw4": (L.P_DRAWN_DRAW4, ["draw4", "wild"]),
-    "first_card": (L.P_FIRST_CARD, ["any", "number_only"]),
-    "play_drawn": (L.P_PLAY_DRAWN, ["may", "must", "never"]),
-    "wild_draw4": (L.P_WILD_DRAW4, ["restricted", "free", "last_resort"]),
-    "two_player_reverse": (L.P_TWO_PLAYER_REVERSE, ["skip", "none"]),
-    "stacking": (L.P_STACKING, ["none", "draw2", "draw2_draw4", "all"]),
-    "jump_in": (L.P_JUMP_IN, ["none", "numbers", "colored", "all"]),
-    "jump_in_stack": (L.P_JUMP_IN_STACK, ["replace", "accumulate"]),
-    "draw": (L.P_DRAW, ["one", "until_playable"]),
-    "red_zero": (L.P_RED_ZERO, ["none", "draw10", "giveaway"]),
-    "multi_play": (L.P_MULTI_PLAY, ["none", "identical", "same_rank"]),
-    "finish": (L.P_FINISH, ["first_out", "last_standing"]),
+    "dealer": (slots.P_DEALER, ["rotate", "winner", "random", "fixed"]),
+    "drawn_match": (slots.P_DRAWN_MATCH, ["any", "color"]),
+    "drawn_draw4": (slots.P_DRAWN_DRAW4, ["draw4", "wild"]),
+    "first_card": (slots.P_FIRST_CARD, ["any", "number_only"]),
+    "play_drawn": (slots.P_PLAY_DRAWN, ["may", "must", "never"]),
+    "wild_draw4": (slots.P_WILD_DRAW4, ["restricted", "free", "last_resort"]),
+    "two_player_reverse": (slots.P_TWO_PLAYER_REVERSE, ["skip", "none"]),
+    "stacking": (slots.P_STACKING, ["none", "draw2", "draw2_draw4", "all"]),
+    "jump_in": (slots.P_JUMP_IN, ["none", "numbers", "colored", "all"]),
+    "jump_in_stack": (slots.P_JUMP_IN_STACK, ["replace", "accumulate"]),
+    "draw": (slots.P_DRAW, ["one", "until_playable"]),
+    "red_zero": (slots.P_RED_ZERO, ["none", "draw10", "giveaway"]),
+    "multi_play": (slots.P_MULTI_PLAY, ["none", "identical", "same_rank"]),
+    "finish": (slots.P_FINISH, ["first_out", "last_standing"]),
 }
 BOOL_SLOTS = {
-    "first_draw2_skips": L.P_FIRST_DRAW2_SKIPS, "voluntary_draw": L.P_VOLUNTARY_DRAW,
-    "challenge": L.P_CHALLENGE, "challenge_success_skip": L.P_CHALLENGE_SKIP,
-    "seven_o": L.P_SEVEN_O, "wild_last": L.P_WILD_LAST,
+    "first_draw2_skips": slots.P_FIRST_DRAW2_SKIPS, "voluntary_draw": slots.P_VOLUNTARY_DRAW,
+    "challenge": slots.P_CHALLENGE, "challenge_success_skip": slots.P_CHALLENGE_SKIP,
+    "seven_o": slots.P_SEVEN_O, "wild_last": slots.P_WILD_LAST,
 }
 
 
@@ -147,11 +146,11 @@ def test_numbers_and_ranks_land_in_their_slots():
                                   "slap_rank": 9, "silent_rank": 0, "noise_chance": 0.1, "teams": 3},
                         "scoring": {"zero_points": 10, "match_target": 200}}, allow_unbuilt=True)
     P = to_params(cfg)
-    assert P.dtype == np.float64 and P.shape == (L.N_PARAMS,)
-    expect = {L.P_PLAYERS: 6, L.P_DECKS: 2, L.P_HAND_SIZE: 9, L.P_UNO_FORGET: 0.25, L.P_UNO_CAUGHT: 0.5,
-              L.P_MAX_TURNS: 300, L.P_DRAW2_AMOUNT: 3, L.P_DRAW4_AMOUNT: 5, L.P_CHALLENGE_EXTRA: 1,
-              L.P_SLAP_RANK: 9, L.P_SILENT_RANK: 0, L.P_NOISE_CHANCE: 0.1, L.P_TEAMS: 3,
-              L.P_ZERO_POINTS: 10, L.P_MATCH_TARGET: 200}
+    assert P.dtype == np.float64 and P.shape == (slots.N_PARAMS,)
+    expect = {slots.P_PLAYERS: 6, slots.P_DECKS: 2, slots.P_HAND_SIZE: 9, slots.P_UNO_FORGET: 0.25, slots.P_UNO_CAUGHT: 0.5,
+              slots.P_MAX_TURNS: 300, slots.P_DRAW2_AMOUNT: 3, slots.P_DRAW4_AMOUNT: 5, slots.P_CHALLENGE_EXTRA: 1,
+              slots.P_SLAP_RANK: 9, slots.P_SILENT_RANK: 0, slots.P_NOISE_CHANCE: 0.1, slots.P_TEAMS: 3,
+              slots.P_ZERO_POINTS: 10, slots.P_MATCH_TARGET: 200}
     for slot, v in expect.items():
         assert P[slot] == v, slot
 
@@ -159,12 +158,12 @@ def test_numbers_and_ranks_land_in_their_slots():
 def test_ranks_none_is_minus_one():
     """H10, H11: "none" encodes as -1."""
     P = to_params(default_config())
-    assert P[L.P_SLAP_RANK] == -1 and P[L.P_SILENT_RANK] == -1
+    assert P[slots.P_SLAP_RANK] == -1 and P[slots.P_SILENT_RANK] == -1
 
 
 def test_r1_point_table_in_p():
     P = to_params(default_config())
-    table = P[L.P_SCORE0:L.P_SCORE0 + cards.N_KINDS]
+    table = P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS]
     assert np.array_equal(table, cards.point_table())
     assert table[cards.parse("R7")] == 7 and table[cards.parse("G+2")] == 20 and table[cards.WILD] == 50
     assert table[cards.RED_ZERO] == 0
@@ -173,23 +172,23 @@ def test_r1_point_table_in_p():
 def test_h17_zero_points_and_h5_giveaway_in_point_table():
     P = to_params(parse_config({"scoring": {"zero_points": 10}, "rules": {"red_zero": "giveaway"}},
                                allow_unbuilt=True))
-    table = P[L.P_SCORE0:L.P_SCORE0 + cards.N_KINDS]
+    table = P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS]
     assert table[cards.RED_ZERO] == 100 and table[cards.parse("B0")] == 10
     P = to_params(parse_config({"rules": {"red_zero": "draw10"}}, allow_unbuilt=True))
-    assert P[L.P_SCORE0 + cards.RED_ZERO] == 0
+    assert P[slots.P_SCORE0 + cards.RED_ZERO] == 0
 
 
 def test_b0_default_seats_in_p():
     P = to_params(parse_config({"table": {"players": 3}}))
-    for s in range(L.MAX_PLAYERS):
-        assert P[L.P_BOT0 + s * L.BOT_STRIDE] == (0 if s < 3 else -1)
+    for s in range(slots.MAX_PLAYERS):
+        assert P[slots.P_BOT0 + s * slots.BOT_STRIDE] == (0 if s < 3 else -1)
 
 
 def test_every_slot_key_is_written():
     """Each registry key with a slot fills a distinct slot below the point table."""
-    slots = [k.slot for k in C.KEYS.values() if k.slot is not None]
-    assert len(slots) == len(set(slots)) == 35
-    assert max(slots) < L.P_SCORE0
+    used = [k.slot for k in C.KEYS.values() if k.slot is not None]
+    assert len(used) == len(set(used)) == 35
+    assert max(used) < slots.P_SCORE0
 
 
 # --------------------------------------------------------------------------- seats and bots
@@ -209,11 +208,6 @@ def test_unknown_strategy_lists_known_ones(bots):
     assert msg.startswith("bots.seats[2]:") and "'smart'" in msg and "random, greedy" in msg
 
 
-def test_strategies_fall_back_to_random_only(monkeypatch):
-    monkeypatch.delattr(unosim.bots, "STRATEGIES", raising=False)
-    assert dict(C.strategies()) == {"random": (0, {})}
-
-
 def test_per_seat_bot_params_resolved_and_in_p(bots):
     cfg = parse_config({"bots": {"seats": [
         "random",
@@ -225,7 +219,7 @@ def test_per_seat_bot_params_resolved_and_in_p(bots):
     assert cfg.seats[1] == ("greedy", {"depth": 4, "aggression": 0.5, "bluff": True, "colour": "most"})
     assert cfg.seats[3][1]["aggression"] == 1.0 and isinstance(cfg.seats[3][1]["aggression"], float)
     P = to_params(cfg)
-    row = lambda s: list(P[L.P_BOT0 + s * L.BOT_STRIDE:L.P_BOT0 + s * L.BOT_STRIDE + 5])  # noqa: E731
+    row = lambda s: list(P[slots.P_BOT0 + s * slots.BOT_STRIDE:slots.P_BOT0 + s * slots.BOT_STRIDE + 5])  # noqa: E731
     assert row(0) == [0, 0, 0, 0, 0]
     assert row(1) == [3, 4, 0.5, 1, 0]   # code, then params in registry order
     assert row(2) == [3, 2, 0.5, 0, 0]

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from unosim.config import rules_markdown
+from unosim.rules.config import rules_markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

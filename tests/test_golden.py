@@ -2,7 +2,7 @@
 B0 and every strategy): the engine writes exactly the rows kept in tests/golden/.
 
 A failure here means output changed.  If the change is meant, bump ``ENGINE_VERSION`` in
-unosim/engine/layout.py and run ``python tests/golden_rows.py`` in the same commit, and
+unosim/kernel/layout.py and run ``python tests/golden_rows.py`` in the same commit, and
 say in the commit message why the rows changed."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from golden_rows import VERSION_FILE, Case, cases, produce
 
-from unosim.engine.layout import ENGINE_VERSION
+from unosim.kernel.layout import ENGINE_VERSION
 
 HOW = "bump ENGINE_VERSION and run `python tests/golden_rows.py` in the same commit, saying why"
 

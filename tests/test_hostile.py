@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from unosim.cli import main
-from unosim.store import MANIFEST
+from unosim.run.store import MANIFEST
 
 SMALL = 'name = "small"\n[table]\nplayers = 3\n'
 SWEEP = ('name = "tiny"\nbase = "small.toml"\nmode = "one_at_a_time"\nhands = 40\nseed = 1\nchunk_size = 20\n'

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 
 from harness import check_config
 from test_invariants import official_configs
-from unosim.config import KEYS, ConfigError, default_config
-from unosim.engine import layout as L
+from unosim.rules.config import KEYS, ConfigError, default_config
+from unosim.kernel import layout as L
 
 SWITCHES: dict[str, dict] = {
     **{f"H1_stacking_{m}": {"stacking": m} for m in ("draw2", "draw2_draw4", "all")},

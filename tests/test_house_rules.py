@@ -1,14 +1,15 @@
-"""One scenario per house rule of RULES.md (H1-H18) and per mode: a built position, one
+"""One scenario per house rule of docs/rules.md (H1-H18) and per mode: a built position, one
 action through the real kernel, the exact outcome."""
 
 from __future__ import annotations
 
 import pytest
 
-from unosim import cards
-from unosim.config import default_config, to_params
+from unosim.rules import cards
+from unosim.rules.config import default_config, to_params
 from unosim.engine import hand as H
-from unosim.engine import layout as L
+from unosim.kernel import layout as L
+from unosim.rules import params as slots
 from unosim.scenario import Scenario
 
 OTHERS = {1: "G1 G2", 2: "Y1 Y2", 3: "B1 B2"}
@@ -190,8 +191,8 @@ def test_h5_giveaway_opponent_takes_all_but_one():
 def test_h5_red_zero_scores_100_only_under_giveaway():
     give = to_params(default_config(allow_unbuilt=True, red_zero="giveaway"))
     plain = to_params(default_config(allow_unbuilt=True, red_zero="draw10"))
-    assert give[L.P_SCORE0 + cards.RED_ZERO] == 100 and plain[L.P_SCORE0 + cards.RED_ZERO] == 0
-    assert give[L.P_SCORE0 + cards.kind(cards.BLUE, 0)] == 0
+    assert give[slots.P_SCORE0 + cards.RED_ZERO] == 100 and plain[slots.P_SCORE0 + cards.RED_ZERO] == 0
+    assert give[slots.P_SCORE0 + cards.kind(cards.BLUE, 0)] == 0
 
 
 def test_h5_wins_over_h4_for_the_red_zero():
@@ -354,7 +355,7 @@ def _first_card(seed: int, **rules):
     st = np.zeros(L.N_STATE, np.int64)
     rng = np.array([seed], np.uint64)
     log = np.zeros((0, L.LOG_WIDTH), np.int64)
-    from unosim.engine.piles import build_deck
+    from unosim.kernel.piles import build_deck
     H.reset(st, P, 0)
     build_deck(st, P, rng)
     H.deal(st, P, rng, log)
@@ -382,7 +383,7 @@ def test_h15_first_draw_two_draw_then_play():
 # --------------------------------------------------------------------------- H17, H18 amounts
 def test_h17_zero_points():
     P = to_params(default_config(zero_points=10))
-    assert P[L.P_SCORE0 + cards.kind(cards.GREEN, 0)] == 10
+    assert P[slots.P_SCORE0 + cards.kind(cards.GREEN, 0)] == 10
 
 
 def test_h18_amounts():

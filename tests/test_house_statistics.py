@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pytest
 
-from unosim.config import default_config, to_params
-from unosim.engine import layout as L
+from unosim.rules.config import default_config, to_params
+from unosim.kernel import layout as L
 from unosim.engine.batch import new_out, play_hands
 
 HANDS = 4000

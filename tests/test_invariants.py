@@ -16,9 +16,9 @@ from hypothesis import strategies as hs
 
 from harness import (InvariantError, Rules, batch_rows, check_config, check_rows, check_state,
                      play_hand_checked)
-from unosim import cards
-from unosim.config import KEYS, RulesConfig, default_config
-from unosim.engine import layout as L
+from unosim.rules import cards
+from unosim.rules.config import KEYS, RulesConfig, default_config
+from unosim.kernel import layout as L
 
 BLUFFER = {"strategy": "greedy", "bluff_rate": 0.8, "challenge_rate": 0.5}
 

@@ -1,4 +1,4 @@
-"""Match play and the two scoring systems (RULES.md S1-S3, R4, R13, H12, H13).
+"""Match play and the two scoring systems (docs/rules.md S1-S3, R4, R13, H12, H13).
 
 Two layers: the scoring rules on hand-built sequences of hands, checked on the pure-Python
 reference scorer ``score_match`` *and* on the compiled per-hand scorer the kernel uses
@@ -17,15 +17,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from unosim import config as C
-from unosim import report as rp
+from unosim.rules import config as C
+from unosim.analysis import report as rp
 from unosim.cli import main
-from unosim.config import RulesConfig, default_config, to_params
-from unosim.engine import layout as L
+from unosim.rules.config import RulesConfig, default_config, to_params
+from unosim.kernel import layout as L
 from unosim.engine.matches import N_MOUT, score_rows
-from unosim.matches import (HAND_STRIDE, Slabs, match_columns, match_outcomes, play_match_chunk, run_matches,
-                            score_match)
-from unosim.store import read_metadata, to_table
+from unosim.run.matches import (HAND_STRIDE, Slabs, match_columns, match_outcomes, play_match_chunk,
+    run_matches, score_match)
+from unosim.run.store import read_metadata, to_table
 
 
 # --------------------------------------------------------------------------- hand-built sequences

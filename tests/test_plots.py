@@ -9,8 +9,8 @@ from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.patches import StepPatch
 
 from test_report import TURNS, match_file, sweep, ten_hands, write_result
-from unosim import plots
-from unosim import report as rp
+from unosim.analysis import plots
+from unosim.analysis import report as rp
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Reports on small synthetic result files whose answers are computed by hand.
 
-The files are written here with exactly the engine's schema (RULES.md O1 and the
+The files are written here with exactly the engine's schema (docs/rules.md O1 and the
 store's column list), so these tests do not depend on the engine.
 """
 
@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from unosim import report as rp
+from unosim.analysis import report as rp
 
 INT_COLUMNS = (
     "dealer", "first_player", "winner", "winning_team", "turns", "cards_played",
@@ -301,7 +301,7 @@ def test_match_teams_share(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------ compare
 
 def test_compare_sign_and_magnitude(tmp_path: Path) -> None:
-    from unosim import stats
+    from unosim.analysis import stats
 
     base = write_result(tmp_path / "base.parquet", ten_hands())
     longer = ten_hands(turns=[t + 100 for t in TURNS], winner=[1] * 5 + [-1] + [1] * 4)
@@ -337,7 +337,7 @@ def test_compare_refuses_several_baselines(tmp_path: Path) -> None:
 def sweep(tmp_path: Path, meta_stacking: str | None = None) -> Path:
     """stacking x players; stacking makes games longer and favours dealer+1.
 
-    Each file's ``unosim.config`` holds its own point's config, or, with
+    Each file's ``unosim.rules.config`` holds its own point's config, or, with
     ``meta_stacking``, the same base config with that stacking value.
     """
     root = tmp_path / "sweep"

@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from unosim.config import default_config
-from unosim.engine import layout as L
-from unosim.runner import max_workers, play_chunk, run_hands
-from unosim.store import read_metadata
+from unosim.rules.config import default_config
+from unosim.kernel import layout as L
+from unosim.run.runner import max_workers, play_chunk, run_hands
+from unosim.run.store import read_metadata
 from unosim.trace import replay
 
 GAMES = 2000
@@ -53,8 +53,8 @@ def test_two_workers_really_ran_in_parallel() -> None:
     if max_workers() < 2:
         pytest.skip("numba may use only one thread here")
     cfg = default_config()
-    from unosim.config import to_params
-    from unosim.runner import set_workers
+    from unosim.rules.config import to_params
+    from unosim.run.runner import set_workers
 
     P = to_params(cfg)
     set_workers(1)

@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from unosim.cli import main
-from unosim.config import default_config
-from unosim.runner import run_hands
-from unosim.store import MANIFEST, ResultDir, StoreError
-from unosim.sweep import load_sweep, run_sweep
+from unosim.rules.config import default_config
+from unosim.run.runner import run_hands
+from unosim.run.store import MANIFEST, ResultDir, StoreError
+from unosim.run.sweep import load_sweep, run_sweep
 
 CLI = [sys.executable, "-m", "unosim.cli"]
 

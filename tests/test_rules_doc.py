@@ -1,7 +1,7 @@
 """docs/rules.md, the project's own rules reference, covers every rule id and config key,
 and the repository points to it rather than to any file outside the repository.
 
-Fast: imports only ``unosim.config`` (no numba compile)."""
+Fast: imports only ``unosim.rules.config`` (no numba compile)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from unosim import config
+from unosim.rules import config
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"

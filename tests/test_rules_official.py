@@ -1,4 +1,4 @@
-"""One scenario per official rule of RULES.md (R1-R13): a built position, the real
+"""One scenario per official rule of docs/rules.md (R1-R13): a built position, the real
 kernel acting on it, the exact outcome.
 
 Positions come from :class:`unosim.scenario.Scenario` (four seats, seat 0 to act, play
@@ -17,13 +17,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from unosim import cards
-from unosim.config import ConfigError, default_config, to_params
+from unosim.rules import cards
+from unosim.rules.config import ConfigError, default_config, to_params
 from unosim.engine import batch as B
 from unosim.engine import hand as H
-from unosim.engine import layout as L
-from unosim.engine.moves import is_legal
-from unosim.engine.table import hand_points, next_seat
+from unosim.kernel import layout as L
+from unosim.rules import params as slots
+from unosim.kernel.moves import is_legal
+from unosim.kernel.table import hand_points, next_seat
 from unosim.scenario import Scenario
 
 CHALLENGER = {"strategy": "greedy", "challenge_rate": 1.0}  # challenges every Wild Draw Four
@@ -78,7 +79,7 @@ def test_r1_points_per_card() -> None:
     expected = {"R0": 0, "Y1": 1, "G5": 5, "B9": 9, "RS": 20, "YR": 20, "G+2": 20, "W": 50, "W+4": 50}
     for name, pts in expected.items():
         assert cards.points(cards.parse(name)) == pts, name
-    table = to_params(default_config())[L.P_SCORE0:L.P_SCORE0 + 54]
+    table = to_params(default_config())[slots.P_SCORE0:slots.P_SCORE0 + 54]
     assert np.array_equal(table, [cards.points(k) for k in range(54)])
 
 
@@ -258,7 +259,7 @@ def test_r4_rotate_dealer_is_hand_index_mod_players() -> None:
 def test_r4_random_dealer_is_uniform() -> None:
     """R4: dealer = "random" picks a seat uniformly from the hand's own random stream
     (chi-square over 6000 hands, 5 seats; the 0.1% critical value of chi2(4) is 18.5)."""
-    from unosim.engine.rng import stream_start
+    from unosim.kernel.rng import stream_start
 
     P = to_params(default_config(players=5, dealer="random"))
     rng = np.zeros(1, np.uint64)

@@ -11,14 +11,15 @@ import pytest
 from click.testing import CliRunner
 
 from unosim.cli import main
-from unosim.config import default_config, to_params
-from unosim.duel import duel, parse_bot, render
-from unosim.engine import layout as L
+from unosim.rules.config import default_config, to_params
+from unosim.run.duel import duel, parse_bot, render
+from unosim.kernel import layout as L
+from unosim.rules import params as slots
 from unosim.engine.batch import trace_hand
-from unosim.runner import play_chunk, run_hands
-from unosim.seating import SeatRotation, bot_label, instance_at, rotated_params, seat_of
-from unosim.stats import wilson_interval
-from unosim.store import StoreError
+from unosim.run.runner import play_chunk, run_hands
+from unosim.run.seating import SeatRotation, bot_label, instance_at, rotated_params, seat_of
+from unosim.analysis.stats import wilson_interval
+from unosim.run.store import StoreError
 
 MIXED = ["greedy", {"strategy": "counter", "suspicion": 0.5}, "random"]
 
@@ -31,11 +32,11 @@ def test_rotated_params_move_each_seat_block():
         for i in range(3):
             s = seat_of(i, r, 3)
             assert instance_at(s, r, 3) == i
-            blk = slice(L.P_BOT0 + s * L.BOT_STRIDE, L.P_BOT0 + (s + 1) * L.BOT_STRIDE)
-            src = slice(L.P_BOT0 + i * L.BOT_STRIDE, L.P_BOT0 + (i + 1) * L.BOT_STRIDE)
+            blk = slice(slots.P_BOT0 + s * slots.BOT_STRIDE, slots.P_BOT0 + (s + 1) * slots.BOT_STRIDE)
+            src = slice(slots.P_BOT0 + i * slots.BOT_STRIDE, slots.P_BOT0 + (i + 1) * slots.BOT_STRIDE)
             assert (Q[blk] == P[src]).all()
-        assert (Q[:L.P_BOT0] == P[:L.P_BOT0]).all()   # the rules never move
-        assert (Q[L.P_BOT0 + 3 * L.BOT_STRIDE:] == P[L.P_BOT0 + 3 * L.BOT_STRIDE:]).all()
+        assert (Q[:slots.P_BOT0] == P[:slots.P_BOT0]).all()   # the rules never move
+        assert (Q[slots.P_BOT0 + 3 * slots.BOT_STRIDE:] == P[slots.P_BOT0 + 3 * slots.BOT_STRIDE:]).all()
 
 
 def test_labels_name_non_default_parameters():

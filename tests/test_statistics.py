@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from unosim.config import default_config, to_params
-from unosim.engine import layout as L
-from unosim.runner import play_chunk
+from unosim.rules.config import default_config, to_params
+from unosim.kernel import layout as L
+from unosim.run.runner import play_chunk
 
 
 def hands(players: int, seed: int, count: int, start: int = 0, **rules: object) -> np.ndarray:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from unosim import stats
+from unosim.analysis import stats
 
 
 def _reference_wilson(k: int, n: int, confidence: float) -> tuple[float, float]:

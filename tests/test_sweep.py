@@ -11,10 +11,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from unosim import report as rp
+from unosim.analysis import report as rp
 from unosim.cli import main
-from unosim.config import KEYS, load_config
-from unosim.sweep import SWEEP_MANIFEST, SweepError, load_sweep, parse_sweep, run_sweep
+from unosim.rules.config import KEYS, load_config
+from unosim.run.sweep import SWEEP_MANIFEST, SweepError, load_sweep, parse_sweep, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 SWEEPS = ROOT / "configs" / "sweeps"
@@ -136,7 +136,7 @@ def test_skip_invalid_drops_the_points_a_cross_key_rule_refuses(tmp_path: Path) 
 def test_an_unbuilt_house_rule_is_refused_with_the_configs_error(tmp_path: Path, monkeypatch) -> None:
     import dataclasses
 
-    import unosim.config as config
+    import unosim.rules.config as config
 
     registry = tuple(dataclasses.replace(k, built=False) if k.name == "stacking" else k for k in config._REGISTRY)
     monkeypatch.setattr(config, "_REGISTRY", registry)
@@ -252,7 +252,7 @@ def test_cli_sweep(tmp_path: Path) -> None:
 
 
 def test_a_sweep_of_matches_writes_what_run_matches_writes(tmp_path: Path) -> None:
-    matches = pytest.importorskip("unosim.matches")
+    matches = pytest.importorskip("unosim.run.matches")
     (tmp_path / "s.toml").write_text('matches = 24\nchunk_size = 10\nmax_hands = 400\n[set]\nmatch_target = 100\n'
                                      '[axes]\nstacking = ["draw2"]\n')
     sw = load_sweep(tmp_path / "s.toml")

@@ -17,7 +17,7 @@ def _numba_cache_dir() -> str:
     """
     root = Path(__file__).parent
     digest = hashlib.sha1()
-    for sub in ("engine", "bots"):
+    for sub in ("rules", "kernel", "bots", "engine"):
         for path in sorted((root / sub).glob("*.py")):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())

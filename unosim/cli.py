@@ -30,7 +30,7 @@ _CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the ch
 
 
 def _load(config: str):
-    from .config import ConfigError, load_config
+    from unosim.rules.config import ConfigError, load_config
 
     path = Path(config)
     if not path.exists() and not config.endswith(".toml"):
@@ -87,8 +87,8 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
         return
     from tqdm import tqdm
 
-    from .runner import RunError, run_hands
-    from .store import StoreError
+    from unosim.run.runner import RunError, run_hands
+    from unosim.run.store import StoreError
 
     if games < 1:
         raise UserError(f"--games: must be at least 1 (got {games})")
@@ -124,9 +124,9 @@ def _run_matches(config: str, matches: int, seed: int, out: str | None, workers:
     from click.core import ParameterSource
     from tqdm import tqdm
 
-    from .matches import DEFAULT_MATCH_CHUNK, run_matches
-    from .runner import RunError
-    from .store import StoreError
+    from unosim.run.matches import DEFAULT_MATCH_CHUNK, run_matches
+    from unosim.run.runner import RunError
+    from unosim.run.store import StoreError
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -182,7 +182,7 @@ def trace(config: str, seed: int, hand: int) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
 def rules(fmt: str) -> None:
     """List every config key with its default, allowed values and rule id."""
-    from .config import describe_keys, rules_markdown
+    from unosim.rules.config import describe_keys, rules_markdown
 
     if fmt == "markdown":
         click.echo(rules_markdown())
@@ -205,7 +205,7 @@ def _report_paths(paths: tuple[str, ...]) -> list[Path]:
 
 def _is_sweep(path: Path) -> bool:
     """A sweep dataset: written by `unosim sweep`, or any key=value partitioned directory."""
-    from .sweep import SWEEP_MANIFEST
+    from unosim.run.sweep import SWEEP_MANIFEST
 
     if not path.is_dir():
         return False
@@ -223,7 +223,7 @@ def _is_sweep(path: Path) -> bool:
                    "directory, else the summary.")
 def report(results: tuple[str, ...], fmt: str, view: str = "auto") -> None:
     """Summarise one or more result files or directories (a sweep: its balance report)."""
-    from . import report as rp
+    from unosim.analysis import report as rp
 
     paths = _report_paths(results)
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
@@ -245,7 +245,7 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto") -> None:
               show_default=True)
 def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
     """Compare results against BASELINE: differences with intervals and effect sizes."""
-    from . import report as rp
+    from unosim.analysis import report as rp
 
     base = _report_paths((baseline,))[0]
     paths = _report_paths(others)
@@ -260,7 +260,7 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True)
 def plot(results: tuple[str, ...], out_dir: str) -> None:
     """Write PNG figures for the results into --out."""
-    from .plots import plot_all
+    from unosim.analysis.plots import plot_all
 
     paths = _report_paths(results)
     try:
@@ -279,7 +279,7 @@ def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
     if not scheduler and not cluster:
         yield None
         return
-    from .cluster import ClusterError, connect
+    from unosim.run.cluster import ClusterError, connect
 
     try:
         with connect(scheduler, local=cluster == "local") as client:
@@ -292,20 +292,20 @@ def _run_dask(config: str, games: int, seed: int, out: str | None, workers: int 
               force: bool, resume: bool, quiet: bool, matches: int | None, max_hands: int,
               scheduler: str | None, cluster: str | None) -> None:
     """`unosim run --scheduler ADDRESS | --cluster local`: the chunks as Dask tasks; the same
-    part files as a local run (see unosim.cluster)."""
+    part files as a local run (see unosim.run.cluster)."""
     from click.core import ParameterSource
     from tqdm import tqdm
 
-    from .runner import RunError
-    from .store import StoreError
-    from .sweep import SweepError, execute, run_job
+    from unosim.run.runner import RunError
+    from unosim.run.store import StoreError
+    from unosim.run.sweep import SweepError, execute, run_job
 
     cfg = _load(config)
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     try:
         if matches is not None:
-            from .matches import DEFAULT_MATCH_CHUNK
+            from unosim.run.matches import DEFAULT_MATCH_CHUNK
 
             if ctx.get_parameter_source("games") in explicit:
                 raise UserError("--matches: cannot be combined with --games")
@@ -364,9 +364,9 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
-    from .runner import RunError
-    from .store import StoreError
-    from .sweep import SweepError, load_sweep, run_sweep
+    from unosim.run.runner import RunError
+    from unosim.run.store import StoreError
+    from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
     try:
         sw = load_sweep(sweep_file).with_chunk_size(chunk_size)
@@ -419,10 +419,10 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, confi
     """Bot A at seat 0 against bot B at seat 1, seats rotated: win shares with 95% intervals.
 
     A bot is a strategy name, or name:param=value,... (e.g. counter:suspicion=0.5)."""
-    from .config import ConfigError
-    from .duel import duel as play_duel
-    from .duel import render
-    from .runner import RunError
+    from unosim.rules.config import ConfigError
+    from unosim.run.duel import duel as play_duel
+    from unosim.run.duel import render
+    from unosim.run.runner import RunError
 
     try:
         res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,

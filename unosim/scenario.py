@@ -1,6 +1,6 @@
 """Build a hand in any position and drive the compiled engine from it.
 
-Scenario tests (one per rule of RULES.md) and notebooks use this to say "seat 1 holds
+Scenario tests (one per rule of docs/rules.md) and notebooks use this to say "seat 1 holds
 R5 W+4, the top card is B5, the draw pile is G2 R9" and then call the very kernel
 functions a batch run uses.  Nothing here is on the hot path.
 """
@@ -12,10 +12,10 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from . import cards
-from .config import RulesConfig, default_config, to_params
+from unosim.rules import cards
+from unosim.rules.config import RulesConfig, default_config, to_params
 from .engine import hand as H
-from .engine import layout as L
+from unosim.kernel import layout as L
 
 
 def _kinds(text: str | Iterable[str]) -> list[int]:

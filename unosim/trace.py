@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import cards
-from .config import RulesConfig, to_params
-from .engine import layout as L
+from unosim.rules import cards
+from unosim.rules.config import RulesConfig, to_params
+from unosim.kernel import layout as L
+from unosim.rules import params as slots
 from .engine.batch import trace_hand
 
 _DRAW_REASON = {L.DR_TURN: "", L.DR_PENALTY: " (penalty)", L.DR_UNO: " (UNO not called)",
@@ -109,7 +110,7 @@ def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
     lines.append(f"{int(st[L.S_TURNS])} turns, {int(st[L.S_PLAYED])} cards played, "
                  f"{int(st[L.S_DRAWN])} drawn, {int(st[L.S_RESHUFFLES])} reshuffles.")
     for s in range(n):
-        pts = sum(int(st[L.S_HAND0 + s * L.N_KINDS + k]) * int(to_params(cfg)[L.P_SCORE0 + k])
+        pts = sum(int(st[L.S_HAND0 + s * L.N_KINDS + k]) * int(to_params(cfg)[slots.P_SCORE0 + k])
                   for k in range(L.N_KINDS))
         lines.append(f"  seat {s} ends with {_hand_text(st, s)} ({pts} points)")
     return lines

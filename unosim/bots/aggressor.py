@@ -16,9 +16,10 @@ not the closest to going out, and keeps a drawn attack card for later (R6).
 
 from numba import njit
 
-from ..engine.layout import N_KINDS, P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_VOLUNTARY_DRAW, S_HAND0, S_HS0
-from ..engine.rng import chance
-from ..engine.table import next_seat
+from unosim.kernel.layout import N_KINDS, S_HAND0, S_HS0
+from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_VOLUNTARY_DRAW
+from unosim.kernel.rng import chance
+from unosim.kernel.table import next_seat
 from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, is_attack, is_opponent, legal_copies, legal_view,
                      maybe_bluff, min_opponent_cards, most_held_colour, param, plan_all, points, stack_cand,
                      stack_copies, tie)

@@ -14,9 +14,9 @@ Parameters: ``bluff_rate``, ``challenge_rate``.
 
 from numba import njit
 
-from ..engine.layout import N_KINDS, S_HAND0
-from ..engine.moves import color_count
-from ..engine.rng import chance
+from unosim.kernel.layout import N_KINDS, S_HAND0
+from unosim.kernel.moves import color_count
+from unosim.kernel.rng import chance
 from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, legal_copies, legal_view, maybe_bluff,
                      most_held_colour, param, plan_all, points, stack_cand, stack_copies, tie)
 

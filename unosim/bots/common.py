@@ -16,11 +16,11 @@ of B0's speed.
 
 from numba import njit
 
-from ..engine.layout import (BOT_STRIDE, N_KINDS, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS,
-                             P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST, S_COLOR, S_HAND0, S_HS0,
-                             S_IN, S_NP, S_RANK0, S_SCR0, S_TOP)
-from ..engine.moves import can_stack, color_count, draw4_honest, wild_allowed
-from ..engine.rng import below, chance
+from unosim.rules.params import (BOT_STRIDE, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS,
+    P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST)
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_IN, S_NP, S_RANK0, S_SCR0, S_TOP
+from unosim.kernel.moves import can_stack, color_count, draw4_honest, wild_allowed
+from unosim.kernel.rng import below, chance
 
 WILD = 52
 WILD_DRAW4 = 53

@@ -34,10 +34,11 @@ Parameters: ``bluff_rate``, ``suspicion``.
 
 from numba import njit
 
-from ..engine.layout import (N_KINDS, P_CHALLENGE_EXTRA, P_DECKS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0,
-                             S_HS0, S_MEM0, S_NDISC, S_PENDING, S_TOTAL)
-from ..engine.moves import color_count
-from ..engine.table import next_seat
+from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_MEM0, S_NDISC,
+    S_PENDING, S_TOTAL)
+from unosim.rules.params import P_CHALLENGE_EXTRA, P_DECKS
+from unosim.kernel.moves import color_count
+from unosim.kernel.table import next_seat
 from .common import (N_CAND, NEG, WILD, WILD_DRAW4, argmax4, cand, colour_counts, legal_copies, legal_view,
                      maybe_bluff, param, plan_all, points, stack_cand, stack_copies, tie)
 

@@ -14,8 +14,8 @@ bluff would play it, R8), ``challenge_rate`` (chance to challenge a Wild Draw Fo
 
 from numba import njit
 
-from ..engine.layout import N_KINDS, S_HAND0
-from ..engine.rng import chance
+from unosim.kernel.layout import N_KINDS, S_HAND0
+from unosim.kernel.rng import chance
 from .common import (N_CAND, NEG, WILD_DRAW4, argmax4, cand, colour_points, legal_copies, legal_view,
                      maybe_bluff, param, plan_all, points, stack_cand, stack_copies, tie)
 

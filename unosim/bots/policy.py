@@ -16,8 +16,9 @@ compile time) from growing with the number of strategies.
 
 from numba import njit
 
-from ..engine.layout import P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS, S_BOT0, S_NP, S_SCR0
-from ..engine.table import rule
+from unosim.rules.params import P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
+from unosim.kernel.layout import S_BOT0, S_NP, S_SCR0
+from unosim.kernel.table import rule
 from . import aggressor, color_keeper, counter, greedy, weights, wild_saver
 from . import random as b0
 from .common import fewest_cards_opponent

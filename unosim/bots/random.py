@@ -1,4 +1,4 @@
-"""B0 `random`, the reference bot, exactly as RULES.md defines it.
+"""B0 `random`, the reference bot, exactly as docs/rules.md defines it.
 
 It is fixed so that unosim's statistics can be checked against an independent
 implementation: every choice is uniform over *physical* cards (two red 5s are twice as
@@ -7,9 +7,9 @@ likely as one blue 5), it never bluffs, never draws voluntarily, never challenge
 
 from numba import njit
 
-from ..engine.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
-from ..engine.moves import can_stack, draw4_honest, wild_allowed
-from ..engine.rng import below
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
+from unosim.kernel.moves import can_stack, draw4_honest, wild_allowed
+from unosim.kernel.rng import below
 
 WILD = 52
 WILD_DRAW4 = 53

@@ -29,9 +29,10 @@ fewest cards (H4, H5).
 
 from numba import njit
 
-from ..engine.layout import N_KINDS, P_VOLUNTARY_DRAW, S_COLOR, S_HAND0, S_HS0, S_TOP
-from ..engine.rng import chance
-from ..engine.table import next_seat
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_TOP
+from unosim.rules.params import P_VOLUNTARY_DRAW
+from unosim.kernel.rng import chance
+from unosim.kernel.table import next_seat
 from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, colour_counts, is_attack, legal_copies, legal_view,
                      maybe_bluff, most_held_colour, param, plan_all, points, stack_cand, stack_copies, tie)
 

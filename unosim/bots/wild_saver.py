@@ -14,8 +14,9 @@ playing a wild while it holds more than 2 cards.
 
 from numba import njit
 
-from ..engine.layout import N_KINDS, P_VOLUNTARY_DRAW, S_HAND0, S_HS0
-from ..engine.rng import chance
+from unosim.kernel.layout import N_KINDS, S_HAND0, S_HS0
+from unosim.rules.params import P_VOLUNTARY_DRAW
+from unosim.kernel.rng import chance
 from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, legal_copies, legal_view, maybe_bluff,
                      most_held_colour, param, plan_all, stack_cand, stack_copies, tie)
 

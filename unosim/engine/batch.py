@@ -9,19 +9,17 @@ once per block, not once per hand.
 import numpy as np
 from numba import njit, prange
 
-from .borrow import address, borrow
+from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
-from .layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER,
-                     O_DRAWN, O_FIRST, O_GIVEAWAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK,
-                     O_MAX_DRAW, O_NOISES, O_PASSES, O_PLAYED, O_POINTS0, O_RANK0,
-                     O_RESHUFFLES, O_SLAPS, O_STACK_DRAWN, O_STALLED, O_SWAPS, O_TURNS,
-                     O_UNO_PENALTIES, O_WIN_TEAM, O_WINNER, P_DEALER, P_FINISH, P_PLAYERS,
-                     P_TEAMS, S_CHALLENGES, S_DEALER, S_DRAWN, S_FIRST, S_GIVEAWAYS, S_HS0,
-                     S_JUMP_INS, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_NP, S_PASSES,
-                     S_PLAYED, S_RANK0, S_RESHUFFLES, S_SLAPS, S_STACK_DRAWN, S_STALLED,
-                     S_SWAPS, S_TURNS, S_UNO_PENALTIES, S_WINNER)
-from .rng import below, stream_start
-from .table import hand_points
+from unosim.kernel.layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER, O_DRAWN,
+    O_FIRST, O_GIVEAWAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK, O_MAX_DRAW, O_NOISES, O_PASSES, O_PLAYED,
+    O_POINTS0, O_RANK0, O_RESHUFFLES, O_SLAPS, O_STACK_DRAWN, O_STALLED, O_SWAPS, O_TURNS, O_UNO_PENALTIES,
+    O_WIN_TEAM, O_WINNER, S_CHALLENGES, S_DEALER, S_DRAWN, S_FIRST, S_GIVEAWAYS, S_HS0, S_JUMP_INS, S_LOGCAP,
+    S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_NP, S_PASSES, S_PLAYED, S_RANK0, S_RESHUFFLES, S_SLAPS,
+    S_STACK_DRAWN, S_STALLED, S_SWAPS, S_TURNS, S_UNO_PENALTIES, S_WINNER)
+from unosim.rules.params import P_DEALER, P_FINISH, P_PLAYERS, P_TEAMS
+from unosim.kernel.rng import below, stream_start
+from unosim.kernel.table import hand_points
 
 STREAM_HANDS = 1
 STREAM_MATCHES = 2

@@ -1,4 +1,4 @@
-"""One hand of UNO as plain functions over the state vector (RULES.md R2-R13, H1-H16).
+"""One hand of UNO as plain functions over the state vector (docs/rules.md R2-R13, H1-H16).
 
 The loop is: resolve a pending penalty (R8 challenge, H1 stack, or draw it), else the
 seat in ``S_CUR`` takes a turn (R5-R7, H3).  Every card put down goes through
@@ -11,26 +11,23 @@ penalty that the loop resolves, so a stack of any length is a loop, not a call c
 from numba import njit
 
 from ..bots import policy
-from .layout import (BOT_STRIDE, DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UNO,
-                     EV_CHALLENGE, EV_DEAL, EV_END, EV_FACING, EV_GIVEAWAY, EV_JUMP, EV_KEEP, EV_NOISE,
-                     EV_OUT, EV_PASS, EV_PASS_HANDS, EV_PENALTY, EV_PLAY, EV_RETURN,
-                     EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_STACK, EV_STALL, EV_SWAP,
-                     EV_TURN_UP, EV_UNO, MAX_PLAYERS, N_KINDS, P_BOT0, P_CHALLENGE, P_CHALLENGE_EXTRA,
-                     P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_DRAW4_AMOUNT, P_FINISH,
-                     P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN,
-                     P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS,
-                     P_RED_ZERO, P_SCORE0, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK, P_STACKING,
-                     P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WATCHERS, P_WILD_DRAW4,
-                     S_AS_WILD, S_BLUFF, S_BOT0, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DONE,
-                     S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS,
-                     S_LAST_PLAYER, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP,
-                     S_PASSES, S_PENDING, S_PENDING_KIND, S_PLAYED, S_RANK0, S_RULE0, S_SCORE0, S_SCR0, S_SILENT,
-                     S_SLAPS, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS,
-                     S_UNO_PENALTIES, S_WINNER)
-from .moves import draw4_honest, is_legal, wild_allowed
-from .piles import build_deck, discard, draw_card, draw_cards, shuffle
-from .rng import below, chance
-from .table import add_card, log_event, next_seat, rule, wrap
+from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_CHALLENGE, P_CHALLENGE_EXTRA,
+    P_CHALLENGE_SKIP, P_DRAW, P_DRAW2_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_DRAW4_AMOUNT, P_FINISH,
+    P_FIRST_CARD, P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_JUMP_IN, P_JUMP_IN_STACK, P_MAX_TURNS, P_MULTI_PLAY,
+    P_NOISE_CHANCE, P_PLAY_DRAWN, P_PLAYERS, P_RED_ZERO, P_SCORE0, P_SEVEN_O, P_SILENT_RANK, P_SLAP_RANK,
+    P_STACKING, P_TWO_PLAYER_REVERSE, P_UNO_CAUGHT, P_UNO_FORGET, P_WATCHERS, P_WILD_DRAW4)
+from unosim.kernel.layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_SLAP, DR_TURN, DR_UNO, EV_CHALLENGE,
+    EV_DEAL, EV_END, EV_FACING, EV_GIVEAWAY, EV_JUMP, EV_KEEP, EV_NOISE, EV_OUT, EV_PASS, EV_PASS_HANDS,
+    EV_PENALTY, EV_PLAY, EV_RETURN, EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_STACK, EV_STALL, EV_SWAP,
+    EV_TURN_UP, EV_UNO, N_KINDS, S_AS_WILD, S_BLUFF, S_BOT0, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR,
+    S_DEALER, S_DIR, S_DONE, S_DRAW0, S_FIRST, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_JUMP_INS, S_LAST_PLAYER,
+    S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MEM0, S_NDRAW, S_NOISES, S_NP, S_PASSES, S_PENDING,
+    S_PENDING_KIND, S_PLAYED, S_RANK0, S_RULE0, S_SCORE0, S_SCR0, S_SILENT, S_SLAPS, S_STACK_DRAWN,
+    S_STACK_LEN, S_STALLED, S_SWAPS, S_TOP, S_TURNS, S_UNO_PENALTIES, S_WINNER)
+from unosim.kernel.moves import draw4_honest, is_legal, wild_allowed
+from unosim.kernel.piles import build_deck, discard, draw_card, draw_cards, shuffle
+from unosim.kernel.rng import below, chance
+from unosim.kernel.table import add_card, log_event, next_seat, rule, wrap
 
 WILD = 52
 WILD_DRAW4 = 53

@@ -1,4 +1,4 @@
-"""Matches: hands played in sequence until both scoring systems have ended (RULES.md S1-S3).
+"""Matches: hands played in sequence until both scoring systems have ended (docs/rules.md S1-S3).
 
 A match is one random stream, ``stream_start(seed, STREAM_MATCHES, match)``, continued
 from hand to hand (the R4 random dealer draws from it too), so a match's hands depend on
@@ -21,12 +21,11 @@ import numpy as np
 from numba import njit, prange
 
 from .batch import STREAM_MATCHES, keep_alive, write_row
-from .borrow import address, borrow
+from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
-from .layout import (LOG_WIDTH, MAX_PLAYERS, N_OUT, N_STATE, O_POINTS0, O_RANK0,
-                     O_STALLED, O_WINNER, P_DEALER, P_FINISH, P_MATCH_TARGET,
-                     P_PLAYERS, P_TEAMS)
-from .rng import below, stream_start
+from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_RANK0, O_STALLED, O_WINNER
+from unosim.rules.params import MAX_PLAYERS, P_DEALER, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
+from unosim.kernel.rng import below, stream_start
 
 # --------------------------------------------------------------------------- match columns
 M_MATCH = N_OUT          # match index in the run

@@ -1,4 +1,4 @@
-"""Match play and the two scoring systems (RULES.md S1-S3, R4, H12, H13, R13).
+"""Match play and the two scoring systems (docs/rules.md S1-S3, R4, H12, H13, R13).
 
 A match is a sequence of hands of one table, dealt by R4's rule, played until both
 scoring systems have ended, so S1 (positive: the winner scores the cards left in the
@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .config import RulesConfig, to_params
-from .engine import layout as L
-from .engine.matches import (HAND_STRIDE, M_CAPPED, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END,
-                             M_POS0, M_POS_END, N_MOUT, play_matches)
-from .runner import Progress, RunError, chunks, set_workers
-from .store import ResultDir, column_names, run_metadata, to_table
+from unosim.rules.config import RulesConfig, to_params
+from unosim.kernel import layout as L
+from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END,
+    M_POS0, M_POS_END, N_MOUT, play_matches)
+from unosim.run.runner import Progress, RunError, chunks, set_workers
+from unosim.run.store import ResultDir, column_names, run_metadata, to_table
 
 __all__ = [
     "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "MatchSummary", "Slabs",
@@ -114,7 +114,7 @@ class Slabs:
 
 def warm_up(P: np.ndarray, slabs: Slabs) -> float:
     """Load (or compile) the match kernel before the clock starts; returns the seconds it
-    took, so matches/s is the steady rate (as :func:`unosim.runner.warm_up` for hands)."""
+    took, so matches/s is the steady rate (as :func:`unosim.run.runner.warm_up` for hands)."""
     t = time.perf_counter()
     empty = np.zeros(0, np.int64)
     play_matches(P, 0, empty, empty, slabs.max_hands, slabs.array, empty, empty)
@@ -237,7 +237,7 @@ def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, w
                 progress: Progress | None = None, max_hands: int = DEFAULT_MAX_HANDS) -> MatchSummary:
     """Play ``matches`` matches of ``cfg`` and store one row per hand under ``out``.
 
-    Mirrors :func:`unosim.runner.run_hands`: chunks of ``chunk_size`` matches become one
+    Mirrors :func:`unosim.run.runner.run_hands`: chunks of ``chunk_size`` matches become one
     part file each, written atomically by a background thread while the next chunk plays;
     ``resume`` keeps finished chunks.  Results depend on (config, seed, max_hands) only."""
     if matches < 1:

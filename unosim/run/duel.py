@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .config import ConfigError, RulesConfig, default_config
-from .engine.layout import O_POINTS0
-from .runner import RunError, play_chunk, set_workers
-from .seating import SeatRotation
-from .stats import wilson_interval
+from unosim.rules.config import ConfigError, RulesConfig, default_config
+from unosim.kernel.layout import O_POINTS0
+from unosim.run.runner import RunError, play_chunk, set_workers
+from unosim.run.seating import SeatRotation
+from unosim.analysis.stats import wilson_interval
 
 try:  # Python 3.11+
     import tomllib

@@ -1,4 +1,4 @@
-"""Card kinds as small integer codes (RULES.md R1).
+"""Card kinds as small integer codes (docs/rules.md R1).
 
 A card *kind* is one of 54 codes: ``colour * 13 + rank`` for the 52 coloured kinds
 (ranks 0-9, then Skip, Reverse, Draw Two) and two wild kinds after them.  Hands are

@@ -17,11 +17,11 @@ from typing import Callable
 import numba
 import numpy as np
 
-from .config import RulesConfig, to_params
-from .engine.batch import new_out, play_hands
-from .engine.layout import O_DEALER, O_STALLED, O_TURNS, O_WINNER
-from .seating import SeatRotation
-from .store import Columns, ResultDir, StoreError, column_names, run_metadata, to_table
+from unosim.rules.config import RulesConfig, to_params
+from unosim.engine.batch import new_out, play_hands
+from unosim.kernel.layout import O_DEALER, O_STALLED, O_TURNS, O_WINNER
+from unosim.run.seating import SeatRotation
+from unosim.run.store import Columns, ResultDir, StoreError, column_names, run_metadata, to_table
 
 DEFAULT_CHUNK = 200_000
 SLICE = 25_000  # hands per kernel call within a chunk (a 10 MiB buffer, reused)

@@ -2,10 +2,11 @@
 
 from numba import njit
 
-from .layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, P_DECKS, S_DISC0, S_DRAW0,
-                     S_DRAWN, S_MAX_DRAW, S_NDISC, S_NDRAW, S_RESHUFFLES, S_TOTAL)
-from .rng import below
-from .table import add_card, log_event
+from unosim.kernel.layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, S_DISC0, S_DRAW0, S_DRAWN, S_MAX_DRAW,
+    S_NDISC, S_NDRAW, S_RESHUFFLES, S_TOTAL)
+from unosim.rules.params import P_DECKS
+from unosim.kernel.rng import below
+from unosim.kernel.table import add_card, log_event
 
 
 @njit(cache=True)

@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from .config import RulesConfig, strategies, to_params
-from .engine.layout import BOT_STRIDE, O_WINNER, P_BOT0
+from unosim.rules.config import RulesConfig, strategies, to_params
+from unosim.rules.params import BOT_STRIDE, P_BOT0
+from unosim.kernel.layout import O_WINNER
 
 __all__ = ["SeatRotation", "bot_label", "rotated_params", "seat_of", "instance_at"]
 

@@ -3,8 +3,8 @@
 from numba import njit, types
 from numba.extending import overload
 
-from .layout import (LOG_WIDTH, N_KINDS, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP, S_RANK0,
-                     S_RULE0, S_SCORE0)
+from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP, S_RANK0,
+    S_RULE0, S_SCORE0)
 
 
 @njit(cache=True, inline="always")

@@ -1,11 +1,11 @@
 """The Dask backend: chunks of a run or a sweep as tasks on Dask workers.
 
-Each task is :func:`task` (``unosim.sweep.play`` then ``unosim.sweep.write``, as locally):
+Each task is :func:`task` (``unosim.run.sweep.play`` then ``unosim.run.sweep.write``, as locally):
 the worker plays one chunk with the parallel kernel on its cores and writes the chunk's part file straight to the output path, to a
 temporary name renamed into place (so the path must be storage every worker and the
 driver share, mounted at the same path).  The driver prepares the output directory
 (manifests, which chunks are done), submits the missing chunks, and receives only a
-:class:`unosim.sweep.ChunkResult` per chunk (a few numbers) for progress and the summary.
+:class:`unosim.run.sweep.ChunkResult` per chunk (a few numbers) for progress and the summary.
 Results are identical to a local run with the same seed: a chunk's rows depend on the
 config, the seed and the chunk's hand indices only, whoever plays it.
 
@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .sweep import ChunkResult, ChunkSpec, play, write
+from unosim.run.sweep import ChunkResult, ChunkSpec, play, write
 
 __all__ = ["ClusterError", "connect", "dask_available", "run_specs", "task"]
 
@@ -113,8 +113,8 @@ def _kernel_thread() -> ThreadPoolExecutor:
 
 
 def task(spec: ChunkSpec, workers: int | None = None) -> ChunkResult:
-    """What a Dask worker runs: :func:`unosim.sweep.play` on this process's kernel thread,
-    then :func:`unosim.sweep.write` here, with a clear error when this machine cannot write
+    """What a Dask worker runs: :func:`unosim.run.sweep.play` on this process's kernel thread,
+    then :func:`unosim.run.sweep.write` here, with a clear error when this machine cannot write
     to the output path (not shared storage)."""
     try:
         t0 = time.perf_counter()

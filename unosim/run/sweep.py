@@ -52,7 +52,7 @@ size, engine version) in an existing directory is refused, naming the difference
 Execution.  Every chunk of every point is one task: :func:`play` (the parallel kernel on
 all cores) then :func:`write` (a part file, atomically).  Locally the chunks of all points
 run through one pipeline, the kernel on the next chunk while a writer thread writes the
-last one, so small points do not leave cores idle; with Dask (:mod:`unosim.cluster`)
+last one, so small points do not leave cores idle; with Dask (:mod:`unosim.run.cluster`)
 each task runs on a worker, which writes its part to the shared output path and returns
 only a :class:`ChunkResult`.
 """
@@ -75,11 +75,11 @@ from urllib.parse import quote
 
 import numpy as np
 
-from .config import KEYS, ConfigError, RulesConfig, default_config, load_config, to_params
-from .engine.layout import ENGINE_VERSION, O_DEALER, O_STALLED, O_TURNS, O_WINNER
-from .runner import DEFAULT_CHUNK, RunError, chunks, max_workers, play_chunk, set_workers
-from .store import (MANIFEST, ResultDir, StoreError, column_names, manifest_diff, read_manifest, remove_result,
-                    run_metadata, to_table)
+from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config, to_params
+from unosim.kernel.layout import ENGINE_VERSION, O_DEALER, O_STALLED, O_TURNS, O_WINNER
+from unosim.run.runner import DEFAULT_CHUNK, RunError, chunks, max_workers, play_chunk, set_workers
+from unosim.run.store import (MANIFEST, ResultDir, StoreError, column_names, manifest_diff, read_manifest,
+    remove_result, run_metadata, to_table)
 
 try:  # Python 3.11+
     import tomllib
@@ -379,15 +379,15 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _matches_api() -> Any:
-    """unosim.matches, when match play exists; else a clear error."""
+    """unosim.run.matches, when match play exists; else a clear error."""
     try:
-        from . import matches as mm
+        from unosim.run import matches as mm
     except ImportError as e:
         raise SweepError(f"matches: match play is not available in this version ({e}); use hands") from None
     needed = ("play_match_chunk", "match_columns", "HAND_STRIDE", "DEFAULT_MAX_HANDS", "DEFAULT_MATCH_CHUNK")
     for name in needed:
         if not hasattr(mm, name):
-            raise SweepError(f"matches: unosim.matches has no {name} yet; use hands")
+            raise SweepError(f"matches: unosim.run.matches has no {name} yet; use hands")
     return mm
 
 
@@ -436,7 +436,7 @@ _KERNEL_LOCK = threading.Lock()
 
 def play(spec: ChunkSpec, workers: int | None = None, buffer: np.ndarray | None = None) -> np.ndarray:
     """The kernel rows of one chunk, on ``workers`` cores (all when None); hands are played
-    into ``buffer`` when it is big enough (see :func:`unosim.runner.play_chunk`)."""
+    into ``buffer`` when it is big enough (see :func:`unosim.run.runner.play_chunk`)."""
     if spec.engine_version != ENGINE_VERSION:
         raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
                        f"{spec.engine_version}: install the same unosim everywhere")
@@ -524,7 +524,7 @@ class Job:
 def run_job(cfg: RulesConfig, count: int, seed: int, out: str | Path, chunk_size: int = DEFAULT_CHUNK, *,
             unit: str = "hands", max_hands: int | None = None) -> Job:
     """The job of ``unosim run`` (``unit="matches"``: ``unosim run --matches``): the same
-    manifest and part files as :func:`unosim.runner.run_hands` (``run_matches``)."""
+    manifest and part files as :func:`unosim.run.runner.run_hands` (``run_matches``)."""
     option = "--games" if unit == "hands" else "--matches"
     if count < 1:
         raise RunError(f"{option}: must be at least 1 (got {count})")
@@ -613,7 +613,7 @@ def execute(jobs: list[Job], *, workers: int | None = None, client: Any = None,
         specs += mine
     t0 = time.perf_counter()
     if client is not None:
-        from .cluster import run_specs
+        from unosim.run.cluster import run_specs
 
         results: Iterator[ChunkResult] = run_specs(client, specs, workers)
         backend = "dask"

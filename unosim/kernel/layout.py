@@ -10,54 +10,10 @@ results: bump :data:`ENGINE_VERSION` (stored in every output file).
 
 from __future__ import annotations
 
+from unosim.rules.cards import N_KINDS
+from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
+
 ENGINE_VERSION = 2
-
-MAX_PLAYERS = 10
-N_KINDS = 54
-MAX_CARDS = 216  # 108 x 2 decks
-
-# --------------------------------------------------------------------------- P: rules
-# Enumerated switches hold the index of the value in config.py's registry.
-P_PLAYERS = 0
-P_DECKS = 1
-P_HAND_SIZE = 2
-P_DEALER = 3             # 0 rotate, 1 winner, 2 random, 3 fixed (last seat) R4 E4
-P_FIRST_CARD = 4         # 0 any, 1 number_only                            R3 H16
-P_FIRST_DRAW2_SKIPS = 5  # 1 true                                          R3 H15
-P_PLAY_DRAWN = 6         # 0 may, 1 must, 2 never                          R6
-P_VOLUNTARY_DRAW = 7     # 1 true                                          R7 H8
-P_WILD_DRAW4 = 8         # 0 restricted, 1 free, 2 last_resort             R8 E1
-P_CHALLENGE = 9          # 1 true                                          R8
-P_CHALLENGE_SKIP = 10    # H9 challenge_success_skip
-P_TWO_PLAYER_REVERSE = 11  # 0 skip, 1 none                                R9 H14
-P_UNO_FORGET = 12        # probability                                     R10
-P_UNO_CAUGHT = 13        # probability                                     R10
-P_MAX_TURNS = 14         #                                                 R13
-P_DRAW2_AMOUNT = 15      #                                                 H18
-P_DRAW4_AMOUNT = 16
-P_CHALLENGE_EXTRA = 17
-P_ZERO_POINTS = 18       #                                                 H17
-P_MATCH_TARGET = 19      #                                                 H19
-P_STACKING = 20          # 0 none, 1 draw2, 2 draw2_draw4, 3 all           H1
-P_JUMP_IN = 21           # 0 none, 1 numbers, 2 colored, 3 all             H2
-P_JUMP_IN_STACK = 22     # 0 replace, 1 accumulate                         H2
-P_DRAW = 23              # 0 one, 1 until_playable                         H3
-P_SEVEN_O = 24           #                                                 H4
-P_RED_ZERO = 25          # 0 none, 1 draw10, 2 giveaway                    H5
-P_MULTI_PLAY = 26        # 0 none, 1 identical, 2 same_rank                H6
-P_WILD_LAST = 27         # 1 true (allowed)                                H7
-P_SLAP_RANK = 28         # -1 none                                         H10
-P_SILENT_RANK = 29       # -1 none                                         H11
-P_NOISE_CHANCE = 30      #                                                 H11
-P_TEAMS = 31             #                                                 H12
-P_FINISH = 32            # 0 first_out, 1 last_standing                    H13
-P_DRAWN_MATCH = 33       # 0 any, 1 color: a drawn card plays only on colour E2
-P_DRAWN_DRAW4 = 34       # 0 draw4, 1 wild: a drawn W+4 plays as a Wild    E3
-P_WATCHERS = 35          # 1 if a seat's strategy watches every card played (bots.WATCHERS)
-P_SCORE0 = 40            # N_KINDS points per kind (R1, H5, H17)
-P_BOT0 = P_SCORE0 + N_KINDS  # per seat: strategy code then its parameters
-BOT_STRIDE = 16
-N_PARAMS = P_BOT0 + MAX_PLAYERS * BOT_STRIDE
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table

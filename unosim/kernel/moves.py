@@ -6,9 +6,9 @@ kinds of the colour in force, the same rank in the other three colours, the two 
 
 from numba import njit
 
-from .table import rule
-from .layout import (N_KINDS, P_STACKING, P_WILD_DRAW4, P_WILD_LAST, S_COLOR, S_HAND0,
-                     S_HS0, S_PENDING_KIND, S_TOP)
+from unosim.kernel.table import rule
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_PENDING_KIND, S_TOP
+from unosim.rules.params import P_STACKING, P_WILD_DRAW4, P_WILD_LAST
 
 WILD = 52
 WILD_DRAW4 = 53

@@ -1,6 +1,6 @@
 """Matplotlib figures of reports.
 
-Every function takes a :class:`unosim.report.Report` (or result paths, summarised on
+Every function takes a :class:`unosim.analysis.report.Report` (or result paths, summarised on
 the spot), returns the :class:`~matplotlib.figure.Figure`, and writes a PNG when
 ``path`` is given. Figures are built with ``matplotlib.figure.Figure`` and the Agg
 canvas, never through pyplot: no global figure registry to leak memory in long sweeps,
@@ -23,7 +23,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim import report as rp
+from unosim.analysis import report as rp
 
 __all__ = [
     "plot_win_share",
@@ -38,7 +38,7 @@ _DPI = 120
 
 
 def _summary(obj: rp.Report | Any) -> rp.Report:
-    """Accept a summary Report or anything :func:`unosim.report.summarize` accepts."""
+    """Accept a summary Report or anything :func:`unosim.analysis.report.summarize` accepts."""
     if isinstance(obj, rp.Report):
         return obj
     return rp.summarize(obj)
@@ -215,7 +215,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     """
     rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
     if rep.kind != "balance":
-        raise ValueError("plot_balance needs a balance report (unosim.report.balance_report)")
+        raise ValueError("plot_balance needs a balance report (unosim.analysis.report.balance_report)")
     t = rep.table
     metrics = [m for m in _BALANCE_TITLES if m in set(t["metric"])] or list(_BALANCE_TITLES)
     rows = list(dict.fromkeys(zip(t["change"], t["players"])))

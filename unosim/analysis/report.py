@@ -27,10 +27,10 @@ Design choices (documented here because they change numbers):
   under S2 every side at the lowest; a k-way tie gives each tied seat 1/k (team members
   show the team total, so a winning team of two gives each member 1/2 and the team 1).
   Hands per match counts every hand played up to the end, stalled ones included.
-  S2 is skipped under ``finish = "last_standing"``, where RULES.md leaves it undefined.
+  S2 is skipped under ``finish = "last_standing"``, where docs/rules.md leaves it undefined.
 * **Intervals.** 95% by default: Wilson for shares, Student t for means; comparisons
   use Newcombe's hybrid score interval and Welch's interval, with Cohen's h (shares)
-  and Cohen's d (means) as effect sizes, all ``other - baseline`` (see ``unosim.stats``).
+  and Cohen's d (means) as effect sizes, all ``other - baseline`` (see ``unosim.analysis.stats``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ import pandas as pd
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from unosim import stats
+from unosim.analysis import stats
 
 try:
     import tomllib
@@ -935,7 +935,7 @@ def _registry_defaults() -> dict[str, Any]:
 
     Imported lazily: reports must not need the engine side of the package to load.
     """
-    from unosim.config import describe_keys
+    from unosim.rules.config import describe_keys
 
     out: dict[str, Any] = {}
     for d in describe_keys():
@@ -1000,7 +1000,7 @@ def balance_report(
     the base values ``unosim sweep`` stores in every file, ``unosim.sweep_base``); the value
     in the configs stored in the files' ``unosim.config`` metadata when all files agree on
     it (they then carry the sweep's base config); the default in the config key registry
-    (``unosim.config.describe_keys``); else the first value in sorted order (with a
+    (``unosim.rules.config.describe_keys``); else the first value in sorted order (with a
     warning). A point differing from its base point in several keys is reported under
     the joined change (``stacking=all,draw=until_playable``).
 

@@ -22,9 +22,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import __version__
-from .config import RulesConfig
-from .engine.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
+from unosim import __version__
+from unosim.rules.config import RulesConfig
+from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
 
 MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"

@@ -1,8 +1,8 @@
 """Rules configs: one key registry, TOML loading, validation, the kernel's ``P`` array.
 
-Every config key of RULES.md is declared once, in :data:`KEYS` (OpenSpiel-style): its
+Every config key of docs/rules.md is declared once, in :data:`KEYS` (OpenSpiel-style): its
 section, type, allowed values, default, rule ids, a one-line meaning, the ``P_*`` slot of
-:mod:`unosim.engine.layout` it fills, and whether the engine supports it yet.  Validation,
+:mod:`unosim.rules.params` it fills, and whether the engine supports it yet.  Validation,
 ``unosim rules``, the README table (:func:`rules_markdown`), the canonical TOML dump
 (:meth:`RulesConfig.to_toml`) and :func:`to_params` are all driven by that one table, so a
 new key is one new record.
@@ -12,9 +12,7 @@ its default; anything else is refused (``rules.stacking: house rule H1 is not su
 yet``).  When the engine implements it, flip ``built=False`` to ``built=True`` (or delete
 the flag) in its record; nothing else changes.
 
-Bots come from ``unosim.bots.STRATEGIES`` when that module defines it (see
-:func:`strategies`), else from :data:`DEFAULT_STRATEGIES`, which knows only the reference
-bot ``random`` (B0).
+Bots come from the strategies' registry, :mod:`unosim.rules.strategies`.
 """
 
 from __future__ import annotations
@@ -29,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from unosim import cards
-from unosim.engine import layout
+from unosim.rules import cards
+from unosim.rules import params as slots
+from unosim.rules.strategies import STRATEGIES, WATCHERS
 
 try:  # Python 3.11+
     import tomllib
@@ -38,7 +37,7 @@ except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tom
     import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = [
-    "BUILT_KEYS", "DEFAULT_STRATEGIES", "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
+    "BUILT_KEYS", "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
     "default_config", "describe_keys", "load_config", "parse_config", "rules_markdown",
     "strategies", "to_params",
 ]
@@ -64,7 +63,7 @@ _TYPES = ("int", "float", "bool", "enum", "rank", "str", "seats")
 
 @dataclass(frozen=True)
 class Key:
-    """One config key.  ``slot`` is the ``layout.P_*`` index it fills (None: not a rules
+    """One config key.  ``slot`` is the ``slots.P_*`` index it fills (None: not a rules
     switch).  Encoding in ``P``: enum -> index of the value in ``choices`` (the order
     layout.py documents), bool -> 0/1, rank -> the number or -1 for "none", numbers as is."""
 
@@ -125,108 +124,108 @@ _REGISTRY: tuple[Key, ...] = (
     _k("", "name", "str", "standard", "C1", "label stored with every result"),
     # [table]
     _k("table", "players", "int", 4, "R2", "players at the table, seats 0..n-1",
-       layout.P_PLAYERS, lo=2, hi=layout.MAX_PLAYERS),
+       slots.P_PLAYERS, lo=2, hi=slots.MAX_PLAYERS),
     _k("table", "decks", "int", 1, "R1", "108-card decks shuffled together",
-       layout.P_DECKS, lo=1, hi=layout.MAX_CARDS // 108),
+       slots.P_DECKS, lo=1, hi=slots.MAX_CARDS // 108),
     _k("table", "hand_size", "int", 7, "R2", "cards dealt to each player",
-       layout.P_HAND_SIZE, lo=1, hi=30),
+       slots.P_HAND_SIZE, lo=1, hi=30),
     _k("table", "dealer", "enum", "rotate", "R4 E4",
        "who deals the next hand: the next seat, the last winner, a random seat, or always the last seat",
-       layout.P_DEALER, "rotate winner random fixed"),
+       slots.P_DEALER, "rotate winner random fixed"),
     # [rules] official rules and their variants
     _k("rules", "first_card", "enum", "any", "R3 H16",
        "the turned first card: any card, or turn until a number card shows",
-       layout.P_FIRST_CARD, "any number_only"),
+       slots.P_FIRST_CARD, "any number_only"),
     _k("rules", "first_draw2_skips", "bool", True, "R3 H15",
        "a turned Draw Two makes the first player draw and lose the turn (false: draw, then play)",
-       layout.P_FIRST_DRAW2_SKIPS),
+       slots.P_FIRST_DRAW2_SKIPS),
     _k("rules", "play_drawn", "enum", "may", "R6",
        "a legal drawn card may be played at once, must be, or never is",
-       layout.P_PLAY_DRAWN, "may must never"),
+       slots.P_PLAY_DRAWN, "may must never"),
     _k("rules", "voluntary_draw", "bool", True, "R7 H8",
        "a player may draw instead of playing a legal card (false: forced play)",
-       layout.P_VOLUNTARY_DRAW),
+       slots.P_VOLUNTARY_DRAW),
     _k("rules", "wild_draw4", "enum", "restricted", "R8 E1",
        "Wild Draw Four only without a card of the current colour (bluffs possible), any time, "
        "or only when nothing else plays",
-       layout.P_WILD_DRAW4, "restricted free last_resort"),
+       slots.P_WILD_DRAW4, "restricted free last_resort"),
     _k("rules", "challenge", "bool", True, "R8",
        "the next player may challenge a restricted Wild Draw Four",
-       layout.P_CHALLENGE),
+       slots.P_CHALLENGE),
     _k("rules", "challenge_success_skip", "bool", False, "R8 H9",
        "a challenger who proves a bluff still loses the turn",
-       layout.P_CHALLENGE_SKIP),
+       slots.P_CHALLENGE_SKIP),
     _k("rules", "two_player_reverse", "enum", "skip", "R9 H14",
        "with 2 players a Reverse acts as a Skip, or has no effect",
-       layout.P_TWO_PLAYER_REVERSE, "skip none"),
+       slots.P_TWO_PLAYER_REVERSE, "skip none"),
     _k("rules", "uno_forget", "float", 0.0, "R10",
        "chance that a bot forgets to call UNO on its second-to-last card",
-       layout.P_UNO_FORGET, lo=0.0, hi=1.0),
+       slots.P_UNO_FORGET, lo=0.0, hi=1.0),
     _k("rules", "uno_caught", "float", 1.0, "R10",
        "chance that a forgotten UNO is caught (the player draws 2)",
-       layout.P_UNO_CAUGHT, lo=0.0, hi=1.0),
+       slots.P_UNO_CAUGHT, lo=0.0, hi=1.0),
     _k("rules", "drawn_match", "enum", "any", "R6 E2",
        "a drawn card may be played if it is legal, or only if it is wild or of the colour in force",
-       layout.P_DRAWN_MATCH, "any color"),
+       slots.P_DRAWN_MATCH, "any color"),
     _k("rules", "drawn_draw4", "enum", "draw4", "R6 E3",
        "a drawn Wild Draw Four played at once acts as a Wild Draw Four, or as a plain Wild",
-       layout.P_DRAWN_DRAW4, "draw4 wild"),
+       slots.P_DRAWN_DRAW4, "draw4 wild"),
     _k("rules", "max_turns", "int", 5000, "R13",
        "turns after which a hand stops with no winner, flagged stalled",
-       layout.P_MAX_TURNS, lo=1),
+       slots.P_MAX_TURNS, lo=1),
     _k("rules", "draw2_amount", "int", 2, "H18", "cards a Draw Two makes the next player draw",
-       layout.P_DRAW2_AMOUNT, lo=0, hi=50),
+       slots.P_DRAW2_AMOUNT, lo=0, hi=50),
     _k("rules", "draw4_amount", "int", 4, "H18", "cards a Wild Draw Four makes the next player draw",
-       layout.P_DRAW4_AMOUNT, lo=0, hi=50),
+       slots.P_DRAW4_AMOUNT, lo=0, hi=50),
     _k("rules", "challenge_extra", "int", 2, "H18",
        "extra cards a challenger draws when the Wild Draw Four was legal",
-       layout.P_CHALLENGE_EXTRA, lo=0, hi=50),
+       slots.P_CHALLENGE_EXTRA, lo=0, hi=50),
     # [rules] house rules, off by default
     _k("rules", "stacking", "enum", "none", "H1",
        "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, or all",
-       layout.P_STACKING, "none draw2 draw2_draw4 all"),
+       slots.P_STACKING, "none draw2 draw2_draw4 all"),
     _k("rules", "jump_in", "enum", "none", "H2",
        "an identical card may be played out of turn: never, numbers, coloured cards, or all",
-       layout.P_JUMP_IN, "none numbers colored all"),
+       slots.P_JUMP_IN, "none numbers colored all"),
     _k("rules", "jump_in_stack", "enum", "replace", "H2",
        "jumped-in draw cards: only the last one counts, or the penalties add up",
-       layout.P_JUMP_IN_STACK, "replace accumulate"),
+       slots.P_JUMP_IN_STACK, "replace accumulate"),
     _k("rules", "draw", "enum", "one", "H3",
        "a player with no legal card draws one card, or until a legal card shows",
-       layout.P_DRAW, "one until_playable"),
+       slots.P_DRAW, "one until_playable"),
     _k("rules", "seven_o", "bool", False, "H4",
        "a 0 passes every hand on, a 7 swaps hands with a chosen opponent",
-       layout.P_SEVEN_O),
+       slots.P_SEVEN_O),
     _k("rules", "red_zero", "enum", "none", "H5",
        "the red 0: a plain 0, a +10, or a giveaway of all but one card (then worth 100)",
-       layout.P_RED_ZERO, "none draw10 giveaway"),
+       slots.P_RED_ZERO, "none draw10 giveaway"),
     _k("rules", "multi_play", "enum", "none", "H6",
        "several cards at once: no, identical cards, or cards of one number or symbol",
-       layout.P_MULTI_PLAY, "none identical same_rank"),
+       slots.P_MULTI_PLAY, "none identical same_rank"),
     _k("rules", "wild_last", "bool", True, "H7",
        "a Wild or Wild Draw Four may be the last card (false: it may not)",
-       layout.P_WILD_LAST),
+       slots.P_WILD_LAST),
     _k("rules", "slap_rank", "rank", "none", "H10",
        "a played card of this number makes the slowest slapper draw 2",
-       layout.P_SLAP_RANK, lo=0, hi=9),
+       slots.P_SLAP_RANK, lo=0, hi=9),
     _k("rules", "silent_rank", "rank", "none", "H11",
        "a played card of this number starts a silence",
-       layout.P_SILENT_RANK, lo=0, hi=9),
+       slots.P_SILENT_RANK, lo=0, hi=9),
     _k("rules", "noise_chance", "float", 0.0, "H11",
        "chance per turn that someone breaks a silence and draws 2",
-       layout.P_NOISE_CHANCE, lo=0.0, hi=1.0),
+       slots.P_NOISE_CHANCE, lo=0.0, hi=1.0),
     # teams: 1 (no teams) or t teams of players/t >= 2 seats each; see _check_cross.
     _k("rules", "teams", "int", 1, "H12",
        "teams, seat s playing for team s mod teams (1: no teams)",
-       layout.P_TEAMS, lo=1, hi=layout.MAX_PLAYERS // 2),
+       slots.P_TEAMS, lo=1, hi=slots.MAX_PLAYERS // 2),
     _k("rules", "finish", "enum", "first_out", "H13",
        "a hand ends when the first player is out, or goes on until one player is left",
-       layout.P_FINISH, "first_out last_standing"),
+       slots.P_FINISH, "first_out last_standing"),
     # [scoring]
     _k("scoring", "zero_points", "int", 0, "R1 H17", "points of a 0 left in a hand",
-       layout.P_ZERO_POINTS, lo=0, hi=50),
+       slots.P_ZERO_POINTS, lo=0, hi=50),
     _k("scoring", "match_target", "int", 500, "S1 S2 H19", "total that ends a match",
-       layout.P_MATCH_TARGET, lo=1),
+       slots.P_MATCH_TARGET, lo=1),
     # [bots]
     _k("bots", "seats", "seats", "random", "B0",
        "the bot of every seat; a list entry may be an inline table {strategy = \"name\", <param> = value}"),
@@ -246,25 +245,10 @@ _BY_SECTION: dict[str, tuple[Key, ...]] = {
 
 Strategies = Mapping[str, tuple[int, Mapping[str, tuple[Any, Any]]]]
 
-DEFAULT_STRATEGIES: dict[str, tuple[int, dict[str, tuple[Any, Any]]]] = {"random": (0, {})}
-"""Fallback when ``unosim.bots`` defines no ``STRATEGIES``: only the reference bot (B0).
-
-The format ``unosim.bots.STRATEGIES`` must follow: ``name -> (code, params)``, ``code`` the
-int the kernel dispatches on, ``params`` an ordered dict ``param -> (default, allowed)``
-where ``allowed`` is ``(lo, hi)`` (inclusive numeric range; an int default makes the
-parameter integer-valued) or a tuple of strings (an enum, encoded as the index), or None
-for a bool parameter.  At most ``layout.BOT_STRIDE - 1`` parameters; they fill ``P`` in
-this order after the code."""
-
 
 def strategies() -> Strategies:
-    """The bot registry: ``unosim.bots.STRATEGIES`` if defined, else the default.
-
-    Imported lazily so that loading a config does not import (or compile) the bots, and
-    so that the bots package may itself import this module."""
-    import unosim.bots as bots  # a real import error in the bots package should surface
-
-    return getattr(bots, "STRATEGIES", DEFAULT_STRATEGIES)
+    """The bot registry (:data:`unosim.rules.strategies.STRATEGIES`)."""
+    return STRATEGIES
 
 
 # --------------------------------------------------------------------------- the config
@@ -368,7 +352,7 @@ class RulesConfig:
         """Canonical TOML: every key with its resolved value and a comment naming its rule
         ids, meaning and allowed values.  ``parse_config(tomllib.loads(...))`` gives back an
         equal config; ``configs/standard.toml`` is this for the defaults."""
-        lines = ["# unosim rules config (RULES.md C1). Every key is optional; the defaults are the",
+        lines = ["# unosim rules config (docs/rules.md C1). Every key is optional; the defaults are the",
                  "# official rules and every house rule (H*) is off.", ""]
 
         def emit(k: Key, value: Any) -> None:
@@ -586,7 +570,7 @@ def _check_cross(v: dict[str, Any]) -> None:
     # H12: seat s plays for team s mod teams.  teams must divide players, and we require
     # two or more players per team (teams <= players / 2): teams == players would be
     # "no teams" under another name (use teams = 1), and partners then never sit side by
-    # side as RULES.md says (seats s and s + teams are never neighbours when players >= 2 * teams).
+    # side as docs/rules.md says (seats s and s + teams are never neighbours when players >= 2 * teams).
     t = v["teams"]
     if t > 1:
         if n % t:
@@ -627,9 +611,9 @@ def _check_seat(entry: Any, where: str, strat: Strategies) -> tuple[str, dict[st
         raise ConfigError(f"{where}: unknown strategy {name!r}{_did_you_mean(name, strat)}; "
                           f"known strategies: {', '.join(strat)}", where)
     spec = strat[name][1]
-    if len(spec) > layout.BOT_STRIDE - 1:  # a bots-registry bug, but say so clearly
+    if len(spec) > slots.BOT_STRIDE - 1:  # a bots-registry bug, but say so clearly
         raise ConfigError(f"{where}: strategy {name!r} has {len(spec)} parameters; "
-                          f"P holds at most {layout.BOT_STRIDE - 1} per seat", where)
+                          f"P holds at most {slots.BOT_STRIDE - 1} per seat", where)
     for p in given:
         if p not in spec:
             known = ", ".join(spec) or "(none)"
@@ -666,21 +650,21 @@ def _check_param(where: str, v: Any, default: Any, allowed: Any) -> Any:
 
 
 def to_params(cfg: RulesConfig) -> np.ndarray:
-    """The float64 vector ``P`` (length ``layout.N_PARAMS``) the kernel reads.
+    """The float64 vector ``P`` (length ``slots.N_PARAMS``) the kernel reads.
 
     Every registry key with a slot is encoded there (see :meth:`Key.encode`); the point
     table goes to ``P_SCORE0..+53`` (R1, H17, H5 giveaway); seat ``s`` gets, at
     ``P_BOT0 + s * BOT_STRIDE``, its strategy code then its parameters in the strategy's
     order (bools 0/1, enum strings as their index).  Seats beyond ``players`` get code -1."""
     strat = strategies()
-    P = np.zeros(layout.N_PARAMS, dtype=np.float64)
+    P = np.zeros(slots.N_PARAMS, dtype=np.float64)
     for k in _REGISTRY:
         if k.slot is not None:
             P[k.slot] = k.encode(getattr(cfg, k.name))
-    P[layout.P_SCORE0:layout.P_SCORE0 + cards.N_KINDS] = cards.point_table(
+    P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS] = cards.point_table(
         cfg.zero_points, cfg.red_zero == "giveaway")
-    for s in range(layout.MAX_PLAYERS):
-        base = layout.P_BOT0 + s * layout.BOT_STRIDE
+    for s in range(slots.MAX_PLAYERS):
+        base = slots.P_BOT0 + s * slots.BOT_STRIDE
         if s >= cfg.players:
             P[base] = -1.0
             continue
@@ -690,16 +674,8 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
         for i, (p, (_, allowed)) in enumerate(spec.items()):
             v = params[p]
             P[base + 1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
-    P[layout.P_WATCHERS] = float(any(name in _watchers() for name, _ in cfg.seats))
+    P[slots.P_WATCHERS] = float(any(name in WATCHERS for name, _ in cfg.seats))
     return P
-
-
-def _watchers() -> frozenset[str]:
-    try:
-        from unosim.bots import WATCHERS
-    except ImportError:  # pragma: no cover - bots package without the registry
-        return frozenset()
-    return WATCHERS
 
 
 # --------------------------------------------------------------------------- documentation
@@ -726,6 +702,6 @@ def rules_markdown() -> str:
 
 
 assert all(k.type in _TYPES for k in _REGISTRY)
-assert all(k.slot is None or 0 <= k.slot < layout.P_SCORE0 for k in _REGISTRY)
+assert all(k.slot is None or 0 <= k.slot < slots.P_SCORE0 for k in _REGISTRY)
 assert len({k.slot for k in _REGISTRY if k.slot is not None}) == sum(k.slot is not None for k in _REGISTRY)
 assert {f.name for f in dataclasses.fields(RulesConfig)} - {"source"} == set(KEYS), "RulesConfig fields != KEYS"

@@ -1,0 +1,1 @@
+"""Reading results: reports, interval maths, plots."""

@@ -1,0 +1,1 @@
+"""The compiled core's building blocks: state layout, randomness, piles, seats, legal moves."""

@@ -1,0 +1,1 @@
+"""What the game is: cards, rule switches and their registry, bot strategies' registry, configs."""

@@ -1,0 +1,1 @@
+"""Running jobs: chunk plans, local threads or Dask, the Parquet store, seatings."""
