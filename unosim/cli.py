@@ -30,16 +30,13 @@ _CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the ch
 
 
 def _load(config: str):
+    """CONFIG as a path or a bundled name (``standard``), validated."""
+    from unosim.rules.bundled import find_config
     from unosim.rules.config import ConfigError, load_config
 
-    path = Path(config)
-    if not path.exists() and not config.endswith(".toml"):
-        bundled = Path(__file__).resolve().parent.parent / "configs" / f"{config}.toml"
-        if bundled.exists():
-            path = bundled
     try:
-        return load_config(path)
-    except ConfigError as e:
+        return load_config(find_config(config))
+    except (ConfigError, FileNotFoundError) as e:
         raise UserError(str(e)) from None
 
 

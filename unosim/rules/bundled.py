@@ -1,0 +1,65 @@
+"""The configs and sweeps that ship with unosim, found by name wherever it is installed.
+
+``unosim run standard`` must work after ``pip install unosim`` as well as in a checkout,
+so the bundled TOML files are package data (``unosim/configs``, which in a checkout is
+the top-level ``configs/`` folder) found through :mod:`importlib.resources`, never
+through a path relative to the source tree.
+"""
+
+from __future__ import annotations
+
+import difflib
+from importlib.resources import files
+from pathlib import Path
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tomli
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = ["bundled_configs", "bundled_sweeps", "describe", "find_config"]
+
+
+def _folder(sub: str = "") -> Path:
+    root = Path(str(files("unosim") / "configs"))
+    return root / sub if sub else root
+
+
+def bundled_configs() -> dict[str, Path]:
+    """Every bundled rules config, by name (the file's stem)."""
+    return {p.stem: p for p in sorted(_folder().glob("*.toml"))}
+
+
+def bundled_sweeps() -> dict[str, Path]:
+    """Every bundled sweep file, by name."""
+    return {p.stem: p for p in sorted(_folder("sweeps").glob("*.toml"))}
+
+
+def describe(path: Path) -> str:
+    """A bundled file's one-line description: its first comment line."""
+    for line in path.read_text().splitlines():
+        if line.startswith("#"):
+            return line.lstrip("# ").strip()
+        if line.strip():
+            break
+    try:
+        return str(tomllib.loads(path.read_text()).get("name", path.stem))
+    except tomllib.TOMLDecodeError:
+        return path.stem
+
+
+def find_config(arg: str, kind: str = "config") -> Path:
+    """The file ``arg`` names: a path that exists, else a bundled name (``standard``,
+    ``standard.toml``).  Raises FileNotFoundError with one line that names ``arg`` and,
+    for a near miss, the bundled name it probably meant."""
+    path = Path(arg)
+    if path.exists():
+        return path
+    known = bundled_sweeps() if kind == "sweep" else bundled_configs()
+    stem = path.name[:-5] if path.name.endswith(".toml") else path.name
+    if path.parent == Path(".") and stem in known:
+        return known[stem]
+    close = difflib.get_close_matches(stem, list(known), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise FileNotFoundError(f"{arg}: {kind} file not found, and no bundled {kind} has that name{hint} "
+                            f"(bundled: {', '.join(known)})")
