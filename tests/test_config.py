@@ -262,13 +262,21 @@ def test_inline_table_for_every_seat(bots):
     ({"rules": {"uno_forget": 1.5}}, "rules.uno_forget: 1.5 is out of range; allowed: 0.0-1.0"),
     ({"rules": {"uno_caught": float("nan")}}, "rules.uno_caught: nan is out of range"),
     ({"rules": {"uno_caught": False}}, "rules.uno_caught: expected a number"),
-    ({"rules": {"max_turns": 0}}, "rules.max_turns: 0 is out of range; allowed: 1 or more"),
+    ({"rules": {"max_turns": 0}}, "rules.max_turns: 0 is out of range; allowed: 1-1000000"),
+    # R13: a bound a user could mean; 2**63-1 once stalled every hand at 0 turns
+    ({"rules": {"max_turns": 9223372036854775807}}, "rules.max_turns: 9223372036854775807 is out of range"),
+    ({"scoring": {"match_target": 10**20}}, "scoring.match_target: 100000000000000000000 is out of range"),
     ({"rules": {"draw2_amount": -1}}, "rules.draw2_amount: -1 is out of range; allowed: 0-50"),
     ({"rules": {"draw4_amount": 51}}, "rules.draw4_amount: 51 is out of range"),
     ({"scoring": {"match_target": 0}}, "scoring.match_target: 0 is out of range"),
     ({"scoring": {"zero_points": "10"}}, "scoring.zero_points: expected an integer"),
-    ({"name": ""}, "name: expected a non-empty one-line string"),
-    ({"name": 3}, "name: expected a non-empty one-line string, got integer 3"),
+    ({"name": ""}, "name: expected 1-64 letters"),
+    ({"name": 3}, "got integer 3"),
+    # C1: a name is a label, never a path
+    ({"name": "../../escape"}, "name: expected 1-64 letters"),
+    ({"name": "/etc/x"}, "got '/etc/x'"),
+    ({"name": "a\x00b"}, "name: expected 1-64 letters"),
+    ({"name": "x" * 70}, "got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'..."),
     ({"bots": {"seats": []}}, "bots.seats: expected a strategy name"),
 ])
 def test_c1_bad_values_name_the_key(data, fragment):
@@ -383,7 +391,7 @@ def _round_trip(cfg):
 def test_to_toml_round_trips_defaults_and_changes():
     _round_trip(default_config())
     _round_trip(parse_config({
-        "name": 'odd "name" \\ é',
+        "name": 'odd name+1.2 é',
         "table": {"players": 2, "decks": 2, "hand_size": 10, "dealer": "winner"},
         "rules": {"first_card": "number_only", "first_draw2_skips": False, "play_drawn": "never",
                   "voluntary_draw": False, "wild_draw4": "free", "challenge": False,
@@ -442,3 +450,21 @@ def test_describe_keys_and_markdown():
     assert md.count("\n") == len(rows) + 2
     assert "| `rules.play_drawn` | R6 | `\"may\"` | may, must, never |" in md
     assert "not supported yet" not in md
+
+
+def test_c1_a_file_stem_becomes_a_safe_name(tmp_path):
+    """An unnamed config takes its file's stem as its name, made safe (not refused)."""
+    p = tmp_path / "my rules (v2).toml"
+    p.write_text("[table]\nplayers = 3\n")
+    assert load_config(p).name == "my rules (v2)"
+    assert C.safe_name("..x") == "_x" and C.safe_name(".hidden") == "_.hidden"
+
+
+def test_c1_only_a_regular_small_file_is_read(tmp_path):
+    """A folder or a device (/dev/zero never ends) is refused before any read."""
+    with pytest.raises(ConfigError, match="not a regular file"):
+        load_config(tmp_path)
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(ConfigError, match="too large for a config"):
+        load_config(big)

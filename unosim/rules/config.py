@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,7 +99,7 @@ class Key:
             return f"{lo} or more" if self.hi is None else f"{lo}-{num(self.hi)}"
         if self.type == "seats":
             return "a strategy name for every seat, or a list with one per seat"
-        return "a non-empty one-line string"
+        return NAME_RULE
 
     def encode(self, value: Any) -> float:
         """The number this key's value becomes in ``P``."""
@@ -121,7 +122,8 @@ def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str, 
 # The registry.  Order = order in configs, the README table and `unosim rules`.
 # Enum ``choices`` order is the code the kernel reads: keep it equal to layout.py's comments.
 _REGISTRY: tuple[Key, ...] = (
-    _k("", "name", "str", "standard", "C1", "label stored with every result"),
+    _k("", "name", "str", "standard", "C1",
+       "label stored with every result and the default output name (runs/<name>.parquet)"),
     # [table]
     _k("table", "players", "int", 4, "R2", "players at the table, seats 0..n-1",
        slots.P_PLAYERS, lo=2, hi=slots.MAX_PLAYERS),
@@ -172,7 +174,7 @@ _REGISTRY: tuple[Key, ...] = (
        slots.P_DRAWN_DRAW4, "draw4 wild"),
     _k("rules", "max_turns", "int", 5000, "R13",
        "turns after which a hand stops with no winner, flagged stalled",
-       slots.P_MAX_TURNS, lo=1),
+       slots.P_MAX_TURNS, lo=1, hi=1_000_000),
     _k("rules", "draw2_amount", "int", 2, "H18", "cards a Draw Two makes the next player draw",
        slots.P_DRAW2_AMOUNT, lo=0, hi=50),
     _k("rules", "draw4_amount", "int", 4, "H18", "cards a Wild Draw Four makes the next player draw",
@@ -225,7 +227,7 @@ _REGISTRY: tuple[Key, ...] = (
     _k("scoring", "zero_points", "int", 0, "R1 H17", "points of a 0 left in a hand",
        slots.P_ZERO_POINTS, lo=0, hi=50),
     _k("scoring", "match_target", "int", 500, "S1 S2 H19", "total that ends a match",
-       slots.P_MATCH_TARGET, lo=1),
+       slots.P_MATCH_TARGET, lo=1, hi=1_000_000),
     # [bots]
     _k("bots", "seats", "seats", "random", "B0",
        "the bot of every seat; a list entry may be an inline table {strategy = \"name\", <param> = value}"),
@@ -422,6 +424,11 @@ def load_config(path: str | Path, *, allow_unbuilt: bool = False) -> RulesConfig
     A file without ``name`` is labelled by its file name (stem)."""
     p = Path(path)
     try:
+        if not p.is_file():  # a folder, a pipe or /dev/zero: never read (it may never end)
+            raise FileNotFoundError if not p.exists() else ConfigError(f"{p}: not a config file (not a regular file)")
+        if p.stat().st_size > _MAX_CONFIG_BYTES:
+            raise ConfigError(f"{p}: {p.stat().st_size:,} bytes is too large for a config "
+                              f"(at most {_MAX_CONFIG_BYTES:,})")
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {p}") from None
@@ -431,7 +438,7 @@ def load_config(path: str | Path, *, allow_unbuilt: bool = False) -> RulesConfig
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
-    data.setdefault("name", p.stem)
+    data.setdefault("name", safe_name(p.stem))
     return parse_config(data, source_text=text, allow_unbuilt=allow_unbuilt)
 
 
@@ -498,6 +505,20 @@ def _key_in(section: str, name: str) -> Key:
     raise ConfigError(f"unknown key {full!r}{hint}; valid keys in {where}: {', '.join(keys)}", full)
 
 
+# A config's name is a label and the default output folder's name: letters, digits, spaces
+# and a few marks, at most 64 characters, no "/" and no "..": never a path (C1).
+NAME_RULE = ("1-64 letters, digits, spaces or _ . + - : , = ( ) (starting with a letter, digit or _, not "
+             "ending with a space; no '..')")
+_NAME = re.compile(r"\w(?:[\w .+\-:,=()]{0,62}[\w.+\-:,=()])?")
+_MAX_CONFIG_BYTES = 1 << 20
+
+
+def safe_name(text: str) -> str:
+    """A file stem made into a valid name: what the name rule refuses becomes ``_``."""
+    name = re.sub(r"[^\w .+\-:,=()]", "_", text).replace("..", "_")[:64].rstrip()
+    return name if _NAME.fullmatch(name) else ("_" + name)[:64]
+
+
 def _did_you_mean(word: str, options: Any) -> str:
     close = difflib.get_close_matches(word, list(options), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
@@ -535,8 +556,9 @@ def _check_value(k: Key, v: Any) -> Any:
                               k.full)
         return v
     if k.type == "str":
-        if not isinstance(v, str) or not v.strip() or "\n" in v or "\r" in v:
-            raise ConfigError(f"{bad} {k.allowed()}, got {_tname(v)}", k.full)
+        if not isinstance(v, str) or not _NAME.fullmatch(v) or ".." in v:
+            shown = repr(v[:40]) + ("..." if len(v) > 40 else "") if isinstance(v, str) else _tname(v)
+            raise ConfigError(f"{bad} {k.allowed()}, got {shown}", k.full)
         return v
     if k.type == "seats":
         if isinstance(v, (str, Mapping)) or (isinstance(v, (list, tuple)) and v):
