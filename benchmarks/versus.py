@@ -317,7 +317,12 @@ def main(argv: list[str] | None = None) -> None:
             log(f"round {r + 1}/{a.rounds}: {line}")
 
         report(cur, base, a.rounds, a.tolerance)
-        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        load = os.getloadavg()
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in load)}")
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        if load[1] > cpus:
+            print(f"(the machine was busy: load {load[1]:.1f} over the last 5 min on {cpus} cores; other work "
+                  "competes with both trees, so differences of a few % are noise: add rounds, or rerun when quiet)")
     except KeyboardInterrupt:
         log("interrupted")
         raise SystemExit(130)
