@@ -8,7 +8,7 @@ import pytest
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.patches import StepPatch
 
-from test_report import TURNS, match_file, sweep, ten_hands, write_result
+from result_files import TURNS, match_file, sweep, ten_hands, write_result
 from unosim.analysis import plots
 from unosim.analysis import report as rp
 

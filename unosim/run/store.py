@@ -22,9 +22,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from unosim import __version__
-from unosim.rules.config import RulesConfig
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
+from unosim.run.schema import read_metadata, run_metadata
 
 MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"
@@ -93,26 +92,6 @@ def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[byt
     cols = Columns(columns, len(out))
     cols.fill(0, out)
     return cols.table(metadata)
-
-
-def run_metadata(cfg: RulesConfig, seed: int, mode: str, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
-    """The key-value metadata every part file carries."""
-    meta: dict[str, Any] = {
-        "unosim.version": __version__,
-        "unosim.engine_version": ENGINE_VERSION,
-        "unosim.config": cfg.to_toml(),
-        "unosim.config_name": cfg.name,
-        "unosim.seed": seed,
-        "unosim.players": cfg.players,
-        "unosim.teams": cfg.teams,
-        "unosim.match_target": cfg.match_target,
-        "unosim.bots": json.dumps([s for s, _ in cfg.seats]),
-        "unosim.bot_params": json.dumps([p for _, p in cfg.seats]),
-        "unosim.mode": mode,
-        "unosim.finish": cfg.finish,
-    }
-    meta.update(extra or {})
-    return {k.encode(): str(v).encode() for k, v in meta.items()}
 
 
 @dataclass
@@ -260,15 +239,3 @@ def _config_diff(a: str, b: str) -> str:
     if not keys:
         return "the config text"
     return ", ".join(f"{k} {json.dumps(fa.get(k))} -> {json.dumps(fb.get(k))}" for k in keys)
-
-
-def read_metadata(path: str | Path) -> dict[str, str]:
-    """The unosim metadata of a result file or directory (from its first part)."""
-    p = Path(path)
-    if p.is_dir():
-        parts = sorted(p.glob("**/part-*.parquet"))
-        if not parts:
-            raise StoreError(f"{p}: no result files in this directory")
-        p = parts[0]
-    meta = pq.read_schema(p).metadata or {}
-    return {k.decode(): v.decode() for k, v in meta.items() if k.startswith(b"unosim.")}

@@ -1,0 +1,199 @@
+"""The balance report of a sweep: each rule change against the base point of its stratum."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unosim.analysis import stats
+from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report
+from unosim.analysis.report.sources import Source, discover, source_meta
+from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+
+def _norm(v: Any) -> str:
+    """Normalise a config value so partition text and TOML values compare equal."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    s = str(v).strip().strip('"').lower()
+    try:
+        f = float(s)
+        return str(int(f)) if f.is_integer() else repr(f)
+    except ValueError:
+        return s
+
+
+def _find_key(tree: Mapping[str, Any], key: str) -> Any:
+    """A key's value anywhere in a parsed TOML config (sections are one level deep)."""
+    if key in tree and not isinstance(tree[key], Mapping):
+        return tree[key]
+    for v in tree.values():
+        if isinstance(v, Mapping):
+            found = _find_key(v, key)
+            if found is not None:
+                return found
+    return None
+
+
+def _registry_defaults() -> dict[str, Any]:
+    """Defaults from the config key registry, by short and by full (``rules.x``) name.
+
+    Imported lazily: reports must not need the engine side of the package to load.
+    """
+    from unosim.rules.config import describe_keys
+
+    out: dict[str, Any] = {}
+    for d in describe_keys():
+        out[d["key"]] = d["default"]
+        out.setdefault(d["key"].rsplit(".", 1)[-1], d["default"])
+    return out
+
+
+def _base_values(
+    sources: Sequence[Source], keys: Sequence[str], base: Mapping[str, Any] | None
+) -> dict[str, str]:
+    """The base value of every varied key (order of precedence in :func:`balance_report`)."""
+    out: dict[str, str] = {}
+    parsed = []
+    for s in sources:
+        try:
+            parsed.append(tomllib.loads(s.info.config_text) if s.info.config_text else None)
+        except tomllib.TOMLDecodeError:
+            parsed.append(None)
+    registry = _registry_defaults()
+    for k in keys:
+        short = k.rsplit(".", 1)[-1]
+        if base is not None and (k in base or short in base):
+            out[k] = _norm(base[k] if k in base else base[short])
+            continue
+        seen = {_norm(v) for t in parsed if t is not None and (v := _find_key(t, short)) is not None}
+        values = {_norm(s.partition[k]) for s in sources if k in s.partition}
+        if len(seen) == 1 and all(t is not None for t in parsed) and seen <= values:
+            out[k] = seen.pop()  # every file carries the same (base) config
+        elif k in registry or short in registry:
+            out[k] = _norm(registry[k] if k in registry else registry[short])
+        else:
+            out[k] = sorted(values)[0]
+            warnings.warn(f"no default known for swept key {k!r}; using {out[k]!r} as the base", stacklevel=3)
+    return out
+
+
+def _sweep_base(sources: Sequence[Source]) -> dict[str, Any] | None:
+    """The base values ``unosim sweep`` stores in every file (``unosim.sweep_base``), when
+    all sources carry the same; None otherwise."""
+    found = [s.info.sweep_base for s in sources]
+    if not found or found[0] is None or any(f != found[0] for f in found[1:]):
+        return None
+    return dict(found[0])
+
+
+def balance_report(
+    dataset_dir: PathLike,
+    base: Mapping[str, Any] | None = None,
+    confidence: float = 0.95,
+) -> Report:
+    """Effect of every swept rule value on game length, seat advantage and cards drawn.
+
+    ``dataset_dir`` is a hive-partitioned sweep (``stacking=draw2/players=4/...``).
+    ``players`` is a stratum, not an effect: each point is compared with the *base
+    point* of the same player count, the partition where every other varied key has its
+    base value. The base value of a key is, in order: ``base[key]`` (when ``base`` is None:
+    the base values ``unosim sweep`` stores in every file, ``unosim.sweep_base``); the value
+    in the configs stored in the files' ``unosim.config`` metadata when all files agree on
+    it (they then carry the sweep's base config); the default in the config key registry
+    (``unosim.rules.config.describe_keys``); else the first value in sorted order (with a
+    warning). A point differing from its base point in several keys is reported under
+    the joined change (``stacking=all,draw=until_playable``).
+
+    Metrics: ``turns`` (mean, Welch, Cohen's d), ``seat_advantage`` (win share of the
+    first seat after the dealer among decided hands, Newcombe, Cohen's h) and
+    ``cards_drawn`` (mean, Welch, d). Rows are sorted by |effect|, largest first.
+    """
+    sources = discover([dataset_dir])
+    keys = list(dict.fromkeys(k for s in sources for k in s.partition))
+    if not keys:
+        raise ValueError(f"{dataset_dir} is not a partitioned sweep (no key=value directories)")
+    effect_keys = [k for k in keys if k.rsplit(".", 1)[-1] != "players"]
+    players_key = next((k for k in keys if k.rsplit(".", 1)[-1] == "players"), None)
+    if base is None:
+        base = _sweep_base(sources)
+    base_vals = _base_values(sources, effect_keys, base)
+    aggs = {s.label: a for s, a in zip(sources, aggregate(sources, True, False))}
+
+    def metrics(a: Aggregate) -> dict[str, tuple[float, ...]]:
+        decided = a.n - a.stalled
+        t = HistStats.of(a.hists.get("turns", np.zeros(1, np.int64)))
+        c = HistStats.of(a.hists.get("cards_drawn", np.zeros(1, np.int64)))
+        first = a.rel_wins[1 % a.players]
+        return {
+            "turns": (t.mean, t.sd, t.n),
+            "seat_advantage": (float(first), float(decided)),
+            "cards_drawn": (c.mean, c.sd, c.n),
+        }
+
+    def players_of(s: Source) -> int:
+        if players_key and players_key in s.partition:
+            return int(_norm(s.partition[players_key]))
+        return s.info.players
+
+    base_points: dict[int, Source] = {}
+    for s in sources:
+        if all(_norm(s.partition.get(k, base_vals[k])) == base_vals[k] for k in effect_keys):
+            base_points.setdefault(players_of(s), s)
+    rows: list[dict[str, Any]] = []
+    for s in sources:
+        pl = players_of(s)
+        b = base_points.get(pl)
+        if b is None or b is s:
+            continue
+        changed = [f"{k}={s.partition[k]}" for k in effect_keys
+                   if k in s.partition and _norm(s.partition[k]) != base_vals[k]]  # fmt: skip
+        if not changed:
+            continue
+        mo, mb = metrics(aggs[s.label]), metrics(aggs[b.label])
+        for name, _, kind in BALANCE_METRICS:
+            if kind == "h":
+                (xo, no), (xb, nb) = mo[name], mb[name]
+                po, pb = (xo / no if no else math.nan), (xb / nb if nb else math.nan)
+                iv = stats.diff_proportions(xo, no, xb, nb, confidence)
+                eff = stats.cohen_h(po, pb)
+                val, bval = po, pb
+            else:
+                iv = stats.diff_means(*mo[name], *mb[name], confidence=confidence)
+                eff = stats.cohen_d(*mo[name], *mb[name])
+                val, bval = mo[name][0], mb[name][0]
+            rows.append(
+                {
+                    "change": ",".join(changed), "players": pl, "label": s.label,
+                    "base_label": b.label, "metric": name, "base": bval, "value": val,
+                    "diff": float(iv.estimate), "low": float(iv.low), "high": float(iv.high),
+                    "effect": float(eff), "effect_kind": kind,
+                }
+            )  # fmt: skip
+    table = pd.DataFrame(
+        rows,
+        columns=["change", "players", "label", "base_label", "metric", "base", "value",
+                 "diff", "low", "high", "effect", "effect_kind"],
+    )  # fmt: skip
+    if len(table):
+        table = (
+            table.assign(_abs=table["effect"].abs())
+            .sort_values(["_abs", "change", "players"], ascending=[False, True, True], na_position="last")
+            .drop(columns="_abs")
+            .reset_index(drop=True)
+        )
+    srcs = source_meta(sources)
+    base_desc = ", ".join(f"{k}={v}" for k, v in base_vals.items())
+    return Report("balance", table, srcs, f"balance against the base point ({base_desc})")

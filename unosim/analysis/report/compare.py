@@ -1,0 +1,94 @@
+"""Comparisons: every figure of other results against a baseline, with intervals and
+effect sizes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from unosim.analysis import stats
+from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report
+from unosim.analysis.report.sources import Result, discover
+from unosim.analysis.report.summary import summarize
+
+
+def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """Join two summary tables on the figure and compute differences and effects."""
+    keys = ["section", "figure", "key", "stat"]
+    m = other.merge(base, on=keys, suffixes=("", "_b"), how="inner")
+    diff = (m["value"] - m["value_b"]).to_numpy(float)
+    low = np.full(len(m), np.nan)
+    high = np.full(len(m), np.nan)
+    effect = np.full(len(m), np.nan)
+    kind = np.full(len(m), "", dtype=object)
+    sh = (m["stat"] == "share").to_numpy()
+    if sh.any():
+        iv = stats.diff_proportions(
+            m.loc[sh, "successes"], m.loc[sh, "n"], m.loc[sh, "successes_b"], m.loc[sh, "n_b"], confidence
+        )
+        low[sh], high[sh] = iv.low, iv.high
+        effect[sh] = stats.cohen_h(m.loc[sh, "value"], m.loc[sh, "value_b"])
+        kind[sh] = "h"
+    mn = (m["stat"] == "mean").to_numpy()
+    if mn.any():
+        a = [m.loc[mn, c].to_numpy(float) for c in ("value", "sd", "n", "value_b", "sd_b", "n_b")]
+        iv = stats.diff_means(*a, confidence=confidence)
+        low[mn], high[mn] = iv.low, iv.high
+        effect[mn] = stats.cohen_d(*a)
+        kind[mn] = "d"
+    out = pd.DataFrame(
+        {
+            "label": m["label"], "section": m["section"], "figure": m["figure"], "key": m["key"],
+            "stat": m["stat"], "base": m["value_b"], "value": m["value"], "diff": diff,
+            "low": low, "high": high, "effect": effect, "effect_kind": kind.astype(str),
+        }
+    )  # fmt: skip
+    return out
+
+
+def compare(
+    baseline: Report | PathLike | Result,
+    others: Report | PathLike | Result | Sequence[Report | PathLike | Result],
+    confidence: float = 0.95,
+) -> Report:
+    """Every figure of ``others`` against ``baseline``: difference, interval, effect size.
+
+    Inputs are paths (summarised here, in one discovery so labels are disambiguated
+    together) or summary Reports. The baseline must be a single config. Differences
+    are ``other - baseline``: shares get Newcombe's interval and Cohen's h, means
+    Welch's interval and Cohen's d; counts and quantiles get the plain difference.
+    Figures present on one side only (e.g. seat 5 against a 4-player baseline) are left
+    out.
+    """
+    other_list = [others] if isinstance(others, (Report, str, os.PathLike, Result)) else list(others)
+    if not isinstance(baseline, Report) and not any(isinstance(o, Report) for o in other_list):
+        n_base = len(discover([baseline]))
+        rep = summarize([baseline, *other_list], confidence)
+        labels = rep.labels
+        base_labels, other_labels = labels[:n_base], labels[n_base:]
+        base_rep = Report("summary", rep.table[rep.table["label"].isin(base_labels)], rep.sources)
+        other_tables = [rep.table[rep.table["label"].isin(other_labels)]]
+        sources = rep.sources
+    else:
+        base_rep = baseline if isinstance(baseline, Report) else summarize(baseline, confidence)
+        reps = [o if isinstance(o, Report) else summarize(o, confidence) for o in other_list]
+        other_tables = [r.table for r in reps]
+        sources = {**base_rep.sources}
+        for r in reps:
+            sources.update(r.sources)
+    base_labels = base_rep.labels
+    if len(base_labels) != 1:
+        raise ValueError(f"the baseline must be one config, got {base_labels}")
+    base_label = base_labels[0]
+    base_table = base_rep.table[base_rep.table["label"] == base_label].drop(columns="label")
+    parts = []
+    for t in other_tables:
+        for label in dict.fromkeys(t["label"]):
+            parts.append(_diff_rows(base_table, t[t["label"] == label], confidence))
+    table = (
+        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(COMPARE_COLUMNS))
+    )
+    return Report("compare", table, sources, f"compared with {base_label}", baseline=base_label)

@@ -1,0 +1,87 @@
+"""Hand figures: hands and stalls, win shares by seat, by position after the dealer,
+by team and by bot, game length and the per-hand counters."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from unosim.analysis import stats
+from unosim.analysis.report.model import LENGTH_COLUMNS, MAX_COUNTERS
+from unosim.analysis.report.stream import Aggregate, HistStats, hist_quantile
+
+
+class Rows:
+    """Collects figure rows for one label."""
+
+    def __init__(self, label: str, confidence: float) -> None:
+        self.label = label
+        self.confidence = confidence
+        self.rows: list[dict[str, Any]] = []
+
+    def _add(self, section: str, figure: str, key: Any, stat: str, value: float, **kw: Any) -> None:
+        row = {
+            "label": self.label, "section": section, "figure": figure, "key": str(key),
+            "stat": stat, "value": float(value), "low": math.nan, "high": math.nan,
+            "n": math.nan, "successes": math.nan, "sd": math.nan,
+        }  # fmt: skip
+        row.update({k: float(v) for k, v in kw.items()})
+        self.rows.append(row)
+
+    def share(self, section: str, figure: str, key: Any, x: float, n: float) -> None:
+        p, lo, hi = stats.proportion(x, n, self.confidence)
+        self._add(section, figure, key, "share", p, low=lo, high=hi, n=n, successes=x)
+
+    def count(self, section: str, figure: str, key: Any, value: float) -> None:
+        self._add(section, figure, key, "count", value)
+
+    def mean(self, section: str, figure: str, key: Any, mean: float, sd: float, n: int) -> None:
+        _, lo, hi = stats.mean_interval_from_moments(mean, sd, n, self.confidence)
+        self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd)
+
+    def plain(self, section: str, figure: str, key: Any, stat: str, value: float) -> None:
+        self._add(section, figure, key, stat, value)
+
+    def distribution(self, section: str, figure: str, h: np.ndarray, qs: Sequence[float]) -> None:
+        """Mean with interval and quantiles of an integer histogram."""
+        st = HistStats.of(h)
+        self.mean(section, figure, "", st.mean, st.sd, st.n)
+        for q in qs:
+            name = "median" if q == 0.5 else f"p{round(q * 100)}"
+            self.plain(section, figure, "", name, hist_quantile(h, q) if st.n else math.nan)
+
+
+def hand_rows(agg: Aggregate, out: Rows) -> None:
+    info, p = agg.src.info, agg.players
+    decided = agg.n - agg.stalled
+    out.count("hands", "hands", "", agg.n)
+    out.share("hands", "stalled", "", agg.stalled, agg.n)
+    for s in range(p):
+        out.share("seat", "win_share", s, agg.seat_wins[s], decided)
+    for r in range(p):
+        out.share("after_dealer", "win_share", r, agg.rel_wins[r], decided)
+    if agg.teams > 1:
+        for t in range(agg.teams):
+            out.share("team", "win_share", t, agg.team_wins[t], decided)
+    bot_wins, bot_held = agg.bot_wins, agg.bot_seat_hands
+    if not agg.bot_cols and len(set(info.bots)) > 1:
+        bot_wins, bot_held = {}, {}
+        for s, b in enumerate(info.bots[:p]):
+            bot_wins[b] = bot_wins.get(b, 0) + int(agg.seat_wins[s])
+            bot_held[b] = bot_held.get(b, 0) + decided
+    for b in sorted(bot_wins):
+        out.share("bot", "win_share", b, bot_wins[b], decided)
+        out.share("bot", "win_per_seat", b, bot_wins[b], bot_held[b])
+    for c in LENGTH_COLUMNS:
+        if c in agg.hists:
+            out.distribution("length", c, agg.hists[c], (0.5, 0.9, 0.99))
+    for c in agg.counters:
+        if c not in agg.hists:
+            continue
+        st = HistStats.of(agg.hists[c])
+        out.mean("counters", c, "", st.mean, st.sd, st.n)
+        if c in MAX_COUNTERS:
+            out.plain("counters", c, "", "max", st.maximum)

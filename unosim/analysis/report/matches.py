@@ -1,0 +1,76 @@
+"""Match figures under S1 (positive) and S2 (negative) scoring, from the rows where a
+system's match ended (ties shared 1/k, see the package docstring)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from unosim.analysis.report.hands import Rows
+from unosim.analysis.report.stream import Aggregate, HistStats, hist_quantile
+
+
+_SYSTEMS = (("positive", "pos"), ("negative", "neg"))
+
+
+def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
+    rows = agg.end_rows()
+    info, p = agg.src.info, agg.players
+    base = agg.min_hand_in_match or 0
+    for system, pre in _SYSTEMS:
+        if system == "negative" and info.finish == "last_standing":
+            continue
+        sec = f"match_{system}"
+        if f"{pre}_end" not in rows and system == "negative":
+            continue  # no S2 columns in this file
+        sel = rows[f"{pre}_end"].astype(bool) if rows else np.zeros(0, bool)
+        m = int(sel.sum())
+        out.count(sec, "matches", "", m)
+        if m == 0:
+            continue
+        totals = np.stack([rows[f"{pre}_total_{s}"][sel].astype(np.float64) for s in range(p)], axis=1)
+        best = totals.max(axis=1) if system == "positive" else totals.min(axis=1)
+        win = totals == best[:, None]
+        credit = win / win.sum(axis=1, keepdims=True)
+        seat_credit = credit.sum(axis=0)
+        for s in range(p):
+            out.share(f"{sec}_seat", "win_share", s, seat_credit[s], m)
+        if agg.teams > 1:
+            for t in range(agg.teams):
+                out.share(f"{sec}_team", "win_share", t, seat_credit[t :: agg.teams].sum(), m)
+        bot_cols = [f"bot_{s}" for s in range(p)]
+        if all(c in rows for c in bot_cols):
+            seat_bots = np.stack([rows[c][sel] for c in bot_cols], axis=1).astype(str)
+        elif len(set(info.bots)) > 1:
+            seat_bots = np.broadcast_to(np.asarray(info.bots[:p], dtype=str), (m, p))
+        else:
+            seat_bots = None
+        if seat_bots is not None:
+            for b in sorted(set(np.unique(seat_bots).tolist())):
+                out.share(f"{sec}_bot", "win_share", b, credit[seat_bots == b].sum(), m)
+        hands = rows["hand_in_match"][sel].astype(np.int64) - base + 1
+        h = np.bincount(hands)
+        dists[f"hands_per_match_{system}"] = h
+        st = HistStats.of(h)
+        out.mean(sec, "hands_per_match", "", st.mean, st.sd, st.n)
+        out.plain(sec, "hands_per_match", "", "median", hist_quantile(h, 0.5))
+        out.plain(sec, "hands_per_match", "", "p90", hist_quantile(h, 0.9))
+        sides = totals[:, : agg.teams] if agg.teams > 1 else totals
+        ordered = np.sort(sides, axis=1)
+        if system == "positive":
+            ordered = ordered[:, ::-1]
+        _values_rows(out, sec, "final_winner", ordered[:, 0])
+        if sides.shape[1] > 1:
+            _values_rows(out, sec, "final_runner_up", ordered[:, 1])
+            _values_rows(out, sec, "final_margin", np.abs(ordered[:, 0] - ordered[:, 1]), quantiles=False)
+
+
+def _values_rows(out: Rows, sec: str, fig: str, vals: np.ndarray, quantiles: bool = True) -> None:
+    n = len(vals)
+    mean = float(vals.mean()) if n else math.nan
+    sd = float(vals.std(ddof=1)) if n > 1 else math.nan
+    out.mean(sec, fig, "", mean, sd, n)
+    if quantiles:
+        out.plain(sec, fig, "", "median", float(np.quantile(vals, 0.5)) if n else math.nan)
+        out.plain(sec, fig, "", "p90", float(np.quantile(vals, 0.9)) if n else math.nan)

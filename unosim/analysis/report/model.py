@@ -1,0 +1,86 @@
+"""The report table: the column sets reports read and write, and :class:`Report`.
+
+Every report function returns a :class:`Report`; the renderers and the plots only read
+it, so this module sits below all of them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+import pandas as pd
+
+
+LENGTH_COLUMNS = ("turns", "cards_played")
+BASE_COUNTERS = ("cards_drawn", "reshuffles", "challenges", "uno_penalties")
+HOUSE_COUNTERS = (
+    "longest_stack",
+    "stack_drawn",
+    "jump_ins",
+    "swaps",
+    "passes",
+    "slaps",
+    "noises",
+    "giveaways",
+    "max_draw",
+)
+#: Counters that are per-hand maxima: their overall maximum is reported too.
+MAX_COUNTERS = ("longest_stack", "max_draw")
+TABLE_COLUMNS = (
+    "label", "section", "figure", "key", "stat",
+    "value", "low", "high", "n", "successes", "sd",
+)  # fmt: skip
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+COMPARE_COLUMNS = (
+    "label", "section", "figure", "key", "stat", "base", "value",
+    "diff", "low", "high", "effect", "effect_kind",
+)  # fmt: skip
+
+#: The balance report's metrics: (name, description, effect size kind).
+BALANCE_METRICS = (
+    ("turns", "mean turns", "d"),
+    ("seat_advantage", "win share of the first seat after the dealer", "h"),
+    ("cards_drawn", "mean cards drawn", "d"),
+)
+
+
+@dataclass
+class Report:
+    """A report: a long table of figures plus what is needed to render and plot it.
+
+    ``table`` has one row per figure (columns ``TABLE_COLUMNS`` for summaries; see
+    :func:`compare` and :func:`balance_report` for theirs), so CSV and JSON output are
+    the table itself and comparisons are joins. ``dists`` holds, per label, integer
+    histograms (index = value) of ``turns``, ``cards_played`` and hands per match, for
+    plots. ``sources`` maps each label to its short metadata.
+    """
+
+    kind: str
+    table: pd.DataFrame
+    sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    title: str = ""
+    dists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    baseline: str | None = None
+
+    @property
+    def labels(self) -> list[str]:
+        """The labels in input order."""
+        return list(dict.fromkeys(self.table["label"])) if len(self.table) else list(self.sources)
+
+    def figure(self, section: str, figure: str, stat: str | None = None) -> pd.DataFrame:
+        """Rows of one figure (a convenience for notebooks and tests)."""
+        t = self.table
+        m = (t["section"] == section) & (t["figure"] == figure)
+        if stat is not None:
+            m &= t["stat"] == stat
+        return t[m]
+
+    def __str__(self) -> str:
+        from unosim.analysis.report.render import to_text  # render depends on Report
+
+        return to_text(self)

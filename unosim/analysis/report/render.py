@@ -1,0 +1,285 @@
+"""Renderers: a report as fixed-width text, markdown, CSV or JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from typing import Any
+
+import numpy as np
+
+from unosim.analysis.report.model import BALANCE_METRICS, LENGTH_COLUMNS, Report
+
+
+_SECTION_TITLES = {
+    "hands": "Hands",
+    "seat": "Win share by seat (decided hands)",
+    "after_dealer": "Win share by position after the dealer",
+    "team": "Win share by team",
+    "bot": "Win share by bot",
+    "length": "Game length",
+    "counters": "Per hand (mean)",
+    "match_positive": "Matches, S1 positive scoring",
+    "match_positive_seat": "S1 match winner share by seat (ties shared)",
+    "match_positive_team": "S1 match winner share by team",
+    "match_positive_bot": "S1 match winner share by bot",
+    "match_negative": "Matches, S2 negative scoring",
+    "match_negative_seat": "S2 match winner share by seat (ties shared)",
+    "match_negative_team": "S2 match winner share by team",
+    "match_negative_bot": "S2 match winner share by bot",
+}
+
+
+def _row_name(section: str, figure: str, key: str, stat: str) -> str:
+    """The row caption of a figure in rendered tables."""
+    if figure in ("win_share", "win_per_seat"):
+        if section.endswith("after_dealer"):
+            k = int(key)
+            who = "dealer" if k == 0 else f"dealer+{k}"
+        elif section.endswith("seat"):
+            who = f"seat {key}"
+        elif section.endswith("team"):
+            who = f"team {key}"
+        else:
+            who = key
+        return who if figure == "win_share" else f"{who} (per seat held)"
+    name = figure.replace("_", " ")
+    if key:
+        name += f" {key}"
+    if stat not in ("count", "share", "mean") or figure in LENGTH_COLUMNS or figure in (
+        "hands_per_match", "final_winner", "final_runner_up",
+    ):  # fmt: skip
+        name += f" {stat}"
+    return name
+
+
+def _fmt_num(v: float, digits: int = 2, sign: bool = False) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return f"{v:+.{digits}f}" if sign else f"{v:.{digits}f}"
+
+
+def _pct_digits(high: float) -> int:
+    """Decimals for a percentage: 2, or 4 when the whole interval is below 0.1%.
+
+    Stall shares of 1 in 100,000 must not print as 0.00% [0.00, 0.00].
+    """
+    return 4 if not math.isnan(high) and 0 < high < 0.001 else 2
+
+
+def _fmt_cell(stat: str, value: float, low: float, high: float) -> str:
+    if stat == "count":
+        return "-" if math.isnan(value) else f"{int(value):,}"
+    if stat == "share":
+        if math.isnan(value):
+            return "-"
+        d = _pct_digits(high)
+        return f"{100 * value:.{d}f}% [{100 * low:.{d}f}, {100 * high:.{d}f}]"
+    if stat == "mean" and not math.isnan(low):
+        return f"{_fmt_num(value)} [{_fmt_num(low)}, {_fmt_num(high)}]"
+    if stat in ("median", "max") or stat.startswith("p"):
+        return "-" if math.isnan(value) else f"{value:g}"
+    return _fmt_num(value)
+
+
+def _fmt_diff(stat: str, diff: float, low: float, high: float, effect: float, kind: str) -> str:
+    if math.isnan(diff):
+        return "-"
+    if stat == "share":
+        d = _pct_digits(max(abs(low), abs(high)))
+        s = f"{100 * diff:+.{d}f}pp [{100 * low:+.{d}f}, {100 * high:+.{d}f}]"
+    elif stat == "count":
+        s = f"{int(diff):+,}"
+    elif math.isnan(low):
+        s = f"{diff:+g}"
+    else:
+        s = f"{diff:+.2f} [{low:+.2f}, {high:+.2f}]"
+    if kind and not math.isnan(effect):
+        s += f" {kind}={effect:+.3f}"
+    return s
+
+
+def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Header, rows of cell strings, and which rows are section headers."""
+    t = report.table
+    if report.kind == "balance":
+        header = ["change", "players", *[f"{m} (diff, effect)" for m, _, _ in BALANCE_METRICS]]
+        rows: list[list[str]] = []
+        if len(t):
+            order = (
+                t.assign(_a=t["effect"].abs())
+                .groupby(["change", "players"], sort=False)["_a"].max()
+                .sort_values(ascending=False, kind="stable")
+            )
+            for (change, pl), _ in order.items():
+                sub = t[(t["change"] == change) & (t["players"] == pl)].set_index("metric")
+                cells = [str(change), str(pl)]
+                for m, _, _ in BALANCE_METRICS:
+                    if m not in sub.index:
+                        cells.append("-")
+                        continue
+                    r = sub.loc[m]
+                    stat = "share" if m == "seat_advantage" else "mean"
+                    cells.append(
+                        _fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
+                    )
+                rows.append(cells)
+        return header, rows, [False] * len(rows)
+    keys = ["section", "figure", "key", "stat"]
+    labels = list(dict.fromkeys(t["label"])) if len(t) else []
+    order = t.drop_duplicates(keys)[keys]
+    rank = {sec: i for i, sec in enumerate(_SECTION_TITLES)}
+    order = order.iloc[np.argsort([rank.get(x, len(rank)) for x in order["section"]], kind="stable")]
+    header: list[str]
+    if report.kind == "compare":
+        header = ["figure", f"{report.baseline} (baseline)", *labels]
+    else:
+        header = ["figure", *labels]
+    idx = {lab: t[t["label"] == lab].set_index(keys) for lab in labels}
+    rows, is_head = [], []
+    current = None
+    for section, figure, key, stat in order.itertuples(index=False):
+        if section != current:
+            current = section
+            rows.append([_SECTION_TITLES.get(section, section)] + [""] * (len(header) - 1))
+            is_head.append(True)
+        cells = ["  " + _row_name(section, figure, key, stat)]
+        if report.kind == "compare":
+            base_cell = "-"
+            for lab in labels:
+                k = (section, figure, key, stat)
+                if k in idx[lab].index:
+                    r = idx[lab].loc[k]
+                    if stat == "share":
+                        base_cell = f"{100 * r['base']:.{_pct_digits(r['base'])}f}%"
+                    else:
+                        base_cell = _fmt_cell(stat, r["base"], math.nan, math.nan)
+                    break
+            cells.append(base_cell)
+        for lab in labels:
+            k = (section, figure, key, stat)
+            if k not in idx[lab].index:
+                cells.append("")
+                continue
+            r = idx[lab].loc[k]
+            if report.kind == "compare":
+                cells.append(_fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"]))
+            else:
+                cells.append(_fmt_cell(stat, r["value"], r["low"], r["high"]))
+        rows.append(cells)
+        is_head.append(False)
+    return header, rows, is_head
+
+
+def _title(report: Report) -> str:
+    if report.kind == "compare":
+        return f"unosim comparison: other - baseline ({report.baseline}), 95% intervals, effect sizes h/d"
+    if report.kind == "balance":
+        return f"unosim balance: {report.title}"
+    return f"unosim report ({report.title or 'summary'}), 95% intervals"
+
+
+def to_text(report: Report, width: int | None = None) -> str:
+    """A fixed-width table, split into column blocks so it fits ``width`` characters.
+
+    ``width`` defaults to the terminal width (at least 80). Sections are header lines;
+    each config is one column, so a single-config report is one screen tall.
+    """
+    if width is None:
+        width = max(shutil.get_terminal_size((120, 40)).columns, 80)
+    header, rows, is_head = _display(report)
+    lines = [_title(report)]
+    if not rows:
+        return lines[0] + "\n(no rows)\n"
+    ncol = len(header)
+    fixed = 2 if report.kind == "balance" else 1  # leading columns repeated in every block
+    body = [r for r, h in zip(rows, is_head) if not h]
+    widths = [max([len(header[j])] + [len(r[j]) for r in body]) for j in range(ncol)]
+
+    def line(cells: list[str], cols: list[int]) -> str:
+        return "  ".join(
+            cells[j].ljust(widths[j]) if j < fixed else cells[j].rjust(widths[j]) for j in cols
+        ).rstrip()
+
+    fixed_w = sum(widths[:fixed]) + 2 * fixed
+    blocks: list[list[int]] = []
+    cur: list[int] = []
+    used = fixed_w
+    for j in range(fixed, ncol):
+        if cur and used + widths[j] + 2 > width:
+            blocks.append(cur)
+            cur, used = [], fixed_w
+        cur.append(j)
+        used += widths[j] + 2
+    blocks.append(cur)
+    for bi, block in enumerate(blocks):
+        cols = list(range(fixed)) + block
+        if bi:
+            lines.append("")
+        lines.append(line(header, cols))
+        lines.append("  ".join("-" * widths[j] for j in cols))
+        for r, h in zip(rows, is_head):
+            if h:
+                lines.append(r[0])
+            else:
+                lines.append(line(r, cols))
+    return "\n".join(lines) + "\n"
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def to_markdown(report: Report) -> str:
+    """A GitHub-flavoured markdown table (no ``tabulate`` dependency)."""
+    header, rows, is_head = _display(report)
+    out = [f"**{_md_escape(_title(report))}**", ""]
+    out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
+    out.append("|" + "|".join(":---" if j == 0 else "---:" for j in range(len(header))) + "|")
+    for r, h in zip(rows, is_head):
+        if h:
+            out.append("| **" + _md_escape(r[0]) + "** |" + " |" * (len(header) - 1))
+        else:
+            out.append("| " + " | ".join(_md_escape(c.strip()) for c in r) + " |")
+    return "\n".join(out) + "\n"
+
+
+def to_csv(report: Report) -> str:
+    """The report's long table as CSV (full precision, one row per figure)."""
+    return report.table.to_csv(index=False)
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return None if math.isnan(v) else float(v)
+    return v
+
+
+def to_json(report: Report) -> str:
+    """JSON: kind, title, baseline, per-label metadata and the table as records.
+
+    NaN becomes null so the output is strict JSON.
+    """
+    records = [{k: _json_value(v) for k, v in rec.items()} for rec in report.table.to_dict("records")]
+    doc = {
+        "kind": report.kind,
+        "title": _title(report),
+        "baseline": report.baseline,
+        "sources": report.sources,
+        "rows": records,
+    }
+    return json.dumps(doc, indent=1, allow_nan=False)
+
+
+_RENDERERS = {"text": to_text, "markdown": to_markdown, "csv": to_csv, "json": to_json}
+
+
+def render(report: Report, fmt: str = "text") -> str:
+    """Render with one of ``text``, ``markdown``, ``csv``, ``json`` (for the CLI)."""
+    try:
+        return _RENDERERS[fmt](report)
+    except KeyError:
+        raise ValueError(f"unknown format {fmt!r}; choose from {sorted(_RENDERERS)}") from None

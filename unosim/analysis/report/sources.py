@@ -1,0 +1,169 @@
+"""Reading results: inputs expanded into labelled sources, and :func:`load` into frames.
+
+Only the Parquet schemas (column names and ``unosim.*`` metadata, parsed by
+:class:`unosim.run.schema.RunInfo`) are read here; the data is read by :func:`load`
+(projected to the requested columns) or streamed by :mod:`.stream`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pandas as pd
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+
+from unosim.analysis.report.model import PathLike
+from unosim.run.schema import RunInfo
+
+
+@dataclass(frozen=True)
+class Source:
+    """One labelled unit of input: a file, a leaf partition, or an in-memory frame."""
+
+    label: str
+    files: tuple[Path, ...]
+    info: RunInfo
+    names: tuple[str, ...]
+    partition: Mapping[str, str]
+    origin: int
+    frame: pd.DataFrame | None = None
+
+
+@dataclass
+class Result:
+    """What :func:`load` returns per source: a frame with its metadata.
+
+    Also accepted by the report functions in place of paths (e.g. filtered frames
+    from a notebook).
+    """
+
+    label: str
+    frame: pd.DataFrame
+    info: RunInfo
+    partition: dict[str, str] = field(default_factory=dict)
+    files: tuple[Path, ...] = ()
+
+    @property
+    def meta(self) -> Mapping[str, str]:
+        """The raw ``unosim.*`` metadata (prefix stripped)."""
+        return self.info.raw
+
+
+def _parse_partition(rel: Path) -> dict[str, str]:
+    """``stacking=draw2/players=4`` -> {"stacking": "draw2", "players": "4"}.
+
+    Values are URL-unquoted, as pyarrow's hive partitioning writes them quoted.
+    """
+    out: dict[str, str] = {}
+    for part in rel.parts:
+        if "=" in part:
+            k, v = part.split("=", 1)
+            out[unquote(k)] = unquote(v)
+    return out
+
+
+def source_meta(sources: Sequence[Source]) -> dict[str, dict[str, str]]:
+    """label -> short metadata, with the partition values as ``partition.<key>``."""
+    return {
+        s.label: {**s.info.summary(), **{f"partition.{k}": v for k, v in s.partition.items()}}
+        for s in sources
+    }
+
+
+def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
+    """Expand inputs into labelled sources (see the package docstring for labels)."""
+    pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any]] = []
+    for origin, item in enumerate(inputs):
+        if isinstance(item, Result):
+            names = tuple(item.frame.columns)
+            pending.append(
+                (item.info.config_name or item.label, item.label, item.files, item.info,
+                 names, dict(item.partition), origin, item.frame)
+            )  # fmt: skip
+            continue
+        path = Path(item)
+        if path.is_dir():
+            groups: dict[Path, list[Path]] = {}
+            for f in sorted(path.rglob("*.parquet")):
+                groups.setdefault(f.parent, []).append(f)
+            if not groups:
+                raise FileNotFoundError(f"no .parquet files under {path}")
+            for leaf, files in sorted(groups.items()):
+                rel = leaf.relative_to(path)
+                part = _parse_partition(rel)
+                schema = pq.read_schema(files[0])
+                info = RunInfo.from_metadata(schema.metadata, schema.names)
+                if part:
+                    stem = ",".join(f"{k}={v}" for k, v in part.items())
+                elif rel.parts:
+                    stem = rel.as_posix()
+                else:
+                    stem = path.name
+                pending.append(
+                    (info.config_name or stem, stem, tuple(files), info,
+                     tuple(schema.names), part, origin, None)
+                )  # fmt: skip
+        elif path.is_file():
+            schema = pq.read_schema(path)
+            info = RunInfo.from_metadata(schema.metadata, schema.names)
+            pending.append(
+                (info.config_name or path.stem, path.stem, (path,), info,
+                 tuple(schema.names), {}, origin, None)
+            )  # fmt: skip
+        else:
+            raise FileNotFoundError(f"no such result file or directory: {path}")
+    counts: dict[str, int] = {}
+    for p in pending:
+        counts[p[0]] = counts.get(p[0], 0) + 1
+    used: set[str] = set()
+    out: list[Source] = []
+    for name, stem, files, info, names, part, origin, frame in pending:
+        label = name if counts[name] == 1 or name == stem else f"{name}:{stem}"
+        base, i = label, 2
+        while label in used:
+            label, i = f"{base}#{i}", i + 1
+        used.add(label)
+        out.append(Source(label, files, info, names, part, origin, frame))
+    return out
+
+
+def as_inputs(paths: Any) -> list[Any]:
+    if isinstance(paths, (str, os.PathLike, Result)):
+        return [paths]
+    return list(paths)
+
+
+# ------------------------------------------------------------------------------ loading
+
+
+def load(
+    paths: PathLike | Result | Sequence[PathLike | Result], columns: Sequence[str] | None = None
+) -> list[Result]:
+    """Read result files into pandas frames, one :class:`Result` per source.
+
+    Only ``columns`` are read (pyarrow column projection; ``None`` reads all). A
+    directory gives one Result per leaf partition, with the partition values in
+    ``Result.partition`` (not as columns: they are constant within a source). Integer
+    and bool columns keep their int32/int64/bool dtypes; ``bot_<s>`` strings come back
+    as categoricals, never as object columns. Asking for a column a source does not
+    have is an error naming it.
+    """
+    out: list[Result] = []
+    for src in discover(as_inputs(paths)):
+        cols = list(src.names) if columns is None else list(columns)
+        missing = [c for c in cols if c not in src.names]
+        if missing:
+            raise KeyError(f"{src.label}: no column(s) {missing}; the file has {list(src.names)}")
+        if src.frame is not None:
+            frame = src.frame[cols].copy()
+        else:
+            table = pads.dataset(list(map(str, src.files)), format="parquet").to_table(columns=cols)
+            frame = table.to_pandas(strings_to_categorical=True)
+        out.append(Result(src.label, frame, src.info, dict(src.partition), src.files))
+    return out

@@ -1,0 +1,263 @@
+"""One streaming pass over the needed columns of each source into exact aggregates.
+
+Every summarised column is a small non-negative integer, so exact histograms stand in
+for the data: means, standard deviations and quantiles come out exact, in a few hundred
+MB for 10 million rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from unosim.analysis.report.model import BASE_COUNTERS, HOUSE_COUNTERS, LENGTH_COLUMNS
+from unosim.analysis.report.sources import Source
+
+_Batch = dict[str, Any]  # column -> numpy array, or (codes, names) for bot_<s>
+
+
+def _needed_counters(sources: Sequence[Source]) -> list[str]:
+    """House-rule counters that are non-zero in at least one source.
+
+    Decided from the Parquet column statistics (max per row group) without reading
+    the data, so an all-zero counter costs nothing; a column without statistics is
+    assumed non-zero and read.
+    """
+    shown: list[str] = []
+    for col in HOUSE_COUNTERS:
+        for src in sources:
+            if col not in src.names:
+                continue
+            if src.frame is not None:
+                if (np.asarray(src.frame[col]) != 0).any():
+                    shown.append(col)
+                    break
+                continue
+            if any(_column_may_be_nonzero(f, col) for f in src.files):
+                shown.append(col)
+                break
+    return shown
+
+
+def _column_may_be_nonzero(path: Path, col: str) -> bool:
+    md = pq.ParquetFile(path).metadata
+    names = [md.schema.column(i).name for i in range(md.num_columns)]
+    if col not in names:
+        return False
+    j = names.index(col)
+    for rg in range(md.num_row_groups):
+        st = md.row_group(rg).column(j).statistics
+        if st is None or not st.has_min_max:
+            return True
+        if st.min != 0 or st.max != 0:
+            return True
+    return False
+
+
+def _iter_batches(src: Source, columns: Sequence[str], batch_rows: int = 1 << 18) -> Iterator[_Batch]:
+    """Yield the source's data as dicts of numpy arrays, one record batch at a time.
+
+    ``bot_<s>`` columns are read dictionary-encoded and yielded as ``(codes, names)``
+    so 10 million strings never become Python objects. Batches of 256k rows without
+    pre-buffering measured fastest and leanest on 10M-row files (the temporaries of a
+    batch then stay in cache; whole 1M-row groups cost ~40% more time and memory).
+    """
+    cols = [c for c in columns if c in src.names]
+    bot_cols = [c for c in cols if c.startswith("bot_")]
+    if src.frame is not None:
+        batch: _Batch = {}
+        for c in cols:
+            if c in bot_cols:
+                cat = pd.Categorical(src.frame[c])
+                batch[c] = (np.asarray(cat.codes), [str(x) for x in cat.categories])
+            else:
+                batch[c] = np.asarray(src.frame[c])
+        yield batch
+        return
+    for f in src.files:
+        pf = pq.ParquetFile(f, read_dictionary=bot_cols or None, pre_buffer=False)
+        for rb in pf.iter_batches(batch_size=batch_rows, columns=cols, use_threads=True):
+            batch = {}
+            for i, c in enumerate(rb.schema.names):
+                arr = rb.column(i)
+                if c in bot_cols:
+                    if not hasattr(arr, "indices"):
+                        arr = arr.dictionary_encode()
+                    batch[c] = (arr.indices.to_numpy(zero_copy_only=False), arr.dictionary.to_pylist())
+                else:
+                    batch[c] = arr.to_numpy(zero_copy_only=False)
+            yield batch
+
+
+def _add_hist(hists: dict[str, np.ndarray], col: str, values: np.ndarray) -> None:
+    """Add ``values`` to the exact integer histogram of ``col`` (grown as needed)."""
+    try:
+        h = np.bincount(values.astype(np.int64, copy=False))
+    except ValueError as exc:  # negative values
+        raise ValueError(f"column {col!r} has negative values; cannot summarise") from exc
+    old = hists.get(col)
+    if old is None:
+        hists[col] = h
+    elif len(h) > len(old):
+        h[: len(old)] += old
+        hists[col] = h
+    else:
+        old[: len(h)] += h
+
+
+@dataclass
+class HistStats:
+    """Exact moments and quantiles of an integer histogram (index = value)."""
+
+    n: int
+    mean: float
+    sd: float
+    maximum: float
+
+    @classmethod
+    def of(cls, h: np.ndarray) -> HistStats:
+        h = np.asarray(h, dtype=np.int64)
+        v = np.arange(len(h), dtype=np.int64)
+        n = int(h.sum())
+        if n == 0:
+            return cls(0, math.nan, math.nan, math.nan)
+        s = int(h @ v)
+        ss = int(h @ (v * v))
+        var = (n * ss - s * s) / (n * (n - 1)) if n > 1 else math.nan
+        nz = np.flatnonzero(h)
+        return cls(n, s / n, math.sqrt(max(var, 0.0)) if n > 1 else math.nan, float(nz[-1]))
+
+
+def hist_quantile(h: np.ndarray, q: float) -> float:
+    """Quantile of the data an integer histogram describes, as ``np.quantile`` would give.
+
+    Same "linear" definition as numpy: position (n - 1) q between the sorted values,
+    found with a search over the cumulative counts instead of sorting 10 million values.
+    """
+    cum = np.cumsum(np.asarray(h, dtype=np.int64))
+    n = int(cum[-1]) if len(cum) else 0
+    if n == 0:
+        return math.nan
+    pos = (n - 1) * q
+    lo = math.floor(pos)
+    frac = pos - lo
+    x_lo = int(np.searchsorted(cum, lo, side="right"))
+    x_hi = int(np.searchsorted(cum, min(lo + 1, n - 1), side="right"))
+    return x_lo + frac * (x_hi - x_lo)
+
+
+class Aggregate:
+    """Streaming aggregate of one source: hand figures and match end rows."""
+
+    def __init__(self, src: Source, counters: Sequence[str], hands: bool, matches: bool) -> None:
+        self.src = src
+        self.players = p = max(src.info.players, 1)
+        self.teams = src.info.teams
+        self.hands = hands
+        self.matches = matches and "match" in src.names
+        self.bot_cols = [f"bot_{s}" for s in range(p) if f"bot_{s}" in src.names]
+        self.counters = [c for c in (*BASE_COUNTERS, *counters) if c in src.names]
+        self.n = 0
+        self.stalled = 0
+        self.seat_wins = np.zeros(p, np.int64)
+        self.rel_wins = np.zeros(p, np.int64)
+        self.team_wins = np.zeros(max(self.teams, 1), np.int64)
+        self.bot_wins: dict[str, int] = {}
+        self.bot_seat_hands: dict[str, int] = {}
+        self.hists: dict[str, np.ndarray] = {}
+        self.end_parts: list[dict[str, np.ndarray]] = []
+        self.min_hand_in_match: int | None = None
+        end_cols = ["match", "hand_in_match", "pos_end", "neg_end"]
+        end_cols += [f"{pre}_total_{s}" for pre in ("pos", "neg") for s in range(p)]
+        self.end_cols = [c for c in (*end_cols, *self.bot_cols) if c in src.names] if self.matches else []
+
+    def columns(self) -> list[str]:
+        """Every column this aggregate reads (and no other: the projection)."""
+        cols: list[str] = []
+        if self.hands:
+            cols += ["dealer", "winner", "stalled", *LENGTH_COLUMNS, *self.counters]
+            if self.teams > 1:
+                cols.append("winning_team")
+        cols += self.end_cols
+        cols += self.bot_cols
+        return list(dict.fromkeys(c for c in cols if c in self.src.names))
+
+    def add(self, b: _Batch) -> None:
+        if self.hands:
+            self._add_hands(b)
+        if self.matches:
+            self._add_matches(b)
+
+    def _add_hands(self, b: _Batch) -> None:
+        p = self.players
+        stalled = np.asarray(b["stalled"], dtype=bool)
+        decided = ~stalled
+        self.n += len(stalled)
+        self.stalled += int(stalled.sum())
+        w = np.asarray(b["winner"])[decided].astype(np.int64)
+        self.seat_wins += np.bincount(w, minlength=p)[:p]
+        rel = (w - np.asarray(b["dealer"])[decided]) % p
+        self.rel_wins += np.bincount(rel, minlength=p)[:p]
+        if self.teams > 1 and "winning_team" in b:
+            t = np.asarray(b["winning_team"])[decided].astype(np.int64)
+            self.team_wins += np.bincount(t, minlength=self.teams)[: self.teams]
+        for c in (*LENGTH_COLUMNS, *self.counters):
+            if c in b:
+                _add_hist(self.hists, c, np.asarray(b[c]))
+        if self.bot_cols:
+            for c in self.bot_cols:
+                seat = int(c.split("_", 1)[1])
+                codes, names = b[c]
+                codes = np.asarray(codes)[decided]
+                held = np.bincount(codes, minlength=len(names))
+                won = np.bincount(codes[w == seat], minlength=len(names))
+                for i, name in enumerate(names):
+                    self.bot_seat_hands[name] = self.bot_seat_hands.get(name, 0) + int(held[i])
+                    self.bot_wins[name] = self.bot_wins.get(name, 0) + int(won[i])
+
+    def _add_matches(self, b: _Batch) -> None:
+        him = np.asarray(b["hand_in_match"])
+        if len(him):
+            m = int(him.min())
+            self.min_hand_in_match = m if self.min_hand_in_match is None else min(m, self.min_hand_in_match)
+        mask = np.zeros(len(him), dtype=bool)
+        for c in ("pos_end", "neg_end"):
+            if c in b:
+                mask |= np.asarray(b[c], dtype=bool)
+        if not mask.any():
+            return
+        part: dict[str, np.ndarray] = {}
+        for c in self.end_cols:
+            v = b[c]
+            if isinstance(v, tuple):
+                codes, names = v
+                part[c] = np.asarray(names, dtype=object)[np.asarray(codes)[mask]]
+            else:
+                part[c] = np.asarray(v)[mask]
+        self.end_parts.append(part)
+
+    def end_rows(self) -> dict[str, np.ndarray]:
+        """The rows where a scoring system's match ended, as one array per column."""
+        if not self.end_parts:
+            return {}
+        keys = self.end_parts[0].keys()
+        return {k: np.concatenate([p[k] for p in self.end_parts]) for k in keys}
+
+
+def aggregate(sources: Sequence[Source], hands: bool, matches: bool) -> list[Aggregate]:
+    counters = _needed_counters(sources) if hands else []
+    aggs = []
+    for src in sources:
+        agg = Aggregate(src, counters, hands, matches)
+        cols = agg.columns()
+        for batch in _iter_batches(src, cols):
+            agg.add(batch)
+        aggs.append(agg)
+    return aggs

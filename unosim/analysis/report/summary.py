@@ -1,0 +1,69 @@
+"""The summary reports: :func:`hand_report`, :func:`match_report` and :func:`summarize`,
+one streaming pass per source."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unosim.analysis.report.hands import Rows, hand_rows
+from unosim.analysis.report.matches import match_rows
+from unosim.analysis.report.model import LENGTH_COLUMNS, TABLE_COLUMNS, PathLike, Report
+from unosim.analysis.report.sources import Result, as_inputs, discover, source_meta
+from unosim.analysis.report.stream import aggregate
+
+
+def _build(
+    paths: Any, hands: bool, matches: bool, confidence: float, title: str
+) -> Report:
+    sources = discover(as_inputs(paths))
+    aggs = aggregate(sources, hands, matches)
+    rows: list[dict[str, Any]] = []
+    dists: dict[str, dict[str, np.ndarray]] = {}
+    for agg in aggs:
+        label = agg.src.label
+        r = Rows(label, confidence)
+        d: dict[str, np.ndarray] = {}
+        if hands:
+            hand_rows(agg, r)
+            d.update({c: agg.hists[c] for c in LENGTH_COLUMNS if c in agg.hists})
+        if agg.matches:
+            match_rows(agg, r, d)
+        rows += r.rows
+        dists[label] = d
+    table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+    srcs = source_meta(sources)
+    return Report("summary", table, srcs, title, dists)
+
+
+def hand_report(
+    paths: PathLike | Result | Sequence[PathLike | Result], confidence: float = 0.95
+) -> Report:
+    """Per-hand figures for every source: hands, stalls, win shares, length, counters.
+
+    Streams each file reading only the needed columns (see the package docstring for
+    the denominators and the exact-histogram quantiles).
+    """
+    return _build(paths, True, False, confidence, "hands")
+
+
+def match_report(
+    paths: PathLike | Result | Sequence[PathLike | Result], confidence: float = 0.95
+) -> Report:
+    """Match figures under S1 (positive) and S2 (negative) for sources with ``match``.
+
+    Per system: matches, winner share per seat/team/bot (ties shared 1/k), hands per
+    match (mean, median, p90) and the final totals (winner, runner-up, margin).
+    Sources without match columns are skipped.
+    """
+    return _build(paths, False, True, confidence, "matches")
+
+
+def summarize(
+    paths: PathLike | Result | Sequence[PathLike | Result], confidence: float = 0.95
+) -> Report:
+    """:func:`hand_report` and, where there are matches, :func:`match_report`, in one pass."""
+    return _build(paths, True, True, confidence, "summary")
