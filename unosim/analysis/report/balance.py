@@ -196,4 +196,5 @@ def balance_report(
         )
     srcs = source_meta(sources)
     base_desc = ", ".join(f"{k}={v}" for k, v in base_vals.items())
-    return Report("balance", table, srcs, f"balance against the base point ({base_desc})")
+    return Report("balance", table, srcs, f"balance against the base point ({base_desc})",
+                  notes=[n for s in sources for n in s.notes])

@@ -72,6 +72,7 @@ def compare(
         base_rep = Report("summary", rep.table[rep.table["label"].isin(base_labels)], rep.sources)
         other_tables = [rep.table[rep.table["label"].isin(other_labels)]]
         sources = rep.sources
+        notes = list(rep.notes)
     else:
         base_rep = baseline if isinstance(baseline, Report) else summarize(baseline, confidence)
         reps = [o if isinstance(o, Report) else summarize(o, confidence) for o in other_list]
@@ -79,6 +80,7 @@ def compare(
         sources = {**base_rep.sources}
         for r in reps:
             sources.update(r.sources)
+        notes = [n for r in (base_rep, *reps) for n in r.notes]
     base_labels = base_rep.labels
     if len(base_labels) != 1:
         raise ValueError(f"the baseline must be one config, got {base_labels}")
@@ -91,4 +93,4 @@ def compare(
     table = (
         pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(COMPARE_COLUMNS))
     )
-    return Report("compare", table, sources, f"compared with {base_label}", baseline=base_label)
+    return Report("compare", table, sources, f"compared with {base_label}", baseline=base_label, notes=notes)

@@ -66,6 +66,7 @@ class Report:
     title: str = ""
     dists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     baseline: str | None = None
+    notes: list[str] = field(default_factory=list)  # what the reader must know first (incomplete runs)
 
     @property
     def labels(self) -> list[str]:

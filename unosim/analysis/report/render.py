@@ -189,9 +189,9 @@ def to_text(report: Report, width: int | None = None) -> str:
     if width is None:
         width = max(shutil.get_terminal_size((120, 40)).columns, 80)
     header, rows, is_head = _display(report)
-    lines = [_title(report)]
+    lines = [_title(report)] + [f"note: {n}" for n in report.notes]
     if not rows:
-        return lines[0] + "\n(no rows)\n"
+        return "\n".join(lines) + "\n(no rows)\n"
     ncol = len(header)
     fixed = 2 if report.kind == "balance" else 1  # leading columns repeated in every block
     body = [r for r, h in zip(rows, is_head) if not h]
@@ -235,6 +235,7 @@ def to_markdown(report: Report) -> str:
     """A GitHub-flavoured markdown table (no ``tabulate`` dependency)."""
     header, rows, is_head = _display(report)
     out = [f"**{_md_escape(_title(report))}**", ""]
+    out += [f"> note: {_md_escape(n)}" for n in report.notes] + ([""] if report.notes else [])
     out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
     out.append("|" + "|".join(":---" if j == 0 else "---:" for j in range(len(header))) + "|")
     for r, h in zip(rows, is_head):
@@ -268,6 +269,7 @@ def to_json(report: Report) -> str:
         "kind": report.kind,
         "title": _title(report),
         "baseline": report.baseline,
+        "notes": report.notes,
         "sources": report.sources,
         "rows": records,
     }

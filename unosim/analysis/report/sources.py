@@ -33,6 +33,7 @@ class Source:
     partition: Mapping[str, str]
     origin: int
     frame: pd.DataFrame | None = None
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -76,15 +77,69 @@ def source_meta(sources: Sequence[Source]) -> dict[str, dict[str, str]]:
     }
 
 
+# what every hand row of every mode has (O1): a Parquet file without them is not a result
+_REQUIRED = ("winner", "stalled", "turns")
+# what must agree between the parts of one result (one run: config, seed, engine)
+_SAME_RUN = (b"unosim.config", b"unosim.seed", b"unosim.engine_version", b"unosim.mode")
+
+
+def _schema(f: Path) -> Any:
+    try:
+        schema = pq.read_schema(f)
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        raise ValueError(f"{f}: not a readable Parquet file ({str(e).splitlines()[0]})") from None
+    missing = [c for c in _REQUIRED if c not in schema.names]
+    if missing:
+        raise ValueError(f"{f}: not a unosim result (no {', '.join(missing)} column)")
+    return schema
+
+
+def _one_run(leaf: Path, files: Sequence[Path], first: Any) -> None:
+    """Refuse a folder whose parts come from different runs (they would be averaged)."""
+    want = {k: (first.metadata or {}).get(k) for k in _SAME_RUN}
+    for f in files[1:]:
+        meta = _schema(f).metadata or {}
+        for k in _SAME_RUN:
+            if meta.get(k) != want[k]:
+                raise ValueError(f"{leaf}: holds parts of different runs ({f.name} and {files[0].name} differ in "
+                                 f"{k.decode()}); refusing to mix them: keep one run per folder")
+
+
+def _completeness(leaf: Path, files: Sequence[Path], stem: str) -> tuple[str, ...]:
+    """A note when the folder is a run with chunks still to play."""
+    from unosim.run.store import MANIFEST, expected_parts, read_manifest
+
+    manifest = read_manifest(leaf / MANIFEST)
+    total = expected_parts(manifest) if manifest else None
+    if total is None or len(files) >= total:
+        return ()
+    return (f"{stem} is incomplete: {len(files)} of {total} chunks (run the same command again to finish it)",)
+
+
+def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tuple[str, ...]:
+    """A note when a sweep folder has points with no results yet."""
+    from unosim.run.store import read_manifest
+
+    manifest = read_manifest(root / "_unosim_sweep.json")
+    points = manifest.get("points") if manifest else None
+    if not isinstance(points, dict):
+        return ()
+    started = sum(1 for rel in points if (root / rel) in groups)
+    if started >= len(points):
+        return ()
+    return (f"sweep {root.name} is incomplete: {started} of {len(points)} points have results "
+            "(run the same command again to finish it)",)
+
+
 def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
     """Expand inputs into labelled sources (see the package docstring for labels)."""
-    pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any]] = []
+    pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any, tuple[str, ...]]] = []
     for origin, item in enumerate(inputs):
         if isinstance(item, Result):
             names = tuple(item.frame.columns)
             pending.append(
                 (item.info.config_name or item.label, item.label, item.files, item.info,
-                 names, dict(item.partition), origin, item.frame)
+                 names, dict(item.partition), origin, item.frame, ())
             )  # fmt: skip
             continue
         path = Path(item)
@@ -94,10 +149,12 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
                 groups.setdefault(f.parent, []).append(f)
             if not groups:
                 raise FileNotFoundError(f"no .parquet files under {path}")
+            sweep_note = _sweep_completeness(path, groups)
             for leaf, files in sorted(groups.items()):
                 rel = leaf.relative_to(path)
                 part = _parse_partition(rel)
-                schema = pq.read_schema(files[0])
+                schema = _schema(files[0])
+                _one_run(leaf, files, schema)
                 info = RunInfo.from_metadata(schema.metadata, schema.names)
                 if part:
                     stem = ",".join(f"{k}={v}" for k, v in part.items())
@@ -107,14 +164,15 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
                     stem = path.name
                 pending.append(
                     (info.config_name or stem, stem, tuple(files), info,
-                     tuple(schema.names), part, origin, None)
+                     tuple(schema.names), part, origin, None, sweep_note + _completeness(leaf, files, stem))
                 )  # fmt: skip
+                sweep_note = ()
         elif path.is_file():
-            schema = pq.read_schema(path)
+            schema = _schema(path)
             info = RunInfo.from_metadata(schema.metadata, schema.names)
             pending.append(
                 (info.config_name or path.stem, path.stem, (path,), info,
-                 tuple(schema.names), {}, origin, None)
+                 tuple(schema.names), {}, origin, None, ())
             )  # fmt: skip
         else:
             raise FileNotFoundError(f"no such result file or directory: {path}")
@@ -123,13 +181,13 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
         counts[p[0]] = counts.get(p[0], 0) + 1
     used: set[str] = set()
     out: list[Source] = []
-    for name, stem, files, info, names, part, origin, frame in pending:
+    for name, stem, files, info, names, part, origin, frame, notes in pending:
         label = name if counts[name] == 1 or name == stem else f"{name}:{stem}"
         base, i = label, 2
         while label in used:
             label, i = f"{base}#{i}", i + 1
         used.add(label)
-        out.append(Source(label, files, info, names, part, origin, frame))
+        out.append(Source(label, files, info, names, part, origin, frame, notes))
     return out
 
 

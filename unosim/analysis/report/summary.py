@@ -36,7 +36,8 @@ def _build(
         dists[label] = d
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
     srcs = source_meta(sources)
-    return Report("summary", table, srcs, title, dists)
+    notes = [n for s in sources for n in s.notes]
+    return Report("summary", table, srcs, title, dists, notes=notes)
 
 
 def hand_report(

@@ -1,0 +1,85 @@
+"""Reports say what they stand on (O1): an unfinished run or sweep is flagged, parts of
+different runs in one folder are refused, and a file that is not a unosim result is one
+line naming it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from unosim.analysis.report import compare, hand_report
+from unosim.cli import main
+
+
+def invoke(*args: object) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def one_error(res: Result, *needles: str) -> None:
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    (line,) = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert line.startswith("Error:") and all(n in line for n in needles), line
+
+
+@pytest.fixture()
+def run5(tmp_path: Path) -> Path:
+    out = tmp_path / "r"
+    assert invoke("run", "standard", "--games", 500, "--chunk-size", 100, "--out", out, "--quiet").exit_code == 0
+    return out
+
+
+def test_an_unfinished_run_is_reported_as_incomplete(run5: Path) -> None:
+    (run5 / "part-000003.parquet").unlink()
+    rep = hand_report(run5)
+    assert rep.notes == ["r is incomplete: 4 of 5 chunks (run the same command again to finish it)"]
+    res = invoke("report", run5)
+    assert res.exit_code == 0 and "note: r is incomplete: 4 of 5 chunks" in res.output.splitlines()[1]
+    assert json.loads(invoke("report", run5, "--format", "json").output)["notes"] == rep.notes
+    assert compare(run5, run5).notes == rep.notes * 2
+    (run5 / "part-000004.parquet").rename(run5 / "part-000003.parquet")  # count alone decides, not names
+    assert hand_report(run5).notes
+
+
+def test_a_finished_run_has_no_note(run5: Path) -> None:
+    assert hand_report(run5).notes == []
+    assert "note:" not in invoke("report", run5).output
+
+
+def test_parts_of_different_runs_in_one_folder_are_refused(run5: Path, tmp_path: Path) -> None:
+    other = tmp_path / "three"
+    (tmp_path / "three.toml").write_text('name = "three"\n[table]\nplayers = 3\n')
+    assert invoke("run", tmp_path / "three.toml", "--games", 100, "--out", other, "--quiet").exit_code == 0
+    shutil.copy(other / "part-000000.parquet", run5 / "part-000007.parquet")
+    with pytest.raises(ValueError, match="holds parts of different runs"):
+        hand_report(run5)
+    one_error(invoke("report", run5), "holds parts of different runs", "refusing to mix them")
+    assert invoke("run", "standard", "--games", 100, "--seed", 9, "--out", other, "--quiet", "--force").exit_code == 0
+    shutil.copy(other / "part-000000.parquet", run5 / "part-000007.parquet")  # same config, another seed
+    one_error(invoke("report", run5), "unosim.seed")
+
+
+def test_a_file_that_is_not_a_result_is_one_line(run5: Path, tmp_path: Path) -> None:
+    plain = tmp_path / "other.parquet"
+    pd.DataFrame({"a": [1, 2]}).to_parquet(plain)
+    for cmd in (("report", plain), ("compare", plain, plain), ("plot", plain, "--out", tmp_path / "p")):
+        one_error(invoke(*cmd), "other.parquet", "not a unosim result")
+    (run5 / "part-abc.parquet").write_text("junk")
+    one_error(invoke("report", run5), "part-abc.parquet", "not a readable Parquet file")
+
+
+def test_an_unfinished_sweep_is_reported_as_incomplete(tmp_path: Path) -> None:
+    (tmp_path / "sw.toml").write_text(
+        'name = "tiny"\nmode = "one_at_a_time"\nhands = 200\nseed = 1\nchunk_size = 100\n'
+        '[axes]\n"rules.stacking" = ["draw2", "all"]\n')
+    out = tmp_path / "sw"
+    assert invoke("sweep", tmp_path / "sw.toml", "--out", out, "--quiet").exit_code == 0
+    shutil.rmtree(out / "stacking=all")
+    (out / "stacking=draw2" / "part-000001.parquet").unlink()
+    lines = invoke("report", out).output.splitlines()
+    assert lines[1] == "note: sweep sw is incomplete: 2 of 3 points have results (run the same command again to finish it)"
+    assert lines[2].startswith("note: stacking=draw2 is incomplete: 1 of 2 chunks")
