@@ -15,12 +15,16 @@ N_COLORS = 4
 COLOR_LETTERS = "RYGB"
 COLOR_NAMES = ("red", "yellow", "green", "blue")
 
-SKIP, REVERSE, DRAW2 = 10, 11, 12
+SKIP, REVERSE, DRAW2 = 10, 11, 12    # ranks of the symbol cards; 0-9 are the numbers
+NUMBER_MAX = 9                       # highest number rank (H2, H10, H11, H16 read "a number")
 RANKS_PER_COLOR = 13
-WILD = 52
+WILD = 52                            # the first wild kind: every k >= WILD is a wild
 WILD_DRAW4 = 53
 N_KINDS = 54
 RED_ZERO = RED * RANKS_PER_COLOR + 0
+RED_ZERO_DRAW = 10                   # cards the red 0 makes the next player draw under H5 draw10
+STACK_KINDS = (DRAW2, RANKS_PER_COLOR + DRAW2, 2 * RANKS_PER_COLOR + DRAW2, 3 * RANKS_PER_COLOR + DRAW2,
+               WILD_DRAW4)  # the only kinds that can ever stack (H1), in kind order
 
 _SYMBOL_NAMES = {SKIP: "S", REVERSE: "R", DRAW2: "+2"}
 

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from unosim.rules import cards
+from unosim.rules import codes
 from unosim.rules import params as slots
 from unosim.rules.strategies import STRATEGIES, WATCHERS
 
@@ -65,8 +66,8 @@ _TYPES = ("int", "float", "bool", "enum", "rank", "str", "seats")
 @dataclass(frozen=True)
 class Key:
     """One config key.  ``slot`` is the ``slots.P_*`` index it fills (None: not a rules
-    switch).  Encoding in ``P``: enum -> index of the value in ``choices`` (the order
-    layout.py documents), bool -> 0/1, rank -> the number or -1 for "none", numbers as is."""
+    switch).  Encoding in ``P``: enum -> index of the value in ``choices`` (the named code
+    of :mod:`unosim.rules.codes`), bool -> 0/1, rank -> the number or -1 for "none", numbers as is."""
 
     name: str
     section: str            # "" for the top-level ``name``
@@ -113,14 +114,15 @@ class Key:
 
 
 def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str, slot: int | None = None,
-       choices: str = "", lo: float | None = None, hi: float | None = None, built: bool = True) -> Key:
-    """Compact record constructor: ``rules`` and ``choices`` are space-separated."""
-    return Key(name, section, type_, default, tuple(rules.split()), doc, slot, tuple(choices.split()),
+       choices: Any = (), lo: float | None = None, hi: float | None = None, built: bool = True) -> Key:
+    """Compact record constructor: ``rules`` is space-separated; an enum's ``choices`` is its
+    NamedTuple of :mod:`unosim.rules.codes`, whose field order is the code the kernel reads."""
+    return Key(name, section, type_, default, tuple(rules.split()), doc, slot, tuple(getattr(choices, "_fields", ())),
                lo, hi, built)
 
 
 # The registry.  Order = order in configs, the README table and `unosim rules`.
-# Enum ``choices`` order is the code the kernel reads: keep it equal to layout.py's comments.
+# Enum ``choices`` come from unosim.rules.codes: the order there is the code the kernel reads.
 _REGISTRY: tuple[Key, ...] = (
     _k("", "name", "str", "standard", "C1",
        "label stored with every result and the default output name (runs/<name>.parquet)"),
@@ -133,24 +135,24 @@ _REGISTRY: tuple[Key, ...] = (
        slots.P_HAND_SIZE, lo=1, hi=30),
     _k("table", "dealer", "enum", "rotate", "R4 E4",
        "who deals the next hand: the next seat, the last winner, a random seat, or always the last seat",
-       slots.P_DEALER, "rotate winner random fixed"),
+       slots.P_DEALER, codes.Dealer),
     # [rules] official rules and their variants
     _k("rules", "first_card", "enum", "any", "R3 H16",
        "the turned first card: any card, or turn until a number card shows",
-       slots.P_FIRST_CARD, "any number_only"),
+       slots.P_FIRST_CARD, codes.FirstCard),
     _k("rules", "first_draw2_skips", "bool", True, "R3 H15",
        "a turned Draw Two makes the first player draw and lose the turn (false: draw, then play)",
        slots.P_FIRST_DRAW2_SKIPS),
     _k("rules", "play_drawn", "enum", "may", "R6",
        "a legal drawn card may be played at once, must be, or never is",
-       slots.P_PLAY_DRAWN, "may must never"),
+       slots.P_PLAY_DRAWN, codes.PlayDrawn),
     _k("rules", "voluntary_draw", "bool", True, "R7 H8",
        "a player may draw instead of playing a legal card (false: forced play)",
        slots.P_VOLUNTARY_DRAW),
     _k("rules", "wild_draw4", "enum", "restricted", "R8 E1",
        "Wild Draw Four only without a card of the current colour (bluffs possible), any time, "
        "or only when nothing else plays",
-       slots.P_WILD_DRAW4, "restricted free last_resort"),
+       slots.P_WILD_DRAW4, codes.WildDraw4),
     _k("rules", "challenge", "bool", True, "R8",
        "the next player may challenge a restricted Wild Draw Four",
        slots.P_CHALLENGE),
@@ -159,7 +161,7 @@ _REGISTRY: tuple[Key, ...] = (
        slots.P_CHALLENGE_SKIP),
     _k("rules", "two_player_reverse", "enum", "skip", "R9 H14",
        "with 2 players a Reverse acts as a Skip, or has no effect",
-       slots.P_TWO_PLAYER_REVERSE, "skip none"),
+       slots.P_TWO_PLAYER_REVERSE, codes.TwoPlayerReverse),
     _k("rules", "uno_forget", "float", 0.0, "R10",
        "chance that a bot forgets to call UNO on its second-to-last card",
        slots.P_UNO_FORGET, lo=0.0, hi=1.0),
@@ -168,10 +170,10 @@ _REGISTRY: tuple[Key, ...] = (
        slots.P_UNO_CAUGHT, lo=0.0, hi=1.0),
     _k("rules", "drawn_match", "enum", "any", "R6 E2",
        "a drawn card may be played if it is legal, or only if it is wild or of the colour in force",
-       slots.P_DRAWN_MATCH, "any color"),
+       slots.P_DRAWN_MATCH, codes.DrawnMatch),
     _k("rules", "drawn_draw4", "enum", "draw4", "R6 E3",
        "a drawn Wild Draw Four played at once acts as a Wild Draw Four, or as a plain Wild",
-       slots.P_DRAWN_DRAW4, "draw4 wild"),
+       slots.P_DRAWN_DRAW4, codes.DrawnDraw4),
     _k("rules", "max_turns", "int", 5000, "R13",
        "turns after which a hand stops with no winner, flagged stalled",
        slots.P_MAX_TURNS, lo=1, hi=1_000_000),
@@ -185,25 +187,25 @@ _REGISTRY: tuple[Key, ...] = (
     # [rules] house rules, off by default
     _k("rules", "stacking", "enum", "none", "H1",
        "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, or all",
-       slots.P_STACKING, "none draw2 draw2_draw4 all"),
+       slots.P_STACKING, codes.Stacking),
     _k("rules", "jump_in", "enum", "none", "H2",
        "an identical card may be played out of turn: never, numbers, coloured cards, or all",
-       slots.P_JUMP_IN, "none numbers colored all"),
+       slots.P_JUMP_IN, codes.JumpIn),
     _k("rules", "jump_in_stack", "enum", "replace", "H2",
        "jumped-in draw cards: only the last one counts, or the penalties add up",
-       slots.P_JUMP_IN_STACK, "replace accumulate"),
+       slots.P_JUMP_IN_STACK, codes.JumpInStack),
     _k("rules", "draw", "enum", "one", "H3",
        "a player with no legal card draws one card, or until a legal card shows",
-       slots.P_DRAW, "one until_playable"),
+       slots.P_DRAW, codes.Draw),
     _k("rules", "seven_o", "bool", False, "H4",
        "a 0 passes every hand on, a 7 swaps hands with a chosen opponent",
        slots.P_SEVEN_O),
     _k("rules", "red_zero", "enum", "none", "H5",
        "the red 0: a plain 0, a +10, or a giveaway of all but one card (then worth 100)",
-       slots.P_RED_ZERO, "none draw10 giveaway"),
+       slots.P_RED_ZERO, codes.RedZero),
     _k("rules", "multi_play", "enum", "none", "H6",
        "several cards at once: no, identical cards, or cards of one number or symbol",
-       slots.P_MULTI_PLAY, "none identical same_rank"),
+       slots.P_MULTI_PLAY, codes.MultiPlay),
     _k("rules", "wild_last", "bool", True, "H7",
        "a Wild or Wild Draw Four may be the last card (false: it may not)",
        slots.P_WILD_LAST),
@@ -222,7 +224,7 @@ _REGISTRY: tuple[Key, ...] = (
        slots.P_TEAMS, lo=1, hi=slots.MAX_PLAYERS // 2),
     _k("rules", "finish", "enum", "first_out", "H13",
        "a hand ends when the first player is out, or goes on until one player is left",
-       slots.P_FINISH, "first_out last_standing"),
+       slots.P_FINISH, codes.Finish),
     # [scoring]
     _k("scoring", "zero_points", "int", 0, "R1 H17", "points of a 0 left in a hand",
        slots.P_ZERO_POINTS, lo=0, hi=50),

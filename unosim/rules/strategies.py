@@ -1,7 +1,8 @@
 """The bot strategies' registry: names, integer codes, parameters.
 
 :data:`STRATEGIES` is what a config's ``[bots] seats`` may name: name -> (code, params),
-``code`` the integer :mod:`unosim.bots.policy` dispatches on, ``params`` an ordered dict
+``code`` its field in :data:`Strategy` (the integer :mod:`unosim.bots.policy` dispatches
+on, defined once there; compiled code compares ``code == Strategy.counter``), ``params`` an ordered dict
 ``param -> (default, allowed)`` (``(lo, hi)`` for numbers, a tuple of strings for a choice,
 None for a bool).  Parameters land in ``P`` after the code in this order, at most
 ``BOT_STRIDE - 1 = 15`` of them.  docs/bots.md describes every strategy.
@@ -11,20 +12,26 @@ It lives with the rules, not with the compiled bots, so loading a config never c
 
 from __future__ import annotations
 
+from collections import namedtuple
+
+Strategy = namedtuple("Strategy", ["random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",
+                                   "weights"])(*range(7))
+"""Every strategy's code, in registry order: ``Strategy.counter == 5``."""
+
 _RATE = (0.0, 1.0)
 _W = (-100.0, 100.0)
 
 STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
     # B0, the reference bot (docs/rules.md): fixed, no parameters.
-    "random": (0, {}),
-    "greedy": (1, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
-    "wild_saver": (2, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE),
+    "random": (Strategy.random, {}),
+    "greedy": (Strategy.greedy, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
+    "wild_saver": (Strategy.wild_saver, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE),
                        "draw_before_wild": (False, None)}),
-    "color_keeper": (3, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
-    "aggressor": (4, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE),
+    "color_keeper": (Strategy.color_keeper, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
+    "aggressor": (Strategy.aggressor, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE),
                       "hold_attacks": (False, None)}),
-    "counter": (5, {"bluff_rate": (0.0, _RATE), "suspicion": (0.1, _RATE)}),
-    "weights": (6, {
+    "counter": (Strategy.counter, {"bluff_rate": (0.0, _RATE), "suspicion": (0.1, _RATE)}),
+    "weights": (Strategy.weights, {
         "w_wild": (-2.0, _W), "w_draw4": (0.0, _W), "w_action": (1.0, _W), "w_points": (0.02, _W),
         "w_color_share": (2.0, _W), "w_matches_number": (0.0, _W), "w_attack_next": (2.0, _W),
         "w_copies": (0.0, _W), "draw_score": (-1000.0, (-1000.0, 1000.0)),
@@ -35,4 +42,4 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
 # none at the table the engine skips the per-card loop over seats.
 WATCHERS: frozenset[str] = frozenset({"counter"})
 
-__all__ = ["STRATEGIES", "WATCHERS"]
+__all__ = ["STRATEGIES", "Strategy", "WATCHERS"]

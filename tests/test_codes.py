@@ -1,0 +1,56 @@
+"""Named codes (unosim.rules.codes, cards, strategies) against the config registry.
+
+The kernel compares rule switches with named codes (``Stacking.draw2``); config.py encodes
+an enum value as its index in the key's ``choices``.  These must be one and the same
+(docs/rules.md: every enum key of H1-H16, R3-R9, R4, E1-E4, H13), and every card kind
+and strategy code must be defined once.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from unosim.rules import cards, codes
+from unosim.rules.config import KEYS, to_params, default_config
+from unosim.rules.strategies import STRATEGIES, Strategy
+
+ENUM_KEYS = [k for k in KEYS.values() if k.type == "enum"]
+
+
+def test_every_enum_key_has_its_codes():
+    assert sorted(k.name for k in ENUM_KEYS) == sorted(codes.ENUMS)
+    for key in ENUM_KEYS:
+        assert key.choices == codes.ENUMS[key.name]._fields, key.full
+
+
+@pytest.mark.parametrize("key", ENUM_KEYS, ids=lambda k: k.full)
+def test_encode_equals_the_named_code(key):
+    named = codes.ENUMS[key.name]
+    for choice in key.choices:
+        assert key.encode(choice) == getattr(named, choice)
+    assert list(named) == list(range(len(key.choices)))
+
+
+@pytest.mark.parametrize("key", ENUM_KEYS, ids=lambda k: k.full)
+def test_the_kernel_reads_the_named_code(key):
+    """What to_params writes in the key's P slot is the named code of the value."""
+    named = codes.ENUMS[key.name]
+    for choice in key.choices:
+        try:
+            cfg = default_config().with_values({key.full: choice})
+        except ValueError:  # a value that needs other keys set too (checked in test_config)
+            continue
+        assert to_params(cfg)[key.slot] == getattr(named, choice)
+
+
+def test_strategy_codes_come_from_the_registry():
+    assert tuple(STRATEGIES) == Strategy._fields
+    assert [code for code, _ in STRATEGIES.values()] == list(Strategy)
+
+
+def test_card_constants():
+    assert cards.WILD == cards.N_COLORS * cards.RANKS_PER_COLOR
+    assert cards.name(cards.WILD) == "W" and cards.name(cards.WILD_DRAW4) == "W+4"
+    assert cards.name(cards.RED_ZERO) == "R0"
+    assert [cards.name(k) for k in cards.STACK_KINDS] == ["R+2", "Y+2", "G+2", "B+2", "W+4"]
+    assert cards.rank_of(cards.kind(cards.BLUE, cards.NUMBER_MAX)) == 9
