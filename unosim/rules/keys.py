@@ -1,0 +1,272 @@
+"""The key registry (C1): every config key declared once, OpenSpiel-style.
+
+A :class:`Key` holds a key's section, type, allowed values, default, rule ids, one-line
+meaning and the ``P`` slot (:mod:`unosim.rules.params`) it fills.  Validation, ``unosim
+rules``, the README table (:func:`rules_markdown`), the canonical TOML dump and the
+kernel's ``P`` are all driven by this one table, so a new key is one new record (and,
+for an enum, one NamedTuple of named codes in :mod:`unosim.rules.codes`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from unosim.rules import codes
+from unosim.rules import params as slots
+
+__all__ = ["BUILT_KEYS", "BY_SECTION", "KEYS", "NAME_RULE", "REGISTRY", "SECTIONS", "ConfigError", "Key", "describe_keys",
+           "rules_markdown", "toml_value"]
+
+
+class ConfigError(ValueError):
+    """A config that cannot be run.  The message is one line and names the key
+    (``section.key``) and what is allowed, so the CLI can print it as is.  ``key`` holds the
+    offending key (``""`` when the problem is the file itself)."""
+
+    def __init__(self, message: str, key: str = "") -> None:
+        super().__init__(message)
+        self.key = key
+
+
+# --------------------------------------------------------------------------- the registry
+
+SECTIONS = ("table", "rules", "scoring", "bots")  # C1; ``name`` is the one top-level key
+
+# Value types.  "rank" is "none" or a card number 0-9; "seats" is the [bots] entry.
+_TYPES = ("int", "float", "bool", "enum", "rank", "str", "seats")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One config key.  ``slot`` is the ``slots.P_*`` index it fills (None: not a rules
+    switch).  Encoding in ``P``: enum -> index of the value in ``choices`` (the named code
+    of :mod:`unosim.rules.codes`), bool -> 0/1, rank -> the number or -1 for "none", numbers as is."""
+
+    name: str
+    section: str            # "" for the top-level ``name``
+    type: str
+    default: Any
+    rules: tuple[str, ...]
+    doc: str
+    slot: int | None = None
+    choices: tuple[str, ...] = ()
+    lo: float | None = None
+    hi: float | None = None  # None: no upper bound
+    built: bool = True
+
+    @property
+    def full(self) -> str:
+        """``section.key`` as used in messages and in :meth:`RulesConfig.with_values`."""
+        return f"{self.section}.{self.name}" if self.section else self.name
+
+    def allowed(self) -> str:
+        """Allowed values in words, for messages, ``unosim rules`` and the README."""
+        if self.type == "enum":
+            return ", ".join(self.choices)
+        if self.type == "bool":
+            return "true, false"
+        if self.type == "rank":
+            return f'"none" or {int(self.lo)}-{int(self.hi)}'
+        if self.type in ("int", "float"):
+            num = int if self.type == "int" else float
+            lo = num(self.lo)
+            return f"{lo} or more" if self.hi is None else f"{lo}-{num(self.hi)}"
+        if self.type == "seats":
+            return "a strategy name for every seat, or a list with one per seat"
+        return NAME_RULE
+
+    def encode(self, value: Any) -> float:
+        """The number this key's value becomes in ``P``."""
+        if self.type == "enum":
+            return float(self.choices.index(value))
+        if self.type == "bool":
+            return 1.0 if value else 0.0
+        if self.type == "rank":
+            return -1.0 if value == "none" else float(value)
+        return float(value)
+
+
+def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str, slot: int | None = None,
+       choices: Any = (), lo: float | None = None, hi: float | None = None, built: bool = True) -> Key:
+    """Compact record constructor: ``rules`` is space-separated; an enum's ``choices`` is its
+    NamedTuple of :mod:`unosim.rules.codes`, whose field order is the code the kernel reads."""
+    return Key(name, section, type_, default, tuple(rules.split()), doc, slot, tuple(getattr(choices, "_fields", ())),
+               lo, hi, built)
+
+
+# The registry.  Order = order in configs, the README table and `unosim rules`.
+# Enum ``choices`` come from unosim.rules.codes: the order there is the code the kernel reads.
+REGISTRY: tuple[Key, ...] = (
+    _k("", "name", "str", "standard", "C1",
+       "label stored with every result and the default output name (runs/<name>.parquet)"),
+    # [table]
+    _k("table", "players", "int", 4, "R2", "players at the table, seats 0..n-1",
+       slots.P_PLAYERS, lo=2, hi=slots.MAX_PLAYERS),
+    _k("table", "decks", "int", 1, "R1", "108-card decks shuffled together",
+       slots.P_DECKS, lo=1, hi=slots.MAX_CARDS // 108),
+    _k("table", "hand_size", "int", 7, "R2", "cards dealt to each player",
+       slots.P_HAND_SIZE, lo=1, hi=30),
+    _k("table", "dealer", "enum", "rotate", "R4 E4",
+       "who deals the next hand: the next seat, the last winner, a random seat, or always the last seat",
+       slots.P_DEALER, codes.Dealer),
+    # [rules] official rules and their variants
+    _k("rules", "first_card", "enum", "any", "R3 H16",
+       "the turned first card: any card, or turn until a number card shows",
+       slots.P_FIRST_CARD, codes.FirstCard),
+    _k("rules", "first_draw2_skips", "bool", True, "R3 H15",
+       "a turned Draw Two makes the first player draw and lose the turn (false: draw, then play)",
+       slots.P_FIRST_DRAW2_SKIPS),
+    _k("rules", "play_drawn", "enum", "may", "R6",
+       "a legal drawn card may be played at once, must be, or never is",
+       slots.P_PLAY_DRAWN, codes.PlayDrawn),
+    _k("rules", "voluntary_draw", "bool", True, "R7 H8",
+       "a player may draw instead of playing a legal card (false: forced play)",
+       slots.P_VOLUNTARY_DRAW),
+    _k("rules", "wild_draw4", "enum", "restricted", "R8 E1",
+       "Wild Draw Four only without a card of the current colour (bluffs possible), any time, "
+       "or only when nothing else plays",
+       slots.P_WILD_DRAW4, codes.WildDraw4),
+    _k("rules", "challenge", "bool", True, "R8",
+       "the next player may challenge a restricted Wild Draw Four",
+       slots.P_CHALLENGE),
+    _k("rules", "challenge_success_skip", "bool", False, "R8 H9",
+       "a challenger who proves a bluff still loses the turn",
+       slots.P_CHALLENGE_SKIP),
+    _k("rules", "two_player_reverse", "enum", "skip", "R9 H14",
+       "with 2 players a Reverse acts as a Skip, or has no effect",
+       slots.P_TWO_PLAYER_REVERSE, codes.TwoPlayerReverse),
+    _k("rules", "uno_forget", "float", 0.0, "R10",
+       "chance that a bot forgets to call UNO on its second-to-last card",
+       slots.P_UNO_FORGET, lo=0.0, hi=1.0),
+    _k("rules", "uno_caught", "float", 1.0, "R10",
+       "chance that a forgotten UNO is caught (the player draws 2)",
+       slots.P_UNO_CAUGHT, lo=0.0, hi=1.0),
+    _k("rules", "drawn_match", "enum", "any", "R6 E2",
+       "a drawn card may be played if it is legal, or only if it is wild or of the colour in force",
+       slots.P_DRAWN_MATCH, codes.DrawnMatch),
+    _k("rules", "drawn_draw4", "enum", "draw4", "R6 E3",
+       "a drawn Wild Draw Four played at once acts as a Wild Draw Four, or as a plain Wild",
+       slots.P_DRAWN_DRAW4, codes.DrawnDraw4),
+    _k("rules", "max_turns", "int", 5000, "R13",
+       "turns after which a hand stops with no winner, flagged stalled",
+       slots.P_MAX_TURNS, lo=1, hi=1_000_000),
+    _k("rules", "draw2_amount", "int", 2, "H18", "cards a Draw Two makes the next player draw",
+       slots.P_DRAW2_AMOUNT, lo=0, hi=50),
+    _k("rules", "draw4_amount", "int", 4, "H18", "cards a Wild Draw Four makes the next player draw",
+       slots.P_DRAW4_AMOUNT, lo=0, hi=50),
+    _k("rules", "challenge_extra", "int", 2, "H18",
+       "extra cards a challenger draws when the Wild Draw Four was legal",
+       slots.P_CHALLENGE_EXTRA, lo=0, hi=50),
+    # [rules] house rules, off by default
+    _k("rules", "stacking", "enum", "none", "H1",
+       "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, or all",
+       slots.P_STACKING, codes.Stacking),
+    _k("rules", "jump_in", "enum", "none", "H2",
+       "an identical card may be played out of turn: never, numbers, coloured cards, or all",
+       slots.P_JUMP_IN, codes.JumpIn),
+    _k("rules", "jump_in_stack", "enum", "replace", "H2",
+       "jumped-in draw cards: only the last one counts, or the penalties add up",
+       slots.P_JUMP_IN_STACK, codes.JumpInStack),
+    _k("rules", "draw", "enum", "one", "H3",
+       "a player with no legal card draws one card, or until a legal card shows",
+       slots.P_DRAW, codes.Draw),
+    _k("rules", "seven_o", "bool", False, "H4",
+       "a 0 passes every hand on, a 7 swaps hands with a chosen opponent",
+       slots.P_SEVEN_O),
+    _k("rules", "red_zero", "enum", "none", "H5",
+       "the red 0: a plain 0, a +10, or a giveaway of all but one card (then worth 100)",
+       slots.P_RED_ZERO, codes.RedZero),
+    _k("rules", "multi_play", "enum", "none", "H6",
+       "several cards at once: no, identical cards, or cards of one number or symbol",
+       slots.P_MULTI_PLAY, codes.MultiPlay),
+    _k("rules", "wild_last", "bool", True, "H7",
+       "a Wild or Wild Draw Four may be the last card (false: it may not)",
+       slots.P_WILD_LAST),
+    _k("rules", "slap_rank", "rank", "none", "H10",
+       "a played card of this number makes the slowest slapper draw 2",
+       slots.P_SLAP_RANK, lo=0, hi=9),
+    _k("rules", "silent_rank", "rank", "none", "H11",
+       "a played card of this number starts a silence",
+       slots.P_SILENT_RANK, lo=0, hi=9),
+    _k("rules", "noise_chance", "float", 0.0, "H11",
+       "chance per turn that someone breaks a silence and draws 2",
+       slots.P_NOISE_CHANCE, lo=0.0, hi=1.0),
+    # teams: 1 (no teams) or t teams of players/t >= 2 seats each; see _check_cross.
+    _k("rules", "teams", "int", 1, "H12",
+       "teams, seat s playing for team s mod teams (1: no teams)",
+       slots.P_TEAMS, lo=1, hi=slots.MAX_PLAYERS // 2),
+    _k("rules", "finish", "enum", "first_out", "H13",
+       "a hand ends when the first player is out, or goes on until one player is left",
+       slots.P_FINISH, codes.Finish),
+    # [scoring]
+    _k("scoring", "zero_points", "int", 0, "R1 H17", "points of a 0 left in a hand",
+       slots.P_ZERO_POINTS, lo=0, hi=50),
+    _k("scoring", "match_target", "int", 500, "S1 S2 H19", "total that ends a match",
+       slots.P_MATCH_TARGET, lo=1, hi=1_000_000),
+    # [bots]
+    _k("bots", "seats", "seats", "random", "B0",
+       "the bot of every seat; a list entry may be an inline table {strategy = \"name\", <param> = value}"),
+)
+
+KEYS: dict[str, Key] = {k.name: k for k in REGISTRY}
+"""Every config key by its bare name (bare names are unique across sections)."""
+
+BUILT_KEYS: frozenset[str] = frozenset(k.name for k in REGISTRY if k.built)
+"""Keys the engine supports; the others may only hold their default."""
+
+BY_SECTION: dict[str, tuple[Key, ...]] = {
+    s: tuple(k for k in REGISTRY if k.section == s) for s in ("",) + SECTIONS
+}
+
+def toml_value(v: Any) -> str:
+    """A TOML literal for the values configs hold (flat; inline tables and arrays)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # JSON string escapes are valid TOML
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+# A config's name is a label and the default output folder's name: letters, digits, spaces
+# and a few marks, at most 64 characters, no "/" and no "..": never a path (C1).
+NAME_RULE = ("1-64 letters, digits, spaces or _ . + - : , = ( ) (starting with a letter, digit or _, not "
+             "ending with a space; no '..')")
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+def describe_keys() -> list[dict[str, Any]]:
+    """One dict per key, in registry order, for ``unosim rules`` and :func:`rules_markdown`."""
+    return [
+        {"key": k.full, "section": k.section, "type": k.type, "default": k.default,
+         "allowed": k.allowed(), "rules": list(k.rules), "description": k.doc, "built": k.built}
+        for k in REGISTRY
+    ]
+
+
+def rules_markdown() -> str:
+    """The README's config-key table (markdown), generated from the registry."""
+    rows = ["| Key | Rule | Default | Allowed | Meaning |", "|---|---|---|---|---|"]
+    for d in describe_keys():
+        meaning = d["description"] + ("" if d["built"] else " *(not supported yet)*")
+        allowed = d["allowed"].replace("|", "\\|")
+        rows.append(f"| `{d['key']}` | {' '.join(d['rules'])} | `{toml_value(d['default'])}` "
+                    f"| {allowed} | {meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+assert all(k.type in _TYPES for k in REGISTRY)
+assert all(k.slot is None or 0 <= k.slot < slots.P_SCORE0 for k in REGISTRY)
+assert len({k.slot for k in REGISTRY if k.slot is not None}) == sum(k.slot is not None for k in REGISTRY)
