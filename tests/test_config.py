@@ -468,3 +468,10 @@ def test_c1_only_a_regular_small_file_is_read(tmp_path):
     big.write_text("# " + "x" * (1 << 20) + "\n")
     with pytest.raises(ConfigError, match="too large for a config"):
         load_config(big)
+
+
+def test_c1_replace_with_a_misspelt_key_says_what_was_meant():
+    with pytest.raises(ConfigError, match=r"unknown key 'stackin' \(did you mean 'stacking'\?\)"):
+        default_config().replace(stackin="draw2")
+    with pytest.raises(ConfigError, match=r"did you mean 'rules.stacking'"):
+        default_config().with_values({"rules.stackng": "draw2"})

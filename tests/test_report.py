@@ -38,6 +38,17 @@ def ten(tmp_path: Path) -> Path:
     return write_result(tmp_path / "ten.parquet", ten_hands(), row_group_size=3)
 
 
+def test_quantiles_of_counts_are_whole_numbers_but_the_median():
+    """The tails of counts read as whole numbers (inverted CDF); the median is the usual one."""
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        x = rng.integers(0, 50, size=rng.integers(1, 300))
+        h = np.bincount(x)
+        assert rp.hist_quantile(h, 0.5) == np.quantile(x, 0.5)
+        for q in (0.01, 0.1, 0.9, 0.99, 0.995, 1.0):
+            assert rp.hist_quantile(h, q) == np.quantile(x, q, method="inverted_cdf")
+
+
 def test_hand_report_exact(ten: Path) -> None:
     rep = rp.hand_report(ten)
     assert rep.labels == ["standard"]
@@ -57,10 +68,11 @@ def test_hand_report_exact(ten: Path) -> None:
     assert m["value"] == pytest.approx(549.0)
     assert m["sd"] == pytest.approx(np.std(TURNS, ddof=1))
     assert get(rep, "length", "turns", stat="median")["value"] == 60
-    assert get(rep, "length", "turns", stat="p90")["value"] == pytest.approx(590.0)
-    assert get(rep, "length", "turns", stat="p99")["value"] == pytest.approx(4559.0)
+    # tails by the inverted CDF: the 9th and the 10th of the 10 sorted values
+    assert get(rep, "length", "turns", stat="p90")["value"] == 100
+    assert get(rep, "length", "turns", stat="p99")["value"] == 5000
     for q, name in ((0.5, "median"), (0.9, "p90"), (0.99, "p99")):
-        assert get(rep, "length", "cards_played", stat=name)["value"] == pytest.approx(np.quantile(PLAYED, q))
+        assert get(rep, "length", "cards_played", stat=name)["value"] == pytest.approx(np.quantile(PLAYED, q, method="linear" if q == 0.5 else "inverted_cdf"))
     assert get(rep, "counters", "cards_drawn", stat="mean")["value"] == pytest.approx(5.5)
     assert get(rep, "counters", "reshuffles", stat="mean")["value"] == pytest.approx(0.2)
     assert get(rep, "counters", "challenges", stat="mean")["value"] == 0

@@ -196,7 +196,8 @@ def _lookup(key: str) -> Key:
     section, _, name = key.rpartition(".")
     k = KEYS.get(name)
     if k is None or (section and section != k.section):
-        raise ConfigError(f"unknown key {key!r}; valid keys: {', '.join(k.full for k in REGISTRY)}", key)
+        hint = did_you_mean(key, [x.full for x in REGISTRY]) if section else did_you_mean(name, list(KEYS))
+        raise ConfigError(f"unknown key {key!r}{hint}; valid keys: {', '.join(x.full for x in REGISTRY)}", key)
     return k
 
 

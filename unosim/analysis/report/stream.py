@@ -136,21 +136,22 @@ class HistStats:
 
 
 def hist_quantile(h: np.ndarray, q: float) -> float:
-    """Quantile of the data an integer histogram describes, as ``np.quantile`` would give.
+    """Quantile of the data an integer histogram describes, without sorting 10 million values.
 
-    Same "linear" definition as numpy: position (n - 1) q between the sorted values,
-    found with a search over the cumulative counts instead of sorting 10 million values.
-    """
+    The median is the textbook one (numpy's "linear": the mean of the two middle values of
+    an even count); every other quantile is numpy's "inverted_cdf", the smallest value with
+    at least a share ``q`` of the data at or below it, so the tails of counts (turns, cards,
+    hands) read as whole numbers: a p99 of 98, never 97.91 beside a p90 of 83."""
     cum = np.cumsum(np.asarray(h, dtype=np.int64))
     n = int(cum[-1]) if len(cum) else 0
     if n == 0:
         return math.nan
-    pos = (n - 1) * q
-    lo = math.floor(pos)
-    frac = pos - lo
-    x_lo = int(np.searchsorted(cum, lo, side="right"))
-    x_hi = int(np.searchsorted(cum, min(lo + 1, n - 1), side="right"))
-    return x_lo + frac * (x_hi - x_lo)
+    if q == 0.5:
+        lo = (n - 1) // 2
+        x_lo = int(np.searchsorted(cum, lo, side="right"))
+        x_hi = int(np.searchsorted(cum, lo + 1, side="right")) if n % 2 == 0 else x_lo
+        return (x_lo + x_hi) / 2
+    return float(np.searchsorted(cum, max(math.ceil(n * q - 1e-9), 1), side="left"))
 
 
 class Aggregate:
