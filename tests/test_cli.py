@@ -170,6 +170,18 @@ def test_error_bad_run_options(cfg_file: Path, tmp_path: Path, args: tuple, opti
     user_error(invoke("run", cfg_file, *args, "--out", tmp_path / "o", "--quiet"), option)
 
 
+def test_error_run_modes_that_do_not_mix(cfg_file: Path, tmp_path: Path) -> None:
+    """One run plays one mode: hands, matches (S1-S3) or rotated seats."""
+    out = tmp_path / "o"
+    user_error(invoke("run", cfg_file, "--matches", 3, "--rotate-seats", "--out", out, "--quiet"),
+               "--rotate-seats", "--matches")
+    user_error(invoke("run", cfg_file, "--matches", 3, "--games", 5, "--out", out, "--quiet"), "--matches", "--games")
+    user_error(invoke("run", cfg_file, "--matches", 3, "--max-hands", 0, "--out", out, "--quiet"), "--max-hands")
+    user_error(invoke("run", cfg_file, "--games", 5, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),
+               "--chunk-size")
+    assert not out.exists()
+
+
 def test_error_with_progress_bar_still_one_error_line(cfg_file: Path, tmp_path: Path) -> None:
     user_error(invoke("run", cfg_file, "--games", 10, "--workers", 0, "--out", tmp_path / "o"), "--workers")
 

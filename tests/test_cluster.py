@@ -14,8 +14,9 @@ from click.testing import CliRunner
 
 from unosim.cli import main
 from unosim.rules.config import default_config
-from unosim.run.runner import run_hands
-from unosim.run.sweep import execute, load_sweep, run_job, run_sweep
+from unosim.run.jobs import make_job
+from unosim.run.runner import execute, run_hands
+from unosim.run.sweep import load_sweep, run_sweep
 
 SWEEP = """
 hands = 600
@@ -48,7 +49,7 @@ def test_local_cluster_sweep_is_row_identical_to_the_local_sweep(tmp_path: Path,
     sw = load_sweep(f)
     s_dask = run_sweep(sw, tmp_path / "dask", client=client)
     run_sweep(sw, tmp_path / "local", workers=1)
-    assert s_dask.backend == "dask" and s_dask.rows == 4 * 600
+    assert [s.backend for s in s_dask] == ["dask"] * 4 and [s.rows for s in s_dask] == [600] * 4
     dirs = sorted({p.parent.relative_to(tmp_path / "local") for p in (tmp_path / "local").rglob("part-*.parquet")})
     assert len(dirs) == 4
     for d in dirs:
@@ -57,7 +58,7 @@ def test_local_cluster_sweep_is_row_identical_to_the_local_sweep(tmp_path: Path,
     lost = tmp_path / "dask" / dirs[0] / "part-000001.parquet"
     lost.unlink()
     again = run_sweep(sw, tmp_path / "dask", client=client)
-    assert again.rows == 200 and again.chunks_skipped == 11
+    assert sorted(s.rows for s in again) == [0, 0, 0, 200] and sum(s.chunks_skipped for s in again) == 11
     pd.testing.assert_frame_equal(rows(tmp_path / "dask" / dirs[0]), rows(tmp_path / "local" / dirs[0]))
 
 
@@ -76,14 +77,32 @@ def test_cli_run_on_a_local_cluster_equals_the_local_run(tmp_path: Path, client,
     assert (out / "_unosim.json").read_text() == (tmp_path / "local" / "_unosim.json").read_text()
 
 
+def test_rotated_seats_and_matches_on_a_local_cluster_equal_the_local_runs(tmp_path: Path, client) -> None:
+    """Every mode is a job of the one pipeline, so Dask plays every mode alike (R4, S1-S3)."""
+    cfg = default_config(players=3)
+    for mode, extra in (("rotated", {}), ("matches", {"max_hands": 300})):
+        count, chunk = (50, 20) if mode == "rotated" else (12, 5)
+        jobs = [make_job(cfg, mode, count, 3, chunk_size=chunk, out=tmp_path / f"{mode}-{where}", **extra)
+                for where in ("dask", "local")]
+        done = [j.prepare() for j in jobs]
+        on_dask = execute(jobs[:1], done[:1], client=client)[0]
+        here = execute(jobs[1:], done[1:], workers=1)[0]
+        assert on_dask.backend == "dask" and here.backend == "local"
+        assert (on_dask.units, on_dask.rows, on_dask.stalled) == (here.units, here.rows, here.stalled)
+        assert (on_dask.wins_from_dealer == here.wins_from_dealer).all()
+        keys = ["hand", "rotation"] if mode == "rotated" else ["hand"]
+        a, b = (pd.read_parquet(j.out).sort_values(keys).reset_index(drop=True) for j in jobs)
+        pd.testing.assert_frame_equal(a, b)
+
+
 def test_a_worker_that_cannot_write_says_so(tmp_path: Path, client) -> None:
     from unosim.run.cluster import ClusterError
 
-    job = run_job(default_config(), 100, 0, tmp_path / "r", 100)
-    job.prepare(force=False, resume=False)
+    job = make_job(default_config(), "hands", 100, 0, chunk_size=100, out=tmp_path / "r")
+    done = job.prepare(force=False, resume=False)
     shutil.rmtree(tmp_path / "r")  # as if the workers did not see the driver's disk
     with pytest.raises(ClusterError, match="cannot write .* must be shared storage"):
-        execute([job], client=client)
+        execute([job], [done], client=client)
 
 
 def test_without_dask_the_error_says_how_to_install_it(tmp_path: Path, monkeypatch) -> None:

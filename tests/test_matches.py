@@ -237,7 +237,6 @@ def test_random_dealer_draws_every_deal_from_the_match_stream_R4() -> None:
                                   df[df.match.between(7, 11)].reset_index(drop=True))
 
 
-@pytest.mark.skipif("fixed" not in C.KEYS["dealer"].choices, reason="E4 dealer = fixed not in this registry")
 def test_fixed_dealer_is_the_last_seat_every_hand_R4_E4() -> None:
     df = play(default_config(players=3, dealer="fixed", match_target=150), 10)
     assert (df.dealer == 2).all()

@@ -4,6 +4,7 @@ the rows of an uninterrupted run.  A changed run in an existing directory is ref
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -18,7 +19,8 @@ from click.testing import CliRunner
 
 from unosim.cli import main
 from unosim.rules.config import default_config
-from unosim.run.runner import run_hands
+from unosim.kernel.layout import ENGINE_VERSION
+from unosim.run.runner import run_hands, run_matches
 from unosim.run.store import MANIFEST, ResultDir, StoreError
 from unosim.run.sweep import load_sweep, run_sweep
 
@@ -165,3 +167,23 @@ def test_prepare_refuses_what_is_not_a_result(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="not a unosim result"):
         ResultDir(tmp_path / "x").prepare({"games": 1, "chunk_size": 1}, force=False, resume=False)
     assert os.path.exists(tmp_path / "x" / "notes.txt")
+
+
+def test_the_manifest_keeps_the_keys_and_values_results_were_written_with(tmp_path: Path) -> None:
+    """Resuming compares manifests, so a result written by an earlier version resumes only if
+    the manifest of the same command is still exactly the same (R4, S1-S3: every mode)."""
+    cfg = default_config(players=3)
+    toml = cfg.to_toml()
+    run_hands(cfg, 30, 2, tmp_path / "h", chunk_size=20, workers=1)
+    run_hands(cfg, 10, 2, tmp_path / "r", chunk_size=20, workers=1, rotate_seats=True)
+    run_matches(cfg, 4, 2, tmp_path / "m", chunk_size=3, workers=1, max_hands=200)
+
+    def read(d: str) -> dict:
+        return json.loads((tmp_path / d / MANIFEST).read_text())
+
+    assert read("h") == {"config": toml, "seed": 2, "games": 30, "chunk_size": 20, "mode": "hands",
+                         "engine_version": ENGINE_VERSION}
+    assert read("r") == {"config": toml, "seed": 2, "games": 10, "chunk_size": 20, "mode": "hands",
+                         "rotate_seats": True, "engine_version": ENGINE_VERSION}
+    assert read("m") == {"config": toml, "seed": 2, "matches": 4, "chunk_size": 3, "max_hands": 200,
+                         "mode": "matches", "engine_version": ENGINE_VERSION}

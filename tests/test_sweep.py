@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from unosim.analysis import report as rp
 from unosim.cli import main
 from unosim.rules.config import KEYS, load_config
+from unosim.run.jobs import DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS
+from unosim.run.matches import run_matches
 from unosim.run.sweep import SWEEP_MANIFEST, SweepError, load_sweep, parse_sweep, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,13 +160,13 @@ def test_house_rules_sweep_covers_every_house_rule() -> None:
         assert load_sweep(f).points
 
 
-def test_matches_need_the_match_api_or_say_so(tmp_path: Path) -> None:
-    try:
-        s = parse_sweep({"matches": 5, "axes": {"stacking": ["draw2"]}})
-    except SweepError as e:
-        assert str(e).startswith("matches:")
-    else:
-        assert s.unit == "matches" and s.count == 5 and s.max_hands >= 1
+def test_a_sweep_of_matches_takes_the_match_defaults() -> None:
+    s = parse_sweep({"matches": 5, "axes": {"stacking": ["draw2"]}})
+    assert s.unit == "matches" and s.count == 5
+    assert s.max_hands == DEFAULT_MAX_HANDS and s.chunk_size == 5  # at most the count
+    assert parse_sweep({"matches": 50_000, "axes": {"stacking": ["draw2"]}}).chunk_size == DEFAULT_MATCH_CHUNK
+    with pytest.raises(SweepError, match="^max_hands: only for a sweep of matches$"):
+        parse_sweep({"hands": 5, "max_hands": 10, "axes": {"stacking": ["draw2"]}})
 
 
 # --------------------------------------------------------------------------- running
@@ -174,8 +176,8 @@ def test_matches_need_the_match_api_or_say_so(tmp_path: Path) -> None:
 def small_sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("sweep")
     out = tmp / "out"
-    summary = run_sweep(load_sweep(sweep_file(tmp, SMALL)), out, workers=1)
-    assert summary.rows == 6 * 300 and summary.chunks_skipped == 0
+    summaries = run_sweep(load_sweep(sweep_file(tmp, SMALL)), out, workers=1)
+    assert [s.rows for s in summaries] == [300] * 6 and not any(s.chunks_skipped for s in summaries)
     return out
 
 
@@ -252,15 +254,14 @@ def test_cli_sweep(tmp_path: Path) -> None:
 
 
 def test_a_sweep_of_matches_writes_what_run_matches_writes(tmp_path: Path) -> None:
-    matches = pytest.importorskip("unosim.run.matches")
     (tmp_path / "s.toml").write_text('matches = 24\nchunk_size = 10\nmax_hands = 400\n[set]\nmatch_target = 100\n'
                                      '[axes]\nstacking = ["draw2"]\n')
     sw = load_sweep(tmp_path / "s.toml")
     assert sw.unit == "matches" and sw.max_hands == 400
     s = run_sweep(sw, tmp_path / "out", workers=1)
-    assert [p.units for p in s.points] == [24, 24]
+    assert [p.units for p in s] == [24, 24] and [p.label for p in s] == ["base", "stacking=draw2"]
     p = sw.points[1]
-    matches.run_matches(p.cfg, 24, sw.seed, tmp_path / "ref", chunk_size=10, max_hands=400, workers=1)
+    run_matches(p.cfg, 24, sw.seed, tmp_path / "ref", chunk_size=10, max_hands=400, workers=1)
     got = pd.read_parquet(tmp_path / "out" / p.rel).sort_values("hand").reset_index(drop=True)
     want = pd.read_parquet(tmp_path / "ref").sort_values("hand").reset_index(drop=True)
     pd.testing.assert_frame_equal(got, want)

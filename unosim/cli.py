@@ -72,90 +72,76 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
         force: bool, resume: bool, quiet: bool, matches: int | None = None, max_hands: int = 10_000,
         scheduler: str | None = None, cluster: str | None = None, rotate_seats: bool = False) -> None:
     """Play GAMES hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
-    if rotate_seats and (scheduler or cluster or matches is not None):
-        raise UserError("--rotate-seats: only for independent hands on this machine "
-                        "(not with --matches, --scheduler or --cluster)")
-    if scheduler or cluster:
-        _run_dask(config, games, seed, out, workers, chunk_size, force, resume, quiet, matches, max_hands,
-                  scheduler, cluster)
-        return
-    if matches is not None:
-        _run_matches(config, matches, seed, out, workers, chunk_size, force, resume, quiet, max_hands)
-        return
-    from tqdm import tqdm
-
-    from unosim.run.runner import RunError, run_hands
-    from unosim.run.store import StoreError
-
-    if games < 1:
-        raise UserError(f"--games: must be at least 1 (got {games})")
-    cfg = _load(config)
-    out_path = Path(out) if out else Path("runs") / f"{cfg.name}.parquet"
-    bar = tqdm(total=games, unit="hand", unit_scale=True, file=sys.stderr, disable=quiet, leave=False)
-    try:
-        summary = run_hands(cfg, games, seed, out_path, workers=workers, chunk_size=chunk_size,
-                            force=force, resume=resume, progress=bar.update, rotate_seats=rotate_seats)
-    except (RunError, StoreError) as e:
-        raise UserError(str(e)) from None
-    finally:
-        bar.close()
-    click.echo(f"{cfg.name}: {summary.hands:,} hands of {cfg.players} players, seed {seed} -> {out_path}")
-    if rotate_seats:
-        click.echo(f"  {games:,} deals x {cfg.players} seat rotations; win share by bot: unosim report {out_path}")
-    if summary.chunks_skipped:
-        click.echo(f"  resumed: {summary.chunks_skipped} finished chunks were kept")
-    if summary.hands == 0:
-        click.echo("  nothing left to play: the result was already complete")
-        return
-    click.echo(f"  {summary.hands_per_s:,.0f} hands/s ({summary.seconds:.1f} s, after {summary.startup:.1f} s "
-               f"loading the engine); mean {summary.mean_turns:.2f} turns per hand; {summary.stalled:,} stalled")
-    shares = summary.shares()
-    labels = ["dealer"] + [f"dealer+{i}" for i in range(1, cfg.players)]
-    click.echo("  winner's seat relative to the dealer:")
-    click.echo("    " + "  ".join(f"{lab} {s:6.2%}" for lab, s in zip(labels, shares)))
-
-
-def _run_matches(config: str, matches: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
-                 force: bool, resume: bool, quiet: bool, max_hands: int) -> None:
-    """`unosim run --matches N`: match play (S1-S3), one row per hand, then a summary."""
     from click.core import ParameterSource
     from tqdm import tqdm
 
-    from unosim.run.matches import DEFAULT_MATCH_CHUNK, run_matches
-    from unosim.run.runner import RunError
+    from unosim.run.jobs import RunError, make_job
+    from unosim.run.runner import run_job
     from unosim.run.store import StoreError
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    if ctx.get_parameter_source("games") in explicit:
+    if matches is not None and rotate_seats:
+        raise UserError("--rotate-seats: only for independent hands (not with --matches)")
+    if matches is not None and ctx.get_parameter_source("games") in explicit:
         raise UserError("--matches: cannot be combined with --games (a run plays either independent "
                         "hands or matches)")
-    if matches < 1:
-        raise UserError(f"--matches: must be at least 1 (got {matches})")
-    if ctx.get_parameter_source("chunk_size") not in explicit:
-        chunk_size = DEFAULT_MATCH_CHUNK
+    mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
     cfg = _load(config)
-    out_path = Path(out) if out else Path("runs") / f"{cfg.name}.matches.parquet"
-    bar = tqdm(total=matches, unit="match", unit_scale=True, file=sys.stderr, disable=quiet, leave=False)
+    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{'.matches' if matches is not None else ''}.parquet"
     try:
-        s = run_matches(cfg, matches, seed, out_path, workers=workers, chunk_size=chunk_size, force=force,
-                        resume=resume, progress=bar.update, max_hands=max_hands)
-    except (RunError, StoreError) as e:
+        job = make_job(cfg, mode, games if matches is None else matches, seed, out=out_path,
+                       chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
+                       max_hands=max_hands if matches is not None else None)
+    except RunError as e:
         raise UserError(str(e)) from None
-    finally:
-        bar.close()
-    click.echo(f"{cfg.name}: {s.matches:,} matches to {cfg.match_target} of {cfg.players} players "
-               f"({s.hands:,} hands), seed {seed} -> {out_path}")
+    with _dask_client(scheduler, cluster) as client:
+        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr, disable=quiet,
+                   leave=False)
+        try:
+            summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
+                              progress=bar.update)
+        except (RunError, StoreError) as e:
+            raise UserError(str(e)) from None
+        finally:
+            bar.close()
+    where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
+    for line in _run_lines(job, summary, where):
+        click.echo(line)
+
+
+def _run_lines(job: Any, s: Any, where: str) -> list[str]:
+    """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
+    cfg = job.cfg
+    n = cfg.players
+    if job.mode == "matches":
+        what = f"{s.matches:,} matches to {cfg.match_target} of {n} players ({s.hands:,} hands)"
+    else:
+        what = f"{s.hands:,} hands of {n} players"
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
+    if job.mode == "rotated":
+        lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
     if s.chunks_skipped:
-        click.echo(f"  resumed: {s.chunks_skipped} finished chunks were kept")
-    click.echo(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s, after {s.startup:.1f} s loading the engine); "
-               f"{s.stalled:,} stalled hands; {s.capped:,} matches capped at {max_hands:,} hands")
-    labels = ["first dealer"] + [f"+{i}" for i in range(1, cfg.players)]
-    systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
-    for key, name in systems:
-        click.echo(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
-                   "after the first dealer (ties shared):")
-        click.echo("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+        lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+    if s.rows == 0:
+        return lines + ["  nothing left to play: the result was already complete"]
+    start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" else ""
+    if job.mode == "matches":
+        lines.append(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
+                     f"{s.capped:,} matches capped at {job.max_hands:,} hands")
+        labels = ["first dealer"] + [f"+{i}" for i in range(1, n)]
+        systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
+        for key, name in systems:
+            lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
+                         "after the first dealer (ties shared):")
+            lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+        return lines
+    lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
+                 f"hand; {s.stalled:,} stalled")
+    labels = ["dealer"] + [f"dealer+{i}" for i in range(1, n)]
+    lines.append("  winner's seat relative to the dealer:")
+    lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares())))
+    return lines
 
 
 @main.command()
@@ -285,59 +271,6 @@ def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
         raise UserError(str(e)) from None
 
 
-def _run_dask(config: str, games: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
-              force: bool, resume: bool, quiet: bool, matches: int | None, max_hands: int,
-              scheduler: str | None, cluster: str | None) -> None:
-    """`unosim run --scheduler ADDRESS | --cluster local`: the chunks as Dask tasks; the same
-    part files as a local run (see unosim.run.cluster)."""
-    from click.core import ParameterSource
-    from tqdm import tqdm
-
-    from unosim.run.runner import RunError
-    from unosim.run.store import StoreError
-    from unosim.run.sweep import SweepError, execute, run_job
-
-    cfg = _load(config)
-    ctx = click.get_current_context()
-    explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    try:
-        if matches is not None:
-            from unosim.run.matches import DEFAULT_MATCH_CHUNK
-
-            if ctx.get_parameter_source("games") in explicit:
-                raise UserError("--matches: cannot be combined with --games")
-            if ctx.get_parameter_source("chunk_size") not in explicit:
-                chunk_size = DEFAULT_MATCH_CHUNK
-            out_path = Path(out) if out else Path("runs") / f"{cfg.name}.matches.parquet"
-            job = run_job(cfg, matches, seed, out_path, chunk_size, unit="matches", max_hands=max_hands)
-        else:
-            out_path = Path(out) if out else Path("runs") / f"{cfg.name}.parquet"
-            job = run_job(cfg, games, seed, out_path, chunk_size)
-        job.prepare(force=force, resume=resume)
-    except (RunError, StoreError, SweepError) as e:
-        raise UserError(str(e)) from None
-    with _dask_client(scheduler, cluster) as client:
-        bar = tqdm(total=job.count, unit="match" if matches else "hand", unit_scale=True, file=sys.stderr,
-                   disable=quiet, leave=False)
-        try:
-            s = execute([job], workers=workers, client=client, progress=bar.update)
-        except (RunError, StoreError, SweepError) as e:
-            raise UserError(str(e)) from None
-        finally:
-            bar.close()
-    p = s.points[0]
-    what = f"{p.units:,} matches ({p.rows:,} hands)" if matches else f"{p.rows:,} hands"
-    click.echo(f"{cfg.name}: {what} of {cfg.players} players, seed {seed}, "
-               f"Dask at {scheduler or 'a LocalCluster'} -> {out_path}")
-    if s.chunks_skipped:
-        click.echo(f"  resumed: {s.chunks_skipped} finished chunks were kept")
-    click.echo(f"  {s.rows_per_s:,.0f} hands/s; mean {p.mean_turns:.2f} turns per hand; {p.stalled:,} stalled")
-    if not matches:
-        labels = ["dealer"] + [f"dealer+{i}" for i in range(1, cfg.players)]
-        click.echo("  winner's seat relative to the dealer:")
-        click.echo("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, p.shares())))
-
-
 @main.command()
 @click.argument("sweep_file", metavar="SWEEP")
 @click.option("--out", type=click.Path(), default=None, help="Dataset directory [default: runs/<sweep name>].")
@@ -361,8 +294,9 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
-    from unosim.run.runner import RunError
+    from unosim.run.jobs import RunError
     from unosim.run.store import StoreError
+    from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
     try:
@@ -388,13 +322,17 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")
-    if s.chunks_skipped:
-        click.echo(f"  resumed: kept {s.chunks_skipped} finished chunks")
-    if s.rows:
-        click.echo(f"  {s.rows_per_s:,.0f} hands/s over {s.rows:,} hands played now")
-        width = max(len(p.label) for p in s.points)
+    skipped = sum(p.chunks_skipped for p in s)
+    rows = sum(p.rows for p in s)
+    if skipped:
+        click.echo(f"  resumed: kept {skipped} finished chunks")
+    if rows:
+        seconds = wall_seconds(s)
+        rate = rows / seconds if seconds > 0 else float("nan")
+        click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
+        width = max(len(p.label) for p in s)
         click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 wins':>13}")
-        for p in s.points:
+        for p in s:
             if p.rows:
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
                            f"{p.shares()[1 % p.players]:>13.2%}")
@@ -419,7 +357,7 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, confi
     from unosim.rules.config import ConfigError
     from unosim.run.duel import duel as play_duel
     from unosim.run.duel import render
-    from unosim.run.runner import RunError
+    from unosim.run.jobs import RunError
 
     try:
         res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,

@@ -1,11 +1,12 @@
-"""The Dask backend: chunks of a run or a sweep as tasks on Dask workers.
+"""The Dask executor: the chunks of jobs (a run, the points of a sweep) as Dask tasks.
 
-Each task is :func:`task` (``unosim.run.sweep.play`` then ``unosim.run.sweep.write``, as locally):
-the worker plays one chunk with the parallel kernel on its cores and writes the chunk's part file straight to the output path, to a
-temporary name renamed into place (so the path must be storage every worker and the
-driver share, mounted at the same path).  The driver prepares the output directory
-(manifests, which chunks are done), submits the missing chunks, and receives only a
-:class:`unosim.run.sweep.ChunkResult` per chunk (a few numbers) for progress and the summary.
+Each task is :func:`task`: the worker plays one chunk (:class:`unosim.run.play.Player`,
+as locally) with the parallel kernel on its cores and writes the chunk's part file
+straight to the output path, to a temporary name renamed into place (so the path must be
+storage every worker and the driver share, mounted at the same path).  The driver
+prepares the output directory (manifests, which chunks are done), submits the missing
+chunks, and receives only a :class:`unosim.run.summary.Summary` per chunk (a few
+numbers) for progress and the summary.
 Results are identical to a local run with the same seed: a chunk's rows depend on the
 config, the seed and the chunk's hand indices only, whoever plays it.
 
@@ -27,13 +28,19 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from unosim.run.sweep import ChunkResult, ChunkSpec, play, write
+import numpy as np
 
-__all__ = ["ClusterError", "connect", "dask_available", "run_specs", "task"]
+from unosim.kernel.layout import ENGINE_VERSION
+from unosim.run.jobs import ChunkSpec, Job, Progress, RunError
+from unosim.run.play import Player, max_workers
+from unosim.run.store import ResultDir
+from unosim.run.summary import Summary
+
+__all__ = ["ClusterError", "connect", "dask_available", "run_dask", "task"]
 
 INSTALL_HINT = "pip install 'unosim[dask]' (or: pip install 'dask[distributed]')"
 
@@ -112,36 +119,77 @@ def _kernel_thread() -> ThreadPoolExecutor:
         return _KERNEL_THREAD
 
 
-def task(spec: ChunkSpec, workers: int | None = None) -> ChunkResult:
-    """What a Dask worker runs: :func:`unosim.run.sweep.play` on this process's kernel thread,
-    then :func:`unosim.run.sweep.write` here, with a clear error when this machine cannot write
-    to the output path (not shared storage)."""
+def _play(spec: ChunkSpec, workers: int | None) -> tuple[Player, np.ndarray, np.ndarray | None]:
+    """On the kernel thread: the chunk's rows, on ``workers`` cores (all when None)."""
+    import numba
+
+    top = max_workers()
+    w = top if workers is None else max(1, min(workers, top))
+    numba.set_num_threads(w)  # thread-local in numba: set in the thread that runs the kernel
+    player = Player(spec.job, w)
+    rows, rotation = player.rows(spec.start, spec.count)
+    return player, rows, rotation
+
+
+def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
+    """What a Dask worker runs: the chunk played on this process's kernel thread, its part
+    written here, its summary sent back; a clear error when this process runs another
+    engine, or when this machine cannot write to the output path (not shared storage)."""
+    if spec.engine_version != ENGINE_VERSION:
+        raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
+                       f"{spec.engine_version}: install the same unosim everywhere")
+    job = spec.job
+    summary = Summary.of(job, backend="dask")
     try:
-        t0 = time.perf_counter()
-        rows = _kernel_thread().submit(play, spec, workers).result()
-        return write(spec, rows, time.perf_counter() - t0)
+        summary.started = time.perf_counter()
+        player, rows, rotation = _kernel_thread().submit(_play, spec, workers).result()
+        if job.out is not None:
+            ResultDir(job.out).write_chunk(spec.index, player.table(rows, rotation))
+        summary.ended = time.perf_counter()
     except OSError as e:
-        raise ClusterError(f"worker {socket.gethostname()} cannot write {spec.out}: {e.strerror or e} "
+        raise ClusterError(f"worker {socket.gethostname()} cannot write {job.out}: {e.strerror or e} "
                            "(the output path must be shared storage, the same path on every machine)") from None
+    summary.add(rows, rotation)
+    return summary
 
 
-def run_specs(client: Any, specs: list[ChunkSpec], workers: int | None = None) -> Iterator[ChunkResult]:
-    """Submit every chunk as a task; yield each result as it completes.  On an error or an
-    interrupt the remaining tasks are cancelled (parts written so far stay: resume)."""
+def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers: int | None = None,
+             progress: Progress | None = None) -> list[Summary]:
+    """Submit every chunk of ``jobs`` not in ``done`` as a task; one summary per job, the
+    tasks' summaries merged as they complete.  On an error or an interrupt the remaining
+    tasks are cancelled (parts written so far stay: the same command resumes)."""
     distributed = _distributed("--scheduler")
+    summaries = [Summary.of(job, backend="dask") for job in jobs]
+    specs: list[tuple[int, ChunkSpec]] = []
+    for j, (job, skip) in enumerate(zip(jobs, done)):
+        mine = job.specs(skip)
+        summaries[j].chunks_skipped = len(job.chunks()) - len(mine)
+        skipped = sum(c for i, _, c in job.chunks() if i in skip)
+        if progress and skipped:
+            progress(skipped)
+        specs += [(j, spec) for spec in mine]
     if not specs:
-        return
+        return summaries
     try:
         client.wait_for_workers(1, timeout=60)
     except (TimeoutError, OSError):
         raise ClusterError("--scheduler: no worker joined the scheduler within 60 s; start one with "
                            "`dask worker <scheduler address> --nthreads 2`") from None
     run = uuid.uuid4().hex[:8]
-    futures = [client.submit(task, spec, workers, key=f"unosim-{run}-{i:06d}", pure=False)
-               for i, spec in enumerate(specs)]
+    t0 = time.perf_counter()
+    futures = {client.submit(task, spec, workers, key=f"unosim-{run}-{k:06d}", pure=False): j
+               for k, (j, spec) in enumerate(specs)}
+    for s in summaries:
+        s.started = t0
     try:
-        for fut in distributed.as_completed(futures):
-            yield fut.result()
+        for fut in distributed.as_completed(list(futures)):
+            j = futures[fut]
+            part = fut.result()
+            summaries[j].merge(part)
+            summaries[j].ended = time.perf_counter()
+            if progress:
+                progress(part.units)
     except BaseException:
-        client.cancel(futures)
+        client.cancel(list(futures))
         raise
+    return summaries

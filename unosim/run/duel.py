@@ -11,6 +11,9 @@ Reported per bot: its win share (wins / decided hands; stalled hands, R13, have 
 winner) with a 95% Wilson interval, the points it scores per hand under S1 (the cards
 left in the other hands when it wins, 0 otherwise) and the points left in its own hand
 per hand (what S2 adds up).  The other seats are pooled into one line, per seat.
+
+A duel is a job of mode ``rotated`` without output (jobs.py): the figures are the
+per-bot counts of its summary (summary.py).
 """
 
 from __future__ import annotations
@@ -18,12 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from unosim.rules.config import ConfigError, RulesConfig, default_config
-from unosim.kernel.layout import O_POINTS0
-from unosim.run.runner import RunError, play_chunk, set_workers
-from unosim.run.seating import SeatRotation
+from unosim.run.jobs import RunError, make_job
+from unosim.run.runner import run_job
+from unosim.run.seating import bot_label
 from unosim.analysis.stats import wilson_interval
 
 try:  # Python 3.11+
@@ -93,47 +94,27 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
     ``others`` elsewhere, under ``cfg``'s rules (the official rules by default)."""
     if players < 2:
         raise RunError(f"--players: a duel needs at least 2 players (got {players})")
-    if hands < 1:
-        raise RunError(f"--hands: must be at least 1 (got {hands})")
-    if seed < 0 or seed >= 2**63:
-        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
     table = _config(a, b, players, others, cfg)
-    workers = set_workers(workers)
-    rot = SeatRotation(table)
+    job = make_job(table, "rotated", hands, seed, chunk_size=CHUNK, count_option="--hands")
+    s = run_job(job, workers=workers)
     n = players
-    wins = np.zeros(n, np.int64)
-    won_points = np.zeros(n, np.float64)
-    left_points = np.zeros(n, np.float64)
-    rows_total = 0
-    stalled = 0
-    for start in range(0, hands, CHUNK):
-        count = min(CHUNK, hands - start)
-        rows, rotation = rot.play(play_chunk, seed, start, count, workers)
-        inst = rot.instance_winner(rows, rotation)
-        rows_total += len(rows)
-        stalled += int((inst < 0).sum())
-        wins += np.bincount(inst[inst >= 0], minlength=n)[:n]
-        pts = rows[:, O_POINTS0:O_POINTS0 + n].astype(np.float64)  # by seat
-        idx = np.arange(len(rows))
-        for i in range(n):
-            mine = pts[idx, (i + rotation) % n]  # where instance i sat in each row
-            left_points[i] += mine.sum()
-            won_points[i] += (pts.sum(axis=1) - mine)[inst == i].sum()
-    decided = rows_total - stalled
+    wins, won_points, left_points = s.bot_wins, s.bot_points_won, s.bot_points_left
+    decided = s.rows - s.stalled
+    labels = [bot_label(name, params) for name, params in table.seats]
     lines = []
-    names = ["A: " + rot.labels[0], "B: " + rot.labels[1]]
+    names = ["A: " + labels[0], "B: " + labels[1]]
     for i in range(min(2, n)):
         lo, hi = wilson_interval(wins[i], decided)
         lines.append(DuelLine(names[i], 1, float(wins[i]), decided, wins[i] / decided if decided else float("nan"),
-                              float(lo), float(hi), won_points[i] / rows_total, left_points[i] / rows_total))
+                              float(lo), float(hi), won_points[i] / s.rows, left_points[i] / s.rows))
     if n > 2:
         k = n - 2
         w = float(wins[2:].sum())
         lo, hi = wilson_interval(w, decided)
-        lines.append(DuelLine(f"others: {rot.labels[2]} x{k}", k, w, decided, w / decided if decided else float("nan"),
-                              float(lo), float(hi), won_points[2:].sum() / rows_total / k,
-                              left_points[2:].sum() / rows_total / k))
-    return DuelResult(table, hands, rot.rotations, rows_total, stalled, tuple(lines))
+        lines.append(DuelLine(f"others: {labels[2]} x{k}", k, w, decided, w / decided if decided else float("nan"),
+                              float(lo), float(hi), won_points[2:].sum() / s.rows / k,
+                              left_points[2:].sum() / s.rows / k))
+    return DuelResult(table, hands, n, s.rows, s.stalled, tuple(lines))
 
 
 def render(res: DuelResult) -> list[str]:

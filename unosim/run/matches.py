@@ -3,8 +3,9 @@
 A match is a sequence of hands of one table, dealt by R4's rule, played until both
 scoring systems have ended, so S1 (positive: the winner scores the cards left in the
 other hands) and S2 (negative: every loser adds their own cards; lowest total wins) are
-compared on the very same cards (S3).  :func:`run_matches` plays matches on all cores
-and stores one row per hand: the hand's O1 record plus
+compared on the very same cards (S3).  :func:`run_matches` (a job of mode ``matches``,
+see jobs.py; the kernel driver is :func:`unosim.run.play.play_match_chunk`) plays
+matches on all cores and stores one row per hand: the hand's O1 record plus
 
 * ``match``, ``hand_in_match`` (0-based),
 * ``pos_total_<s>`` / ``neg_total_<s>``: running totals after the hand (with teams every
@@ -30,256 +31,23 @@ Choices the contract left open, written down here and in the README:
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from unosim.rules.config import RulesConfig, to_params
-from unosim.kernel import layout as L
-from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END,
-    M_POS0, M_POS_END, N_MOUT, play_matches)
-from unosim.run.runner import Progress, RunError, chunks, set_workers
-from unosim.run.store import ResultDir, column_names, run_metadata, to_table
+from unosim.rules.config import RulesConfig
+from unosim.engine.matches import HAND_STRIDE
+from unosim.run.jobs import DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS
+from unosim.run.play import Slabs, match_columns, play_match_chunk
+from unosim.run.runner import run_matches
 
 __all__ = [
-    "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "MatchSummary", "Slabs",
-    "match_columns", "match_outcomes", "play_match_chunk", "run_matches", "score_match",
+    "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "Slabs", "match_columns",
+    "match_outcomes", "play_match_chunk", "run_matches", "score_match",
 ]
-
-DEFAULT_MATCH_CHUNK = 10_000
-"""Matches per Parquet part file (about 150,000-300,000 rows with the official rules)."""
-DEFAULT_MAX_HANDS = 10_000
-"""Hands after which a match is stopped and flagged ``capped``."""
-_START_ROWS = 2048
-_BLOCKS_PER_WORKER = 8
-
-
-def match_columns(players: int) -> list[tuple[str, int]]:
-    """(name, column of the match kernel's rows) in file order: the hand columns of a
-    normal run with ``match`` .. ``capped`` after the scalars, then per seat ``points``,
-    ``cards``, ``rank``, ``pos_total``, ``neg_total``."""
-    extra = [("match", M_MATCH), ("hand_in_match", M_HAND_IN_MATCH), ("pos_end", M_POS_END),
-             ("neg_end", M_NEG_END), ("capped", M_CAPPED)]
-    cols = column_names(players, extra)
-    cols += [(f"pos_total_{s}", M_POS0 + s) for s in range(players)]
-    cols += [(f"neg_total_{s}", M_NEG0 + s) for s in range(players)]
-    return cols
-
-
-# --------------------------------------------------------------------------- the kernel driver
-
-
-def _pieces(pending: list[tuple[int, int]], blocks: int) -> list[tuple[int, int]]:
-    """Cut the pending match ranges into pieces of about equal size, one per block."""
-    total = sum(hi - lo for lo, hi in pending)
-    size = max(1, math.ceil(total / blocks))
-    out = []
-    for lo, hi in pending:
-        for a in range(lo, hi, size):
-            out.append((a, min(hi, a + size)))
-    return out
-
-
-class Slabs:
-    """The kernel's per-block row buffers, ``(blocks, rows, N_MOUT)``, reused across chunks.
-
-    They start small (``rows`` = 2048, about 150 matches of the official rules per block
-    and call) and double, up to ``max_hands`` rows, only when a block could not fit even
-    one match into its empty slab, so memory follows the longest match seen, never the
-    cap: ``blocks x rows x N_MOUT x 8`` bytes (16 blocks x 2048 rows = 20 MB)."""
-
-    def __init__(self, workers: int, max_hands: int = DEFAULT_MAX_HANDS, rows: int = _START_ROWS,
-                 blocks: int | None = None) -> None:
-        self.max_hands = max_hands
-        self.blocks = blocks or max(1, workers * _BLOCKS_PER_WORKER)
-        self.array = np.zeros((self.blocks, min(rows, max_hands), N_MOUT), np.int64)
-
-    @property
-    def rows(self) -> int:
-        return self.array.shape[1]
-
-    def grow(self) -> None:
-        """Double the rows (a match did not fit in an empty slab)."""
-        if self.rows >= self.max_hands:  # a match never has more than max_hands rows
-            raise AssertionError("a match did not fit in a slab of max_hands rows")
-        self.array = np.zeros((self.blocks, min(2 * self.rows, self.max_hands), N_MOUT), np.int64)
-
-
-def warm_up(P: np.ndarray, slabs: Slabs) -> float:
-    """Load (or compile) the match kernel before the clock starts; returns the seconds it
-    took, so matches/s is the steady rate (as :func:`unosim.run.runner.warm_up` for hands)."""
-    t = time.perf_counter()
-    empty = np.zeros(0, np.int64)
-    play_matches(P, 0, empty, empty, slabs.max_hands, slabs.array, empty, empty)
-    return time.perf_counter() - t
-
-
-def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
-                     max_hands: int = DEFAULT_MAX_HANDS, slabs: Slabs | None = None) -> np.ndarray:
-    """Rows of matches ``start .. start+count-1``, in match order (kernel columns ``M_*``).
-
-    Each block plays its matches into its slab and stops when the next match does not fit;
-    the matches it did not finish go to the next kernel call (see
-    :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows."""
-    if not 1 <= max_hands <= HAND_STRIDE:
-        raise RunError(f"max_hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
-    if slabs is None or slabs.max_hands != max_hands:
-        slabs = Slabs(workers, max_hands)
-    pending = [(start, start + count)]
-    segments: list[tuple[int, np.ndarray]] = []
-    nrows = np.zeros(slabs.blocks, np.int64)
-    done = np.zeros(slabs.blocks, np.int64)
-    while pending:
-        pieces = _pieces(pending, slabs.blocks)
-        now, pending = pieces[: slabs.blocks], pieces[slabs.blocks:]
-        lo = np.array([a for a, _ in now], np.int64)
-        hi = np.array([b for _, b in now], np.int64)
-        play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done)
-        too_small = False
-        for b, (a, z) in enumerate(now):
-            if done[b]:
-                segments.append((a, slabs.array[b, : nrows[b]].copy()))
-            else:
-                too_small = True
-            if a + done[b] < z:
-                pending.append((a + int(done[b]), z))
-        if too_small:
-            slabs.grow()
-    segments.sort(key=lambda x: x[0])
-    return np.concatenate([s for _, s in segments]) if segments else np.zeros((0, N_MOUT), np.int64)
-
-
-# --------------------------------------------------------------------------- summary
-
-
-@dataclass
-class MatchSummary:
-    """What `unosim run --matches` prints: speed, hands per match per system, and the
-    match win share by seat position relative to the first dealer (ties shared)."""
-
-    players: int
-    finish: str = "first_out"
-    matches: int = 0
-    hands: int = 0
-    seconds: float = 0.0
-    startup: float = 0.0
-    stalled: int = 0
-    capped: int = 0
-    chunks_skipped: int = 0
-    pos_matches: int = 0
-    neg_matches: int = 0
-    pos_hands: int = 0
-    neg_hands: int = 0
-    pos_credit: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    neg_credit: np.ndarray = field(default_factory=lambda: np.zeros(0))
-
-    def __post_init__(self) -> None:
-        self.pos_credit = np.zeros(self.players)
-        self.neg_credit = np.zeros(self.players)
-
-    def add(self, rows: np.ndarray) -> None:
-        n = self.players
-        self.hands += len(rows)
-        self.stalled += int((rows[:, L.O_STALLED] != 0).sum())
-        self.capped += int((rows[:, M_CAPPED] != 0).sum())
-        first = rows[:, M_HAND_IN_MATCH] == 0
-        self.matches += int(first.sum())
-        m0 = int(rows[0, M_MATCH]) if len(rows) else 0
-        dealer0 = np.zeros(int(rows[:, M_MATCH].max()) - m0 + 1 if len(rows) else 0, np.int64)
-        dealer0[rows[first, M_MATCH] - m0] = rows[first, L.O_DEALER]
-        for end, base, sign, system in ((M_POS_END, M_POS0, 1, "pos"), (M_NEG_END, M_NEG0, -1, "neg")):
-            ended = rows[rows[:, end] != 0]
-            if not len(ended):
-                continue
-            totals = sign * ended[:, base: base + n]
-            win = totals == totals.max(axis=1, keepdims=True)
-            credit = win / win.sum(axis=1, keepdims=True)
-            rel = (np.arange(n)[None, :] - dealer0[ended[:, M_MATCH] - m0][:, None]) % n
-            by_pos = np.bincount(rel.ravel(), weights=credit.ravel(), minlength=n)
-            hands = int((ended[:, M_HAND_IN_MATCH] + 1).sum())
-            if system == "pos":
-                self.pos_matches += len(ended)
-                self.pos_hands += hands
-                self.pos_credit += by_pos
-            else:
-                self.neg_matches += len(ended)
-                self.neg_hands += hands
-                self.neg_credit += by_pos
-
-    @property
-    def matches_per_s(self) -> float:
-        return self.matches / self.seconds if self.seconds > 0 else float("nan")
-
-    def mean_hands(self, system: str) -> float:
-        """Mean hands per ended match under ``"pos"`` (S1) or ``"neg"`` (S2)."""
-        m, h = (self.pos_matches, self.pos_hands) if system == "pos" else (self.neg_matches, self.neg_hands)
-        return h / m if m else float("nan")
-
-    def shares(self, system: str) -> np.ndarray:
-        """Match win share by seat position after the first dealer: index 0 is the seat
-        that dealt the first hand (seat 0 unless ``dealer = "random"``)."""
-        m, c = (self.pos_matches, self.pos_credit) if system == "pos" else (self.neg_matches, self.neg_credit)
-        return c / m if m else np.full(self.players, np.nan)
-
-
-# --------------------------------------------------------------------------- running
-
-
-def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, workers: int | None = None,
-                chunk_size: int = DEFAULT_MATCH_CHUNK, force: bool = False, resume: bool = False,
-                progress: Progress | None = None, max_hands: int = DEFAULT_MAX_HANDS) -> MatchSummary:
-    """Play ``matches`` matches of ``cfg`` and store one row per hand under ``out``.
-
-    Mirrors :func:`unosim.run.runner.run_hands`: chunks of ``chunk_size`` matches become one
-    part file each, written atomically by a background thread while the next chunk plays;
-    ``resume`` keeps finished chunks.  Results depend on (config, seed, max_hands) only."""
-    if matches < 1:
-        raise RunError(f"--matches: must be at least 1 (got {matches})")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size: must be at least 1 (got {chunk_size})")
-    if seed < 0 or seed >= 2**63:
-        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
-    if not 1 <= max_hands <= HAND_STRIDE:
-        raise RunError(f"max_hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
-    workers = set_workers(workers)
-    P = to_params(cfg)
-    result = ResultDir(Path(out))
-    manifest = {"config": cfg.to_toml(), "seed": seed, "matches": matches, "chunk_size": chunk_size,
-                "max_hands": max_hands, "mode": "matches"}
-    done = result.prepare(manifest, force=force, resume=resume)
-    meta = run_metadata(cfg, seed, "matches", {"unosim.max_hands": max_hands,
-                                                "unosim.hand_stride": HAND_STRIDE})
-    columns = match_columns(cfg.players)
-    summary = MatchSummary(cfg.players, cfg.finish)
-    slabs = Slabs(workers, max_hands)
-    summary.startup = warm_up(P, slabs)
-    t0 = time.perf_counter()
-    pending: Future | None = None
-    with ThreadPoolExecutor(max_workers=1) as writer:
-        for index, start, count in chunks(matches, chunk_size):
-            if index in done:
-                summary.chunks_skipped += 1
-                if progress:
-                    progress(count)
-                continue
-            rows = play_match_chunk(P, seed, start, count, workers, max_hands, slabs)
-            if pending is not None:
-                pending.result()
-            pending = writer.submit(result.write_chunk, index, to_table(rows, columns, meta))
-            summary.add(rows)
-            if progress:
-                progress(count)
-        if pending is not None:
-            pending.result()
-    summary.seconds = time.perf_counter() - t0
-    return summary
 
 
 # --------------------------------------------------------------------------- reference scorer

@@ -5,7 +5,7 @@ A sweep file (TOML) names a base config and the keys to vary::
     name = "stacking"                 # label (default: the file name)
     base = "../standard.toml"         # the base config, relative to this file (default: the official rules)
     mode = "one_at_a_time"            # or "grid"
-    hands = 200_000                   # per point (or: matches = 5_000 once match play exists)
+    hands = 200_000                   # per point (or: matches = 5_000, and max_hands = 10_000)
     seed = 0                          # the same seed at every point (common random numbers)
     # chunk_size = 200_000            # hands per part file (default: 200,000, at most hands)
     # skip_invalid = false            # true: drop points a cross-key rule refuses, with a warning
@@ -49,12 +49,12 @@ identical to an uninterrupted run.  A changed sweep (points, configs, hands, see
 size, engine version) in an existing directory is refused, naming the difference;
 ``force`` deletes the old result first.
 
-Execution.  Every chunk of every point is one task: :func:`play` (the parallel kernel on
-all cores) then :func:`write` (a part file, atomically).  Locally the chunks of all points
-run through one pipeline, the kernel on the next chunk while a writer thread writes the
-last one, so small points do not leave cores idle; with Dask (:mod:`unosim.run.cluster`)
-each task runs on a worker, which writes its part to the shared output path and returns
-only a :class:`ChunkResult`.
+Execution.  Every point is a job (unosim.run.jobs) and the sweep runs them all through
+the one pipeline of every run (unosim.run.runner.execute): locally the chunks of all
+points follow each other through one set of threads, so small points do not leave cores
+idle; with Dask (unosim.run.cluster) each chunk is a task on a worker, which writes its
+part to the shared output path.  This module only turns a sweep file into jobs and keeps
+the sweep's own manifest.
 """
 
 from __future__ import annotations
@@ -63,40 +63,34 @@ import dataclasses
 import difflib
 import itertools
 import json
-import threading
-import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import numpy as np
-
-from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config, to_params
-from unosim.kernel.layout import ENGINE_VERSION, O_DEALER, O_STALLED, O_TURNS, O_WINNER
-from unosim.run.runner import DEFAULT_CHUNK, RunError, chunks, max_workers, play_chunk, set_workers
-from unosim.run.store import (MANIFEST, ResultDir, StoreError, column_names, manifest_diff, read_manifest,
-    remove_result, run_metadata, to_table)
+from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
+from unosim.kernel.layout import ENGINE_VERSION
+from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress,
+    RunError, check_run, make_job)
+from unosim.run.play import set_workers
+from unosim.run.runner import execute
+from unosim.run.store import MANIFEST, ResultDir, StoreError, manifest_diff, read_manifest, remove_result
+from unosim.run.summary import Summary
 
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib  # type: ignore[no-redef]
 
-__all__ = [
-    "MODES", "SWEEP_MANIFEST", "ChunkResult", "ChunkSpec", "Job", "Point", "PointSummary", "Sweep",
-    "SweepError", "SweepSummary", "execute", "load_sweep", "parse_sweep", "play", "run_chunk",
-    "run_job", "run_sweep", "write",
-]
+__all__ = ["MODES", "SWEEP_MANIFEST", "Point", "Sweep", "SweepError", "load_sweep", "parse_sweep",
+           "prepare_sweep", "run_sweep", "sweep_jobs"]
 
 MODES = ("one_at_a_time", "grid")
 SWEEP_MANIFEST = "_unosim_sweep.json"
 _TOP_KEYS = ("name", "base", "mode", "hands", "matches", "seed", "chunk_size", "max_hands",
              "skip_invalid", "set", "axes", "strata")
-Progress = Callable[[int], None]
 
 
 class SweepError(ValueError):
@@ -147,8 +141,10 @@ class Sweep:
     def with_chunk_size(self, chunk_size: int | None) -> Sweep:
         if chunk_size is None:
             return self
-        if chunk_size < 1:
-            raise SweepError(f"--chunk-size: must be at least 1 (got {chunk_size})")
+        try:
+            check_run("--chunk-size", 1, 0, chunk_size)
+        except RunError as e:
+            raise SweepError(str(e)) from None
         return dataclasses.replace(self, chunk_size=chunk_size)
 
 
@@ -203,9 +199,8 @@ def parse_sweep(data: Mapping[str, Any], root: str | Path = ".") -> Sweep:
     chunk_size = _int(data, "chunk_size", 1, default=None)
     max_hands = None
     if unit == "matches":
-        mm = _matches_api()
-        max_hands = _int(data, "max_hands", 1, mm.HAND_STRIDE, default=mm.DEFAULT_MAX_HANDS)
-        chunk_size = chunk_size or min(mm.DEFAULT_MATCH_CHUNK, count)
+        max_hands = _int(data, "max_hands", 1, HAND_STRIDE, default=DEFAULT_MAX_HANDS)
+        chunk_size = chunk_size or min(DEFAULT_MATCH_CHUNK, count)
     elif "max_hands" in data:
         raise SweepError("max_hands: only for a sweep of matches")
     chunk_size = chunk_size or min(DEFAULT_CHUNK, count)
@@ -378,278 +373,6 @@ def _same(a: Any, b: Any) -> bool:
     return a == b  # both typed by the config's validation
 
 
-def _matches_api() -> Any:
-    """unosim.run.matches, when match play exists; else a clear error."""
-    try:
-        from unosim.run import matches as mm
-    except ImportError as e:
-        raise SweepError(f"matches: match play is not available in this version ({e}); use hands") from None
-    needed = ("play_match_chunk", "match_columns", "HAND_STRIDE", "DEFAULT_MAX_HANDS", "DEFAULT_MATCH_CHUNK")
-    for name in needed:
-        if not hasattr(mm, name):
-            raise SweepError(f"matches: unosim.run.matches has no {name} yet; use hands")
-    return mm
-
-
-# --------------------------------------------------------------------------- jobs and chunks
-
-
-@dataclass(frozen=True)
-class ChunkSpec:
-    """One task: play chunk ``index`` (hands or matches ``start .. start+count-1``) of one
-    result and write its part file.  Everything a remote worker needs, and nothing big."""
-
-    out: str
-    index: int
-    start: int
-    count: int
-    P: np.ndarray
-    seed: int
-    unit: str
-    players: int
-    columns: tuple[tuple[str, int], ...]
-    metadata: dict[bytes, bytes]
-    label: str
-    max_hands: int | None = None
-    engine_version: Any = ENGINE_VERSION
-
-
-@dataclass
-class ChunkResult:
-    """What a task sends back: counts only (the rows stay in the part file)."""
-
-    label: str
-    index: int
-    rows: int
-    units: int               # hands, or matches
-    turns_sum: int
-    stalled: int
-    wins_from_dealer: np.ndarray
-    seconds: float = 0.0
-
-
-# One kernel at a time per process: numba's default (workqueue) threading layer must not be
-# entered by two threads at once, and a Dask worker may run several tasks in threads.
-# Writing (compression, I/O) runs outside the lock, so it overlaps the next chunk's play.
-_KERNEL_LOCK = threading.Lock()
-
-
-def play(spec: ChunkSpec, workers: int | None = None, buffer: np.ndarray | None = None) -> np.ndarray:
-    """The kernel rows of one chunk, on ``workers`` cores (all when None); hands are played
-    into ``buffer`` when it is big enough (see :func:`unosim.run.runner.play_chunk`)."""
-    if spec.engine_version != ENGINE_VERSION:
-        raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
-                       f"{spec.engine_version}: install the same unosim everywhere")
-    import numba
-
-    top = max_workers()
-    w = top if workers is None else max(1, min(workers, top))
-    with _KERNEL_LOCK:
-        numba.set_num_threads(w)  # thread-local in numba: set in the thread that runs the kernel
-        if spec.unit == "matches":
-            mm = _matches_api()
-            return mm.play_match_chunk(spec.P, spec.seed, spec.start, spec.count, w, spec.max_hands)
-        return play_chunk(spec.P, spec.seed, spec.start, spec.count, w, buffer)
-
-
-def write(spec: ChunkSpec, rows: np.ndarray, seconds: float = 0.0) -> ChunkResult:
-    """Write the chunk's part file (atomically) and summarise it."""
-    ResultDir(Path(spec.out)).write_chunk(spec.index, to_table(rows, list(spec.columns), spec.metadata))
-    return summarize_rows(spec, rows, seconds)
-
-
-def run_chunk(spec: ChunkSpec, workers: int | None = None) -> ChunkResult:
-    """The whole task (a Dask worker runs this): play, then write the part."""
-    t0 = time.perf_counter()
-    rows = play(spec, workers)
-    return write(spec, rows, time.perf_counter() - t0)
-
-
-def summarize_rows(spec: ChunkSpec, rows: np.ndarray, seconds: float = 0.0) -> ChunkResult:
-    n = spec.players
-    stalled = rows[:, O_STALLED] != 0
-    won = rows[~stalled]
-    wins = np.bincount((won[:, O_WINNER] - won[:, O_DEALER]) % n, minlength=n)
-    return ChunkResult(spec.label, spec.index, len(rows), spec.count, int(rows[:, O_TURNS].sum()),
-                       int(stalled.sum()), wins, seconds)
-
-
-@dataclass
-class Job:
-    """One result directory to fill: a config, a number of hands (or matches), a seed."""
-
-    out: Path
-    cfg: RulesConfig
-    count: int
-    seed: int
-    chunk_size: int
-    unit: str = "hands"
-    label: str = ""
-    max_hands: int | None = None
-    extra_metadata: dict[str, Any] = field(default_factory=dict)
-    done: set[int] = field(default_factory=set)
-
-    def manifest(self) -> dict[str, Any]:
-        """The result's ``_unosim.json`` (the same as ``unosim run`` writes for these arguments)."""
-        m: dict[str, Any] = {"config": self.cfg.to_toml(), "seed": self.seed,
-                             "games" if self.unit == "hands" else "matches": self.count,
-                             "chunk_size": self.chunk_size}
-        if self.unit == "matches":
-            m["max_hands"] = self.max_hands
-        m["mode"] = self.unit
-        return m
-
-    def prepare(self, force: bool, resume: bool, adopt: bool = False) -> None:
-        self.done = ResultDir(self.out).prepare(self.manifest(), force=force, resume=resume, adopt=adopt)
-
-    def chunks(self) -> list[tuple[int, int, int]]:
-        return chunks(self.count, self.chunk_size)
-
-    def specs(self) -> list[ChunkSpec]:
-        """The chunks still to play (those without a part file)."""
-        P = to_params(self.cfg)
-        extra = dict(self.extra_metadata)
-        if self.unit == "matches":
-            mm = _matches_api()
-            extra.update({"unosim.max_hands": self.max_hands, "unosim.hand_stride": mm.HAND_STRIDE})
-            columns = mm.match_columns(self.cfg.players)
-        else:
-            columns = column_names(self.cfg.players)
-        meta = run_metadata(self.cfg, self.seed, self.unit, extra)
-        return [ChunkSpec(str(self.out), i, start, count, P, self.seed, self.unit, self.cfg.players,
-                          tuple(columns), meta, self.label or self.cfg.name, self.max_hands)
-                for i, start, count in self.chunks() if i not in self.done]
-
-
-def run_job(cfg: RulesConfig, count: int, seed: int, out: str | Path, chunk_size: int = DEFAULT_CHUNK, *,
-            unit: str = "hands", max_hands: int | None = None) -> Job:
-    """The job of ``unosim run`` (``unit="matches"``: ``unosim run --matches``): the same
-    manifest and part files as :func:`unosim.run.runner.run_hands` (``run_matches``)."""
-    option = "--games" if unit == "hands" else "--matches"
-    if count < 1:
-        raise RunError(f"{option}: must be at least 1 (got {count})")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size: must be at least 1 (got {chunk_size})")
-    if seed < 0 or seed >= 2**63:
-        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
-    if unit == "matches":
-        mm = _matches_api()
-        max_hands = mm.DEFAULT_MAX_HANDS if max_hands is None else max_hands
-        if not 1 <= max_hands <= mm.HAND_STRIDE:
-            raise RunError(f"--max-hands: must be between 1 and {mm.HAND_STRIDE:,} (got {max_hands})")
-    return Job(Path(out), cfg, count, seed, chunk_size, unit, cfg.name, max_hands)
-
-
-# --------------------------------------------------------------------------- execution
-
-
-@dataclass
-class PointSummary:
-    """Counts of one job, over the chunks played by this command."""
-
-    label: str
-    players: int
-    units: int = 0
-    rows: int = 0
-    turns_sum: int = 0
-    stalled: int = 0
-    wins_from_dealer: np.ndarray | None = None
-    chunks_skipped: int = 0
-
-    def add(self, r: ChunkResult) -> None:
-        self.units += r.units
-        self.rows += r.rows
-        self.turns_sum += r.turns_sum
-        self.stalled += r.stalled
-        w = self.wins_from_dealer
-        self.wins_from_dealer = r.wins_from_dealer if w is None else w + r.wins_from_dealer
-
-    @property
-    def mean_turns(self) -> float:
-        return self.turns_sum / self.rows if self.rows else float("nan")
-
-    def shares(self) -> np.ndarray:
-        w = self.wins_from_dealer if self.wins_from_dealer is not None else np.zeros(self.players)
-        return w / w.sum() if w.sum() else w.astype(float)
-
-
-@dataclass
-class SweepSummary:
-    """What a sweep (or a Dask run) played: per job counts, speed, chunks kept."""
-
-    points: list[PointSummary]
-    seconds: float = 0.0
-    backend: str = "local"
-
-    @property
-    def rows(self) -> int:
-        return sum(p.rows for p in self.points)
-
-    @property
-    def units(self) -> int:
-        return sum(p.units for p in self.points)
-
-    @property
-    def chunks_skipped(self) -> int:
-        return sum(p.chunks_skipped for p in self.points)
-
-    @property
-    def rows_per_s(self) -> float:
-        return self.rows / self.seconds if self.seconds > 0 else float("nan")
-
-
-def execute(jobs: list[Job], *, workers: int | None = None, client: Any = None,
-            progress: Progress | None = None) -> SweepSummary:
-    """Play every missing chunk of the (prepared) jobs, locally or on a Dask ``client``."""
-    summaries = {j.label or j.cfg.name: PointSummary(j.label or j.cfg.name, j.cfg.players) for j in jobs}
-    specs: list[ChunkSpec] = []
-    for j in jobs:
-        mine = j.specs()
-        summaries[j.label or j.cfg.name].chunks_skipped = len(j.chunks()) - len(mine)
-        if progress:
-            skipped = sum(c for i, _, c in j.chunks() if i in j.done)
-            if skipped:
-                progress(skipped)
-        specs += mine
-    t0 = time.perf_counter()
-    if client is not None:
-        from unosim.run.cluster import run_specs
-
-        results: Iterator[ChunkResult] = run_specs(client, specs, workers)
-        backend = "dask"
-    else:
-        results = _run_local(specs, set_workers(workers))
-        backend = "local"
-    for r in results:
-        summaries[r.label].add(r)
-        if progress:
-            progress(r.units)
-    return SweepSummary(list(summaries.values()), time.perf_counter() - t0, backend)
-
-
-def _run_local(specs: list[ChunkSpec], workers: int) -> Iterator[ChunkResult]:
-    """One pipeline over the chunks of every job: the kernel plays chunk k+1 on all cores
-    while one writer thread writes chunk k.  A stop (exception, Ctrl-C) lets the write in
-    flight finish, so only whole parts are ever left."""
-    pending: Future | None = None
-    # two output buffers, reused: chunk k+1 is played into one while chunk k is written
-    # from the other (fresh pages cost ~4 ms per MiB on this kind of virtual machine)
-    buffers: list[np.ndarray | None] = [None, None]
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="unosim-writer") as writer:
-        for spec in specs:
-            t0 = time.perf_counter()
-            rows = play(spec, workers, buffers[0])
-            if spec.unit != "matches":
-                buffers[0] = rows
-            buffers.reverse()
-            dt = time.perf_counter() - t0
-            if pending is not None:
-                yield pending.result()
-            pending = writer.submit(write, spec, rows, dt)
-        if pending is not None:
-            yield pending.result()
-
-
 # --------------------------------------------------------------------------- sweeps
 
 
@@ -660,8 +383,9 @@ def sweep_jobs(sweep: Sweep, out: str | Path) -> list[Job]:
              "unosim.sweep_keys": json.dumps([_bare(k) for k in sweep.keys]),
              "unosim.sweep_strata": json.dumps([_bare(k) for k, _ in sweep.strata]),
              "unosim.sweep_base": json.dumps(sweep.base_values())}
-    return [Job(root / p.rel, p.cfg, sweep.count, sweep.seed, sweep.chunk_size, sweep.unit, p.label,
-                sweep.max_hands, {**extra, "unosim.sweep_point": p.label})
+    return [make_job(p.cfg, sweep.unit, sweep.count, sweep.seed, chunk_size=sweep.chunk_size,
+                     max_hands=sweep.max_hands, out=root / p.rel, label=p.label,
+                     extra_metadata={**extra, "unosim.sweep_point": p.label})
             for p in sweep.points]
 
 
@@ -710,8 +434,10 @@ def remove_sweep(root: Path, manifest: dict[str, Any]) -> None:
     (root / SWEEP_MANIFEST).unlink()
 
 
-def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False, resume: bool = False) -> list[Job]:
-    """Create (or check) the sweep directory and every point's; returns the prepared jobs.
+def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
+                  resume: bool = False) -> tuple[list[Job], list[set[int]]]:
+    """Create (or check) the sweep directory and every point's; returns the jobs and, per
+    job, the chunks already written.
 
     The same sweep already there and unfinished is resumed; finished, it is refused unless
     ``resume`` (nothing left to do); a different sweep is refused naming the difference;
@@ -741,15 +467,17 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False, resume:
         (root / SWEEP_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
     except OSError as e:
         raise StoreError(f"--out: cannot write to {root}: {e.strerror or e}") from None
-    for j in jobs:
-        j.prepare(force=False, resume=True, adopt=True)  # the sweep manifest matched: every point is ours
-    return jobs
+    # the sweep manifest matched: every point is ours
+    return jobs, [j.prepare(force=False, resume=True, adopt=True) for j in jobs]
 
 
 def run_sweep(sweep: Sweep, out: str | Path, *, workers: int | None = None, client: Any = None,
-              force: bool = False, resume: bool = False, progress: Progress | None = None) -> SweepSummary:
-    """Run every point of ``sweep`` into the dataset ``out`` (see the module docstring)."""
+              force: bool = False, resume: bool = False, progress: Progress | None = None) -> list[Summary]:
+    """Run every point of ``sweep`` into the dataset ``out`` (see the module docstring);
+    one summary per point, in the sweep's order."""
     for note in sweep.warnings:
         warnings.warn(note, stacklevel=2)
-    jobs = prepare_sweep(sweep, out, force=force, resume=resume)
-    return execute(jobs, workers=workers, client=client, progress=progress)
+    if client is None:
+        set_workers(workers)  # a bad --workers is refused before the output is touched
+    jobs, done = prepare_sweep(sweep, out, force=force, resume=resume)
+    return execute(jobs, done, workers=workers, client=client, progress=progress)

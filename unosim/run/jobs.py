@@ -1,0 +1,184 @@
+"""Jobs: what one result is made of, as a plan of chunks.
+
+A job is a config, a mode, a count, a seed and a chunk size (plus ``max_hands`` for
+matches) and, usually, an output directory.  Every way of playing goes through a job:
+``unosim run`` (hands, ``--matches``, ``--rotate-seats``), every point of a sweep, the Dask
+path and ``unosim duel`` (a job without output).  The job validates its arguments once,
+here, and cuts its count into chunks: chunk ``i`` holds units ``start .. start+count-1``
+and becomes part file ``i``.  Chunk boundaries never change rows (a hand's randomness
+depends on the seed and its index only; a match's on the seed and the match index), they
+only decide file boundaries, which is what makes resuming possible.
+
+The modes (:data:`MODES`) differ in what a unit is and what a row adds:
+
+* ``hands``: one row per independent hand (O1);
+* ``matches``: a unit is a match (docs/rules.md S1-S3), one row per hand of it;
+* ``rotated``: a unit is a deal, played once per rotation of the bots over the seats
+  (``rotation`` and ``bot_<s>`` columns; see seating.py).
+
+A new mode (a tournament, a league of bots) is one more :class:`Mode` here, its kernel
+call in play.py and its counts in summary.py; the executors, the store and the
+commands stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from unosim.rules.config import RulesConfig, to_params
+from unosim.engine.matches import HAND_STRIDE
+from unosim.kernel.layout import ENGINE_VERSION
+from unosim.run.store import ResultDir, run_metadata
+
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MODES", "ChunkSpec",
+           "Job", "Mode", "Progress", "RunError", "chunks", "make_job"]
+
+DEFAULT_CHUNK = 200_000
+"""Hands (or deals) per Parquet part file."""
+DEFAULT_MATCH_CHUNK = 10_000
+"""Matches per Parquet part file (about 150,000-300,000 rows with the official rules)."""
+DEFAULT_MAX_HANDS = 10_000
+"""Hands after which a match is stopped and flagged ``capped``."""
+Progress = Callable[[int], None]
+
+
+class RunError(Exception):
+    """Bad run arguments; the message names the option."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What sets a mode apart outside the kernel: the manifest key of its count (kept from
+    the first results, so old results resume), the option that sets it, its progress unit,
+    its default chunk size, and the ``unosim.mode`` its part files carry."""
+
+    name: str
+    count_key: str
+    option: str
+    unit: str
+    default_chunk: int
+    file_mode: str
+
+
+MODES: dict[str, Mode] = {m.name: m for m in (
+    Mode("hands", "games", "--games", "hand", DEFAULT_CHUNK, "hands"),
+    Mode("matches", "matches", "--matches", "match", DEFAULT_MATCH_CHUNK, "matches"),
+    Mode("rotated", "games", "--games", "hand", DEFAULT_CHUNK, "hands"),
+)}
+
+
+def chunks(total: int, size: int) -> list[tuple[int, int, int]]:
+    """(chunk index, first unit, units) covering 0..total-1."""
+    return [(i, start, min(size, total - start)) for i, start in enumerate(range(0, total, size))]
+
+
+def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None) -> None:
+    """The checks every run shares, each a one-line :class:`RunError` naming its option."""
+    if count < 1:
+        raise RunError(f"{option}: must be at least 1 (got {count})")
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size: must be at least 1 (got {chunk_size})")
+    if seed < 0 or seed >= 2**63:
+        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    if max_hands is not None and not 1 <= max_hands <= HAND_STRIDE:
+        raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One result to fill (or, with ``out`` None, to play and summarise only).  Build it
+    with :func:`make_job`, which validates; the fields are then trusted."""
+
+    cfg: RulesConfig
+    mode: str
+    count: int
+    seed: int
+    chunk_size: int
+    out: Path | None = None
+    max_hands: int | None = None
+    label: str = ""
+    extra_metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> Mode:
+        return MODES[self.mode]
+
+    @property
+    def name(self) -> str:
+        """What summaries and progress call this job: its label, else the config's name."""
+        return self.label or self.cfg.name
+
+    def manifest(self) -> dict[str, Any]:
+        """The result's ``_unosim.json``: the same keys and values as every earlier version
+        wrote, so results written before resume (``mode`` stays "hands" when rotated)."""
+        m: dict[str, Any] = {"config": self.cfg.to_toml(), "seed": self.seed, self.kind.count_key: self.count,
+                             "chunk_size": self.chunk_size}
+        if self.mode == "matches":
+            m["max_hands"] = self.max_hands
+        m["mode"] = self.kind.file_mode
+        if self.mode == "rotated":
+            m["rotate_seats"] = True
+        return m
+
+    def metadata(self, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
+        """The key-value metadata of every part file (``extra``: the mode's own keys)."""
+        more = dict(self.extra_metadata)
+        if self.mode == "matches":
+            more.update({"unosim.max_hands": self.max_hands, "unosim.hand_stride": HAND_STRIDE})
+        more.update(extra or {})
+        return run_metadata(self.cfg, self.seed, self.kind.file_mode, more)
+
+    def params(self) -> np.ndarray:
+        return to_params(self.cfg)
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        return chunks(self.count, self.chunk_size)
+
+    def prepare(self, force: bool = False, resume: bool = False, adopt: bool = False) -> set[int]:
+        """Create (or check, to resume) the output directory; the chunks already done.
+        A job without output has none done."""
+        if self.out is None:
+            return set()
+        return ResultDir(self.out).prepare(self.manifest(), force=force, resume=resume, adopt=adopt)
+
+    def specs(self, done: set[int]) -> list[ChunkSpec]:
+        """The chunks still to play (those without a part file), as tasks."""
+        return [ChunkSpec(self, i, start, count) for i, start, count in self.chunks() if i not in done]
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    """One task: chunk ``index`` (units ``start .. start+count-1``) of ``job``; what a
+    remote worker needs (the config, not its arrays: the worker builds those)."""
+
+    job: Job
+    index: int
+    start: int
+    count: int
+    engine_version: Any = ENGINE_VERSION
+
+
+def make_job(cfg: RulesConfig, mode: str = "hands", count: int = 1, seed: int = 0, *,
+             chunk_size: int | None = None, max_hands: int | None = None, out: str | Path | None = None,
+             label: str = "", extra_metadata: dict[str, Any] | None = None,
+             count_option: str | None = None) -> Job:
+    """A validated job.  ``chunk_size`` and ``max_hands`` default by mode;
+    ``count_option`` names the count in errors when a command calls it otherwise
+    (``unosim duel --hands``)."""
+    if mode not in MODES:
+        raise RunError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
+    kind = MODES[mode]
+    if chunk_size is None:
+        chunk_size = kind.default_chunk
+    if mode == "matches":
+        max_hands = DEFAULT_MAX_HANDS if max_hands is None else max_hands
+    elif max_hands is not None:
+        raise RunError(f"--max-hands: only for matches (this run plays {mode})")
+    check_run(count_option or kind.option, count, seed, chunk_size, max_hands)
+    return Job(cfg, mode, count, seed, chunk_size, None if out is None else Path(out), max_hands, label,
+               dict(extra_metadata or {}))

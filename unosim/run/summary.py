@@ -1,0 +1,191 @@
+"""The one summary of a job: counts over the chunks played by this command.
+
+Every executor builds it the same way: :meth:`Summary.add` on kernel rows (locally, slice
+by slice or chunk by chunk), or :meth:`Summary.merge` of the summaries Dask tasks send
+back (one per chunk: a few numbers, never rows).  The counts are sums, so the order in
+which chunks arrive does not change them.
+
+What it holds, by mode (docs/rules.md ids):
+
+* every mode: hands played (rows), turns, stalled hands (R13) and the winner's seat
+  relative to the dealer (R4);
+* ``matches``: matches, capped matches, and per scoring system (S1 ``pos``, S2 ``neg``)
+  the ended matches, their hands and the match win credit by seat after the first dealer
+  (ties shared);
+* ``rotated``: per bot of the config (its seat in the config, whatever seat it sat at):
+  wins, points scored under S1 and points left in its own hand (what S2 adds up).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from unosim.engine.matches import M_CAPPED, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END, M_POS0, M_POS_END
+from unosim.kernel.layout import O_DEALER, O_POINTS0, O_STALLED, O_TURNS, O_WINNER
+from unosim.run.jobs import Job
+
+__all__ = ["Summary", "wall_seconds"]
+
+
+def _zeros() -> np.ndarray:
+    return np.zeros(0)
+
+
+@dataclass
+class Summary:
+    """What one job played now.  ``units``: hands, matches or deals (what the job counts);
+    ``rows``: hands.  ``started``/``ended``: the clock (``time.perf_counter``) around the
+    job's chunks, after the kernel was loaded (``startup`` seconds)."""
+
+    label: str
+    mode: str
+    players: int
+    finish: str = "first_out"
+    backend: str = "local"
+    units: int = 0
+    rows: int = 0
+    turns_sum: int = 0
+    stalled: int = 0
+    chunks_skipped: int = 0
+    startup: float = 0.0
+    started: float = 0.0
+    ended: float = 0.0
+    wins_from_dealer: np.ndarray = field(init=False, default_factory=_zeros)
+    capped: int = 0
+    pos_matches: int = 0
+    neg_matches: int = 0
+    pos_hands: int = 0
+    neg_hands: int = 0
+    pos_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    neg_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_wins: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_points_won: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_points_left: np.ndarray = field(init=False, default_factory=_zeros)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.wins_from_dealer = np.zeros(n, np.int64)
+        self.pos_credit, self.neg_credit = np.zeros(n), np.zeros(n)
+        self.bot_wins = np.zeros(n, np.int64)
+        self.bot_points_won, self.bot_points_left = np.zeros(n), np.zeros(n)
+
+    @classmethod
+    def of(cls, job: Job, backend: str = "local") -> Summary:
+        return cls(job.name, job.mode, job.cfg.players, job.cfg.finish, backend)
+
+    # ----------------------------------------------------------------------- counting
+
+    def add(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
+        """Count kernel rows: a slice of hands, or a whole chunk of matches (a match's rows
+        are never split) or of rotated deals (``rotation``: each row's rotation)."""
+        n = self.players
+        self.rows += len(rows)
+        self.turns_sum += int(rows[:, O_TURNS].sum())
+        stalled = rows[:, O_STALLED] != 0
+        self.stalled += int(stalled.sum())
+        rel = (rows[~stalled, O_WINNER] - rows[~stalled, O_DEALER]) % n
+        self.wins_from_dealer += np.bincount(rel, minlength=n)
+        if self.mode == "matches":
+            self._add_matches(rows)
+        elif self.mode == "rotated":
+            assert rotation is not None, "rotated rows come with their rotation"
+            self._add_bots(rows, rotation)
+            self.units += len(rows) // n
+        else:
+            self.units += len(rows)
+
+    def _add_matches(self, rows: np.ndarray) -> None:
+        n = self.players
+        self.capped += int((rows[:, M_CAPPED] != 0).sum())
+        first = rows[:, M_HAND_IN_MATCH] == 0
+        self.units += int(first.sum())
+        m0 = int(rows[0, M_MATCH]) if len(rows) else 0
+        dealer0 = np.zeros(int(rows[:, M_MATCH].max()) - m0 + 1 if len(rows) else 0, np.int64)
+        dealer0[rows[first, M_MATCH] - m0] = rows[first, O_DEALER]
+        for end, base, sign, system in ((M_POS_END, M_POS0, 1, "pos"), (M_NEG_END, M_NEG0, -1, "neg")):
+            ended = rows[rows[:, end] != 0]
+            if not len(ended):
+                continue
+            totals = sign * ended[:, base: base + n]
+            win = totals == totals.max(axis=1, keepdims=True)
+            credit = win / win.sum(axis=1, keepdims=True)
+            rel = (np.arange(n)[None, :] - dealer0[ended[:, M_MATCH] - m0][:, None]) % n
+            by_pos = np.bincount(rel.ravel(), weights=credit.ravel(), minlength=n)
+            hands = int((ended[:, M_HAND_IN_MATCH] + 1).sum())
+            if system == "pos":
+                self.pos_matches += len(ended)
+                self.pos_hands += hands
+                self.pos_credit += by_pos
+            else:
+                self.neg_matches += len(ended)
+                self.neg_hands += hands
+                self.neg_credit += by_pos
+
+    def _add_bots(self, rows: np.ndarray, rotation: np.ndarray) -> None:
+        """Per config seat (bot instance i sits at seat (i + rotation) mod n, seating.py)."""
+        n = self.players
+        w = rows[:, O_WINNER]
+        inst = np.where(w >= 0, (w - rotation) % n, -1)
+        self.bot_wins += np.bincount(inst[inst >= 0], minlength=n)[:n]
+        pts = rows[:, O_POINTS0:O_POINTS0 + n].astype(np.float64)  # by seat
+        idx = np.arange(len(rows))
+        for i in range(n):
+            mine = pts[idx, (i + rotation) % n]  # where instance i sat in each row
+            self.bot_points_left[i] += mine.sum()
+            self.bot_points_won[i] += (pts.sum(axis=1) - mine)[inst == i].sum()
+
+    def merge(self, other: Summary) -> None:
+        """Add another summary of the same job (a Dask task's chunk)."""
+        for name in ("units", "rows", "turns_sum", "stalled", "capped", "pos_matches", "neg_matches",
+                     "pos_hands", "neg_hands", "wins_from_dealer", "pos_credit", "neg_credit", "bot_wins",
+                     "bot_points_won", "bot_points_left"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    # ----------------------------------------------------------------------- figures
+
+    @property
+    def seconds(self) -> float:
+        return max(0.0, self.ended - self.started)
+
+    @property
+    def hands(self) -> int:
+        return self.rows
+
+    @property
+    def matches(self) -> int:
+        return self.units if self.mode == "matches" else 0
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.rows / self.seconds if self.seconds > 0 else float("nan")
+
+    @property
+    def matches_per_s(self) -> float:
+        return self.matches / self.seconds if self.seconds > 0 else float("nan")
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns_sum / self.rows if self.rows else float("nan")
+
+    def shares(self, system: str | None = None) -> np.ndarray:
+        """None: the winner's seat relative to the dealer, share of decided hands (index 0
+        the dealer).  ``"pos"`` (S1) / ``"neg"`` (S2): match win share by seat position
+        after the first dealer (index 0 the seat that dealt the first hand)."""
+        if system is None:
+            total = self.wins_from_dealer.sum()
+            return self.wins_from_dealer / total if total else self.wins_from_dealer.astype(float)
+        m, c = (self.pos_matches, self.pos_credit) if system == "pos" else (self.neg_matches, self.neg_credit)
+        return c / m if m else np.full(self.players, np.nan)
+
+    def mean_hands(self, system: str) -> float:
+        """Mean hands per ended match under ``"pos"`` (S1) or ``"neg"`` (S2)."""
+        m, h = (self.pos_matches, self.pos_hands) if system == "pos" else (self.neg_matches, self.neg_hands)
+        return h / m if m else float("nan")
+
+
+def wall_seconds(summaries: list[Summary]) -> float:
+    """Wall time of jobs run together: first start to last end of those that played."""
+    played = [s for s in summaries if s.ended > s.started]
+    return max(s.ended for s in played) - min(s.started for s in played) if played else 0.0
