@@ -49,7 +49,8 @@ import json, sys, time
 t = [time.perf_counter()]
 import unosim.run.runner
 from unosim.rules.config import load_config, to_params
-from unosim.run.store import ResultDir, column_names, run_metadata, to_table
+from unosim.run.schema import run_metadata
+from unosim.run.store import ResultDir, column_names, to_table
 t.append(time.perf_counter())
 cfg = load_config(sys.argv[1]); P = to_params(cfg)
 t.append(time.perf_counter())

@@ -408,4 +408,4 @@ def test_every_strategy_keeps_the_invariants_under_every_bundled_config(path):
     n = cfg.players
     shift = CONFIGS.index(path)
     seats = [MIX[(shift + i) % len(MIX)] for i in range(n)]
-    check_config(cfg.replace(allow_unbuilt=True, seats=seats), seed=shift, hands=8)
+    check_config(cfg.replace(seats=seats), seed=shift, hands=8)

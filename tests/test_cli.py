@@ -68,7 +68,7 @@ def test_run_writes_rows_with_schema_and_metadata(cfg_file: Path, tmp_path: Path
                                                       for s in range(3)]
     assert list(df.columns) == expected
     assert df["stalled"].dtype == bool and (df.loc[~df["stalled"], "winner"] >= 0).all()
-    from unosim.run.store import read_metadata
+    from unosim.run.schema import read_metadata
 
     meta = read_metadata(out)
     assert meta["unosim.seed"] == "4" and meta["unosim.version"] == __version__
@@ -111,6 +111,10 @@ def test_rules_lists_every_key_with_rule_ids() -> None:
     for d in describe_keys():
         line = next(ln for ln in r.output.splitlines() if ln.split() and ln.split()[0] == d["key"])
         assert all(rid in line for rid in d["rules"]), line
+    # defaults read as TOML, ready to copy into a config (C1)
+    lines = {ln.split()[0]: ln for ln in r.output.splitlines() if ln and not ln.startswith(" ")}
+    assert "default true;" in lines["rules.challenge"] and 'default "standard";' in lines["name"]
+    assert "True" not in r.output and "'standard'" not in r.output
 
 
 def test_rules_markdown_lists_every_key_with_rule_ids() -> None:

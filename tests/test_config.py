@@ -61,7 +61,7 @@ def test_c1_registry_covers_every_key_and_field():
 
 def test_every_key_is_built():
     """R1-R13, H1-H19 and the E extensions are all switches of the engine now."""
-    assert set(C.KEYS) == set(C.BUILT_KEYS) and HOUSE_RULE_KEYS <= C.BUILT_KEYS
+    assert HOUSE_RULE_KEYS <= set(C.KEYS)
 
 
 def test_c1_standard_toml_loads_and_equals_the_defaults():
@@ -127,7 +127,7 @@ def test_every_enum_value_lands_in_its_slot_with_its_code(key):
     assert C.KEYS[key].slot == slot
     assert list(C.KEYS[key].choices) == values
     for code, value in enumerate(values):
-        cfg = default_config(**{key: value}, allow_unbuilt=True)
+        cfg = default_config(**{key: value})
         P = to_params(cfg)
         assert P[slot] == code, (key, value)
 
@@ -135,7 +135,7 @@ def test_every_enum_value_lands_in_its_slot_with_its_code(key):
 @pytest.mark.parametrize("key", sorted(BOOL_SLOTS))
 def test_bools_are_0_and_1(key):
     for v in (False, True):
-        assert to_params(default_config(**{key: v}, allow_unbuilt=True))[BOOL_SLOTS[key]] == float(v)
+        assert to_params(default_config(**{key: v}))[BOOL_SLOTS[key]] == float(v)
 
 
 def test_numbers_and_ranks_land_in_their_slots():
@@ -144,7 +144,7 @@ def test_numbers_and_ranks_land_in_their_slots():
                         "rules": {"uno_forget": 0.25, "uno_caught": 0.5, "max_turns": 300,
                                   "draw2_amount": 3, "draw4_amount": 5, "challenge_extra": 1,
                                   "slap_rank": 9, "silent_rank": 0, "noise_chance": 0.1, "teams": 3},
-                        "scoring": {"zero_points": 10, "match_target": 200}}, allow_unbuilt=True)
+                        "scoring": {"zero_points": 10, "match_target": 200}})
     P = to_params(cfg)
     assert P.dtype == np.float64 and P.shape == (slots.N_PARAMS,)
     expect = {slots.P_PLAYERS: 6, slots.P_DECKS: 2, slots.P_HAND_SIZE: 9, slots.P_UNO_FORGET: 0.25, slots.P_UNO_CAUGHT: 0.5,
@@ -170,11 +170,10 @@ def test_r1_point_table_in_p():
 
 
 def test_h17_zero_points_and_h5_giveaway_in_point_table():
-    P = to_params(parse_config({"scoring": {"zero_points": 10}, "rules": {"red_zero": "giveaway"}},
-                               allow_unbuilt=True))
+    P = to_params(parse_config({"scoring": {"zero_points": 10}, "rules": {"red_zero": "giveaway"}}))
     table = P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS]
     assert table[cards.RED_ZERO] == 100 and table[cards.parse("B0")] == 10
-    P = to_params(parse_config({"rules": {"red_zero": "draw10"}}, allow_unbuilt=True))
+    P = to_params(parse_config({"rules": {"red_zero": "draw10"}}))
     assert P[slots.P_SCORE0 + cards.RED_ZERO] == 0
 
 
@@ -291,7 +290,7 @@ def test_c1_bad_values_name_the_key(data, fragment):
     ({"rules": {"noise_chance": -0.1}}, "rules.noise_chance: -0.1 is out of range"),
 ])
 def test_c1_house_rule_values_checked_even_when_allowed(data, fragment):
-    assert fragment in _error(data, allow_unbuilt=True)
+    assert fragment in _error(data)
 
 
 def test_c1_unknown_key_lists_valid_keys():
@@ -322,7 +321,7 @@ def test_c1_unknown_section_lists_sections():
 ])
 def test_every_house_rule_is_a_working_switch(key, value, rule):
     """H1-H13: every house rule is built now; its key names its rule id."""
-    assert key in C.BUILT_KEYS and rule in C.KEYS[key].rules
+    assert key in C.KEYS and rule in C.KEYS[key].rules
     extra = {"silent_rank": 6} if key == "noise_chance" else {}
     assert parse_config({"rules": {key: value, **extra}}).value(key) == value
     assert parse_config({"rules": {key: C.KEYS[key].default}}) == default_config()
@@ -337,18 +336,18 @@ def test_r2_deal_must_leave_a_card_to_turn():
 
 
 def test_h12_teams_must_divide_players():
-    msg = _error({"table": {"players": 6}, "rules": {"teams": 4}}, allow_unbuilt=True)
+    msg = _error({"table": {"players": 6}, "rules": {"teams": 4}})
     assert msg.startswith("rules.teams:") and "does not divide players = 6" in msg
-    msg = _error({"table": {"players": 5}, "rules": {"teams": 2}}, allow_unbuilt=True)
+    msg = _error({"table": {"players": 5}, "rules": {"teams": 2}})
     assert "does not divide" in msg
 
 
 def test_h12_every_team_has_two_players_or_more():
     """Our choice: teams == players would be 'no teams' under another name."""
-    msg = _error({"table": {"players": 4}, "rules": {"teams": 4}}, allow_unbuilt=True)
+    msg = _error({"table": {"players": 4}, "rules": {"teams": 4}})
     assert msg.startswith("rules.teams:") and "one player each" in msg
     for players, teams in ((4, 2), (6, 2), (6, 3), (8, 4), (10, 5)):
-        cfg = parse_config({"table": {"players": players}, "rules": {"teams": teams}}, allow_unbuilt=True)
+        cfg = parse_config({"table": {"players": players}, "rules": {"teams": teams}})
         assert cfg.teams == teams
 
 
@@ -383,7 +382,7 @@ def test_config_error_is_a_value_error_with_the_key():
 
 
 def _round_trip(cfg):
-    back = parse_config(tomllib.loads(cfg.to_toml()), allow_unbuilt=True)
+    back = parse_config(tomllib.loads(cfg.to_toml()))
     assert back == cfg
     return back
 
@@ -401,7 +400,7 @@ def test_to_toml_round_trips_defaults_and_changes():
                   "draw": "until_playable", "seven_o": True, "red_zero": "giveaway",
                   "multi_play": "same_rank", "wild_last": False, "slap_rank": 0, "silent_rank": 6,
                   "noise_chance": 1e-05, "finish": "last_standing"},
-        "scoring": {"zero_points": 10, "match_target": 1000}}, allow_unbuilt=True))
+        "scoring": {"zero_points": 10, "match_target": 1000}}))
 
 
 def test_to_toml_round_trips_mixed_seats(bots):
@@ -444,7 +443,7 @@ def test_describe_keys_and_markdown():
     rows = C.describe_keys()
     assert [r["key"] for r in rows] == [k.full for k in C.KEYS.values()]
     stacking = next(r for r in rows if r["key"] == "rules.stacking")
-    assert stacking["rules"] == ["H1"] and stacking["built"] is True and stacking["default"] == "none"
+    assert stacking["rules"] == ["H1"] and stacking["default"] == "none"
     assert stacking["allowed"] == "none, draw2, draw2_draw4, all"
     md = C.rules_markdown()
     assert md.count("\n") == len(rows) + 2

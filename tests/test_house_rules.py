@@ -124,7 +124,7 @@ def test_h2_all_mode_jumps_with_a_wild():
 # --------------------------------------------------------------------------- H3 draw until playable
 def until_playable(**rules):
     """The config key ``draw`` clashes with Scenario.build's ``draw`` pile: pass a config."""
-    return default_config(allow_unbuilt=True, draw="until_playable", **rules)
+    return default_config(draw="until_playable", **rules)
 
 
 def test_h3_draws_until_a_legal_card_shows_then_plays_it():
@@ -189,8 +189,8 @@ def test_h5_giveaway_opponent_takes_all_but_one():
 
 
 def test_h5_red_zero_scores_100_only_under_giveaway():
-    give = to_params(default_config(allow_unbuilt=True, red_zero="giveaway"))
-    plain = to_params(default_config(allow_unbuilt=True, red_zero="draw10"))
+    give = to_params(default_config(red_zero="giveaway"))
+    plain = to_params(default_config(red_zero="draw10"))
     assert give[slots.P_SCORE0 + cards.RED_ZERO] == 100 and plain[slots.P_SCORE0 + cards.RED_ZERO] == 0
     assert give[slots.P_SCORE0 + cards.kind(cards.BLUE, 0)] == 0
 
@@ -309,7 +309,7 @@ def test_h12_opponent_is_on_the_other_team():
 
 def test_h12_winning_team_recorded():
     from unosim.engine.batch import new_out, play_hands
-    P = to_params(default_config(allow_unbuilt=True, teams=2))
+    P = to_params(default_config(teams=2))
     out = new_out(200)
     play_hands(P, 3, 0, 200, out, 2)
     won = out[:, L.O_WINNER] >= 0
@@ -350,7 +350,7 @@ def test_h14_two_player_reverse(mode, nxt):
 
 # --------------------------------------------------------------------------- H15, H16 first card
 def _first_card(seed: int, **rules):
-    P = to_params(default_config(allow_unbuilt=True, **rules))
+    P = to_params(default_config(**rules))
     import numpy as np
     st = np.zeros(L.N_STATE, np.int64)
     rng = np.array([seed], np.uint64)

@@ -25,7 +25,8 @@ from unosim.kernel import layout as L
 from unosim.engine.matches import N_MOUT, score_rows
 from unosim.run.matches import (HAND_STRIDE, Slabs, match_columns, match_outcomes, play_match_chunk,
     run_matches, score_match)
-from unosim.run.store import read_metadata, to_table
+from unosim.run.schema import read_metadata
+from unosim.run.store import to_table
 
 
 # --------------------------------------------------------------------------- hand-built sequences
@@ -114,7 +115,7 @@ def test_a_stalled_hand_scores_nothing_R13_S3() -> None:
 
 
 def test_teams_score_per_team_and_members_show_the_team_total_H12() -> None:
-    cfg = default_config(allow_unbuilt=True, players=4, teams=2, match_target=100)
+    cfg = default_config(players=4, teams=2, match_target=100)
     # seat 1 goes out: team 1 (seats 1, 3) scores seats 0 and 2; partner 3's cards do not count
     ref = both([hand(1, [10, 0, 20, 45]), hand(2, [0, 30, 0, 40]), hand(3, [60, 1, 50, 0])], cfg)
     assert ref.pos_totals.tolist() == [[0, 30, 0, 30], [70, 30, 70, 30], [70, 140, 70, 140]]
@@ -124,7 +125,7 @@ def test_teams_score_per_team_and_members_show_the_team_total_H12() -> None:
 
 
 def test_last_standing_scores_rank_points_and_has_no_S2_H13() -> None:
-    cfg = default_config(allow_unbuilt=True, players=4, finish="last_standing", match_target=5)
+    cfg = default_config(players=4, finish="last_standing", match_target=5)
     seq = [hand(1, [0, 0, 9, 9], ranks=[2, 1, 4, 3]), hand(0, [0, 0, 9, 9], ranks=[1, 3, 2, 4]),
            hand(1, [0, 0, 0, 0], ranks=[3, 1, 2, 4])]
     ref = both(seq, cfg)
@@ -135,7 +136,7 @@ def test_last_standing_scores_rank_points_and_has_no_S2_H13() -> None:
 
 
 def test_last_standing_with_teams_sums_members_rank_points_and_shares_ties_H12_H13() -> None:
-    cfg = default_config(allow_unbuilt=True, players=4, teams=2, finish="last_standing", match_target=4)
+    cfg = default_config(players=4, teams=2, finish="last_standing", match_target=4)
     ref = both([hand(0, [0] * 4, ranks=[1, 2, 3, 4]), hand(0, [0] * 4, ranks=[1, 4, 2, 3])], cfg)
     # team 0 = seats 0, 2: 3 - 1 = 2, then 3 + 1 = 4; team 1: 1 - 3 = -2, then -3 - 1 = -4
     assert ref.pos_totals.tolist() == [[2, -2, 2, -2], [6, -6, 6, -6]]
@@ -177,7 +178,7 @@ REAL = {
 
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_kernel_matches_the_reference_scorer_on_real_runs_S1_S2_S3(name: str) -> None:
-    cfg = default_config(allow_unbuilt=True, **REAL[name])
+    cfg = default_config(**REAL[name])
     df = play(cfg, 25, seed=11)
     assert df["match"].tolist() == sorted(df["match"]), "rows in match order"
     assert df["match"].nunique() == 25

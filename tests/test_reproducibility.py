@@ -15,7 +15,7 @@ import pytest
 from unosim.rules.config import default_config
 from unosim.kernel import layout as L
 from unosim.run.runner import max_workers, play_chunk, run_hands
-from unosim.run.store import read_metadata
+from unosim.run.schema import read_metadata
 from unosim.trace import replay
 
 GAMES = 2000

@@ -135,19 +135,6 @@ def test_skip_invalid_drops_the_points_a_cross_key_rule_refuses(tmp_path: Path) 
     assert "teams=2,players=5" in s.warnings[0]
 
 
-def test_an_unbuilt_house_rule_is_refused_with_the_configs_error(tmp_path: Path, monkeypatch) -> None:
-    import dataclasses
-
-    import unosim.rules.config as config
-
-    registry = tuple(dataclasses.replace(k, built=False) if k.name == "stacking" else k for k in config._REGISTRY)
-    monkeypatch.setattr(config, "_REGISTRY", registry)
-    (tmp_path / "s.toml").write_text('hands = 10\n[axes]\nstacking = ["draw2"]\n')
-    with pytest.raises(SweepError, match=r'^axes.rules.stacking = "draw2": rules.stacking: house rule H1 is not '
-                                         r'supported yet \(only "none" is\)$'):
-        load_sweep(tmp_path / "s.toml")
-
-
 def test_house_rules_sweep_covers_every_house_rule() -> None:
     s = load_sweep(SWEEPS / "house_rules.toml")
     swept = {k for k, _ in s.axes}

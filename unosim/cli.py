@@ -165,7 +165,7 @@ def trace(config: str, seed: int, hand: int) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
 def rules(fmt: str) -> None:
     """List every config key with its default, allowed values and rule id."""
-    from unosim.rules.config import describe_keys, rules_markdown
+    from unosim.rules.keys import describe_keys, rules_markdown, toml_value
 
     if fmt == "markdown":
         click.echo(rules_markdown())
@@ -173,9 +173,9 @@ def rules(fmt: str) -> None:
     rows = describe_keys()
     width = max(len(r["key"]) for r in rows)
     for r in rows:
-        flag = "" if r["built"] else "  (not supported yet)"
         ids = " ".join(r["rules"])
-        click.echo(f"{r['key']:<{width}}  {ids:<9} default {r['default']!r}; {r['allowed']}{flag}")
+        # defaults as TOML (true, "standard"): users copy them into their configs
+        click.echo(f"{r['key']:<{width}}  {ids:<9} default {toml_value(r['default'])}; {r['allowed']}")
         click.echo(f"{'':<{width}}  {r['description']}")
 
 

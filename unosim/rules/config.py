@@ -6,11 +6,6 @@ Every key is declared once in the registry (:mod:`unosim.rules.keys`) and checke
 (:meth:`RulesConfig.to_toml`) and :func:`to_params`.  It is the public face of the rules
 layer, so the registry's names are importable from here too.
 
-House rules land one at a time: a key whose record says ``built=False`` may only be left at
-its default; anything else is refused (``rules.stacking: house rule H1 is not supported
-yet``).  When the engine implements it, flip ``built=False`` to ``built=True`` (or delete
-the flag) in its record; nothing else changes.
-
 Bots come from the strategies' registry, :mod:`unosim.rules.strategies`.
 """
 
@@ -26,7 +21,7 @@ import numpy as np
 
 from unosim.rules import cards
 from unosim.rules import params as slots
-from unosim.rules.keys import (BUILT_KEYS, BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
+from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
                                rules_markdown, toml_value)
 from unosim.rules.strategies import STRATEGIES, WATCHERS
 from unosim.rules.validate import (MAX_CONFIG_BYTES, check_cross, check_seats, check_value, did_you_mean,
@@ -38,7 +33,7 @@ except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tom
     import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = [
-    "BUILT_KEYS", "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
+    "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
     "default_config", "describe_keys", "load_config", "parse_config", "rules_markdown",
     "safe_name", "strategies", "to_params",
 ]
@@ -173,7 +168,7 @@ class RulesConfig:
                 emit(k, d[section][k.name])
         return "\n".join(lines) + "\n"
 
-    def with_values(self, changes: Mapping[str, Any], *, allow_unbuilt: bool = False) -> RulesConfig:
+    def with_values(self, changes: Mapping[str, Any]) -> RulesConfig:
         """A new validated config with some keys changed, e.g. for a sweep:
         ``cfg.with_values({"rules.stacking": "draw2", "players": 6})``.  Keys may be
         ``section.key`` or bare.  Uniform seats follow a change of ``players``."""
@@ -184,11 +179,11 @@ class RulesConfig:
                 d[k.section][k.name] = value
             else:
                 d[k.name] = value
-        return parse_config(d, allow_unbuilt=allow_unbuilt)
+        return parse_config(d)
 
-    def replace(self, *, allow_unbuilt: bool = False, **changes: Any) -> RulesConfig:
+    def replace(self, **changes: Any) -> RulesConfig:
         """Keyword form of :meth:`with_values`: ``cfg.replace(stacking="draw2")``."""
-        return self.with_values(changes, allow_unbuilt=allow_unbuilt)
+        return self.with_values(changes)
 
 
 def _lookup(key: str) -> Key:
@@ -204,7 +199,7 @@ def _lookup(key: str) -> Key:
 # --------------------------------------------------------------------------- loading & validation
 
 
-def load_config(path: str | Path, *, allow_unbuilt: bool = False) -> RulesConfig:
+def load_config(path: str | Path) -> RulesConfig:
     """Read and validate a TOML rules config.  Every problem is a one-line ConfigError.
     A file without ``name`` is labelled by its file name (stem)."""
     p = Path(path)
@@ -224,24 +219,21 @@ def load_config(path: str | Path, *, allow_unbuilt: bool = False) -> RulesConfig
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
     data.setdefault("name", safe_name(p.stem))
-    return parse_config(data, source_text=text, allow_unbuilt=allow_unbuilt)
+    return parse_config(data, source_text=text)
 
 
-def default_config(*, allow_unbuilt: bool = False, **changes: Any) -> RulesConfig:
+def default_config(**changes: Any) -> RulesConfig:
     """The official rules (every key at its default), optionally with some keys changed:
     ``default_config(players=2)``."""
     cfg = parse_config({})
-    return cfg.with_values(changes, allow_unbuilt=allow_unbuilt) if changes else cfg
+    return cfg.with_values(changes) if changes else cfg
 
 
-def parse_config(data: Mapping[str, Any], source_text: str | None = None, *,
-                 allow_unbuilt: bool = False) -> RulesConfig:
+def parse_config(data: Mapping[str, Any], source_text: str | None = None) -> RulesConfig:
     """Validate a config given as the nested dict ``tomllib`` returns.
 
-    Checks, in order: sections and key names (C1), each value's type and range, keys the
-    engine does not support yet (unless ``allow_unbuilt``, meant for the engine's own tests
-    of a house rule in progress), then the cross-key rules (R2 deal size, H12 teams) and the
-    seats against :func:`strategies`."""
+    Checks, in order: sections and key names (C1), each value's type and range, then the
+    cross-key rules (R2 deal size, H12 teams) and the seats against :func:`strategies`."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"a config is a table of sections, got {type_name(data)}")
     values: dict[str, Any] = {k.name: k.default for k in REGISTRY}
@@ -262,12 +254,6 @@ def parse_config(data: Mapping[str, Any], source_text: str | None = None, *,
                               f"(and the top-level key name)", top)
         else:
             key_in("", top)  # raises: misplaced or unknown top-level key
-
-    if not allow_unbuilt:
-        for k in REGISTRY:
-            if not k.built and values[k.name] != k.default:
-                raise ConfigError(f"{k.full}: house rule {'/'.join(k.rules)} is not supported yet "
-                                  f"(only {toml_value(k.default)} is)", k.full)
 
     check_cross(values)
     values["seats"] = check_seats(values["seats"], values["players"], strategies())

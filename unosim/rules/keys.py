@@ -17,7 +17,7 @@ from typing import Any
 from unosim.rules import codes
 from unosim.rules import params as slots
 
-__all__ = ["BUILT_KEYS", "BY_SECTION", "KEYS", "NAME_RULE", "REGISTRY", "SECTIONS", "ConfigError", "Key", "describe_keys",
+__all__ = ["BY_SECTION", "KEYS", "NAME_RULE", "REGISTRY", "SECTIONS", "ConfigError", "Key", "describe_keys",
            "rules_markdown", "toml_value"]
 
 
@@ -55,7 +55,6 @@ class Key:
     choices: tuple[str, ...] = ()
     lo: float | None = None
     hi: float | None = None  # None: no upper bound
-    built: bool = True
 
     @property
     def full(self) -> str:
@@ -90,11 +89,11 @@ class Key:
 
 
 def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str, slot: int | None = None,
-       choices: Any = (), lo: float | None = None, hi: float | None = None, built: bool = True) -> Key:
+       choices: Any = (), lo: float | None = None, hi: float | None = None) -> Key:
     """Compact record constructor: ``rules`` is space-separated; an enum's ``choices`` is its
     NamedTuple of :mod:`unosim.rules.codes`, whose field order is the code the kernel reads."""
     return Key(name, section, type_, default, tuple(rules.split()), doc, slot, tuple(getattr(choices, "_fields", ())),
-               lo, hi, built)
+               lo, hi)
 
 
 # The registry.  Order = order in configs, the README table and `unosim rules`.
@@ -214,9 +213,6 @@ REGISTRY: tuple[Key, ...] = (
 KEYS: dict[str, Key] = {k.name: k for k in REGISTRY}
 """Every config key by its bare name (bare names are unique across sections)."""
 
-BUILT_KEYS: frozenset[str] = frozenset(k.name for k in REGISTRY if k.built)
-"""Keys the engine supports; the others may only hold their default."""
-
 BY_SECTION: dict[str, tuple[Key, ...]] = {
     s: tuple(k for k in REGISTRY if k.section == s) for s in ("",) + SECTIONS
 }
@@ -251,7 +247,7 @@ def describe_keys() -> list[dict[str, Any]]:
     """One dict per key, in registry order, for ``unosim rules`` and :func:`rules_markdown`."""
     return [
         {"key": k.full, "section": k.section, "type": k.type, "default": k.default,
-         "allowed": k.allowed(), "rules": list(k.rules), "description": k.doc, "built": k.built}
+         "allowed": k.allowed(), "rules": list(k.rules), "description": k.doc}
         for k in REGISTRY
     ]
 
@@ -260,7 +256,7 @@ def rules_markdown() -> str:
     """The README's config-key table (markdown), generated from the registry."""
     rows = ["| Key | Rule | Default | Allowed | Meaning |", "|---|---|---|---|---|"]
     for d in describe_keys():
-        meaning = d["description"] + ("" if d["built"] else " *(not supported yet)*")
+        meaning = d["description"]
         allowed = d["allowed"].replace("|", "\\|")
         rows.append(f"| `{d['key']}` | {' '.join(d['rules'])} | `{toml_value(d['default'])}` "
                     f"| {allowed} | {meaning} |")

@@ -85,7 +85,7 @@ class DuelResult:
 def _config(a: str, b: str, players: int, others: str, cfg: RulesConfig | None) -> RulesConfig:
     base = cfg if cfg is not None else default_config()
     seats = [parse_bot(a), parse_bot(b)] + [parse_bot(others)] * (players - 2)
-    return base.with_values({"players": players, "seats": seats}, allow_unbuilt=False)
+    return base.with_values({"players": players, "seats": seats})
 
 
 def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str = "random",

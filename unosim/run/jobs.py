@@ -33,7 +33,8 @@ import numpy as np
 from unosim.rules.config import RulesConfig, to_params
 from unosim.engine.matches import HAND_STRIDE
 from unosim.kernel.layout import ENGINE_VERSION
-from unosim.run.store import ResultDir, run_metadata
+from unosim.run.schema import run_metadata
+from unosim.run.store import ResultDir
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MODES", "ChunkSpec",
            "Job", "Mode", "Progress", "RunError", "chunks", "make_job"]

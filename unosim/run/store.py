@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
-from unosim.run.schema import read_metadata, run_metadata
+
 
 MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"
