@@ -41,9 +41,9 @@ class Scenario:
         the order it will be drawn; ``discard``: cards under the top; ``rules``: config
         keys to change (``stacking="draw2"``)."""
         if cfg is None:
-            cfg = default_config(allow_unbuilt=True, **rules)
+            cfg = default_config(**rules)
         elif rules:
-            cfg = cfg.replace(allow_unbuilt=True, **rules)
+            cfg = cfg.replace(**rules)
         P = to_params(cfg)
         st = np.zeros(L.N_STATE, np.int64)
         n = cfg.players
