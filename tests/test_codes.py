@@ -8,12 +8,16 @@ and strategy code must be defined once.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from unosim.rules import cards, codes
 from unosim.rules.config import KEYS, to_params, default_config
 from unosim.rules.strategies import STRATEGIES, Strategy
 
+ROOT = Path(__file__).resolve().parents[1]
 ENUM_KEYS = [k for k in KEYS.values() if k.type == "enum"]
 
 
@@ -54,3 +58,33 @@ def test_card_constants():
     assert cards.name(cards.RED_ZERO) == "R0"
     assert [cards.name(k) for k in cards.STACK_KINDS] == ["R+2", "Y+2", "G+2", "B+2", "W+4"]
     assert cards.rank_of(cards.kind(cards.BLUE, cards.NUMBER_MAX)) == 9
+
+
+COMPILED = ["kernel", "bots", "engine"]
+
+
+def _assigned_names(tree: ast.Module) -> set[str]:
+    return {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
+            if isinstance(t, ast.Name)}
+
+
+def test_card_constants_are_defined_once():
+    """No compiled module redefines a card constant (R1): they import unosim.rules.cards."""
+    names = {"WILD", "WILD_DRAW4", "SKIP", "REVERSE", "DRAW2", "RED_ZERO", "DRAW2_RANK", "STACKABLE"}
+    for folder in COMPILED:
+        for path in sorted((ROOT / "unosim" / folder).glob("*.py")):
+            again = names & _assigned_names(ast.parse(path.read_text()))
+            assert not again, f"{path.relative_to(ROOT)} redefines {sorted(again)}"
+
+
+def test_no_bare_mode_numbers_in_compiled_code():
+    """Rule switches are compared with named codes, never a float or a bare mode number."""
+    for folder in ["bots", "engine"]:
+        for path in sorted((ROOT / "unosim" / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Compare) and any(isinstance(c, ast.Call) and getattr(c.func, "id", "")
+                                                         == "rule" for c in [node.left, *node.comparators]):
+                    for side in [node.left, *node.comparators]:
+                        if isinstance(side, ast.Constant):
+                            assert side.value == 0 and not isinstance(side.value, float), \
+                                f"{path.name}:{node.lineno} compares a rule with {side.value!r}"

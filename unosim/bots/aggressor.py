@@ -16,13 +16,12 @@ not the closest to going out, and keeps a drawn attack card for later (R6).
 
 from numba import njit
 
-from unosim.kernel.layout import N_KINDS, S_HAND0, S_HS0
-from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_VOLUNTARY_DRAW
-from unosim.kernel.rng import chance
-from unosim.kernel.table import next_seat
-from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, is_attack, is_opponent, legal_copies, legal_view,
-                     maybe_bluff, min_opponent_cards, most_held_colour, param, plan_all, points, stack_cand,
-                     stack_copies, tie)
+from unosim.kernel.layout import S_HS0
+from unosim.kernel.moves import is_draw2
+from unosim.kernel.table import next_seat, rule
+from unosim.rules.cards import RED_ZERO, RED_ZERO_DRAW, WILD_DRAW4
+from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT
+from .common import ALL_WILDS, NEG, NO, YES, Ask, is_attack, is_opponent, min_opponent_cards, param, points, usual
 
 BLUFF_RATE = 0
 CHALLENGE_RATE = 1
@@ -33,94 +32,48 @@ HOLD_ATTACKS = 2
 def aiming(st, P, p):
     """Whether the next seat is an opponent with the fewest cards among p's opponents."""
     v = next_seat(st, p)
-    return is_opponent(P, p, v) and st[S_HS0 + v] <= min_opponent_cards(st, P, p)
+    return is_opponent(st, p, v) and st[S_HS0 + v] <= min_opponent_cards(st, P, p)
 
 
 @njit(cache=True, inline="always")
-def damage(P, k):
+def damage(st, k):
     """Cards an attack makes its victim draw (R9, H5, H18); 0 for a Skip."""
     if k == WILD_DRAW4:
-        return P[P_DRAW4_AMOUNT]
-    if k < WILD and k % 13 == 12:
-        return P[P_DRAW2_AMOUNT]
-    if k == 0:
-        return 10.0  # only an attack under H5 "draw10"
+        return float(rule(st, P_DRAW4_AMOUNT))
+    if is_draw2(k):
+        return float(rule(st, P_DRAW2_AMOUNT))
+    if k == RED_ZERO:
+        return float(RED_ZERO_DRAW)  # only an attack under H5 "draw10"
     return 0.0
 
 
 @njit(cache=True, inline="always")
-def score(st, P, k, aim):
-    if is_attack(st, P, k):
-        if aim:
-            return 1000.0 + damage(P, k)
-        return -1000.0 + points(P, k)
-    return points(P, k)
+def context(st, P, p, ask):
+    """x[0]: 1.0 when aiming at the next seat (asked once per choice of card)."""
+    aim = 0.0
+    if ask == Ask.play or ask == Ask.stack:
+        aim = 1.0 if aiming(st, P, p) else 0.0
+    return aim, 0.0, 0.0, 0.0, 0.0
 
 
-@njit(cache=True)
-def choose_play(st, P, rng, p):
-    aim = aiming(st, P, p)
-    if aim and maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
-        return WILD_DRAW4
-    choice = -1
-    best = NEG
-    ties = 0
-    base = S_HAND0 + p * N_KINDS
-    c, tr, wok, w4ok = legal_view(st, P, p)
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        n = legal_copies(st, base, k, wok, w4ok)
-        if n == 0:
-            continue
-        take, best, ties = tie(rng, score(st, P, k, aim), n, best, ties)
-        if take:
-            choice = k
-    if (choice >= 0 and not aim and best < 0.0 and param(P, p, HOLD_ATTACKS) != 0.0
-            and P[P_VOLUNTARY_DRAW] != 0.0):
-        return -1
-    return choice
-
-
-@njit(cache=True)
-def choose_color(st, P, rng, p):
-    return most_held_colour(st, rng, p)
-
-
-@njit(cache=True)
-def play_drawn(st, P, rng, p, k):
-    if param(P, p, HOLD_ATTACKS) != 0.0 and is_attack(st, P, k):
-        return aiming(st, P, p)
-    return True
-
-
-@njit(cache=True)
-def challenge(st, P, rng, p):
-    return chance(rng, param(P, p, CHALLENGE_RATE))
-
-
-@njit(cache=True)
-def choose_stack(st, P, rng, p):
-    aim = aiming(st, P, p)
-    choice = -1
-    best = NEG
-    ties = 0
-    for i in range(5):
-        k = stack_cand(i)
-        n = stack_copies(st, P, p, k)
-        if n == 0:
-            continue
-        d = damage(P, k)
-        take, best, ties = tie(rng, d if aim else -d, n, best, ties)
-        if take:
-            choice = k
-    return choice
-
-
-@njit(cache=True)
-def wants_jump(st, P, rng, p, k):
-    return True
-
-
-@njit(cache=True)
-def multi_plan(st, P, rng, p, k):
-    return plan_all(st, P, rng, p, k, 99)
+@njit(cache=True, inline="always")
+def score(st, P, rng, p, ask, k, x):
+    aim = x[0] != 0.0
+    if ask == Ask.play:
+        if is_attack(st, P, k):
+            if aim:
+                return 1000.0 + damage(st, k)
+            return -1000.0 + points(P, k)
+        return points(P, k)
+    if ask == Ask.stack:  # the hardest card at the victim, else the cheapest
+        d = damage(st, k)
+        return d if aim else -d
+    if ask == Ask.drawn:
+        if param(P, p, HOLD_ATTACKS) != 0.0 and is_attack(st, P, k):
+            return YES if aiming(st, P, p) else NO
+        return YES
+    if ask == Ask.bluff_rate:  # bluffs only at the victim
+        return param(P, p, BLUFF_RATE) if aim else 0.0
+    if ask == Ask.draw_below:  # attacks not at the victim score below 0
+        return 0.0 if param(P, p, HOLD_ATTACKS) != 0.0 and not aim else NEG
+    return usual(st, P, rng, p, ask, k, BLUFF_RATE, CHALLENGE_RATE, ALL_WILDS)

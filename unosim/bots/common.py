@@ -1,4 +1,4 @@
-"""Helpers every strategy family shares: parameters, legal cards, ties, targets, plans.
+"""Helpers every strategy family shares: the questions, parameters, legal cards, ties, targets, plans.
 
 All of it is compiled (``njit``) and reads only the state vector ``st`` and the rules
 vector ``P``.  A strategy's parameters sit at ``P[P_BOT0 + seat * BOT_STRIDE + 1 + i]``
@@ -11,23 +11,65 @@ randomness is drawn only when a tie actually happens.
 A strategy's choice of card is a loop over at most 18 candidate slots (:func:`cand`), the
 kinds that can match at all, as B0 scans them; legality is decided once per decision
 (:func:`legal_view`), not card by card: that keeps every strategy within a small factor
-of B0's speed.
+of B0's speed.  The loops themselves are shared (:mod:`unosim.bots.best`); a strategy
+only answers the questions in :data:`Ask` with numbers.
 """
+
+from collections import namedtuple
 
 from numba import njit
 
-from unosim.rules.params import (BOT_STRIDE, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS,
-    P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST)
-from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_IN, S_NP, S_RANK0, S_SCR0, S_TOP
-from unosim.kernel.moves import can_stack, color_count, draw4_honest, wild_allowed
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_NP, S_RANK0, S_SCR0, S_TOP
+from unosim.kernel.moves import can_stack, color_count, draw4_honest, is_draw2, reverse_is_skip, wild_allowed
 from unosim.kernel.rng import below, chance
+from unosim.kernel.table import rule
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, REVERSE, SKIP, WILD, WILD_DRAW4
+from unosim.rules.codes import MultiPlay, RedZero, WildDraw4
+from unosim.rules.params import BOT_STRIDE, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS, P_WILD_DRAW4, \
+    P_WILD_LAST
 
-WILD = 52
-WILD_DRAW4 = 53
-SKIP = 10
-REVERSE = 11
-DRAW2 = 12
 NEG = -1.0e300  # below every score
+YES = 1.0       # a yes/no answer is a score: > 0 means yes
+NO = -1.0
+
+Ask = namedtuple("Ask", ["play", "stack", "colour", "drawn", "jump", "challenge", "bluff_rate", "draw_below",
+                         "max_wilds"])(*range(9))
+"""The questions every strategy answers with a number (``score(st, P, rng, p, ask, k, x)``):
+
+* ``play``, ``stack``: the score of card k (R5, H1); the best legal card is played.
+* ``colour``: the score of colour k to name after a wild (R9).
+* ``drawn``, ``jump``, ``challenge``: yes (> 0) or no: play the card k just drawn (R6),
+  jump in with k (H2), challenge the Wild Draw Four faced (R8).
+* ``bluff_rate``: the chance to play a Wild Draw Four when only a bluff would play it (R8).
+* ``draw_below``: draw instead (R7, when allowed) when the best card k scores below this.
+* ``max_wilds``: how many copies of a wild it sheds in a multi-play (H6).
+
+``x`` is what the strategy's ``context(st, P, p, ask)`` computed once per decision."""
+
+@njit(cache=True, inline="always")
+def no_context(st, P, p, ask):
+    """The context of a strategy whose scores share nothing."""
+    return 0.0, 0.0, 0.0, 0.0, 0.0
+
+
+@njit(cache=True, inline="always")
+def usual(st, P, rng, p, ask, k, bluff_rate, challenge_rate, max_wilds):
+    """The answers most strategies share, for the questions a strategy does not answer
+    itself: name the colour it holds most of, challenge at the parameter
+    ``challenge_rate``, bluff at ``bluff_rate`` (parameter indices), never draw instead
+    of a legal card, shed ``max_wilds`` wilds in a multi-play, and say yes to a drawn
+    card and to jumping in."""
+    if ask == Ask.colour:
+        return float(color_count(st, p, k))
+    if ask == Ask.challenge:
+        return YES if chance(rng, param(P, p, challenge_rate)) else NO
+    if ask == Ask.bluff_rate:
+        return param(P, p, bluff_rate)
+    if ask == Ask.draw_below:
+        return NEG
+    if ask == Ask.max_wilds:
+        return max_wilds
+    return YES
 
 
 @njit(cache=True, inline="always")
@@ -36,6 +78,7 @@ def param(P, p, i):
     return P[P_BOT0 + p * BOT_STRIDE + 1 + i]
 
 
+ALL_WILDS = 99.0  # max_wilds of a strategy that sheds every wild it may (H6)
 N_CAND = 18  # candidate slots: 13 kinds of the colour in force, 3 of the top's rank, 2 wilds
 
 
@@ -45,7 +88,7 @@ def legal_view(st, P, p):
     card or -1 after a wild, Wild allowed, Wild Draw Four allowed honestly)."""
     c = st[S_COLOR]
     top = st[S_TOP]
-    tr = top % 13 if top < WILD else -1
+    tr = top % RANKS_PER_COLOR if top < WILD else -1
     wok = wild_allowed(st, P, p, 1)
     w4ok = wok and st[S_HAND0 + p * N_KINDS + WILD_DRAW4] > 0 and draw4_honest(st, P, p)
     return c, tr, wok, w4ok
@@ -56,16 +99,16 @@ def cand(i, c, tr):
     """Candidate slot i (0 <= i < N_CAND): the kinds that may match, like B0's scan: the 13
     kinds of colour c, the top's rank tr in the 3 other colours, Wild, Wild Draw Four; -1
     for an empty slot (after a wild there is no rank to match)."""
-    if i < 13:
-        return c * 13 + i
-    if i < 16:
+    if i < RANKS_PER_COLOR:
+        return c * RANKS_PER_COLOR + i
+    if i < RANKS_PER_COLOR + N_COLORS - 1:
         if tr < 0:
             return -1
-        c2 = i - 13
+        c2 = i - RANKS_PER_COLOR
         if c2 >= c:
             c2 += 1
-        return c2 * 13 + tr
-    return WILD + (i - 16)
+        return c2 * RANKS_PER_COLOR + tr
+    return WILD + (i - (RANKS_PER_COLOR + N_COLORS - 1))
 
 
 @njit(cache=True, inline="always")
@@ -83,14 +126,9 @@ def legal_copies(st, base, k, wok, w4ok):
 
 
 @njit(cache=True, inline="always")
-def stack_cand(i):
-    """Stacking candidate slot i (0 <= i < 5): the four Draw Twos, then Wild Draw Four (H1)."""
-    return i * 13 + DRAW2 if i < 4 else WILD_DRAW4
-
-
-@njit(cache=True, inline="always")
 def stack_copies(st, P, p, k):
-    """Copies of k that p may stack on the pending penalty (H1, H7)."""
+    """Copies of k that p may stack on the pending penalty (H1, H7); k one of
+    :data:`unosim.rules.cards.STACK_KINDS`."""
     n = st[S_HAND0 + p * N_KINDS + k]
     if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
         return 0
@@ -111,7 +149,7 @@ def has_legal(st, P, p):
 @njit(cache=True, inline="always")
 def can_bluff(st, P, p):
     """R8: p holds a Wild Draw Four that would be an illegal play now (a bluff)."""
-    return (st[S_HAND0 + p * N_KINDS + WILD_DRAW4] > 0 and P[P_WILD_DRAW4] == 0.0
+    return (st[S_HAND0 + p * N_KINDS + WILD_DRAW4] > 0 and rule(st, P_WILD_DRAW4) == WildDraw4.restricted
             and wild_allowed(st, P, p, 1) and not draw4_honest(st, P, p))
 
 
@@ -137,8 +175,9 @@ def tie(rng, score, n, best, ties):
 
 
 @njit(cache=True, inline="always")
-def is_opponent(P, p, q):
-    teams = int(P[P_TEAMS])
+def is_opponent(st, p, q):
+    """H12: q plays against p (another seat, and not of p's team)."""
+    teams = rule(st, P_TEAMS)
     return q != p and (teams <= 1 or q % teams != p % teams)
 
 
@@ -148,7 +187,7 @@ def min_opponent_cards(st, P, p):
     n = st[S_NP]
     m = 1 << 30
     for q in range(n):
-        if st[S_RANK0 + q] == 0 and is_opponent(P, p, q) and st[S_HS0 + q] < m:
+        if st[S_RANK0 + q] == 0 and is_opponent(st, p, q) and st[S_HS0 + q] < m:
             m = st[S_HS0 + q]
     return m
 
@@ -158,22 +197,16 @@ def fewest_cards_opponent(st, P, rng, p):
     """H4 swap / H5 giveaway target of every strategy but B0: the opponent still in the
     hand closest to going out (fewest cards); ties uniformly at random."""
     n = st[S_NP]
-    best = -1
+    choice = -1
+    best = NEG
     ties = 0
-    m = 1 << 30
     for q in range(n):
-        if st[S_RANK0 + q] != 0 or not is_opponent(P, p, q):
+        if st[S_RANK0 + q] != 0 or not is_opponent(st, p, q):
             continue
-        h = st[S_HS0 + q]
-        if h < m:
-            m = h
-            best = q
-            ties = 1
-        elif h == m:
-            ties += 1
-            if below(rng, ties) == 0:
-                best = q
-    return best
+        take, best, ties = tie(rng, -float(st[S_HS0 + q]), 1, best, ties)
+        if take:
+            choice = q
+    return choice
 
 
 @njit(cache=True, inline="always")
@@ -184,58 +217,34 @@ def is_attack(st, P, k):
         return True
     if k == WILD:
         return False
-    r = k % 13
-    if r == SKIP or r == DRAW2:
+    if k % RANKS_PER_COLOR == SKIP or is_draw2(k):
         return True
-    if r == REVERSE:
-        return st[S_IN] == 2 and P[P_TWO_PLAYER_REVERSE] == 0.0
-    return k == 0 and P[P_RED_ZERO] == 1.0
+    if k % RANKS_PER_COLOR == REVERSE:
+        return reverse_is_skip(st)
+    return k == RED_ZERO and rule(st, P_RED_ZERO) == RedZero.draw10
 
 
 @njit(cache=True, inline="always")
 def points(P, k):
+    """Points of kind k (R1, H17) as a float score term."""
     return P[P_SCORE0 + k]
 
 
 @njit(cache=True, inline="always")
 def colour_counts(st, p):
+    """Cards of each colour in p's hand."""
     return color_count(st, p, 0), color_count(st, p, 1), color_count(st, p, 2), color_count(st, p, 3)
 
 
 @njit(cache=True, inline="always")
 def colour_points(st, P, p, c):
-    base = S_HAND0 + p * N_KINDS + c * 13
+    """Points of the cards of colour c in p's hand."""
+    base = S_HAND0 + p * N_KINDS + c * RANKS_PER_COLOR
     s = 0.0
-    for r in range(13):
+    for r in range(RANKS_PER_COLOR):
         if st[base + r]:
-            s += st[base + r] * P[P_SCORE0 + c * 13 + r]
+            s += st[base + r] * P[P_SCORE0 + c * RANKS_PER_COLOR + r]
     return s
-
-
-@njit(cache=True, inline="always")
-def argmax4(rng, a0, a1, a2, a3):
-    """Index of the largest of four numbers, ties uniformly at random."""
-    best = 0
-    bv = a0
-    ties = 1
-    for c in range(1, 4):
-        v = a1 if c == 1 else (a2 if c == 2 else a3)
-        if v > bv:
-            bv = v
-            best = c
-            ties = 1
-        elif v == bv:
-            ties += 1
-            if below(rng, ties) == 0:
-                best = c
-    return best
-
-
-@njit(cache=True, inline="always")
-def most_held_colour(st, rng, p):
-    """The colour p holds most cards of; ties (also an empty hand) uniformly at random."""
-    c0, c1, c2, c3 = colour_counts(st, p)
-    return argmax4(rng, c0, c1, c2, c3)
 
 
 @njit(cache=True)
@@ -244,7 +253,7 @@ def plan_all(st, P, rng, p, k, max_wilds):
     of k's rank (``same_rank``); at most ``max_wilds`` copies of a Wild, one Wild Draw
     Four (R8 is checked card by card), never a wild as the last card under H7.  Ends on
     the played colour p will hold most of afterwards (ties at random)."""
-    for c in range(4):
+    for c in range(N_COLORS):
         st[S_SCR0 + c] = 0
     base = S_HAND0 + p * N_KINDS
     if k >= WILD:
@@ -255,30 +264,24 @@ def plan_all(st, P, rng, p, k, max_wilds):
             n = max_wilds
         if n < 1:
             n = 1
-        if P[P_WILD_LAST] == 0.0 and n >= st[S_HS0 + p]:
+        if rule(st, P_WILD_LAST) == 0 and n >= st[S_HS0 + p]:
             n = st[S_HS0 + p] - 1
         st[S_SCR0] = max(n, 1)
         return 0
-    r = k % 13
-    kc = k // 13
-    same_rank = P[P_MULTI_PLAY] == 2.0
-    best = kc
-    bv = -1
+    r = k % RANKS_PER_COLOR
+    kc = k // RANKS_PER_COLOR
+    same_rank = rule(st, P_MULTI_PLAY) == MultiPlay.same_rank
+    choice = kc
+    best = NEG
     ties = 0
-    for c in range(4):
+    for c in range(N_COLORS):
         if c != kc and not same_rank:
             continue
-        n = st[base + c * 13 + r]
+        n = st[base + c * RANKS_PER_COLOR + r]
         if n == 0:
             continue
         st[S_SCR0 + c] = n
-        left = color_count(st, p, c) - n
-        if left > bv:
-            bv = left
-            best = c
-            ties = 1
-        elif left == bv:
-            ties += 1
-            if below(rng, ties) == 0:
-                best = c
-    return best
+        take, best, ties = tie(rng, float(color_count(st, p, c) - n), 1, best, ties)
+        if take:
+            choice = c
+    return choice

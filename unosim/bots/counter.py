@@ -35,17 +35,18 @@ Parameters: ``bluff_rate``, ``suspicion``.
 from numba import njit
 
 from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_MEM0, S_NDISC,
-    S_PENDING, S_TOTAL)
-from unosim.rules.params import P_CHALLENGE_EXTRA, P_DECKS
+    S_PENDING, S_TOP, S_TOTAL)
 from unosim.kernel.moves import color_count
-from unosim.kernel.table import next_seat
-from .common import (N_CAND, NEG, WILD, WILD_DRAW4, argmax4, cand, colour_counts, legal_copies, legal_view,
-                     maybe_bluff, param, plan_all, points, stack_cand, stack_copies, tie)
+from unosim.kernel.table import next_seat, rule
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
+from unosim.rules.params import P_CHALLENGE_EXTRA, P_DECKS
+from .common import ALL_WILDS, NO, YES, Ask, colour_counts, param, points, usual
 
 BLUFF_RATE = 0
 SUSPICION = 1
 M_SEEN = 52   # per-colour totals, 8 bits each
 M_NAMED = 53  # 16 x (colour named with the wild before the last + 1) + (last + 1)
+COLOR_COPIES = 25  # cards of one colour in a deck (R1)
 
 
 @njit(cache=True)
@@ -56,7 +57,7 @@ def recount(st, m):
     b = st[S_DISC0]
     if b < WILD:
         st[m + b] += 1
-        st[m + M_SEEN] += 1 << (8 * (b // 13))
+        st[m + M_SEEN] += 1 << (8 * (b // RANKS_PER_COLOR))
 
 
 @njit(cache=True, inline="always")
@@ -67,7 +68,7 @@ def observe(st, q, k):
         recount(st, m)
     if k < WILD:
         st[m + k] += 1
-        st[m + M_SEEN] += 1 << (8 * (k // 13))
+        st[m + M_SEEN] += 1 << (8 * (k // RANKS_PER_COLOR))
     else:
         st[m + M_NAMED] = (st[m + M_NAMED] & 15) * 16 + st[S_COLOR] + 1
 
@@ -87,7 +88,7 @@ def unseen_total(st, p):
 @njit(cache=True, inline="always")
 def value(st, P, p, c, mine, h, u_total):
     """mine - expected cards of colour c among the h cards of the next player."""
-    unseen = 25 * int(P[P_DECKS]) - seen(st, p, c) - mine
+    unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, p, c) - mine
     if unseen < 0:
         unseen = 0
     if u_total <= 0:
@@ -111,51 +112,9 @@ def card_score(P, k, v0, v1, v2, v3):
         return -1.0e9
     if k == WILD:
         return -2.0e9
-    c = k // 13
+    c = k // RANKS_PER_COLOR
     v = v0 if c == 0 else (v1 if c == 1 else (v2 if c == 2 else v3))
     return v + points(P, k) * 1.0e-3
-
-
-@njit(cache=True)
-def choose_play(st, P, rng, p):
-    if maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
-        return WILD_DRAW4
-    base = S_HAND0 + p * N_KINDS
-    c, tr, wok, w4ok = legal_view(st, P, p)
-    # the colours among the legal coloured cards: the odds matter only if 2+ (a summed
-    # count for the colour in force, not a test per kind: those branches mispredict)
-    colours = 1 << c if color_count(st, p, c) > 0 else 0
-    if tr >= 0:
-        for c2 in range(4):
-            if c2 != c and st[base + c2 * 13 + tr] > 0:
-                colours |= 1 << c2
-    if colours & (colours - 1):
-        v0, v1, v2, v3 = values(st, P, p)
-    else:
-        v0, v1, v2, v3 = 0.0, 0.0, 0.0, 0.0
-    choice = -1
-    best = NEG
-    ties = 0
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        n = legal_copies(st, base, k, wok, w4ok)
-        if n == 0:
-            continue
-        take, best, ties = tie(rng, card_score(P, k, v0, v1, v2, v3), n, best, ties)
-        if take:
-            choice = k
-    return choice
-
-
-@njit(cache=True)
-def choose_color(st, P, rng, p):
-    v0, v1, v2, v3 = values(st, P, p)
-    return argmax4(rng, v0, v1, v2, v3)
-
-
-@njit(cache=True)
-def play_drawn(st, P, rng, p, k):
-    return True
 
 
 @njit(cache=True)
@@ -166,7 +125,7 @@ def colour_before_draw4(st, p):
         return -1
     x = st[S_DISC0 + nd - 2]
     if x < WILD:
-        return x // 13
+        return x // RANKS_PER_COLOR
     return st[S_MEM0 + p * N_KINDS + M_NAMED] // 16 - 1
 
 
@@ -176,7 +135,7 @@ def holds_colour_chance(st, P, p, b, c):
     cannot see (hypergeometric)."""
     h = st[S_HS0 + b]
     u_total = unseen_total(st, p)
-    unseen = 25 * int(P[P_DECKS]) - seen(st, p, c) - color_count(st, p, c)
+    unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, p, c) - color_count(st, p, c)
     if unseen <= 0 or h <= 0:
         return 0.0
     none = 1.0
@@ -203,37 +162,53 @@ def bluff_chance(st, P, p):
     return s * q / den
 
 
+@njit(cache=True, inline="always")
+def play_values(st, P, p):
+    """:func:`values` when the legal coloured cards span 2+ colours, else zeros: the odds
+    only matter then (a summed count for the colour in force, not a test per kind: those
+    branches mispredict)."""
+    base = S_HAND0 + p * N_KINDS
+    c = st[S_COLOR]
+    top = st[S_TOP]
+    colours = 1 << c if color_count(st, p, c) > 0 else 0
+    if top < WILD:
+        tr = top % RANKS_PER_COLOR
+        for c2 in range(N_COLORS):
+            if c2 != c and st[base + c2 * RANKS_PER_COLOR + tr] > 0:
+                colours |= 1 << c2
+    if colours & (colours - 1):
+        return values(st, P, p)
+    return 0.0, 0.0, 0.0, 0.0
+
+
 @njit(cache=True)
-def challenge(st, P, rng, p):
-    extra = P[P_CHALLENGE_EXTRA]
+def challenge_score(st, P, p):
+    """YES when the chance of a bluff beats the break-even (module doc)."""
+    extra = float(rule(st, P_CHALLENGE_EXTRA))
     pen = float(st[S_PENDING])
     if extra + 2.0 * pen <= 0.0:
-        return False
-    return bluff_chance(st, P, p) > extra / (extra + 2.0 * pen)
+        return NO
+    return YES if bluff_chance(st, P, p) > extra / (extra + 2.0 * pen) else NO
 
 
-@njit(cache=True)
-def choose_stack(st, P, rng, p):
-    v0, v1, v2, v3 = values(st, P, p)
-    choice = -1
-    best = NEG
-    ties = 0
-    for i in range(5):
-        k = stack_cand(i)
-        n = stack_copies(st, P, p, k)
-        if n == 0:
-            continue
-        take, best, ties = tie(rng, card_score(P, k, v0, v1, v2, v3), n, best, ties)
-        if take:
-            choice = k
-    return choice
+@njit(cache=True, inline="always")
+def context(st, P, p, ask):
+    """x[0:4]: the value of each colour (module doc), when the question needs it."""
+    if ask == Ask.play:
+        v0, v1, v2, v3 = play_values(st, P, p)
+    elif ask == Ask.stack or ask == Ask.colour:
+        v0, v1, v2, v3 = values(st, P, p)
+    else:
+        v0, v1, v2, v3 = 0.0, 0.0, 0.0, 0.0
+    return v0, v1, v2, v3, 0.0
 
 
-@njit(cache=True)
-def wants_jump(st, P, rng, p, k):
-    return True
-
-
-@njit(cache=True)
-def multi_plan(st, P, rng, p, k):
-    return plan_all(st, P, rng, p, k, 99)
+@njit(cache=True, inline="always")
+def score(st, P, rng, p, ask, k, x):
+    if ask == Ask.play or ask == Ask.stack:
+        return card_score(P, k, x[0], x[1], x[2], x[3])
+    if ask == Ask.colour:
+        return x[k]
+    if ask == Ask.challenge:
+        return challenge_score(st, P, p)
+    return usual(st, P, rng, p, ask, k, BLUFF_RATE, -1, ALL_WILDS)

@@ -10,10 +10,7 @@ from numba import njit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
 from unosim.kernel.moves import can_stack, draw4_honest, wild_allowed
 from unosim.kernel.rng import below
-
-WILD = 52
-WILD_DRAW4 = 53
-STACKABLE = (12, 25, 38, 51, WILD_DRAW4)  # R+2, Y+2, G+2, B+2, W+4
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, STACK_KINDS, WILD, WILD_DRAW4
 
 
 @njit(cache=True, inline="always")
@@ -21,16 +18,16 @@ def choose_play(st, P, rng, p):
     """A legal card uniformly among the physical legal cards, or -1 (draw) when none."""
     base = S_HAND0 + p * N_KINDS
     c = st[S_COLOR]
-    cb = base + c * 13
+    cb = base + c * NR
     total = 0
-    for r in range(13):
+    for r in range(NR):
         total += st[cb + r]
     top = st[S_TOP]
-    tr = top % 13 if top < WILD else -1
+    tr = top % NR if top < WILD else -1
     if tr >= 0:
-        for c2 in range(4):
+        for c2 in range(N_COLORS):
             if c2 != c:
-                total += st[base + c2 * 13 + tr]
+                total += st[base + c2 * NR + tr]
     nw = st[base + WILD]
     n4 = st[base + WILD_DRAW4]
     if nw + n4 > 0:
@@ -43,16 +40,16 @@ def choose_play(st, P, rng, p):
     if total == 0:
         return -1
     u = below(rng, total)
-    for r in range(13):
+    for r in range(NR):
         u -= st[cb + r]
         if u < 0:
-            return c * 13 + r
+            return c * NR + r
     if tr >= 0:
-        for c2 in range(4):
+        for c2 in range(N_COLORS):
             if c2 != c:
-                u -= st[base + c2 * 13 + tr]
+                u -= st[base + c2 * NR + tr]
                 if u < 0:
-                    return c2 * 13 + tr
+                    return c2 * NR + tr
     u -= nw
     if u < 0:
         return WILD
@@ -61,7 +58,7 @@ def choose_play(st, P, rng, p):
 
 @njit(cache=True, inline="always")
 def choose_color(st, P, rng, p):
-    return below(rng, 4)
+    return below(rng, N_COLORS)
 
 
 @njit(cache=True)
@@ -72,15 +69,15 @@ def choose_stack(st, P, rng, p):
     (in kind order, as a scan of all 54 kinds would meet them)."""
     base = S_HAND0 + p * N_KINDS
     total = 0
-    for i in range(5):
-        k = STACKABLE[i]
+    for i in range(len(STACK_KINDS)):
+        k = STACK_KINDS[i]
         if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
             total += st[base + k]
     if total == 0:
         return -1
     u = below(rng, total)
-    for i in range(5):
-        k = STACKABLE[i]
+    for i in range(len(STACK_KINDS)):
+        k = STACK_KINDS[i]
         if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
             u -= st[base + k]
             if u < 0:
@@ -105,6 +102,3 @@ def choose_opponent(st, P, rng, p, teams):
                 return q
             u -= 1
     return -1
-
-
-

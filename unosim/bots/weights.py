@@ -30,11 +30,9 @@ fewest cards (H4, H5).
 from numba import njit
 
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_TOP
-from unosim.rules.params import P_VOLUNTARY_DRAW
-from unosim.kernel.rng import chance
 from unosim.kernel.table import next_seat
-from .common import (N_CAND, NEG, WILD, WILD_DRAW4, cand, colour_counts, is_attack, legal_copies, legal_view,
-                     maybe_bluff, most_held_colour, param, plan_all, points, stack_cand, stack_copies, tie)
+from unosim.rules.cards import RANKS_PER_COLOR, SKIP, WILD, WILD_DRAW4
+from .common import ALL_WILDS, NO, YES, Ask, colour_counts, is_attack, param, points, usual
 
 W_WILD = 0
 W_DRAW4 = 1
@@ -52,7 +50,7 @@ FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number"
 
 
 @njit(cache=True, inline="always")
-def context(st, p):
+def features(st, p):
     """What every card's features share: p's cards per colour and the next player's count."""
     c0, c1, c2, c3 = colour_counts(st, p)
     return c0, c1, c2, c3, st[S_HS0 + next_seat(st, p)]
@@ -69,13 +67,13 @@ def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
             s += param(P, p, W_DRAW4)
         share = max(max(c0, c1), max(c2, c3))
     else:
-        c = k // 13
-        r = k % 13
-        if r >= 10:
+        c = k // RANKS_PER_COLOR
+        r = k % RANKS_PER_COLOR
+        if r >= SKIP:
             s += param(P, p, W_ACTION)
         share = (c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))) - 1
         top = st[S_TOP]
-        if c != st[S_COLOR] and top < WILD and top % 13 == r:
+        if c != st[S_COLOR] and top < WILD and top % RANKS_PER_COLOR == r:
             s += param(P, p, W_MATCHES_NUMBER)
     if others > 0:
         s += param(P, p, W_COLOR_SHARE) * share / others
@@ -84,72 +82,21 @@ def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
     return s
 
 
-@njit(cache=True)
-def score(st, P, p, k):
-    """The linear score of card k in seat p's hand."""
-    c0, c1, c2, c3, h = context(st, p)
-    return score_in(st, P, p, k, c0, c1, c2, c3, h)
+@njit(cache=True, inline="always")
+def context(st, P, p, ask):
+    """:func:`features` for the questions that score a card (as floats: exact for counts)."""
+    if ask == Ask.colour or ask == Ask.challenge or ask == Ask.max_wilds:
+        return 0.0, 0.0, 0.0, 0.0, 0.0
+    c0, c1, c2, c3, h = features(st, p)
+    return float(c0), float(c1), float(c2), float(c3), float(h)
 
 
-@njit(cache=True)
-def choose_play(st, P, rng, p):
-    if maybe_bluff(st, P, rng, p, param(P, p, BLUFF_RATE)):
-        return WILD_DRAW4
-    x0, x1, x2, x3, h = context(st, p)
-    choice = -1
-    best = NEG
-    ties = 0
-    base = S_HAND0 + p * N_KINDS
-    c, tr, wok, w4ok = legal_view(st, P, p)
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        n = legal_copies(st, base, k, wok, w4ok)
-        if n == 0:
-            continue
-        take, best, ties = tie(rng, score_in(st, P, p, k, x0, x1, x2, x3, h), n, best, ties)
-        if take:
-            choice = k
-    if choice >= 0 and best < param(P, p, DRAW_SCORE) and P[P_VOLUNTARY_DRAW] != 0.0:
-        return -1
-    return choice
-
-
-@njit(cache=True)
-def choose_color(st, P, rng, p):
-    return most_held_colour(st, rng, p)
-
-
-@njit(cache=True)
-def play_drawn(st, P, rng, p, k):
-    return score(st, P, p, k) >= param(P, p, DRAW_SCORE)
-
-
-@njit(cache=True)
-def challenge(st, P, rng, p):
-    return chance(rng, param(P, p, CHALLENGE_RATE))
-
-
-@njit(cache=True)
-def choose_stack(st, P, rng, p):
-    choice = -1
-    best = NEG
-    ties = 0
-    for i in range(5):
-        k = stack_cand(i)
-        n = stack_copies(st, P, p, k)
-        if n == 0:
-            continue
-        take, best, ties = tie(rng, score(st, P, p, k), n, best, ties)
-        if take:
-            choice = k
-    return choice
-
-
-@njit(cache=True)
-def wants_jump(st, P, rng, p, k):
-    return score(st, P, p, k) >= param(P, p, DRAW_SCORE)
-
-
-@njit(cache=True)
-def multi_plan(st, P, rng, p, k):
-    return plan_all(st, P, rng, p, k, 99)
+@njit(cache=True, inline="always")
+def score(st, P, rng, p, ask, k, x):
+    if ask == Ask.play or ask == Ask.stack:
+        return score_in(st, P, p, k, x[0], x[1], x[2], x[3], x[4])
+    if ask == Ask.drawn or ask == Ask.jump:  # only a card worth ``draw_score``
+        return YES if score_in(st, P, p, k, x[0], x[1], x[2], x[3], x[4]) >= param(P, p, DRAW_SCORE) else NO
+    if ask == Ask.draw_below:
+        return param(P, p, DRAW_SCORE)
+    return usual(st, P, rng, p, ask, k, BLUFF_RATE, CHALLENGE_RATE, ALL_WILDS)

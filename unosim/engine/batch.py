@@ -19,10 +19,27 @@ from unosim.kernel.layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLEN
     S_STACK_DRAWN, S_STALLED, S_SWAPS, S_TURNS, S_UNO_PENALTIES, S_WINNER)
 from unosim.rules.params import P_DEALER, P_FINISH, P_PLAYERS, P_TEAMS
 from unosim.kernel.rng import below, stream_start
-from unosim.kernel.table import hand_points
+from unosim.kernel.table import hand_points, rule
+from unosim.rules.codes import Dealer, Finish
 
 STREAM_HANDS = 1
 STREAM_MATCHES = 2
+
+
+@njit(cache=True)
+def deal_next(P, rng, rotate_to, winner):
+    """R4/E4, the one statement of who deals: a random seat, the last seat every hand
+    (``fixed``), the last winner (``winner``; -1 when there is none, e.g. after a stalled
+    hand, R13), else the seat ``rotate_to``.  Runs before a hand, so it reads ``P``."""
+    n = int(P[P_PLAYERS])
+    mode = int(P[P_DEALER])
+    if mode == Dealer.random:
+        return below(rng, n)
+    if mode == Dealer.fixed:
+        return n - 1
+    if mode == Dealer.winner and winner >= 0:
+        return winner
+    return rotate_to
 
 
 @njit(cache=True)
@@ -30,13 +47,7 @@ def hand_dealer(P, rng, index):
     """Dealer of independent hand ``index``: seats take turns (R4 "rotate"; also used for
     "winner", since independent hands have no previous winner), a random seat, or the
     last seat every hand (E4 "fixed")."""
-    n = int(P[P_PLAYERS])
-    mode = P[P_DEALER]
-    if mode == 2.0:
-        return below(rng, n)
-    if mode == 3.0:
-        return n - 1
-    return index % n
+    return deal_next(P, rng, index % int(P[P_PLAYERS]), -1)
 
 
 @njit(cache=True)
@@ -48,7 +59,7 @@ def write_row(st, P, out, i, index):
     out[i, O_FIRST] = st[S_FIRST]
     w = st[S_WINNER]
     out[i, O_WINNER] = w
-    teams = int(P[P_TEAMS])
+    teams = rule(st, P_TEAMS)
     out[i, O_WIN_TEAM] = w % teams if w >= 0 else -1
     out[i, O_STALLED] = st[S_STALLED]
     out[i, O_TURNS] = st[S_TURNS]
@@ -66,7 +77,7 @@ def write_row(st, P, out, i, index):
     out[i, O_NOISES] = st[S_NOISES]
     out[i, O_GIVEAWAYS] = st[S_GIVEAWAYS]
     out[i, O_MAX_DRAW] = st[S_MAX_DRAW]
-    ranked = P[P_FINISH] != 0.0
+    ranked = rule(st, P_FINISH) == Finish.last_standing
     for s in range(n):
         out[i, O_POINTS0 + s] = hand_points(st, P, s)
         out[i, O_CARDS0 + s] = st[S_HS0 + s]
@@ -104,7 +115,8 @@ def play_hands(P, seed, start, count, out, blocks):
 
 @njit(cache=True)
 def trace_hand(P, seed, index, log):
-    """Replay hand ``index`` of a run with the event log on; returns (state, events written)."""
+    """Replay hand ``index`` of a run with the event log on; returns the final state (the
+    events written to ``log`` are its first ``st[S_NLOG]`` rows)."""
     st = np.zeros(N_STATE, np.int64)
     st[S_LOGCAP] = log.shape[0]
     rng_mem = np.zeros(1, np.uint64)

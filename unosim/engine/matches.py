@@ -20,12 +20,13 @@ match columns ``M_*`` below.
 import numpy as np
 from numba import njit, prange
 
-from .batch import STREAM_MATCHES, keep_alive, write_row
+from .batch import STREAM_MATCHES, deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
 from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_RANK0, O_STALLED, O_WINNER
-from unosim.rules.params import MAX_PLAYERS, P_DEALER, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
-from unosim.kernel.rng import below, stream_start
+from unosim.rules.params import MAX_PLAYERS, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
+from unosim.kernel.rng import stream_start
+from unosim.rules.codes import Finish
 
 # --------------------------------------------------------------------------- match columns
 M_MATCH = N_OUT          # match index in the run
@@ -47,13 +48,7 @@ not exceed it."""
 def first_dealer(P, rng):
     """S3: seat 0 deals the first hand of a match; a random seat under R4 "random"; the last
     seat under "fixed" (it deals every hand)."""
-    n = int(P[P_PLAYERS])
-    mode = P[P_DEALER]
-    if mode == 2.0:
-        return below(rng, n)
-    if mode == 3.0:
-        return n - 1
-    return 0
+    return deal_next(P, rng, 0, -1)
 
 
 @njit(cache=True)
@@ -61,15 +56,7 @@ def next_dealer(P, rng, dealer, winner):
     """R4 for the hand after one dealt by ``dealer``: rotate to the next seat; the winner
     (after a stalled hand, ``winner`` -1, the deal rotates, R13); a random seat; or the last
     seat again under "fixed"."""
-    n = int(P[P_PLAYERS])
-    mode = P[P_DEALER]
-    if mode == 2.0:
-        return below(rng, n)
-    if mode == 3.0:
-        return n - 1
-    if mode == 1.0 and winner >= 0:
-        return winner
-    return (dealer + 1) % n
+    return deal_next(P, rng, (dealer + 1) % int(P[P_PLAYERS]), winner)
 
 
 TOT_POS_DONE = 2 * MAX_PLAYERS   # in a match's running-state vector ``tot``
@@ -84,7 +71,7 @@ def start_match(P, tot):
     it is not defined."""
     for i in range(N_TOT):
         tot[i] = 0
-    if P[P_FINISH] != 0.0:
+    if int(P[P_FINISH]) == Finish.last_standing:
         tot[TOT_NEG_DONE] = 1
 
 
@@ -106,7 +93,7 @@ def score_row(P, row, tot):
     row[M_POS_END] = 0
     row[M_NEG_END] = 0
     if row[O_STALLED] == 0:
-        if P[P_FINISH] != 0.0:
+        if int(P[P_FINISH]) == Finish.last_standing:
             if pos_open:
                 for s in range(n):
                     side = s % teams if teams > 1 else s

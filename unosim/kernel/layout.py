@@ -57,7 +57,7 @@ S_AS_WILD = 37    # 1 while a drawn Wild Draw Four acts as a plain Wild (E3)
 S_LOGCAP = 38     # events the trace log can hold when it is passed as a pointer (kept by reset)
 S_HS0 = 40                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
-S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch marks (jump-in candidates)
+S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
 S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1

@@ -6,21 +6,19 @@ kinds of the colour in force, the same rank in the other three colours, the two 
 
 from numba import njit
 
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_IN, S_PENDING_KIND, S_TOP
 from unosim.kernel.table import rule
-from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_PENDING_KIND, S_TOP
-from unosim.rules.params import P_STACKING, P_WILD_DRAW4, P_WILD_LAST
-
-WILD = 52
-WILD_DRAW4 = 53
-DRAW2_RANK = 12
+from unosim.rules.cards import DRAW2, N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
+from unosim.rules.codes import Stacking, TwoPlayerReverse, WildDraw4
+from unosim.rules.params import P_STACKING, P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST
 
 
 @njit(cache=True, inline="always")
 def color_count(st, p, c):
     """Cards of colour c in seat p's hand (the R8 test counts only these)."""
-    base = S_HAND0 + p * N_KINDS + c * 13
+    base = S_HAND0 + p * N_KINDS + c * RANKS_PER_COLOR
     n = 0
-    for r in range(13):
+    for r in range(RANKS_PER_COLOR):
         n += st[base + r]
     return n
 
@@ -36,9 +34,9 @@ def draw4_honest(st, P, p):
     """R8: Wild Draw Four is legal when free, or when p holds no card of the colour in force;
     E1 ``last_resort``: only when no other card (not even a Wild) may be played."""
     mode = rule(st, P_WILD_DRAW4)
-    if mode == 0:
+    if mode == WildDraw4.restricted:
         return color_count(st, p, st[S_COLOR]) == 0
-    if mode == 1:
+    if mode == WildDraw4.free:
         return True
     return no_other_play(st, p)
 
@@ -52,9 +50,9 @@ def no_other_play(st, p):
     top = st[S_TOP]
     if top >= WILD:
         return True
-    r = top % 13
-    for c in range(4):
-        if st[base + c * 13 + r] > 0:
+    r = top % RANKS_PER_COLOR
+    for c in range(N_COLORS):
+        if st[base + c * RANKS_PER_COLOR + r] > 0:
             return False
     return True
 
@@ -64,10 +62,10 @@ def matches(st, k):
     """R5: k matches the colour in force, or the top card's number/symbol, or is wild."""
     if k >= WILD:
         return True
-    if k // 13 == st[S_COLOR]:
+    if k // RANKS_PER_COLOR == st[S_COLOR]:
         return True
     top = st[S_TOP]
-    return top < WILD and k % 13 == top % 13
+    return top < WILD and k % RANKS_PER_COLOR == top % RANKS_PER_COLOR
 
 
 @njit(cache=True, inline="always")
@@ -80,19 +78,35 @@ def is_legal(st, P, p, k):
     return matches(st, k)
 
 
+@njit(cache=True, inline="always")
+def is_draw2(k):
+    """A Draw Two of any colour."""
+    return k < WILD and k % RANKS_PER_COLOR == DRAW2
+
+
+@njit(cache=True, inline="always")
+def stacks_on(mode, pk, k):
+    """H1, the one statement of what stacks on what: may card k go on the pending draw card
+    pk (-1: none) under ``stacking`` mode?  Draw Two on Draw Two (``draw2``), Wild Draw
+    Four on either (``draw2_draw4``), Draw Two on Wild Draw Four too (``all``).  The engine
+    asks it with k = pk to know whether the victim of a draw card gets to answer (H2)."""
+    if mode == Stacking.none or pk < 0:
+        return False
+    k_d2 = is_draw2(k)
+    if is_draw2(pk):
+        return k_d2 or (mode >= Stacking.draw2_draw4 and k == WILD_DRAW4)
+    if pk == WILD_DRAW4:
+        return (mode >= Stacking.draw2_draw4 and k == WILD_DRAW4) or (mode == Stacking.all and k_d2)
+    return False
+
+
 @njit(cache=True)
 def can_stack(st, P, k):
     """H1: may k be stacked on the pending penalty card?"""
-    mode = rule(st, P_STACKING)
-    if mode == 0:
-        return False
-    pk = st[S_PENDING_KIND]
-    if pk < 0:
-        return False
-    pending_d2 = pk < WILD and pk % 13 == DRAW2_RANK
-    k_d2 = k < WILD and k % 13 == DRAW2_RANK
-    if pending_d2:
-        return k_d2 or (mode >= 2 and k == WILD_DRAW4)
-    if pk == WILD_DRAW4:
-        return (mode >= 2 and k == WILD_DRAW4) or (mode == 3 and k_d2)
-    return False
+    return stacks_on(rule(st, P_STACKING), st[S_PENDING_KIND], k)
+
+
+@njit(cache=True, inline="always")
+def reverse_is_skip(st):
+    """R9/H14: with 2 players in, a Reverse acts as a Skip (unless ``two_player_reverse = none``)."""
+    return st[S_IN] == 2 and rule(st, P_TWO_PLAYER_REVERSE) == TwoPlayerReverse.skip

@@ -4,9 +4,10 @@ from numba import njit
 
 from unosim.kernel.layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, S_DISC0, S_DRAW0, S_DRAWN, S_MAX_DRAW,
     S_NDISC, S_NDRAW, S_RESHUFFLES, S_TOTAL)
+from unosim.rules.cards import RANKS_PER_COLOR, WILD
 from unosim.rules.params import P_DECKS
 from unosim.kernel.rng import below
-from unosim.kernel.table import add_card, log_event
+from unosim.kernel.table import add_card, log_event, rule
 
 
 @njit(cache=True)
@@ -22,14 +23,14 @@ def shuffle(st, lo, n, rng):
 @njit(cache=True)
 def build_deck(st, P, rng):
     """Fill the draw pile with the R1 deck and shuffle it."""
-    decks = int(P[P_DECKS])
+    decks = rule(st, P_DECKS)
     n = 0
     for _ in range(decks):
         for k in range(N_KINDS):
             copies = 2
-            if k >= 52:
+            if k >= WILD:
                 copies = 4
-            elif k % 13 == 0:
+            elif k % RANKS_PER_COLOR == 0:
                 copies = 1
             for _c in range(copies):
                 st[S_DRAW0 + n] = k

@@ -1,0 +1,125 @@
+"""The shared best-choice loops: every strategy but B0 is its answers to :data:`Ask`.
+
+A strategy module defines two compiled functions and nothing else is asked of it:
+
+* ``context(st, P, p, ask)``: what its scores share for one decision, five floats
+  computed once (the next seat's cards, per-colour values, ...);
+* ``score(st, P, rng, p, ask, k, x)``: its number for card (or colour) k.
+
+The loops here pick the best-scoring legal card (R5-R8), stackable card (H1) or colour
+(R9), ties uniformly at random over physical cards, and turn the yes/no questions into
+booleans.  They dispatch on the seat's strategy code in :func:`context` and
+:func:`score`, the only two places that list the strategies: numba inlines both into
+each loop, where the code is fixed for the whole loop, so a strategy costs the same as
+with a loop of its own (measured, docs/bots.md), and each loop is one out-of-line call
+from :mod:`unosim.bots.policy`.  A new strategy is its module, its entry in
+:mod:`unosim.rules.strategies` and one line in each of the two functions below.
+"""
+
+from numba import njit
+
+from unosim.kernel.layout import N_KINDS, S_HAND0
+from unosim.kernel.table import rule
+from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD_DRAW4
+from unosim.rules.params import P_VOLUNTARY_DRAW
+from unosim.rules.strategies import Strategy
+from . import aggressor, color_keeper, counter, greedy, weights, wild_saver
+from .common import N_CAND, NEG, Ask, cand, legal_copies, legal_view, maybe_bluff, stack_copies, tie
+
+
+@njit(cache=True, inline="always")
+def context(st, P, p, code, ask):
+    """Strategy ``code``'s context for question ``ask``."""
+    if code == Strategy.greedy:
+        return greedy.context(st, P, p, ask)
+    if code == Strategy.wild_saver:
+        return wild_saver.context(st, P, p, ask)
+    if code == Strategy.color_keeper:
+        return color_keeper.context(st, P, p, ask)
+    if code == Strategy.aggressor:
+        return aggressor.context(st, P, p, ask)
+    if code == Strategy.counter:
+        return counter.context(st, P, p, ask)
+    return weights.context(st, P, p, ask)
+
+
+@njit(cache=True, inline="always")
+def score(st, P, rng, p, code, ask, k, x):
+    """Strategy ``code``'s answer to ``ask`` about k, given its context x."""
+    if code == Strategy.greedy:
+        return greedy.score(st, P, rng, p, ask, k, x)
+    if code == Strategy.wild_saver:
+        return wild_saver.score(st, P, rng, p, ask, k, x)
+    if code == Strategy.color_keeper:
+        return color_keeper.score(st, P, rng, p, ask, k, x)
+    if code == Strategy.aggressor:
+        return aggressor.score(st, P, rng, p, ask, k, x)
+    if code == Strategy.counter:
+        return counter.score(st, P, rng, p, ask, k, x)
+    return weights.score(st, P, rng, p, ask, k, x)
+
+
+@njit(cache=True)
+def choose_play(st, P, rng, p, code):
+    """The card p plays: a Wild Draw Four bluff at the strategy's ``bluff_rate`` (R8), else
+    its best-scoring legal card; -1 (draw, R7) when nothing is legal, or when voluntary
+    draws are allowed and the best scores below its ``draw_below``."""
+    x = context(st, P, p, code, Ask.play)
+    if maybe_bluff(st, P, rng, p, score(st, P, rng, p, code, Ask.bluff_rate, -1, x)):
+        return WILD_DRAW4
+    choice = -1
+    best = NEG
+    ties = 0
+    base = S_HAND0 + p * N_KINDS
+    c, tr, wok, w4ok = legal_view(st, P, p)
+    for i in range(N_CAND):
+        k = cand(i, c, tr)
+        n = legal_copies(st, base, k, wok, w4ok)
+        if n == 0:
+            continue
+        take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.play, k, x), n, best, ties)
+        if take:
+            choice = k
+    if (choice >= 0 and rule(st, P_VOLUNTARY_DRAW) != 0
+            and best < score(st, P, rng, p, code, Ask.draw_below, choice, x)):
+        return -1
+    return choice
+
+
+@njit(cache=True)
+def choose_stack(st, P, rng, p, code):
+    """The best-scoring card p may stack on the pending penalty (H1), or -1 to draw it."""
+    x = context(st, P, p, code, Ask.stack)
+    choice = -1
+    best = NEG
+    ties = 0
+    for i in range(len(STACK_KINDS)):
+        k = STACK_KINDS[i]
+        n = stack_copies(st, P, p, k)
+        if n == 0:
+            continue
+        take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.stack, k, x), n, best, ties)
+        if take:
+            choice = k
+    return choice
+
+
+@njit(cache=True)
+def choose_colour(st, P, rng, p, code):
+    """The best-scoring colour to name after a wild (R9), ties uniformly at random."""
+    x = context(st, P, p, code, Ask.colour)
+    choice = 0
+    best = NEG
+    ties = 0
+    for c in range(N_COLORS):
+        take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.colour, c, x), 1, best, ties)
+        if take:
+            choice = c
+    return choice
+
+
+@njit(cache=True)
+def answer(st, P, rng, p, code, ask, k):
+    """The strategy's number for a question asked outside the loops above: yes (> 0) or no
+    for ``drawn``, ``jump``, ``challenge``; the count for ``max_wilds``."""
+    return score(st, P, rng, p, code, ask, k, context(st, P, p, code, ask))

@@ -1,0 +1,118 @@
+"""H2 jump-in: after a card is put down, any other seat holding an identical card may play
+it out of turn, possibly in a chain; the card left on top then acts."""
+
+from numba import njit
+
+from ..bots import policy
+from unosim.kernel.layout import (EV_JUMP, N_KINDS, S_AS_WILD, S_DIR, S_HAND0, S_HS0, S_IN, S_JUMP_INS, S_NP,
+    S_RANK0, S_SCR0, S_TURNS)
+from unosim.kernel.moves import draw4_honest, reverse_is_skip, stacks_on
+from unosim.kernel.rng import below
+from unosim.kernel.table import next_seat, rule
+from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
+from unosim.rules.codes import JumpIn, JumpInStack
+from unosim.rules.params import P_JUMP_IN, P_JUMP_IN_STACK, P_MAX_TURNS, P_STACKING
+from .effects import after_play, is_draw_card, put_down, uno_call
+from .turns import begin_turn
+
+
+@njit(cache=True, inline="always")
+def jump_then_act(st, P, rng, log, p, k, count):
+    """The H2 window after p put down ``count`` cards ending with k, then the effects of
+    the card left on top (:func:`after_play`), by its last player."""
+    dmult = count
+    smult = count
+    if rule(st, P_JUMP_IN) != JumpIn.none and jumpable(st, P, k) and someone_else_holds(st, p, k):
+        j, k, dmult = jump_window(st, P, rng, log, p, k, count)
+        if j != p:
+            smult = 1
+            p = j
+    after_play(st, P, rng, log, p, k, dmult, smult)
+
+
+@njit(cache=True, inline="always")
+def next_to_act(st, P, p, k):
+    """H2's "who would act next" after p plays k: that seat may not jump in."""
+    if k < WILD:
+        r = k % RANKS_PER_COLOR
+        if r == SKIP:
+            return next_seat(st, next_seat(st, p))
+        if r == REVERSE:
+            if st[S_IN] == 2:
+                if not reverse_is_skip(st):
+                    return next_seat(st, p)
+                return next_seat(st, next_seat(st, p))
+            st[S_DIR] = -st[S_DIR]
+            q = next_seat(st, p)
+            st[S_DIR] = -st[S_DIR]
+            return q
+    if is_draw_card(st, P, k):
+        v = next_seat(st, p)
+        if stacks_on(rule(st, P_STACKING), k, k):  # the victim may answer with a stack (H1)
+            return v
+        return next_seat(st, v)
+    return next_seat(st, p)
+
+
+@njit(cache=True, inline="always")
+def someone_else_holds(st, p, k):
+    """A cheap look before the H2 window: does any other seat hold a copy of k at all?
+    (A branch-free sum: a test per seat mispredicts.)"""
+    total = 0
+    for q in range(st[S_NP]):
+        total += st[S_HAND0 + q * N_KINDS + k]
+    return total > st[S_HAND0 + p * N_KINDS + k]
+
+
+@njit(cache=True, inline="always")
+def jumpable(st, P, k):
+    """H2: numbers always; Skip/Reverse/Draw Two under "colored"; wilds under "all"."""
+    mode = rule(st, P_JUMP_IN)
+    if k >= WILD:
+        return mode == JumpIn.all
+    if k % RANKS_PER_COLOR <= NUMBER_MAX:
+        return True
+    return mode >= JumpIn.colored
+
+
+@njit(cache=True)
+def jump_window(st, P, rng, log, p, k, mult):
+    """H2: identical cards jump in, possibly in a chain; returns the last (player, card, mult).
+
+    ``mult`` counts the draw-card penalties that add up: under ``jump_in_stack =
+    "accumulate"`` each jump adds one, under "replace" only the last jumper's card counts."""
+    n = st[S_NP]
+    max_turns = rule(st, P_MAX_TURNS)
+    while jumpable(st, P, k) and st[S_TURNS] < max_turns:
+        nxt = next_to_act(st, P, p, k)
+        count = 0
+        for q in range(n):
+            if st[S_HAND0 + q * N_KINDS + k] > 0 and q != p and q != nxt and st[S_RANK0 + q] == 0 \
+                    and st[S_HS0 + q] >= 2 \
+                    and (k != WILD_DRAW4 or draw4_honest(st, P, q)) \
+                    and policy.wants_jump(st, P, rng, q, k):
+                count += 1
+                st[S_SCR0 + q] = 1
+            else:
+                st[S_SCR0 + q] = 0
+        if count == 0:
+            break
+        u = below(rng, count)
+        j = -1
+        for q in range(n):
+            if st[S_SCR0 + q] == 1:
+                if u == 0:
+                    j = q
+                u -= 1
+        begin_turn(st, P, rng, log, j)
+        st[S_JUMP_INS] += 1
+        st[S_AS_WILD] = 0
+        if is_draw_card(st, P, k) and rule(st, P_JUMP_IN_STACK) == JumpInStack.accumulate:
+            mult += 1
+        else:
+            mult = 1
+        put_down(st, P, rng, log, j, k, EV_JUMP)
+        if st[S_HS0 + j] == 1:
+            uno_call(st, P, rng, log, j)
+        p = j
+    return p, k, mult

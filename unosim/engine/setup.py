@@ -1,0 +1,119 @@
+"""The start of a hand: reset the state, deal (R2), turn the first card (R3, H15, H16)."""
+
+from numba import njit
+
+from ..bots import policy
+from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_RETURN, EV_REVERSE, EV_SKIPPED,
+    EV_TURN_UP, N_KINDS, S_BOT0, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DRAW0, S_FIRST, S_HAND0, S_IN,
+    S_LAST_PLAYER, S_LOGCAP, S_MEM0, S_NDRAW, S_NP, S_PENDING_KIND, S_RULE0, S_SCORE0, S_SILENT, S_TOP,
+    S_WINNER)
+from unosim.kernel.piles import discard, draw_cards, shuffle
+from unosim.kernel.table import add_card, log_event, next_seat, rule, wrap
+from unosim.rules.cards import DRAW2, NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
+from unosim.rules.codes import FirstCard, TwoPlayerReverse
+from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT, P_FIRST_CARD,
+    P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TWO_PLAYER_REVERSE, P_WATCHERS)
+
+
+@njit(cache=True)
+def reset(st, P, dealer):
+    """Zero the scalars, the seats' hands and (for watching strategies) bot memory, and
+    copy the score table, the rule switches and the seats' strategy codes in as integers
+    (:func:`unosim.kernel.table.rule`); the piles are overwritten by the deal, and the log
+    capacity (S_LOGCAP) is kept."""
+    n = int(P[P_PLAYERS])
+    cap = st[S_LOGCAP]
+    for i in range(S_HAND0 + n * N_KINDS):
+        st[i] = 0
+    st[S_LOGCAP] = cap
+    if P[P_WATCHERS] != 0.0:  # only watching strategies (counter) keep memory
+        for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
+            st[i] = 0
+    for k in range(N_KINDS):
+        st[S_SCORE0 + k] = int(P[P_SCORE0 + k])
+    for i in range(P_SCORE0):  # the switches as integers: no float compares on the hot path
+        st[S_RULE0 + i] = int(P[i])
+    for q in range(MAX_PLAYERS):
+        st[S_BOT0 + q] = int(P[P_BOT0 + q * BOT_STRIDE])
+    st[S_NP] = n
+    st[S_IN] = n
+    st[S_DIR] = 1
+    st[S_DEALER] = dealer
+    st[S_WINNER] = -1
+    st[S_PENDING_KIND] = -1
+    st[S_SILENT] = -1
+    st[S_LAST_PLAYER] = -1
+
+
+@njit(cache=True)
+def deal(st, P, rng, log):
+    """R2: ``hand_size`` rounds of one card each, starting left of the dealer."""
+    n = st[S_NP]
+    dealer = st[S_DEALER]
+    for _ in range(rule(st, P_HAND_SIZE)):
+        p = dealer
+        for i in range(n):
+            p = wrap(p + 1, n)
+            top = st[S_NDRAW] - 1
+            add_card(st, p, st[S_DRAW0 + top], 1)
+            st[S_NDRAW] = top
+            log_event(st, log, EV_DEAL, p, st[S_DRAW0 + top], 0)
+
+
+@njit(cache=True, inline="always")
+def turnable(k, number_only):
+    """R3/H16: may k start the discard pile?"""
+    if k == WILD_DRAW4:
+        return False
+    return not number_only or (k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX)
+
+
+@njit(cache=True)
+def turn_first_card(st, P, rng, log):
+    """R3: turn cards until one may start the pile, then apply its effect on the first seat.
+
+    If no card left in the draw pile may start it (possible only when the deal took
+    almost every card), the top card is used as it is and a Wild Draw Four counts as a
+    Wild (docs/rules.md R3).
+    """
+    number_only = rule(st, P_FIRST_CARD) == FirstCard.number_only
+    n_draw = st[S_NDRAW]
+    eligible = 0
+    for i in range(n_draw):
+        if turnable(st[S_DRAW0 + i], number_only):
+            eligible += 1
+    while True:
+        k = st[S_DRAW0 + st[S_NDRAW] - 1]
+        if eligible == 0 or turnable(k, number_only):
+            break
+        log_event(st, log, EV_RETURN, k, 0, 0)
+        shuffle(st, S_DRAW0, n_draw, rng)
+    st[S_NDRAW] = n_draw - 1
+    discard(st, k)
+    st[S_TOP] = k
+    log_event(st, log, EV_TURN_UP, k, 0, 0)
+    n = st[S_NP]
+    dealer = st[S_DEALER]
+    first = next_seat(st, dealer)
+    cur = first
+    if k >= WILD:
+        st[S_COLOR] = policy.choose_color(st, P, rng, first)
+        log_event(st, log, EV_PLAY, -1, k, st[S_COLOR])
+    else:
+        st[S_COLOR] = k // RANKS_PER_COLOR
+        r = k % RANKS_PER_COLOR
+        if r == DRAW2:
+            got = draw_cards(st, rng, log, first, rule(st, P_DRAW2_AMOUNT), DR_PENALTY)
+            log_event(st, log, EV_PENALTY, first, got, DR_PENALTY)
+            if rule(st, P_FIRST_DRAW2_SKIPS) != 0:
+                log_event(st, log, EV_SKIPPED, first, 0, 0)
+                cur = next_seat(st, first)
+        elif r == SKIP:
+            log_event(st, log, EV_SKIPPED, first, 0, 0)
+            cur = next_seat(st, first)
+        elif r == REVERSE and not (n == 2 and rule(st, P_TWO_PLAYER_REVERSE) == TwoPlayerReverse.none):
+            st[S_DIR] = -1
+            log_event(st, log, EV_REVERSE, -1, 0, 0)
+            cur = dealer
+    st[S_CUR] = cur
+    st[S_FIRST] = cur

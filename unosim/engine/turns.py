@@ -1,0 +1,146 @@
+"""A seat's turn up to the card it plays: the silence check that opens it (H11), playing
+from the hand or drawing (R5-R7, H3, E2, E3), and facing a pending draw card: challenge
+(R8, H9), stack (H1) or draw it."""
+
+from collections import namedtuple
+
+from numba import njit
+
+from ..bots import policy
+from unosim.kernel.layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE, EV_KEEP,
+    EV_NOISE, EV_PASS, EV_PENALTY, EV_SKIPPED, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_IN,
+    S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_PENDING, S_PENDING_KIND, S_RANK0, S_SILENT,
+    S_STACK_DRAWN, S_STACK_LEN, S_TURNS)
+from unosim.kernel.moves import is_legal, wild_allowed
+from unosim.kernel.piles import draw_card, draw_cards
+from unosim.kernel.rng import chance
+from unosim.kernel.table import log_event, next_seat, rule
+from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
+from unosim.rules.codes import Draw, DrawnDraw4, DrawnMatch, PlayDrawn, Stacking, WildDraw4
+from unosim.rules.params import (P_CHALLENGE, P_CHALLENGE_EXTRA, P_CHALLENGE_SKIP, P_DRAW, P_DRAWN_DRAW4,
+    P_DRAWN_MATCH, P_NOISE_CHANCE, P_PLAY_DRAWN, P_STACKING, P_WILD_DRAW4)
+from .effects import other_draws_two
+
+Source = namedtuple("Source", ["none", "hand", "drawn", "stack"])(*range(4))
+"""Where the card a move puts down comes from: no card (drew and kept, or passed), the
+hand in turn, the card just drawn (R6, H3), or the hand onto a pending draw card (H1)."""
+
+
+@njit(cache=True, inline="always")
+def begin_turn(st, P, rng, log, a):
+    """Count a turn for seat a (O1) and run the H11 silence check that opens it."""
+    st[S_TURNS] += 1
+    keeper = st[S_SILENT]
+    if keeper >= 0 and st[S_RANK0 + keeper] != 0:
+        st[S_SILENT] = -1  # the keeper left the hand (H13): nobody keeps it any more
+    elif keeper >= 0:
+        if chance(rng, P[P_NOISE_CHANCE]) and st[S_IN] > 1:
+            q, got = other_draws_two(st, rng, log, a, DR_NOISE)
+            if q >= 0:
+                st[S_NOISES] += 1
+                log_event(st, log, EV_NOISE, q, got, 0)
+            st[S_SILENT] = -1
+        elif keeper == a:
+            st[S_SILENT] = -1
+
+
+@njit(cache=True, inline="always")
+def drawn_playable(st, P, p, c):
+    """May p play the card c just drawn?  R6 legality, narrowed by E2 (colour matches
+    only) and widened by E3 (a drawn Wild Draw Four plays as a plain Wild)."""
+    if c == WILD_DRAW4 and rule(st, P_DRAWN_DRAW4) == DrawnDraw4.wild:
+        return wild_allowed(st, P, p, 1)
+    if not is_legal(st, P, p, c):
+        return False
+    return rule(st, P_DRAWN_MATCH) == DrawnMatch.any or c >= WILD or c // RANKS_PER_COLOR == st[S_COLOR]
+
+
+@njit(cache=True, inline="always")
+def take_turn(st, P, rng, log, p):
+    """Seat p's turn up to the choice of card: returns (card, source), the source a
+    :data:`Source` code (``Source.none`` and card -1 when the turn ended without a play)."""
+    begin_turn(st, P, rng, log, p)
+    k = policy.choose_play(st, P, rng, p)
+    if k >= 0:
+        return k, Source.hand
+    if rule(st, P_DRAW) == Draw.until_playable:  # H3: draw until a legal card shows, then play it
+        got = 0
+        while True:
+            c = draw_card(st, rng, log, p, DR_TURN)
+            if c < 0:
+                break
+            got += 1
+            if drawn_playable(st, P, p, c):
+                break
+        if got > st[S_MAX_DRAW]:  # the turn's draws count as one draw "at once"
+            st[S_MAX_DRAW] = got
+        if c >= 0:
+            return c, Source.drawn
+    else:
+        c = draw_card(st, rng, log, p, DR_TURN)
+        if c >= 0:
+            if st[S_MAX_DRAW] < 1:
+                st[S_MAX_DRAW] = 1
+            mode = rule(st, P_PLAY_DRAWN)
+            if (mode != PlayDrawn.never and drawn_playable(st, P, p, c)
+                    and (mode == PlayDrawn.must or policy.play_drawn(st, P, rng, p, c))):
+                return c, Source.drawn
+            log_event(st, log, EV_KEEP, p, c, 0)
+            st[S_CUR] = next_seat(st, p)
+            return -1, Source.none
+    log_event(st, log, EV_PASS, p, 0, 0)
+    st[S_CUR] = next_seat(st, p)
+    return -1, Source.none
+
+
+@njit(cache=True)
+def face_penalty(st, P, rng, log):
+    """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
+    the card to stack, the turn already begun), or draw it; -1 unless stacking."""
+    v = st[S_CUR]
+    pk = st[S_PENDING_KIND]
+    if (pk == WILD_DRAW4 and st[S_STACK_LEN] == 1 and rule(st, P_WILD_DRAW4) == WildDraw4.restricted
+            and rule(st, P_CHALLENGE) != 0 and policy.challenge(st, P, rng, v)):
+        st[S_CHALLENGES] += 1
+        b = st[S_BLUFFER]
+        proven = st[S_BLUFF]
+        log_event(st, log, EV_CHALLENGE, v, b, proven)
+        if proven:
+            got = draw_cards(st, rng, log, b, st[S_PENDING], DR_CHALLENGE)
+            log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
+            clear_pending(st)
+            if rule(st, P_CHALLENGE_SKIP) != 0:  # H9
+                log_event(st, log, EV_SKIPPED, v, 0, 0)
+                st[S_CUR] = next_seat(st, v)
+        else:
+            got = draw_cards(st, rng, log, v, st[S_PENDING] + rule(st, P_CHALLENGE_EXTRA), DR_CHALLENGE)
+            log_event(st, log, EV_PENALTY, v, got, DR_CHALLENGE)
+            clear_pending(st)
+            log_event(st, log, EV_SKIPPED, v, 0, 0)
+            st[S_CUR] = next_seat(st, v)
+        return -1
+    if rule(st, P_STACKING) != Stacking.none:
+        k = policy.choose_stack(st, P, rng, v)
+        if k >= 0:
+            begin_turn(st, P, rng, log, v)
+            return k
+    total = st[S_PENDING]
+    got = draw_cards(st, rng, log, v, total, DR_PENALTY)
+    log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
+    if st[S_STACK_LEN] > 1:
+        st[S_STACK_DRAWN] += got
+    clear_pending(st)
+    log_event(st, log, EV_SKIPPED, v, 0, 0)
+    st[S_CUR] = next_seat(st, v)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def clear_pending(st):
+    """The pending draw is settled (drawn, moved by a challenge, or drawn at the end, R12)."""
+    if st[S_STACK_LEN] > st[S_LONGEST_STACK]:
+        st[S_LONGEST_STACK] = st[S_STACK_LEN]
+    st[S_PENDING] = 0
+    st[S_PENDING_KIND] = -1
+    st[S_STACK_LEN] = 0
+    st[S_BLUFF] = 0
