@@ -44,3 +44,18 @@ def test_notebook_runs_end_to_end(path: Path, tmp_path: Path, monkeypatch: pytes
     # newcomer-friendly: a markdown cell before the code, one per step at least
     md = [c for c in nb.cells if c.cell_type == "markdown"]
     assert nb.cells[0].cell_type == "markdown" and len(md) >= len(code) // 2
+
+
+def test_a_notebook_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without UNOSIM_NB_OUT the results go to a temporary folder that is gone once the
+    kernel stops."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setenv("UNOSIM_NB_MATCHES", "20")
+    monkeypatch.delenv("UNOSIM_NB_OUT", raising=False)
+    path = next(p for p in NOTEBOOKS if p.stem == "scoring_systems")
+    nb = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    assert not list(scratch.glob("unosim-*"))
