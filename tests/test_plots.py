@@ -170,6 +170,11 @@ def test_long_names_are_wrapped_not_cut(tmp_path: Path) -> None:
         assert_readable(fig)
 
 
+def test_tick_labels_break_between_words() -> None:
+    assert plots._break_label("small_sweep:stacking=all,players=2", 18) == "small_sweep:\nstacking=all,\nplayers=2"
+    assert plots._break_label("standard", 18) == "standard"
+
+
 def test_many_colours_are_distinct() -> None:
     for n in (1, 10, 11, 20, 21, 60):
         assert len({to_hex(c) for c in plots.colors(n)}) == n

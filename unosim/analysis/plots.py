@@ -16,7 +16,7 @@ What a reader gets from every figure:
   every axes, and a **legend outside the axes** (constrained layout makes room for it),
   so it never covers data.
 * **No colour is used twice** in one axes: up to ten series take ``tab10``, up to twenty
-  ``tab20``, more an evenly spaced sample of a continuous colormap.
+  also ``tab20``'s light shades, more an evenly spaced sample of the turbo colormap.
 
 Error bars are the report's 95% intervals (Wilson for shares, t for means, Newcombe /
 Welch for balance differences).
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -105,11 +106,12 @@ def _save(fig: Figure, path: str | os.PathLike[str] | None) -> Figure:
 
 
 def colors(n: int) -> list[Any]:
-    """``n`` distinct colours: tab10 up to ten, tab20 up to twenty, else a turbo sample."""
+    """``n`` distinct colours: tab10 up to ten, then tab20's light shades, else a turbo sample."""
     if n <= 10:
         return list(colormaps["tab10"].colors[: max(n, 0)])
     if n <= 20:
-        return list(colormaps["tab20"].colors[:n])
+        tab20 = colormaps["tab20"].colors  # dark/light pairs: the ten dark ones (tab10) first
+        return list(tab20[0::2] + tab20[1::2])[:n]
     return [colormaps["turbo"](x) for x in np.linspace(0.05, 0.95, n)]
 
 
@@ -179,10 +181,21 @@ def _share_table(rep: rp.Report, section: str, figure: str = "win_share", numeri
     return out
 
 
+def _break_label(label: str, width: int) -> str:
+    """Lines of at most ``width`` characters, broken after ``:`` ``,`` or a space (never in a word)."""
+    tokens = re.findall(r"[^:, ]+[:, ]?|[:, ]", label)
+    lines = [""]
+    for tok in tokens:
+        if lines[-1] and len(lines[-1]) + len(tok.rstrip()) > width:
+            lines.append("")
+        lines[-1] += tok
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def _tick_labels(ax: Any, x: np.ndarray, labels: Sequence[str]) -> None:
     """Config names under groups: wrapped, and slanted when there are many."""
     crowded = len(labels) > 5
-    short = [textwrap.fill(lab, 18) for lab in labels]
+    short = [_break_label(lab, 18) for lab in labels]
     ax.set_xticks(x, short, rotation=30 if crowded else 0, ha="right" if crowded else "center",
                   fontsize="small" if crowded else "medium")  # fmt: skip
 
@@ -535,9 +548,9 @@ def plot_all(
     of points (29 rule values x 3 tables for ``configs/sweeps/house_rules.toml``); one bar
     group or line per point gives dozens of overlapping labels and colours no reader can
     tell apart, while the balance chart already shows each point against its base, with
-    intervals. To plot single points, pass their partition directories
-    (``runs/house_rules/stacking=all/players=4``): a leaf directory is a run. A sweep with
-    no base point (no balance chart) is plotted as runs.
+    intervals. To plot single points, pass their leaf directories (the ones holding the
+    part files, ``runs/house_rules/stacking=all/.../players=4``): a leaf is a run. A sweep
+    with no base point (so no balance chart) is plotted as runs.
     """
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     out = Path(out_dir)
