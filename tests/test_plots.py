@@ -84,9 +84,9 @@ def _figures_of(paths: Any, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[
     figs: dict[str, Figure] = {}
     real_save = plots._save
 
-    def keep(fig: Figure, path: Any) -> Figure:
+    def keep(fig: Figure, path: Any, *rest: Any) -> Figure:
         figs[Path(path).name] = fig
-        return real_save(fig, path)
+        return real_save(fig, path, *rest)
 
     monkeypatch.setattr(plots, "_save", keep)
     written = plots.plot_all(paths, out)
@@ -167,6 +167,13 @@ def test_long_names_are_wrapped_not_cut(tmp_path: Path) -> None:
     name = "a_config_with_a_rather_long_descriptive_name_for_its_house_rules"
     rep = rp.summarize(write_result(tmp_path / "x.parquet", ten_hands(), name=name))
     for fig in (plots.plot_win_share(rep), plots.plot_game_length(rep)):
+        assert_readable(fig)
+
+
+def test_an_incomplete_result_says_so_in_the_title(two: rp.Report) -> None:
+    two.notes.append("a is incomplete: 1 of 2 chunks (run the same command again to finish it)")
+    for fig in (plots.plot_win_share(two), plots.plot_game_length(two)):
+        assert "note: a is incomplete" in fig.get_suptitle().replace("\n", " ")
         assert_readable(fig)
 
 

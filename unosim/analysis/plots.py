@@ -91,13 +91,19 @@ def _fit_titles(fig: Figure) -> None:
                 continue
             lines = text.get_text().split("\n")
             chars = max(12, int(max(map(len, lines)) * room / width * 0.95))
-            text.set_text(textwrap.fill(" ".join(lines), chars))
+            text.set_text("\n".join(textwrap.fill(line, chars) for line in lines))
             changed = True
         if not changed:
             return
 
 
-def _save(fig: Figure, path: str | os.PathLike[str] | None) -> Figure:
+def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
+    """Fit the titles, say when the results are incomplete, and write the PNG."""
+    if rep is not None and rep.notes:
+        # what the reader must know first (an unfinished run or sweep) goes in the title
+        notes = "\n".join(f"note: {n}" for n in dict.fromkeys(rep.notes))
+        sup = fig.get_suptitle()
+        fig.suptitle(f"{sup}\n{notes}" if sup else notes, fontsize="large" if sup else "medium")
     _fit_titles(fig)
     if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -270,7 +276,7 @@ def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None 
         f"Hand win share minus the even share {_even_note(players)}, in percentage points, "
         f"with 95% intervals{_for(labels)}",
     )
-    return _save(fig, path)
+    return _save(fig, path, rep)
 
 
 def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -302,7 +308,7 @@ def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | N
         f"Hand wins per seat held, by bot, minus the even share {_even_note(players)} "
         f"(percentage points, 95% intervals){_for(labels)}",
     )
-    return _save(fig, path)
+    return _save(fig, path, rep)
 
 
 def plot_game_length(
@@ -341,7 +347,7 @@ def plot_game_length(
     if drawn:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="config",
                   title_fontsize="small", frameon=False, ncols=1 if len(drawn) <= 16 else 2)  # fmt: skip
-    return _save(fig, path)
+    return _save(fig, path, rep)
 
 
 # ------------------------------------------------------------------------------ match figures
@@ -409,7 +415,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     if not labels:
         axes[0].set_axis_off()
         _suptitle(fig, "Match win share by seat: no match results")
-        return _save(fig, path)
+        return _save(fig, path, rep)
     which = " and ".join(n.split(" (")[0] for _, n in systems)
     _suptitle(
         fig,
@@ -419,7 +425,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
         + _for(labels),
     )
     _fig_legend(fig, list(handles.values()), list(handles), title="scoring", below=True)
-    return _save(fig, path)
+    return _save(fig, path, rep)
 
 
 def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -459,7 +465,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
         + _for(labels),
     )
     _fig_legend(fig, list(handles.values()), list(handles), title="config", below=len(handles) <= 4)
-    return _save(fig, path)
+    return _save(fig, path, rep)
 
 
 # ------------------------------------------------------------------------------ balance chart
@@ -522,7 +528,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
                    "with 95% intervals")
     if len(handles) > 1:
         _fig_legend(fig, list(handles.values()), list(handles), title="table")
-    return _save(fig, path)
+    return _save(fig, path, rep)
 
 
 # ------------------------------------------------------------------------------ everything
