@@ -7,6 +7,17 @@ canvas, never through pyplot: no global figure registry to leak memory in long s
 no GUI backend needed on a cluster node, and a notebook's own backend is left alone
 (Jupyter still shows a returned Figure).
 
+What a reader gets from every figure:
+
+* **Win shares are differences from the even share** ``1 / players``, in percentage
+  points, with the report's 95% intervals and a dashed zero line. The seat effects the
+  tool exists to measure are a point or two; bars from 0 to 25% hide them.
+* **A title that says what is plotted**, wrapped to the figure's width, axis labels on
+  every axes, and a **legend outside the axes** (constrained layout makes room for it),
+  so it never covers data.
+* **No colour is used twice** in one axes: up to ten series take ``tab10``, up to twenty
+  also ``tab20``'s light shades, more an evenly spaced sample of the turbo colormap.
+
 Error bars are the report's 95% intervals (Wilson for shares, t for means, Newcombe /
 Welch for balance differences).
 """
@@ -15,11 +26,14 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+import re
+import textwrap
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib import colormaps
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -27,6 +41,7 @@ from unosim.analysis import report as rp
 
 __all__ = [
     "plot_win_share",
+    "plot_bot_win_share",
     "plot_game_length",
     "plot_match_winners",
     "plot_hands_per_match",
@@ -35,6 +50,10 @@ __all__ = [
 ]
 
 _DPI = 120
+_ZERO = {"color": "0.3", "linestyle": "dashed", "linewidth": 0.9, "zorder": 0.5}
+
+
+# ------------------------------------------------------------------------------ helpers
 
 
 def _summary(obj: rp.Report | Any) -> rp.Report:
@@ -44,71 +63,252 @@ def _summary(obj: rp.Report | Any) -> rp.Report:
     return rp.summarize(obj)
 
 
-def _new(ncols: int = 1, nrows: int = 1, size: tuple[float, float] = (7.0, 4.0)) -> tuple[Figure, np.ndarray]:
+def _new(
+    ncols: int = 1, nrows: int = 1, size: tuple[float, float] = (7.0, 4.0), **kw: Any
+) -> tuple[Figure, np.ndarray]:
     fig = Figure(figsize=(size[0] * ncols, size[1] * nrows), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False).ravel())
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False, **kw).ravel())
     return fig, axes
 
 
-def _save(fig: Figure, path: str | os.PathLike[str] | None) -> Figure:
+def _fit_titles(fig: Figure) -> None:
+    """Re-wrap any title wider than its axes (or the figure) once the layout is known.
+
+    The first wrap in :func:`_wrap` guesses from the figure size; constrained layout then
+    shrinks axes to make room for labels and legends, so titles are measured and wrapped
+    again until they fit (a few passes at most).
+    """
+    for _ in range(3):
+        fig.draw_without_rendering()
+        r = fig.canvas.get_renderer()
+        items = [(fig._suptitle, fig.bbox.width * 0.98)] if fig.get_suptitle() else []  # noqa: SLF001
+        items += [(ax.title, ax.get_window_extent(r).width) for ax in fig.axes if ax.get_title()]
+        changed = False
+        for text, room in items:
+            width = text.get_window_extent(r).width
+            if width <= room or room <= 0:
+                continue
+            lines = text.get_text().split("\n")
+            chars = max(12, int(max(map(len, lines)) * room / width * 0.95))
+            text.set_text("\n".join(textwrap.fill(line, chars) for line in lines))
+            changed = True
+        if not changed:
+            return
+
+
+def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
+    """Fit the titles, say when the results are incomplete, and write the PNG."""
+    if rep is not None and rep.notes:
+        # what the reader must know first (an unfinished run or sweep) goes in the title
+        notes = "\n".join(f"note: {n}" for n in dict.fromkeys(rep.notes))
+        sup = fig.get_suptitle()
+        fig.suptitle(f"{sup}\n{notes}" if sup else notes, fontsize="large" if sup else "medium")
+    _fit_titles(fig)
     if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=_DPI)
     return fig
 
 
-def _share_table(rep: rp.Report, section: str) -> _Shares:
-    """label -> key (int) -> (value, low, high) of a win-share section."""
+def colors(n: int) -> list[Any]:
+    """``n`` distinct colours: tab10 up to ten, then tab20's light shades, else a turbo sample."""
+    if n <= 10:
+        return list(colormaps["tab10"].colors[: max(n, 0)])
+    if n <= 20:
+        tab20 = colormaps["tab20"].colors  # dark/light pairs: the ten dark ones (tab10) first
+        return list(tab20[0::2] + tab20[1::2])[:n]
+    return [colormaps["turbo"](x) for x in np.linspace(0.05, 0.95, n)]
+
+
+def _wrap(text: str, width_in: float, points: float = 12.0) -> str:
+    """Wrap ``text`` to fit ``width_in`` inches at about ``points`` pt (each line kept)."""
+    chars = max(20, int(width_in * 72 / (points * 0.6)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.splitlines())
+
+
+def _suptitle(fig: Figure, text: str) -> None:
+    fig.suptitle(_wrap(text, fig.get_figwidth(), 14.0), fontsize="large")
+
+
+def _title(ax: Any, text: str) -> None:
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    ax.set_title(_wrap(text, width, 11.0), fontsize="medium")
+
+
+def _fig_legend(
+    fig: Figure, handles: Sequence[Any], labels: Sequence[str], title: str | None = None, below: bool = False
+) -> None:
+    """One legend for the figure, outside every axes: on the right, or below in one row."""
+    if not handles:
+        return
+    if below:
+        fig.legend(handles, labels, loc="outside lower center", fontsize="small", title=title,
+                   title_fontsize="small", ncols=min(len(handles), 4), frameon=False)  # fmt: skip
+        return
+    fig.legend(handles, labels, loc="outside right upper", fontsize="small", title=title,
+               title_fontsize="small", ncols=1 if len(handles) <= 16 else 2, frameon=False)  # fmt: skip
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.3g}%"
+
+
+def _even_note(players: Sequence[int]) -> str:
+    """'1/4 = 25%' when every config has the same table, else '1/players'."""
+    ps = sorted(set(players))
+    if len(ps) == 1 and ps[0] > 0:
+        return f"1/{ps[0]} = {_pct(1 / ps[0])}"
+    return "1/players"
+
+
+def _players(rep: rp.Report, label: str, fallback: int = 0) -> int:
+    try:
+        return int(rep.sources.get(label, {}).get("players", fallback))
+    except (TypeError, ValueError):
+        return fallback
+
+
+def _for(labels: Sequence[str]) -> str:
+    """' — standard' for one config, '' for several (the axis names them)."""
+    return f" — {labels[0]}" if len(labels) == 1 else ""
+
+
+_Shares = dict[str, dict[Any, tuple[float, float, float]]]
+
+
+def _share_table(rep: rp.Report, section: str, figure: str = "win_share", numeric: bool = True) -> _Shares:
+    """label -> key (int seat, or bot name) -> (value, low, high) of a share section."""
     t = rep.table
-    t = t[(t["section"] == section) & (t["figure"] == "win_share")]
+    t = t[(t["section"] == section) & (t["figure"] == figure)]
     out: _Shares = {}
     for r in t.itertuples(index=False):
-        out.setdefault(r.label, {})[int(r.key)] = (r.value, r.low, r.high)
+        out.setdefault(r.label, {})[int(r.key) if numeric else str(r.key)] = (r.value, r.low, r.high)
     return out
 
 
-_Shares = dict[str, dict[int, tuple[float, float, float]]]
+def _break_label(label: str, width: int) -> str:
+    """Lines of at most ``width`` characters, broken after ``:`` ``,`` or a space (never in a word)."""
+    tokens = re.findall(r"[^:, ]+[:, ]?|[:, ]", label)
+    lines = [""]
+    for tok in tokens:
+        if lines[-1] and len(lines[-1]) + len(tok.rstrip()) > width:
+            lines.append("")
+        lines[-1] += tok
+    return "\n".join(line.rstrip() for line in lines)
 
 
-def _grouped_bars(ax: Any, data: _Shares, key_name: Any, title: str) -> None:
-    """One group per config, one bar per seat, interval whiskers, fair-share ticks."""
+def _tick_labels(ax: Any, x: np.ndarray, labels: Sequence[str]) -> None:
+    """Config names under groups: wrapped, and slanted when there are many."""
+    crowded = len(labels) > 5
+    short = [_break_label(lab, 18) for lab in labels]
+    ax.set_xticks(x, short, rotation=30 if crowded else 0, ha="right" if crowded else "center",
+                  fontsize="small" if crowded else "medium")  # fmt: skip
+
+
+def _diff_bars(
+    ax: Any,
+    data: _Shares,
+    keys: Sequence[Any],
+    key_name: Callable[[Any], str],
+    even: Callable[[str, dict[Any, Any]], float],
+) -> tuple[list[Any], list[str]]:
+    """One group per config, one bar per key: share - even share in points, with intervals.
+
+    Returns the legend handles and labels (one per key drawn).
+    """
     labels = list(data)
-    nkeys = max((len(v) for v in data.values()), default=0)
-    width = 0.8 / max(nkeys, 1)
+    width = 0.8 / max(len(keys), 1)
     x = np.arange(len(labels))
-    for k in range(nkeys):
-        vals = np.array([data[lab].get(k, (np.nan,) * 3) for lab in labels], dtype=float).reshape(-1, 3)
+    handles, names = [], []
+    for k, (key, colour) in enumerate(zip(keys, colors(len(keys)))):
+        rows = []
+        for lab in labels:
+            e = even(lab, data[lab])
+            v = data[lab].get(key)
+            rows.append([np.nan] * 3 if v is None or not e else [(c - e) * 100 for c in v])
+        vals = np.array(rows, dtype=float).reshape(-1, 3)
+        if np.isnan(vals[:, 0]).all():
+            continue
         err = np.abs(np.stack([vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]]))
-        ax.bar(x - 0.4 + width * (k + 0.5), vals[:, 0], width, yerr=err, capsize=2, label=key_name(k))
-    for i, lab in enumerate(labels):
-        n = len(data[lab])
-        if n:
-            ax.hlines(1.0 / n, i - 0.42, i + 0.42, colors="0.3", linestyles="dashed", linewidth=0.8)
-    crowded = len(labels) > 3
-    ax.set_xticks(x, labels, rotation=20 if crowded else 0, ha="right" if crowded else "center")
-    ax.set_ylabel("win share")
-    ax.set_title(title)
-    if nkeys:
-        ax.legend(fontsize="small", ncols=min(nkeys, 5))
+        bars = ax.bar(x - 0.4 + width * (k + 0.5), vals[:, 0], width, yerr=err, capsize=2,
+                      color=colour, error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
+        handles.append(bars)
+        names.append(key_name(key))
+    ax.axhline(0.0, **_ZERO)
+    _tick_labels(ax, x, labels)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.grid(axis="y", alpha=0.3)
+    return handles, names
+
+
+# ------------------------------------------------------------------------------ hand figures
 
 
 def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
     """Hand win share by seat and by position after the dealer, per config.
 
-    Two axes; in each, one group per config and one bar per seat with its 95% Wilson
-    interval; the dashed tick is the fair share 1 / players.
+    Two axes, one above the other; in each, one group per config and one bar per seat: its
+    win share minus the even share 1 / players, in percentage points, with the 95% Wilson
+    interval. The dashed line is zero (a fair seat); a bar whose interval misses it is a
+    real seat effect. Legends sit to the right of the axes.
     """
     rep = _summary(report)
-    fig, (a1, a2) = _new(2)
-    _grouped_bars(a1, _share_table(rep, "seat"), lambda k: f"seat {k}", "Hand win share by seat")
-    _grouped_bars(
-        a2,
-        _share_table(rep, "after_dealer"),
-        lambda k: "dealer" if k == 0 else f"dealer+{k}",
-        "Hand win share by position after the dealer",
+    sections = (
+        ("seat", "by seat", lambda k: f"seat {k}", "seat"),
+        ("after_dealer", "by position after the dealer", lambda k: "dealer" if k == 0 else f"dealer+{k}", "position"),
     )
-    return _save(fig, path)
+    shares = [_share_table(rep, sec) for sec, *_ in sections]
+    labels = list(dict.fromkeys(lab for s in shares for lab in s))
+    fig, axes = _new(1, 2, size=(max(7.0, 3.0 + 0.9 * len(labels)), 3.6))
+    players = [_players(rep, lab, len(shares[0].get(lab, {}))) for lab in labels]
+    for ax, data, (_, what, key_name, legend_title) in zip(axes, shares, sections):
+        keys = sorted({k for v in data.values() for k in v})
+        handles, names = _diff_bars(ax, data, keys, key_name, lambda lab, seats: 1.0 / len(seats) if seats else 0.0)
+        _title(ax, f"Hand win share {what}")
+        ax.set_ylabel("win share − 1/players\n(percentage points)")
+        ax.set_xlabel("config")
+        if handles:
+            ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                      title=legend_title, title_fontsize="small", frameon=False)  # fmt: skip
+    _suptitle(
+        fig,
+        f"Hand win share minus the even share {_even_note(players)}, in percentage points, "
+        f"with 95% intervals{_for(labels)}",
+    )
+    return _save(fig, path, rep)
+
+
+def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Hand wins per seat held, by bot, minus the even share 1 / players (points, 95% Wilson).
+
+    ``win_per_seat`` is a bot's wins over the seat-hands it held, so its fair value is
+    1 / players however many seats the bot had; on a ``--rotate-seats`` run every bot held
+    every seat equally often and the differences are the bots' own strength.
+    """
+    rep = _summary(report)
+    data = _share_table(rep, "bot", "win_per_seat", numeric=False)
+    labels = list(data)
+    keys = sorted({k for v in data.values() for k in v})
+    fig, (ax,) = _new(1, size=(max(7.0, 3.0 + 0.9 * len(labels)), 4.0))
+    players = [_players(rep, lab) for lab in labels]
+
+    def even(lab: str, _: Any) -> float:
+        p = _players(rep, lab)
+        return 1.0 / p if p else 0.0
+
+    handles, names = _diff_bars(ax, data, keys, str, even)
+    ax.set_ylabel("wins per seat held − 1/players\n(percentage points)")
+    ax.set_xlabel("config")
+    if handles:
+        ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                  title="bot", title_fontsize="small", frameon=False)  # fmt: skip
+    _title(
+        ax,
+        f"Hand wins per seat held, by bot, minus the even share {_even_note(players)} "
+        f"(percentage points, 95% intervals){_for(labels)}",
+    )
+    return _save(fig, path, rep)
 
 
 def plot_game_length(
@@ -121,28 +321,36 @@ def plot_game_length(
 
     Drawn as probability per value from the report's exact histograms; the x axis stops
     at the ``tail`` quantile of the longest config so stalls at ``max_turns`` do not
-    squash the picture (they are counted in the report's stalled share).
+    squash the picture (they are counted in the report's stalled share). The legend sits
+    to the right of the axes.
     """
     rep = _summary(report)
-    fig, (ax,) = _new(1)
+    fig, (ax,) = _new(1, size=(8.0, 4.0))
     xmax = 1
-    for label, d in rep.dists.items():
-        h = d.get(column)
-        if h is None or h.sum() == 0:
-            continue
+    drawn = [(lab, d[column]) for lab, d in rep.dists.items() if d.get(column) is not None and d[column].sum() > 0]
+    for _, h in drawn:
         xmax = max(xmax, int(rp.hist_quantile(h, tail)) + 1)
-    for label, d in rep.dists.items():
-        h = d.get(column)
-        if h is None or h.sum() == 0:
-            continue
+    for (label, h), colour in zip(drawn, colors(len(drawn))):
         p = h[: xmax + 1] / h.sum()
-        ax.stairs(p, np.arange(len(p) + 1) - 0.5, label=label)
+        ax.stairs(p, np.arange(len(p) + 1) - 0.5, label=label, color=colour, linewidth=1.3)
+    what = column.replace("_", " ")
     ax.set_xlim(-0.5, xmax + 0.5)
-    ax.set_xlabel(column.replace("_", " ") + " per hand")
+    ax.set_xlabel(f"{what} per hand")
     ax.set_ylabel("share of hands")
-    ax.set_title(f"Distribution of {column.replace('_', ' ')}")
-    ax.legend(fontsize="small")
-    return _save(fig, path)
+    ax.grid(alpha=0.3)
+    names = [lab for lab, _ in drawn]
+    _title(
+        ax,
+        f"Distribution of {what} per hand (share of hands at each value; "
+        f"x axis cut at the {100 * tail:g}th percentile){_for(names)}",
+    )
+    if drawn:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="config",
+                  title_fontsize="small", frameon=False, ncols=1 if len(drawn) <= 16 else 2)  # fmt: skip
+    return _save(fig, path, rep)
+
+
+# ------------------------------------------------------------------------------ match figures
 
 
 def _match_labels(rep: rp.Report) -> list[str]:
@@ -150,77 +358,145 @@ def _match_labels(rep: rp.Report) -> list[str]:
     return list(dict.fromkeys(t.loc[t["section"] == "match_positive", "label"]))
 
 
-def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match winner share per seat under S1 (positive) and S2 (negative) scoring.
+_SYSTEMS = (
+    ("positive", "S1 positive scoring (highest total wins)"),
+    ("negative", "S2 negative scoring (lowest total wins, ties shared)"),
+)
 
-    One axis per config with matches; per seat one bar per system with its interval
-    (ties under S2 are shared 1/k, so bars sum to 1 per system).
+
+def _target(rep: rp.Report, label: str) -> str:
+    t = rep.sources.get(label, {}).get("match_target")
+    return f"first to {t}" if t else "to the match target"
+
+
+def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Match win share per seat under S1 (positive) and S2 (negative) scoring.
+
+    One axes per config with matches; per seat one bar per system: its match win share
+    minus the even share 1 / players in percentage points, with the 95% Wilson interval
+    (ties under S2 are shared 1/k, so shares sum to 1 per system). One legend, right of
+    the axes.
     """
     rep = _summary(report)
     labels = _match_labels(rep)
-    fig, axes = _new(max(len(labels), 1), size=(5.0, 4.0))
-    pos = _share_table(rep, "match_positive_seat")
-    neg = _share_table(rep, "match_negative_seat")
+    ncols = min(max(len(labels), 1), 3)
+    nrows = max(1, math.ceil(len(labels) / ncols))
+    fig, axes = _new(ncols, nrows, size=(max(4.6, 7.0 / ncols), 3.6), sharey=True)
+    tables = {sys: _share_table(rep, f"match_{sys}_seat") for sys, _ in _SYSTEMS}
+    systems = [(sys, name) for sys, name in _SYSTEMS if any(tables[sys].get(lab) for lab in labels)]
+    palette = dict(zip((s for s, _ in _SYSTEMS), colors(2)))
+    handles: dict[str, Any] = {}
+    players: list[int] = []
+    targets = sorted({_target(rep, lab) for lab in labels})
     for ax, label in zip(axes, labels):
-        for j, (name, data) in enumerate((("S1 positive", pos), ("S2 negative", neg))):
-            seats = data.get(label, {})
+        n = max(len(tables[sys].get(label, {})) for sys, _ in _SYSTEMS) or 1
+        players.append(n)
+        width = 0.8 / max(len(systems), 1)
+        for j, (sys, name) in enumerate(systems):
+            seats = tables[sys].get(label, {})
             if not seats:
                 continue
             k = np.array(sorted(seats))
-            v = np.array([seats[s] for s in k], dtype=float)
+            v = (np.array([seats[s] for s in k], dtype=float) - 1.0 / n) * 100
             err = np.abs(np.stack([v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]]))
-            ax.bar(k - 0.2 + 0.4 * j, v[:, 0], 0.4, yerr=err, capsize=2, label=name)
-        n = max(len(pos.get(label, {})), len(neg.get(label, {})), 1)
-        ax.axhline(1.0 / n, color="0.3", linestyle="dashed", linewidth=0.8)
-        ax.set_xticks(range(n), [f"seat {s}" for s in range(n)])
-        ax.set_ylabel("match winner share")
-        ax.set_title(label)
-        ax.legend(fontsize="small")
+            handles[name] = ax.bar(k - 0.4 + width * (j + 0.5), v[:, 0], width, yerr=err, capsize=2,
+                                   color=palette[sys], error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
+        ax.axhline(0.0, **_ZERO)
+        ax.set_xticks(range(n), [f"seat {s}" for s in range(n)], fontsize="small" if n > 5 else "medium")
+        ax.set_xlabel("seat")
+        ax.set_ylabel("match win share − 1/players\n(percentage points)")
+        ax.yaxis.set_tick_params(labelleft=True)
+        ax.grid(axis="y", alpha=0.3)
+        teams = rep.sources.get(label, {}).get("teams", "1")
+        what = f"{label}: {n} players" + (f" in {teams} teams" if teams not in ("", "1") else "")
+        _title(ax, what if len(targets) == 1 else f"{what}, {_target(rep, label)}")
+    for ax in axes[len(labels) :]:
+        ax.set_axis_off()
     if not labels:
-        axes[0].set_title("no match results")
-    return _save(fig, path)
+        axes[0].set_axis_off()
+        _suptitle(fig, "Match win share by seat: no match results")
+        return _save(fig, path, rep)
+    which = " and ".join(n.split(" (")[0] for _, n in systems)
+    _suptitle(
+        fig,
+        f"Match win share by seat minus the even share {_even_note(players)}, in percentage points, "
+        f"with 95% intervals: {which}"
+        + (f", {targets[0]}" if len(targets) == 1 else "")
+        + _for(labels),
+    )
+    _fig_legend(fig, list(handles.values()), list(handles), title="scoring", below=True)
+    return _save(fig, path, rep)
 
 
 def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Distribution of hands per match, one step line per config and scoring system."""
+    """Distribution of hands per match: one axes per scoring system, one step line per config.
+
+    S1 and S2 are side by side (same y scale) rather than told apart by line style, so each
+    config keeps one colour; the legend sits right of the axes.
+    """
     rep = _summary(report)
-    fig, (ax,) = _new(1)
-    for label, d in rep.dists.items():
-        for system, style in (("positive", "-"), ("negative", "--")):
-            h = d.get(f"hands_per_match_{system}")
+    present = [
+        (sys, name)
+        for sys, name in _SYSTEMS
+        if any((h := d.get(f"hands_per_match_{sys}")) is not None and h.sum() > 0 for d in rep.dists.values())
+    ] or [_SYSTEMS[0]]
+    fig, axes = _new(len(present), size=(5.0, 3.8), sharey=True)
+    labels = [lab for lab, d in rep.dists.items()
+              if any(d.get(f"hands_per_match_{s}") is not None for s, _ in _SYSTEMS)]  # fmt: skip
+    palette = dict(zip(labels, colors(len(labels))))
+    handles: dict[str, Any] = {}
+    for ax, (sys, name) in zip(axes, present):
+        for label in labels:
+            h = rep.dists[label].get(f"hands_per_match_{sys}")
             if h is None or h.sum() == 0:
                 continue
-            name = f"{label} S{1 if system == 'positive' else 2}"
-            ax.stairs(h / h.sum(), np.arange(len(h) + 1) - 0.5, linestyle=style, label=name)
-    ax.set_xlabel("hands per match")
-    ax.set_ylabel("share of matches")
-    ax.set_title("Match length (solid: S1 positive, dashed: S2 negative)")
-    ax.legend(fontsize="small")
-    return _save(fig, path)
+            handles[label] = ax.stairs(h / h.sum(), np.arange(len(h) + 1) - 0.5, color=palette[label],
+                                       linewidth=1.3, label=label)  # fmt: skip
+        ax.set_xlabel("hands per match")
+        ax.set_ylabel("share of matches")
+        ax.yaxis.set_tick_params(labelleft=True)
+        ax.grid(alpha=0.3)
+        _title(ax, name)
+    targets = sorted({_target(rep, lab) for lab in labels})
+    _suptitle(
+        fig,
+        "Match length: distribution of hands per match"
+        + (f", {targets[0]}" if len(targets) == 1 else "")
+        + _for(labels),
+    )
+    _fig_legend(fig, list(handles.values()), list(handles), title="config", below=len(handles) <= 4)
+    return _save(fig, path, rep)
 
 
-_BALANCE_TITLES = {
-    "turns": "mean turns (diff)",
-    "seat_advantage": "dealer+1 win share (diff, pp)",
-    "cards_drawn": "mean cards drawn (diff)",
+# ------------------------------------------------------------------------------ balance chart
+
+
+_BALANCE = {
+    "turns": ("Mean turns per hand", "difference from the base (turns)"),
+    "seat_advantage": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
+    "cards_drawn": ("Mean cards drawn per hand", "difference from the base (cards)"),
 }
 
 
 def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """The balance chart: one row per rule change and player count, one axis per metric.
+    """The balance chart: one row per rule change and player count, one axes per metric.
 
-    Each row is the difference from the base point with its 95% interval; rows are in
-    the report's order (largest effect first, at the top). Accepts a balance Report or
+    Each row is the difference from the base point of its player count with its 95%
+    interval; rows are in the report's order (largest effect first, at the top). Points
+    are coloured by player count (legend right of the axes). Accepts a balance Report or
     a sweep directory.
     """
     rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
     if rep.kind != "balance":
         raise ValueError("plot_balance needs a balance report (unosim.analysis.report.balance_report)")
     t = rep.table
-    metrics = [m for m in _BALANCE_TITLES if m in set(t["metric"])] or list(_BALANCE_TITLES)
+    metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)
     rows = list(dict.fromkeys(zip(t["change"], t["players"])))
-    fig, axes = _new(len(metrics), size=(4.0, max(2.5, 0.35 * len(rows) + 1.2)))
+    counts = sorted({p for _, p in rows})
+    palette = dict(zip(counts, colors(len(counts))))
+    fig, axes = _new(len(metrics), size=(3.6, max(2.6, 0.26 * len(rows) + 1.6)), sharey=True)
     y = np.arange(len(rows))[::-1]
+    handles: dict[str, Any] = {}
     for ax, m in zip(axes, metrics):
         sub = t[t["metric"] == m].set_index(["change", "players"])
         scale = 100.0 if m == "seat_advantage" else 1.0
@@ -230,13 +506,32 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
         ]
         vals = np.array(cells, dtype=float).reshape(-1, 3) * scale
         err = np.abs(np.stack([vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]]))
-        ax.errorbar(vals[:, 0], y, xerr=err, fmt="o", capsize=3)
-        ax.axvline(0.0, color="0.3", linewidth=0.8)
-        ax.set_title(_BALANCE_TITLES[m])
-        ax.set_yticks(y, [f"{c} ({p}p)" for c, p in rows] if ax is axes[0] else [""] * len(rows))
+        for p in counts:
+            sel = np.array([q == p for _, q in rows])
+            if not np.isfinite(vals[sel, 0]).any():
+                continue
+            handles[f"{p} players"] = ax.errorbar(vals[sel, 0], y[sel], xerr=err[:, sel], fmt="o", capsize=3,
+                                                  color=palette[p], markersize=4)  # fmt: skip
+        ax.axvline(0.0, **_ZERO)
+        title, xlabel = _BALANCE[m]
+        _title(ax, title)
+        ax.set_xlabel(xlabel)
+        ax.set_yticks(y, [f"{c} ({p}p)" for c, p in rows], fontsize="small")
+        ax.yaxis.set_tick_params(labelleft=ax is axes[0])
+        ax.set_ylim(-0.7, len(rows) - 0.3)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(rep.title)
-    return _save(fig, path)
+    axes[0].set_ylabel("rule change (players)")
+    for ax in axes[1:]:
+        ax.set_ylabel("")
+    title = rep.title or "balance against the base point"
+    _suptitle(fig, f"{title[0].upper()}{title[1:]}: each rule change minus the base point of its table, "
+                   "with 95% intervals")
+    if len(handles) > 1:
+        _fig_legend(fig, list(handles.values()), list(handles), title="table")
+    return _save(fig, path, rep)
+
+
+# ------------------------------------------------------------------------------ everything
 
 
 def _is_sweep(path: Path) -> bool:
@@ -250,14 +545,22 @@ def plot_all(
 ) -> list[Path]:
     """Write every figure that applies to ``paths`` into ``out_dir``; return the files.
 
-    Always: ``win_share.png``, ``turns.png``, ``cards_played.png``. With match results:
-    ``match_winners.png``, ``hands_per_match.png``. For each partitioned sweep directory:
-    ``balance_<dir>.png`` (skipped when the sweep has no base point to compare with).
+    For runs (files or run directories): ``win_share.png``, ``turns.png``,
+    ``cards_played.png``; with bots that differ by seat (or a ``--rotate-seats`` run)
+    ``bot_win_share.png``; with match results ``match_winners.png`` and
+    ``hands_per_match.png``.
+
+    For each partitioned sweep directory: ``balance_<dir>.png`` only. A sweep has dozens
+    of points (29 rule values x 3 tables for ``configs/sweeps/house_rules.toml``); one bar
+    group or line per point gives dozens of overlapping labels and colours no reader can
+    tell apart, while the balance chart already shows each point against its base, with
+    intervals. To plot single points, pass their leaf directories (the ones holding the
+    part files, ``runs/house_rules/stacking=all/.../players=4``): a leaf is a run. A sweep
+    with no base point (so no balance chart) is plotted as runs.
     """
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    rep = rp.summarize(items)
     written: list[Path] = []
 
     def emit(name: str, fig_fn: Any, *args: Any) -> None:
@@ -265,20 +568,31 @@ def plot_all(
         fig_fn(*args, path=p)
         written.append(p)
 
-    emit("win_share.png", plot_win_share, rep)
-    emit("turns.png", plot_game_length, rep, "turns")
-    emit("cards_played.png", plot_game_length, rep, "cards_played")
-    if _match_labels(rep):
-        emit("match_winners.png", plot_match_winners, rep)
-        emit("hands_per_match.png", plot_hands_per_match, rep)
+    runs: list[Any] = []
+    balances: list[tuple[str, rp.Report]] = []
     for item in items:
-        p = Path(item)
-        if not _is_sweep(p):
+        p = Path(item) if isinstance(item, (str, os.PathLike)) else None
+        if p is None or not _is_sweep(p):
+            runs.append(item)
             continue
         try:
             bal = rp.balance_report(p)
         except ValueError:
-            continue
-        if len(bal.table) and not all(math.isnan(v) for v in bal.table["diff"]):
-            emit(f"balance_{p.name}.png", plot_balance, bal)
+            bal = None
+        if bal is not None and len(bal.table) and not all(math.isnan(v) for v in bal.table["diff"]):
+            balances.append((p.name, bal))
+        else:
+            runs.append(item)
+    if runs:
+        rep = rp.summarize(runs)
+        emit("win_share.png", plot_win_share, rep)
+        if len(rep.figure("bot", "win_per_seat")):
+            emit("bot_win_share.png", plot_bot_win_share, rep)
+        emit("turns.png", plot_game_length, rep, "turns")
+        emit("cards_played.png", plot_game_length, rep, "cards_played")
+        if _match_labels(rep):
+            emit("match_winners.png", plot_match_winners, rep)
+            emit("hands_per_match.png", plot_hands_per_match, rep)
+    for name, bal in balances:
+        emit(f"balance_{name}.png", plot_balance, bal)
     return written
