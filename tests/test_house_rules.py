@@ -297,6 +297,26 @@ def test_h11_silence_lifts_on_the_keepers_next_turn():
     assert sc[L.S_SILENT] == -1 and sc[L.S_NOISES] == 0
 
 
+def test_h11_the_keepers_own_turn_makes_no_noise_check():
+    """H11: the silence lifts when the keeper's next turn begins, and that turn has no sound:
+    no noise check is made then, even at noise_chance = 1."""
+    sc = Scenario.build({0: "B8 R8 G9", 1: "G1 R1 G2"}, top="R3", players=2, draw="Y5 Y6 Y7",
+                        silent_rank=6, noise_chance=1.0)
+    sc.st[L.S_SILENT] = 0  # seat 0 keeps a silence and its turn is next (it plays R8, no 6)
+    sc.step()
+    assert sc[L.S_SILENT] == -1 and sc[L.S_NOISES] == 0 and sc.count(1) == 3
+
+
+def test_h11_any_other_turn_makes_the_check():
+    """H11: as a non-keeper's turn begins the check is made (noise_chance = 1: always a sound),
+    and the keeper may be the one who makes it."""
+    sc = Scenario.build({0: "R6 B8 R8", 1: "G1 R1 G2"}, top="R3", players=2, draw="Y5 Y6 Y7",
+                        silent_rank=6, noise_chance=1.0, cur=1)
+    sc.st[L.S_SILENT] = 0
+    sc.step()
+    assert sc[L.S_NOISES] == 1 and sc.count(0) == 5 and sc[L.S_SILENT] == -1
+
+
 # --------------------------------------------------------------------------- H12 teams
 def test_h12_opponent_is_on_the_other_team():
     for seed in range(30):

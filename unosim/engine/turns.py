@@ -28,20 +28,21 @@ hand in turn, the card just drawn (R6, H3), or the hand onto a pending draw card
 
 @njit(cache=True, inline="always")
 def begin_turn(st, P, rng, log, a):
-    """Count a turn for seat a (O1) and run the H11 silence check that opens it."""
+    """Count a turn for seat a (O1) and run the H11 silence check that opens it: as another
+    player's turn begins, a sound with chance noise_chance; as the keeper's own turn
+    begins, no check at all, the silence just lifts."""
     st[S_TURNS] += 1
     keeper = st[S_SILENT]
     if keeper >= 0 and st[S_RANK0 + keeper] != 0:
         st[S_SILENT] = -1  # the keeper left the hand (H13): nobody keeps it any more
-    elif keeper >= 0:
-        if chance(rng, P[P_NOISE_CHANCE]) and st[S_IN] > 1:
-            q, got = other_draws_two(st, rng, log, a, DR_NOISE)
-            if q >= 0:
-                st[S_NOISES] += 1
-                log_event(st, log, EV_NOISE, q, got, 0)
-            st[S_SILENT] = -1
-        elif keeper == a:
-            st[S_SILENT] = -1
+    elif keeper == a:
+        st[S_SILENT] = -1  # the keeper's own turn: the silence lifts, and no check is made
+    elif keeper >= 0 and chance(rng, P[P_NOISE_CHANCE]) and st[S_IN] > 1:
+        q, got = other_draws_two(st, rng, log, a, DR_NOISE)
+        if q >= 0:
+            st[S_NOISES] += 1
+            log_event(st, log, EV_NOISE, q, got, 0)
+        st[S_SILENT] = -1
 
 
 @njit(cache=True, inline="always")
