@@ -80,7 +80,9 @@ def test_run_writes_rows_with_schema_and_metadata(cfg_file: Path, tmp_path: Path
 def test_run_existing_output_needs_force(cfg_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "res.parquet"
     assert invoke("run", cfg_file, "--games", 50, "--out", out, "--quiet").exit_code == 0
-    user_error(invoke("run", cfg_file, "--games", 50, "--out", out, "--quiet"), "--out", "--force")
+    same = invoke("run", cfg_file, "--games", 50, "--out", out, "--quiet")  # complete: said, exit 0
+    assert same.exit_code == 0 and "already complete" in same.output
+    user_error(invoke("run", cfg_file, "--games", 50, "--seed", 3, "--out", out, "--quiet"), "--out", "--force")
     r = invoke("run", cfg_file, "--games", 60, "--seed", 2, "--out", out, "--quiet", "--force")
     assert r.exit_code == 0, r.output
     assert len(pd.read_parquet(out)) == 60

@@ -77,11 +77,10 @@ def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) 
     got, want = rows(out), rows(reference)
     assert len(got) == GAMES and got["hand"].is_unique
     pd.testing.assert_frame_equal(got, want)
-    # run again: complete, so refused; --resume accepts it as it is
+    # run again: complete, so the same command says so and succeeds (every part checked)
     res = CliRunner().invoke(main, cmd[3:])
-    assert res.exit_code == 2 and "already holds this run, complete" in res.output
-    res = CliRunner().invoke(main, cmd[3:] + ["--resume"])
-    assert res.exit_code == 0 and f"{GAMES // CHUNK} finished chunks were kept" in res.output
+    assert res.exit_code == 0 and "nothing left to play: the result was already complete" in res.output
+    assert f"{GAMES // CHUNK} finished chunks were kept" in res.output and "checked:" not in res.output
 
 
 SWEEP = """

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from unosim.cli import main
 from unosim.rules.config import default_config, to_params
-from unosim.run.duel import duel, parse_bot, render
+from unosim.analysis.duel import duel, parse_bot, render
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
 from unosim.engine.batch import trace_hand

@@ -230,10 +230,8 @@ def test_cli_sweep(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["sweep", str(p), "--out", str(out), "--workers", "1", "--quiet"])
     assert res.exit_code == 0, res.output
     assert "6 points" in res.output and "zero_points=10,players=4" in res.output
-    res = CliRunner().invoke(main, ["sweep", str(p), "--out", str(out)])
-    assert res.exit_code == 2 and "already holds this sweep, complete" in res.output
-    res = CliRunner().invoke(main, ["sweep", str(p), "--out", str(out), "--resume", "--quiet"])
-    assert res.exit_code == 0 and "kept" in res.output
+    res = CliRunner().invoke(main, ["sweep", str(p), "--out", str(out), "--quiet"])
+    assert res.exit_code == 0 and "kept" in res.output and "already complete" in res.output
     bad = sweep_file(tmp_path, SMALL.replace('["draw2"]', '["draw9"]'), "bad.toml")
     res = CliRunner().invoke(main, ["sweep", str(bad), "--out", str(tmp_path / "o2")])
     assert res.exit_code == 2

@@ -29,6 +29,26 @@ _SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (t
 _CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
+@contextmanager
+def _one_line(out: Path | None = None) -> Iterator[None]:
+    """Every failure of a run as one ``Error:`` line: bad options and outputs (RunError,
+    StoreError, SweepError, a second writer), and the machine's own (a full disk, a path too
+    long): those name the file, and say that every finished part is kept."""
+    from unosim.run.integrity import LockedError
+    from unosim.run.jobs import RunError
+    from unosim.run.store import StoreError
+    from unosim.run.sweep import SweepError
+
+    try:
+        yield
+    except (RunError, StoreError, SweepError, LockedError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        where = e.filename or out or "the output"
+        raise UserError(f"{where}: {e.strerror or e}; every finished part is kept, so the same command "
+                        "resumes the run once this is fixed") from None
+
+
 def _load(config: str):
     """CONFIG as a path or a bundled name (``standard``), validated."""
     from unosim.rules.bundled import find_config
@@ -77,7 +97,6 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
 
     from unosim.run.jobs import RunError, make_job
     from unosim.run.runner import run_job
-    from unosim.run.store import StoreError
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -99,10 +118,9 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr, disable=quiet,
                    leave=False)
         try:
-            summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
-                              progress=bar.update)
-        except (RunError, StoreError) as e:
-            raise UserError(str(e)) from None
+            with _one_line(job.out):
+                summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
+                                  progress=bar.update)
         finally:
             bar.close()
     where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
@@ -118,9 +136,13 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         what = f"{s.matches:,} matches to {cfg.match_target} of {n} players ({s.hands:,} hands)"
     else:
         what = f"{s.hands:,} hands of {n} players"
+    unit = {"hands": "hands", "matches": "matches", "rotated": "deals"}[job.mode]
+    if s.chunks_skipped:  # a resumed run: what this command played, and what was there
+        what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
+    lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
         lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
     if s.rows == 0:
@@ -294,8 +316,6 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
-    from unosim.run.jobs import RunError
-    from unosim.run.store import StoreError
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
@@ -311,12 +331,10 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=quiet, leave=False)
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _one_line(out_path):
                 warnings.simplefilter("ignore")  # sw.warnings were printed above
                 s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
                               progress=bar.update)
-        except (RunError, StoreError, SweepError) as e:
-            raise UserError(str(e)) from None
         finally:
             bar.close()
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
@@ -324,8 +342,13 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
                f"{where} -> {out_path}")
     skipped = sum(p.chunks_skipped for p in s)
     rows = sum(p.rows for p in s)
+    for p in s:
+        for note in p.notes:
+            click.echo(f"  checked: {note}")
     if skipped:
         click.echo(f"  resumed: kept {skipped} finished chunks")
+    if not rows:
+        click.echo("  nothing left to play: the sweep was already complete")
     if rows:
         seconds = wall_seconds(s)
         rate = rows / seconds if seconds > 0 else float("nan")
@@ -355,8 +378,8 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, confi
 
     A bot is a strategy name, or name:param=value,... (e.g. counter:suspicion=0.5)."""
     from unosim.rules.config import ConfigError
-    from unosim.run.duel import duel as play_duel
-    from unosim.run.duel import render
+    from unosim.analysis.duel import duel as play_duel
+    from unosim.analysis.duel import render
     from unosim.run.jobs import RunError
 
     try:

@@ -37,8 +37,13 @@ def hold_lock(directory: Path, option: str = "--out") -> Iterator[None]:
     The lock is a ``flock`` on the directory itself, so no lock file is left behind in a
     user's folder, and the kernel drops it when the holder dies however it dies (kill -9
     included): a stale lock cannot exist."""
-    directory.mkdir(parents=True, exist_ok=True)
-    fd = os.open(directory, os.O_RDONLY)
+    try:
+        if not directory.exists():
+            directory.mkdir(parents=True)
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # not a folder, or not one we can make: the caller's own checks say why
+        yield
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -33,6 +33,7 @@ import numpy as np
 from unosim.rules.config import RulesConfig, to_params
 from unosim.engine.matches import HAND_STRIDE
 from unosim.kernel.layout import ENGINE_VERSION
+from unosim.run.integrity import PartCheck
 from unosim.run.schema import run_metadata
 from unosim.run.store import ResultDir
 
@@ -104,6 +105,7 @@ class Job:
     max_hands: int | None = None
     label: str = ""
     extra_metadata: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list, compare=False)  # what preparing the output found
 
     @property
     def kind(self) -> Mode:
@@ -128,7 +130,7 @@ class Job:
 
     def metadata(self, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
         """The key-value metadata of every part file (``extra``: the mode's own keys)."""
-        more = dict(self.extra_metadata)
+        more = {**self.extra_metadata, "unosim.count": self.count, "unosim.chunk_size": self.chunk_size}
         if self.mode == "matches":
             more.update({"unosim.max_hands": self.max_hands, "unosim.hand_stride": HAND_STRIDE})
         more.update(extra or {})
@@ -141,11 +143,25 @@ class Job:
         return chunks(self.count, self.chunk_size)
 
     def prepare(self, force: bool = False, resume: bool = False, adopt: bool = False) -> set[int]:
-        """Create (or check, to resume) the output directory; the chunks already done.
+        """Create (or check, to resume) the output directory; the chunks already done, each
+        part checked against :meth:`part_checks` (what it found goes to :attr:`notes`).
         A job without output has none done."""
         if self.out is None:
             return set()
-        return ResultDir(self.out).prepare(self.manifest(), force=force, resume=resume, adopt=adopt)
+        result = ResultDir(self.out)
+        done = result.prepare(self.manifest(), force=force, resume=resume, adopt=adopt, checks=self.part_checks())
+        self.notes[:] = result.notes
+        return done
+
+    def part_checks(self) -> dict[int, PartCheck]:
+        """What each part must be (read from its footer on resume): its units' range, its row
+        count where the mode fixes it, and this run's seed, config, mode and engine."""
+        meta = {k.decode(): v.decode() for k, v in run_metadata(self.cfg, self.seed, self.kind.file_mode).items()}
+        same = tuple((k, meta[k]) for k in ("unosim.seed", "unosim.config", "unosim.mode", "unosim.engine_version"))
+        unit = "match" if self.mode == "matches" else "hand"
+        per_unit = {"hands": 1, "rotated": self.cfg.players}.get(self.mode)
+        return {i: PartCheck(i, start, count, unit, None if per_unit is None else count * per_unit, same)
+                for i, start, count in self.chunks()}
 
     def specs(self, done: set[int]) -> list[ChunkSpec]:
         """The chunks still to play (those without a part file), as tasks."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from unosim.rules.config import RulesConfig
 from unosim.run.cluster import run_dask
+from unosim.run.integrity import hold_lock
 from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, Job, Progress, RunError,
     chunks, make_job)
 from unosim.run.local import run_local
@@ -49,8 +50,13 @@ def run_job(job: Job, *, workers: int | None = None, client: Any = None, force: 
     :meth:`unosim.run.store.ResultDir.prepare`) and play what is missing."""
     if client is None:
         set_workers(workers)  # a bad --workers is refused before the output is touched
-    done = job.prepare(force=force, resume=resume)
-    return execute([job], [done], workers=workers, client=client, progress=progress)[0]
+    if job.out is None:
+        return execute([job], [set()], workers=workers, client=client, progress=progress)[0]
+    with hold_lock(job.out):  # one writer per result: a second run into it is refused at once
+        done = job.prepare(force=force, resume=resume)
+        summary = execute([job], [done], workers=workers, client=client, progress=progress)[0]
+    summary.notes = list(job.notes)
+    return summary
 
 
 def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, workers: int | None = None,

@@ -55,6 +55,10 @@ SWEEP_STRATA = PREFIX + "sweep_strata"
 SWEEP_BASE = PREFIX + "sweep_base"
 SWEEP_POINT = PREFIX + "sweep_point"
 # Optional: rotated seats add the flag, the number of rotations and the bot labels.
+# Optional: the run's plan (its count and chunk size), so `unosim repair` can rebuild a
+# lost manifest from any one part.
+COUNT = PREFIX + "count"
+CHUNK_SIZE = PREFIX + "chunk_size"
 ROTATE_SEATS = PREFIX + "rotate_seats"
 ROTATIONS = PREFIX + "rotations"
 BOT_LABELS = PREFIX + "bot_labels"
@@ -62,7 +66,7 @@ BOT_LABELS = PREFIX + "bot_labels"
 REQUIRED_KEYS = (VERSION, ENGINE, CONFIG, CONFIG_NAME, SEED, PLAYERS, TEAMS, MATCH_TARGET,
                  BOTS, BOT_PARAMS, MODE, FINISH)  # fmt: skip
 OPTIONAL_KEYS = (MAX_HANDS, HAND_STRIDE, SWEEP, SWEEP_MODE, SWEEP_KEYS, SWEEP_STRATA,
-                 SWEEP_BASE, SWEEP_POINT, ROTATE_SEATS, ROTATIONS, BOT_LABELS)  # fmt: skip
+                 SWEEP_BASE, SWEEP_POINT, COUNT, CHUNK_SIZE, ROTATE_SEATS, ROTATIONS, BOT_LABELS)  # fmt: skip
 MODES = ("hands", "matches")
 
 

@@ -16,13 +16,15 @@ import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
+from unosim.run.integrity import PartCheck, check_part, part_index, write_json_atomic
 
 
 MANIFEST = "_unosim.json"
@@ -100,16 +102,22 @@ class ResultDir:
 
     path: Path
 
-    def prepare(self, manifest: dict[str, Any], force: bool, resume: bool, adopt: bool = False) -> set[int]:
-        """Create (or check, for a resume) the directory; returns the chunks already done.
+    def prepare(self, manifest: dict[str, Any], force: bool, resume: bool, adopt: bool = False,
+                checks: Mapping[int, PartCheck] | None = None) -> set[int]:
+        """Create (or check, to resume) the directory; returns the chunks already done.
 
         The manifest gets the engine version added (results of another engine never mix).
-        The same run already there and unfinished is resumed (the same command finishes an
-        interrupted run, no flag needed); the same run finished is refused unless ``resume``
-        (then nothing is left to do); a different run is refused, naming what changed
-        (for the config: the keys).  ``force`` replaces the old result (its files only, see
-        :func:`remove_result`); ``adopt`` (a sweep whose manifest matched) lets a point folder
-        hold files of the user's beside a new result."""
+        The same run already there is resumed, finished or not: the same command finishes
+        an interrupted run, and on a finished one has nothing left to do.  Every part kept is
+        first checked against ``checks`` (chunk index -> what that part must be; footers
+        only): a damaged part, one of another run or a stray name is removed and its chunk
+        played again, each said in :attr:`notes`.  A different run is refused, naming what
+        changed (for the config: the keys).  ``force`` replaces the old result (its files
+        only, see :func:`remove_result`); ``adopt`` (a sweep whose manifest matched) lets a
+        point folder hold files of the user's beside a new result.  A folder whose manifest
+        is damaged or missing but whose parts are unosim's is rebuilt with ``resume``
+        (:func:`damaged_manifest` says what is wrong otherwise)."""
+        self.notes: list[str] = []
         manifest = {**manifest, "engine_version": ENGINE_VERSION}
         p = self.path
         if p.exists() and not p.is_dir():
@@ -118,16 +126,19 @@ class ResultDir:
         old = read_manifest(p / MANIFEST) if p.is_dir() else None
         if p.is_dir() and any(p.iterdir()) and not (adopt and old is None):
             if old is None:
-                raise StoreError(f"--out: {p} is a non-empty directory that is not a unosim result; "
-                                 "choose another path (--force only replaces a unosim result)")
-            if force:
+                problem = damaged_manifest(p)
+                if problem is None:
+                    raise StoreError(f"--out: {p} is a non-empty directory that is not a unosim result; "
+                                     "choose another path (--force only replaces a unosim result)")
+                if not resume:
+                    raise StoreError(f"--out: {p}: {problem}; run the same command with --resume to rebuild it "
+                                     "from the parts (every verified part is kept), or `unosim repair` it")
+                self.notes.append(f"{problem}: rebuilt from this command and the parts")
+            elif force:
                 remove_result(p)
             elif old != manifest:
                 raise StoreError(f"--out: {p} holds a different run (differs in: {manifest_diff(old, manifest)}); "
                                  "use --force to overwrite it or choose another path")
-            elif not resume and self._finished(manifest):
-                raise StoreError(f"--out: {p} already holds this run, complete; use --force to run it "
-                                 "again (or --resume to accept it as it is)")
         try:
             p.mkdir(parents=True, exist_ok=True)
             probe = p / ".write-test"
@@ -138,16 +149,28 @@ class ResultDir:
         for tmp in p.glob("part-*.tmp"):
             if _OWNED.fullmatch(tmp.name):
                 tmp.unlink()
-        (p / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
-        return self.done()
+        write_json_atomic(p / MANIFEST, manifest)
+        return self.verified(checks) if checks is not None else self.done()
+
+    def verified(self, checks: Mapping[int, PartCheck]) -> set[int]:
+        """The chunks whose part passes its check; every other part file is removed (its
+        chunk will be played again) and said in :attr:`notes`."""
+        good: set[int] = set()
+        for f in sorted(self.path.glob("part-*.parquet")):
+            index = part_index(f)
+            if index is None:
+                continue  # not a name this result writes: left alone (report refuses it by name)
+            why = "not a chunk of this run" if index not in checks else check_part(f, checks[index])
+            if why is None:
+                good.add(index)
+                continue
+            f.unlink()
+            self.notes.append(f"{f.name}: {why}; removed, its chunk is played again")
+        return good
 
     def done(self) -> set[int]:
-        """Indices of the chunks whose part file is in place."""
-        return {int(f.name[5:11]) for f in self.path.glob("part-*.parquet")}
-
-    def _finished(self, manifest: dict[str, Any]) -> bool:
-        total = expected_parts(manifest)
-        return total is not None and len(self.done()) >= total
+        """Indices of the chunks whose part file is in place (unchecked)."""
+        return {i for f in self.path.glob("part-*.parquet") if (i := part_index(f)) is not None}
 
     def write_chunk(self, index: int, table: pa.Table) -> Path:
         """Write one chunk atomically: a reader sees the whole part or none of it.  The
@@ -190,6 +213,29 @@ def remove_result(path: Path) -> None:
     for f in path.iterdir():
         if _OWNED.fullmatch(f.name) and f.is_file() and not f.is_symlink():
             f.unlink()
+
+
+def damaged_manifest(path: Path) -> str | None:
+    """What is wrong with a folder whose manifest does not prove a result but whose part
+    files carry unosim metadata (None: no unosim part at all, so nothing here is ours)."""
+    parts = [f for f in sorted(path.glob("part-*.parquet")) if part_index(f) is not None]
+    ours = 0
+    for f in parts:
+        try:
+            meta = pq.read_schema(f).metadata or {}
+        except (OSError, ValueError):
+            continue
+        ours += b"unosim.engine_version" in meta
+    if not ours:
+        return None
+    mf = path / MANIFEST
+    if not mf.exists():
+        what = "its manifest _unosim.json is missing"
+    elif mf.stat().st_size == 0:
+        what = "its manifest _unosim.json is empty (a full disk?)"
+    else:
+        what = "its manifest _unosim.json is damaged"
+    return f"{what} but it holds {ours} unosim part file{'s' if ours > 1 else ''}"
 
 
 def expected_parts(manifest: dict[str, Any]) -> int | None:

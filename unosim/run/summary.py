@@ -63,6 +63,7 @@ class Summary:
     bot_wins: np.ndarray = field(init=False, default_factory=_zeros)
     bot_points_won: np.ndarray = field(init=False, default_factory=_zeros)
     bot_points_left: np.ndarray = field(init=False, default_factory=_zeros)
+    notes: list[str] = field(default_factory=list)  # what resuming found (damaged parts replayed)
 
     def __post_init__(self) -> None:
         n = self.players

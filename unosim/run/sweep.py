@@ -76,7 +76,8 @@ from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HAN
     RunError, check_run, make_job)
 from unosim.run.play import set_workers
 from unosim.run.runner import execute
-from unosim.run.store import MANIFEST, ResultDir, StoreError, manifest_diff, read_manifest, remove_result
+from unosim.run.integrity import hold_lock, write_json_atomic
+from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
 
 try:  # Python 3.11+
@@ -439,9 +440,9 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
     """Create (or check) the sweep directory and every point's; returns the jobs and, per
     job, the chunks already written.
 
-    The same sweep already there and unfinished is resumed; finished, it is refused unless
-    ``resume`` (nothing left to do); a different sweep is refused naming the difference;
-    ``force`` deletes the directory first."""
+    The same sweep already there is resumed, finished or not (every kept part checked,
+    see :meth:`unosim.run.store.ResultDir.prepare`); a different sweep is refused naming
+    the difference; ``force`` replaces it (its files only)."""
     root = Path(out)
     jobs = sweep_jobs(sweep, root)
     manifest = sweep_manifest(sweep, jobs)
@@ -459,12 +460,9 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
             raise StoreError(f"--out: {root} holds a different sweep (differs in: "
                              f"{_sweep_diff(old, manifest)}); use --force to overwrite it or choose "
                              "another path")
-        elif all(len(ResultDir(j.out).done()) >= len(j.chunks()) for j in jobs) and not resume:
-            raise StoreError(f"--out: {root} already holds this sweep, complete; use --force to run it "
-                             "again (or --resume to accept it as it is)")
     try:
         root.mkdir(parents=True, exist_ok=True)
-        (root / SWEEP_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+        write_json_atomic(root / SWEEP_MANIFEST, manifest)
     except OSError as e:
         raise StoreError(f"--out: cannot write to {root}: {e.strerror or e}") from None
     # the sweep manifest matched: every point is ours
@@ -479,5 +477,9 @@ def run_sweep(sweep: Sweep, out: str | Path, *, workers: int | None = None, clie
         warnings.warn(note, stacklevel=2)
     if client is None:
         set_workers(workers)  # a bad --workers is refused before the output is touched
-    jobs, done = prepare_sweep(sweep, out, force=force, resume=resume)
-    return execute(jobs, done, workers=workers, client=client, progress=progress)
+    with hold_lock(Path(out)):
+        jobs, done = prepare_sweep(sweep, out, force=force, resume=resume)
+        summaries = execute(jobs, done, workers=workers, client=client, progress=progress)
+    for job, summary in zip(jobs, summaries):
+        summary.notes = [f"{job.name}: {n}" for n in job.notes]
+    return summaries
