@@ -165,3 +165,169 @@ def test_sweep_manifest_cannot_point_force_outside(cfg_file: Path, tmp_path: Pat
     mf.write_text(json.dumps(m))
     assert invoke("sweep", tmp_path / "tiny.toml", "--out", out, "--quiet", "--force").exit_code == 0
     assert user_files(victim) == before
+
+
+# --------------------------------------------------------------------------- one writer at a time
+def test_a_second_writer_is_refused_while_a_run_writes(tmp_path: Path) -> None:
+    """Item 2: a run into a folder another run is writing (even with --force) is one line."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "busy"
+    cmd = [sys.executable, "-m", "unosim.cli", "run", "standard", "--games", "2000000", "--chunk-size", "1000",
+           "--out", str(out), "--quiet", "--workers", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        t0 = time.monotonic()
+        while not (out / MANIFEST).exists():
+            assert proc.poll() is None and time.monotonic() - t0 < 600
+            time.sleep(0.01)
+        refused(invoke("run", "standard", "--games", 100, "--out", out, "--quiet", "--force"),
+                "being written by another unosim run")
+    finally:
+        proc.kill()
+        proc.wait()
+    # the holder is gone (killed): its lock went with it, and the same command resumes
+    r = invoke("run", "standard", "--games", 2000, "--chunk-size", 1000, "--out", out, "--quiet", "--force")
+    assert r.exit_code == 0, r.output
+
+
+# --------------------------------------------------------------------------- damaged parts
+def _rows(path: Path) -> "object":
+    import pandas as pd
+
+    return pd.read_parquet(path).sort_values("hand").reset_index(drop=True)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "zero_bytes", "other_seed", "stray_chunk"])
+def test_a_damaged_part_is_replayed_on_resume(tmp_path: Path, damage: str) -> None:
+    """Item 3: on resume every part is checked (footer only); what fails is removed, said,
+    and played again, so the rows end exactly as an uninterrupted run's."""
+    import pandas as pd
+
+    args = ["run", "standard", "--games", 500, "--chunk-size", 100, "--seed", 4, "--quiet"]
+    ref, out = tmp_path / "ref", tmp_path / "out"
+    assert invoke(*args, "--out", ref).exit_code == 0
+    assert invoke(*args, "--out", out).exit_code == 0
+    part = out / "part-000002.parquet"
+    if damage == "truncated":
+        part.write_bytes(part.read_bytes()[:300])
+    elif damage == "zero_bytes":
+        part.write_bytes(b"")
+    elif damage == "other_seed":
+        other = tmp_path / "other"
+        assert invoke("run", "standard", "--games", 500, "--chunk-size", 100, "--seed", 5, "--quiet",
+                      "--out", other).exit_code == 0
+        part.write_bytes((other / "part-000002.parquet").read_bytes())
+    else:  # chunk 4 lost, a copy of chunk 1 under the name of a chunk this run never has
+        (out / "part-000004.parquet").unlink()
+        (out / "part-000099.parquet").write_bytes((out / "part-000001.parquet").read_bytes())
+    r = invoke(*args, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "checked: part-0000" in r.output and "its chunk is played again" in r.output
+    pd.testing.assert_frame_equal(_rows(out), _rows(ref))
+
+
+def test_a_complete_run_is_complete(tmp_path: Path) -> None:
+    """Item 9: a run killed after its last part answers the same command with exit 0."""
+    out = tmp_path / "done"
+    args = ["run", "standard", "--games", 300, "--chunk-size", 100, "--out", out, "--quiet"]
+    assert invoke(*args).exit_code == 0
+    r = invoke(*args)
+    assert r.exit_code == 0 and "already complete" in r.output
+
+
+# --------------------------------------------------------------------------- the manifest
+@pytest.mark.parametrize("manifest", ["", "{not json", None])
+def test_a_damaged_manifest_is_named_and_rebuilt(tmp_path: Path, manifest: str | None) -> None:
+    """Item 4: an empty (full disk), garbage or missing manifest is one line offering the
+    rebuild; --resume (or unosim repair) rebuilds it and keeps every verified part."""
+    import pandas as pd
+
+    args = ["run", "standard", "--games", 400, "--chunk-size", 100, "--seed", 2, "--quiet"]
+    ref, out = tmp_path / "ref", tmp_path / "out"
+    assert invoke(*args, "--out", ref).exit_code == 0
+    assert invoke(*args, "--out", out).exit_code == 0
+    (out / "part-000003.parquet").unlink()
+    if manifest is None:
+        (out / MANIFEST).unlink()
+    else:
+        (out / MANIFEST).write_text(manifest)
+    refused(invoke(*args, "--out", out), "_unosim.json", "--resume", "unosim repair")
+    r = invoke(*args, "--out", out, "--resume")
+    assert r.exit_code == 0 and "rebuilt" in r.output, r.output
+    assert json.loads((out / MANIFEST).read_text())["games"] == 400
+    pd.testing.assert_frame_equal(_rows(out), _rows(ref))
+
+
+def test_unosim_repair_rebuilds_from_the_parts_alone(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["run", "standard", "--matches", 40, "--chunk-size", 10, "--seed", 3, "--quiet", "--out", out]
+    assert invoke(*args).exit_code == 0
+    want = (out / MANIFEST).read_text()
+    (out / MANIFEST).write_text("")
+    (out / "part-000001.parquet").write_bytes(b"PAR1")
+    r = invoke("repair", out)
+    assert r.exit_code == 0 and "manifest rebuilt; 3 of 4 chunks verified" in r.output, r.output
+    assert "part-000001.parquet: unreadable" in r.output and "--matches 40" in r.output
+    assert (out / MANIFEST).read_text() == want
+    assert invoke(*args).exit_code == 0 and len(list(out.glob("part-*.parquet"))) == 4
+    refused(invoke("repair", tmp_path / "nothing"), "not a folder")
+
+
+# --------------------------------------------------------------------------- values and names
+@pytest.mark.parametrize("args, needle", [
+    (("--games", 10**19), "--games: must be between 1 and 1,000,000,000,000"),
+    (("--games", 10, "--chunk-size", 10**9), "--chunk-size: must be between 1 and 5,000,000 hands"),
+    (("--matches", 10, "--chunk-size", 10**7), "--chunk-size: must be between 1 and 200,000 matches"),
+    (("--games", 10, "--out", ""), "--out: must not be empty"),
+    (("--games", 10, "--scheduler", ""), "--scheduler: must not be empty"),
+    (("--games", 10, "--out", "x" * 300), "File name too long"),
+])
+def test_absurd_values_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple, needle: str) -> None:
+    """Item 5 and 7: bounds that fit memory, no silent default, no traceback."""
+    monkeypatch.chdir(tmp_path)
+    refused(invoke("run", "standard", *args, "--quiet"), needle)
+    assert not (tmp_path / "runs").exists()  # nothing half-made
+
+
+def test_a_config_name_never_escapes_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 6: a name is a label; the default output is built from it under runs/."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "evil.toml").write_text('name = "../../escape"\n')
+    refused(invoke("run", tmp_path / "evil.toml", "--games", 10, "--quiet"), "name: expected 1-64 letters")
+    (tmp_path / "odd (v2).toml").write_text("[table]\nplayers = 3\n")  # unnamed: the stem, made safe
+    assert invoke("run", tmp_path / "odd (v2).toml", "--games", 10, "--quiet").exit_code == 0
+    assert (tmp_path / "runs" / "odd (v2).parquet" / MANIFEST).exists()
+
+
+def test_a_full_disk_is_one_line_and_resume_is_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 7: writing a part fails (ENOSPC): one line naming the file; the parts written
+    stay whole and the same command finishes the run exactly."""
+    import errno
+
+    import pandas as pd
+
+    from unosim.run.store import ResultDir
+
+    real = ResultDir.write_chunk
+
+    def fill_up(self: ResultDir, index: int, table: object) -> Path:
+        if index == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "part-000002.parquet"))
+        return real(self, index, table)
+
+    args = ["run", "standard", "--games", 400, "--chunk-size", 100, "--seed", 8, "--quiet"]
+    assert invoke(*args, "--out", tmp_path / "ref").exit_code == 0
+    monkeypatch.setattr(ResultDir, "write_chunk", fill_up)
+    refused(invoke(*args, "--out", tmp_path / "out"), "part-000002.parquet: No space left on device",
+            "the same command resumes")
+    monkeypatch.setattr(ResultDir, "write_chunk", real)
+    assert invoke(*args, "--out", tmp_path / "out").exit_code == 0
+    pd.testing.assert_frame_equal(_rows(tmp_path / "out"), _rows(tmp_path / "ref"))
+
+
+def test_a_device_as_config_is_refused_without_reading_it() -> None:
+    """Item 7: `unosim run /dev/zero` hung reading forever."""
+    refused(invoke("run", "/dev/zero", "--games", 10, "--quiet"), "/dev/zero", "not a regular file")

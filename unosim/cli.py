@@ -29,6 +29,14 @@ _SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (t
 _CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
+def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse ``--out ''`` and ``--scheduler ''`` rather than silently taking a default
+    (an empty --out was the working directory)."""
+    if value is not None and not value.strip():
+        raise UserError(f"{param.opts[0]}: must not be empty (leave the option out for its default)")
+    return value
+
+
 @contextmanager
 def _one_line(out: Path | None = None) -> Iterator[None]:
     """Every failure of a run as one ``Error:`` line: bad options and outputs (RunError,
@@ -70,7 +78,8 @@ def main() -> None:
 @click.argument("config")
 @click.option("--games", type=int, default=100_000, show_default=True, help="Independent hands to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same hands, on any core count.")
-@click.option("--out", type=click.Path(), default=None, help="Result directory [default: runs/<name>.parquet].")
+@click.option("--out", type=click.Path(), default=None, callback=_not_empty,
+              help="Result directory [default: runs/<name>.parquet].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
 @click.option("--force", is_flag=True, help="Replace an existing unosim result at --out (its files only; anything else is refused).")
@@ -78,7 +87,7 @@ def main() -> None:
               help="Also accept a finished result as it is. An interrupted run resumes without this flag: "
                    "the same command keeps its finished part files and plays the rest.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--matches", type=int, default=None,
               help="Play matches to match_target under S1 and S2 instead of independent hands "
@@ -295,12 +304,13 @@ def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
 
 @main.command()
 @click.argument("sweep_file", metavar="SWEEP")
-@click.option("--out", type=click.Path(), default=None, help="Dataset directory [default: runs/<sweep name>].")
+@click.option("--out", type=click.Path(), default=None, callback=_not_empty,
+              help="Dataset directory [default: runs/<sweep name>].")
 @click.option("--workers", type=int, default=None,
               help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")
 @click.option("--chunk-size", type=int, default=None,
               help="Hands (or matches) per part file [default: the sweep's chunk_size, else 200000].")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--force", is_flag=True, help="Replace an existing unosim sweep at --out (its files only; anything else is refused).")
 @click.option("--resume", is_flag=True,
@@ -360,6 +370,20 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
                            f"{p.shares()[1 % p.players]:>13.2%}")
     click.echo(f"  next: unosim report {out_path}")
+
+
+@main.command()
+@click.argument("directory", metavar="DIR")
+def repair(directory: str) -> None:
+    """Rebuild the manifest of the result DIR from its parts and check every part.
+
+    For a result whose _unosim.json was lost or damaged (a full disk): every verified part
+    is kept, a damaged one removed; the run's own command then finishes it."""
+    from unosim.run.repair import repair as rebuild
+
+    with _one_line(Path(directory)):
+        for line in rebuild(directory):
+            click.echo(line)
 
 
 @main.command()

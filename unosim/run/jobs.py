@@ -79,12 +79,28 @@ def chunks(total: int, size: int) -> list[tuple[int, int, int]]:
     return [(i, start, min(size, total - start)) for i, start in enumerate(range(0, total, size))]
 
 
-def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None) -> None:
-    """The checks every run shares, each a one-line :class:`RunError` naming its option."""
-    if count < 1:
-        raise RunError(f"{option}: must be at least 1 (got {count})")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size: must be at least 1 (got {chunk_size})")
+MAX_COUNT = 10**12
+"""Units one run may hold: a million million hands is weeks of this engine on a big machine."""
+MAX_CHUNK_ROWS = 5_000_000
+"""Rows of one part in memory (about 1 GB while it is built): hands, or deals x players."""
+MAX_MATCH_CHUNK = 200_000
+"""Matches of one part (each about 15 rows with the official rules)."""
+
+
+def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None,
+              rows_per_unit: int = 1) -> None:
+    """The checks every run shares, each a one-line :class:`RunError` naming its option.
+    The upper bounds are what fits this machine's memory and a user could mean: past
+    them a run would die of a MemoryError after seconds, leaving only a manifest."""
+    if not 1 <= count <= MAX_COUNT:
+        raise RunError(f"{option}: must be between 1 and {MAX_COUNT:,} (got {count:,})")
+    if max_hands is not None:
+        top = MAX_MATCH_CHUNK
+    else:
+        top = MAX_CHUNK_ROWS // rows_per_unit
+    if not 1 <= chunk_size <= top:
+        unit = "matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals"
+        raise RunError(f"--chunk-size: must be between 1 and {top:,} {unit} (got {chunk_size:,})")
     if seed < 0 or seed >= 2**63:
         raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
     if max_hands is not None and not 1 <= max_hands <= HAND_STRIDE:
@@ -196,6 +212,7 @@ def make_job(cfg: RulesConfig, mode: str = "hands", count: int = 1, seed: int = 
         max_hands = DEFAULT_MAX_HANDS if max_hands is None else max_hands
     elif max_hands is not None:
         raise RunError(f"--max-hands: only for matches (this run plays {mode})")
-    check_run(count_option or kind.option, count, seed, chunk_size, max_hands)
+    check_run(count_option or kind.option, count, seed, chunk_size, max_hands,
+              cfg.players if mode == "rotated" else 1)
     return Job(cfg, mode, count, seed, chunk_size, None if out is None else Path(out), max_hands, label,
                dict(extra_metadata or {}))

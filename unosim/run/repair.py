@@ -1,0 +1,70 @@
+"""`unosim repair DIR`: rebuild a result's lost or damaged manifest from its own parts.
+
+Every part carries the run's config, seed, mode, count and chunk size in its metadata, so
+one readable part is enough to rebuild the job, hence the manifest; every other part is
+then checked against it as on any resume (footers only) and a part that fails is removed,
+so the same `unosim run` command finishes the result exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from unosim.rules.config import ConfigError, parse_config
+from unosim.run.integrity import hold_lock, part_index
+from unosim.run.jobs import Job, RunError, make_job
+from unosim.run.store import StoreError
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tomli
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = ["job_from_parts", "repair"]
+
+
+def job_from_parts(path: Path) -> Job:
+    """The job that wrote the parts in ``path``, from the first part that opens and names
+    its plan (count and chunk size: parts written before those keys existed cannot)."""
+    for f in sorted(path.glob("part-*.parquet")):
+        if part_index(f) is None:
+            continue
+        try:
+            meta = {k.decode(): v.decode() for k, v in (pq.read_schema(f).metadata or {}).items()}
+        except (OSError, ValueError):
+            continue
+        if "unosim.count" not in meta or "unosim.chunk_size" not in meta:
+            continue
+        try:
+            cfg = parse_config(tomllib.loads(meta["unosim.config"]), source_text=meta["unosim.config"])
+            rotated = meta.get("unosim.rotate_seats") == "true"
+            mode = "rotated" if rotated else meta["unosim.mode"]
+            return make_job(cfg, mode, int(meta["unosim.count"]), int(meta["unosim.seed"]),
+                            chunk_size=int(meta["unosim.chunk_size"]), out=path,
+                            max_hands=int(meta["unosim.max_hands"]) if mode == "matches" else None)
+        except (ConfigError, RunError, KeyError, ValueError, tomllib.TOMLDecodeError):
+            continue
+    raise StoreError(f"{path}: no part here opens and names its run's plan (count, chunk size); run the "
+                     "same `unosim run` command with --resume instead")
+
+
+def repair(path: str | Path) -> list[str]:
+    """Rebuild the manifest of the result at ``path`` and check every part; what was done,
+    in lines."""
+    p = Path(path)
+    if not p.is_dir():
+        raise StoreError(f"{p}: not a folder (give the result directory of a run)")
+    job = job_from_parts(p)
+    with hold_lock(p, "DIR"):
+        done = job.prepare(resume=True)
+    total = len(job.chunks())
+    lines = [f"{p}: {'manifest rebuilt' if job.notes and 'rebuilt' in job.notes[0] else 'manifest in order'}; "
+             f"{len(done)} of {total} chunks verified"]
+    lines += [f"  {n}" for n in job.notes]
+    if len(done) < total:
+        unit = {"hands": "--games", "rotated": "--games", "matches": "--matches"}[job.mode]
+        lines.append(f"  finish it with the run's own command: unosim run CONFIG {unit} {job.count} "
+                     f"--seed {job.seed} --chunk-size {job.chunk_size} --out {p}")
+    return lines
