@@ -129,3 +129,55 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(ClusterError, match="--scheduler: cannot connect to tcp://127.0.0.1:9"):
         with connect("tcp://127.0.0.1:9", timeout=2):
             pass
+
+
+def _server(greeting: bytes | None) -> tuple[object, str]:
+    """A TCP server on loopback that greets with ``greeting`` (None: says nothing)."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+
+    def serve() -> None:
+        try:
+            conn, _ = srv.accept()
+        except OSError:
+            return
+        if greeting:
+            conn.sendall(greeting)
+        threading.Event().wait(5)
+        conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("greeting, needle", [
+    (b"SSH-2.0-OpenSSH_9.2\r\n", "is not a Dask scheduler"),
+    (None, "answered nothing"),
+])
+def test_a_scheduler_address_where_something_else_listens_fails_fast(greeting, needle) -> None:
+    """Bad hour 7: distributed waited minutes (or allocated exabytes) on such an address."""
+    import time
+
+    from unosim.run.cluster import ClusterError, probe_scheduler
+
+    srv, address = _server(greeting)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(ClusterError, match=needle):
+            probe_scheduler(address, timeout=2.0)
+        assert time.monotonic() - t0 < 5
+    finally:
+        srv.close()
+
+
+def test_a_real_scheduler_passes_the_probe() -> None:
+    distributed = pytest.importorskip("distributed")
+    from unosim.run.cluster import probe_scheduler
+
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
+                                  dashboard_address=":0") as cluster:
+        probe_scheduler(cluster.scheduler_address, timeout=5.0)

@@ -23,7 +23,9 @@ a one-line :class:`ClusterError`; local runs never import it.  See docs/cluster.
 
 from __future__ import annotations
 
+
 import socket
+import struct
 import threading
 import time
 import uuid
@@ -65,6 +67,39 @@ def _distributed(option: str) -> Any:
     return distributed
 
 
+def probe_scheduler(address: str, timeout: float = 10.0) -> None:
+    """Refuse, within ``timeout``, a ``tcp://`` address where no Dask scheduler listens.
+
+    distributed's client trusts whatever answers: a web server kept it waiting for minutes,
+    and a service that greets first had its greeting read as a frame length (an allocation
+    of exabytes).  A Dask scheduler speaks first: an 8-byte little-endian message length, then
+    the number of frames, both small.  Other schemes (tls://, inproc://) are left to
+    distributed."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise ClusterError(f"--scheduler: {address}: expected tcp://host:port") from None
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", number), timeout=timeout) as s:
+            s.settimeout(timeout)
+            head = b""
+            while len(head) < 16:
+                got = s.recv(16 - len(head))
+                if not got:
+                    break
+                head += got
+    except socket.timeout:
+        raise ClusterError(f"--scheduler: {address} answered nothing in {timeout:.0f} s: not a Dask scheduler") from None
+    except OSError as e:
+        raise ClusterError(f"--scheduler: cannot connect to {address}: {e.strerror or e}") from None
+    length, frames = struct.unpack("<QQ", head) if len(head) == 16 else (0, 0)
+    if not (16 <= length <= 1 << 24 and 1 <= frames <= 64):
+        raise ClusterError(f"--scheduler: {address} is not a Dask scheduler (it answered {head[:12]!r})")
+
+
 @contextmanager
 def connect(scheduler: str | None = None, *, local: bool = False, n_workers: int = 1,
             threads_per_worker: int = 1, processes: bool = True, timeout: float = 30.0) -> Iterator[Any]:
@@ -81,6 +116,7 @@ def connect(scheduler: str | None = None, *, local: bool = False, n_workers: int
     cluster = None
     try:
         if scheduler:
+            probe_scheduler(scheduler, min(timeout, 10.0))
             try:
                 client = distributed.Client(scheduler, timeout=timeout)
             except (OSError, TimeoutError, ValueError) as e:
