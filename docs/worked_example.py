@@ -43,7 +43,7 @@ def _unosim(command: str, cwd: Path) -> str:
         os.chdir(old)
     if res.exit_code != 0:
         raise RuntimeError(f"`{command}` failed (exit {res.exit_code}):\n{res.output}")
-    return res.output
+    return res.stdout  # what a user pipes or reads; a first run's compile notice goes to stderr
 
 
 def render(text: str, work: Path) -> str:

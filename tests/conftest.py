@@ -20,6 +20,16 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels() -> None:
+    """Compile (or load) every kernel once, first: the suite touches them all anyway, and a
+    command's output then never depends on which test happened to compile a kernel (a cold
+    compile adds a notice on stderr)."""
+    from unosim.run.warmup import warmup
+
+    warmup(quiet=True)
+
+
 @pytest.fixture(scope="session")
 def standard() -> RulesConfig:
     """The official rules (every key at its default)."""

@@ -91,7 +91,7 @@ def produce(case: Case, work: Path) -> str:
         res = CliRunner().invoke(main, ["trace", config, *case.args])
         if res.exit_code != 0:
             raise RuntimeError(f"{case.name}: unosim trace failed: {res.output}")
-        return res.output
+        return res.stdout  # stderr may carry a compile notice
     out = work / f"{case.name}.parquet"
     res = CliRunner().invoke(main, ["run", config, *case.args, "--out", str(out), "--quiet"])
     if res.exit_code != 0:

@@ -55,3 +55,25 @@ def test_run_a_bundled_name_from_another_directory(tmp_path: Path, monkeypatch: 
     assert (tmp_path / "std" / "_unosim.json").exists()
     r = CliRunner().invoke(main, ["run", "standrd", "--games", "50", "--quiet"])
     assert r.exit_code == 2 and "did you mean 'standard'" in r.output
+
+
+def test_sweeps_resolve_bundled_names_like_the_command_line(tmp_path: Path) -> None:
+    """`unosim sweep stacking`, `base = "standard"` and a bundled sweep copied anywhere."""
+    import shutil
+
+    assert load_sweep("stacking").name == "stacking"
+    copy = tmp_path / "mine.toml"
+    shutil.copy(bundled_sweeps()["stacking"], copy)
+    assert load_sweep(copy).name == "stacking"  # its base = "standard" still resolves
+    (tmp_path / "b.toml").write_text('base = "standrd"\nhands = 10\n[axes]\n"rules.stacking" = ["draw2"]\n')
+    from unosim.run.sweep import SweepError
+
+    with pytest.raises(SweepError, match="base: standrd: .*did you mean 'standard'"):
+        load_sweep(tmp_path / "b.toml")
+
+
+def test_unosim_configs_lists_every_bundled_file_with_its_description() -> None:
+    r = CliRunner().invoke(main, ["configs"])
+    assert r.exit_code == 0, r.output
+    for name, path in {**bundled_configs(), **bundled_sweeps()}.items():
+        assert any(ln.split()[:1] == [name] and describe(path) in ln for ln in r.output.splitlines()), name

@@ -127,3 +127,15 @@ def test_duel_cli():
     assert "A: greedy" in r.output and "B: random" in r.output and "%" in r.output
     r = CliRunner().invoke(main, ["duel", "greedy", "nobody"])
     assert r.exit_code == 2 and "unknown strategy 'nobody'" in r.output
+
+
+def test_a_bad_duel_bot_is_blamed_on_its_argument() -> None:
+    """`unosim duel greedy smart` names argument B, not a config seat list nobody wrote."""
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    for args, arg in ((["greedy", "smart"], "B"), (["smrt", "greedy"], "A"),
+                      (["greedy", "random", "--players", "3", "--others", "nope"], "--others")):
+        r = CliRunner().invoke(main, ["duel", *args, "--hands", "10"])
+        assert r.exit_code == 2 and r.output.startswith(f"Error: {arg}: unknown strategy"), r.output

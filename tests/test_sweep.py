@@ -113,7 +113,7 @@ def test_set_applies_to_every_point_and_sub_tables_work(tmp_path: Path) -> None:
     ('hands = 10\nseed = -1\n[axes]\nstacking = ["draw2"]\n', "seed: -1 is out of range"),
     ('hands = 10\nmode = "cross"\n[axes]\nstacking = ["draw2"]\n', "mode: 'cross' is not one of one_at_a_time, grid"),
     ('hands = 10\naxis = 1\n', "unknown sweep key 'axis' (did you mean 'axes'?)"),
-    ('hands = 10\nbase = "nope.toml"\n[axes]\nstacking = ["draw2"]\n', "base: config file not found"),
+    ('hands = 10\nbase = "nope.toml"\n[axes]\nstacking = ["draw2"]\n', "base: nope.toml: config file not found"),
     ('hands = 10\n[axes]\nteams = [2]\n[strata]\nplayers = [4, 5]\n',
      "point teams=2,players=5: rules.teams: 2 does not divide players = 5"),
 ])

@@ -45,3 +45,14 @@ def test_a_cold_kernel_is_announced_at_once_even_quiet(monkeypatch: pytest.Monke
     with W.compile_notice(("hands", "matches"), quiet=True, stream=out):
         assert "compiling the engine (hands, matches; first run only" in out.getvalue()
     assert out.getvalue().splitlines()[-1].startswith("unosim: engine compiled in ")
+
+
+def test_unosim_warmup_compiles_every_kernel() -> None:
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    r = CliRunner().invoke(main, ["warmup"])
+    assert r.exit_code == 0, r.output
+    assert all(f"  {k}: ready in" in r.stdout for k in W.KERNELS)
+    assert W.cold_kernels() == []

@@ -29,6 +29,18 @@ _SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (t
 _CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
+def _compiling(mode: str, quiet: bool, client: Any = None) -> Any:
+    """Say at once, on stderr, when this command's kernel must compile first (even --quiet:
+    minutes of silence read as a hang); nothing on Dask, whose workers compile."""
+    from contextlib import nullcontext
+
+    if client is not None:
+        return nullcontext()
+    from unosim.run.warmup import compile_notice
+
+    return compile_notice(("matches",) if mode == "matches" else ("hands",), quiet=quiet)
+
+
 def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse ``--out ''`` and ``--scheduler ''`` rather than silently taking a default
     (an empty --out was the working directory)."""
@@ -127,7 +139,7 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr, disable=quiet,
                    leave=False)
         try:
-            with _one_line(job.out):
+            with _one_line(job.out), _compiling(job.mode, quiet, client):
                 summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
                                   progress=bar.update)
         finally:
@@ -188,7 +200,11 @@ def trace(config: str, seed: int, hand: int) -> None:
     if not 0 <= seed < 2**63:
         raise UserError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
     cfg = _load(config)
-    for line in describe(cfg, seed, hand):
+    from unosim.run.warmup import compile_notice
+
+    with compile_notice(("trace",)):
+        lines = describe(cfg, seed, hand)
+    for line in lines:
         click.echo(line)
 
 
@@ -341,7 +357,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=quiet, leave=False)
         try:
-            with warnings.catch_warnings(), _one_line(out_path):
+            with warnings.catch_warnings(), _one_line(out_path), _compiling(sw.unit, quiet, client):
                 warnings.simplefilter("ignore")  # sw.warnings were printed above
                 s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
                               progress=bar.update)
@@ -370,6 +386,31 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
                            f"{p.shares()[1 % p.players]:>13.2%}")
     click.echo(f"  next: unosim report {out_path}")
+
+
+@main.command()
+def configs() -> None:
+    """List the bundled configs and sweeps (usable by name: `unosim run stacking`)."""
+    from unosim.rules.bundled import bundled_configs, bundled_sweeps, describe
+
+    for title, found in (("configs", bundled_configs()), ("sweeps (unosim sweep NAME)", bundled_sweeps())):
+        click.echo(f"{title}:")
+        width = max(len(n) for n in found)
+        for name, path in found.items():
+            click.echo(f"  {name:<{width}}  {describe(path)}")
+
+
+@main.command()
+@click.option("--quiet", is_flag=True, help="Print nothing but the compile notice.")
+def warmup(quiet: bool) -> None:
+    """Compile every kernel now (first run only, a few minutes) so later commands start at once."""
+    from unosim.run.warmup import warmup as compile_all
+
+    seconds = compile_all()
+    if not quiet:
+        for name, t in seconds.items():
+            click.echo(f"  {name}: ready in {t:.1f} s")
+        click.echo(f"unosim: every kernel is compiled and cached ({sum(seconds.values()):.1f} s)")
 
 
 @main.command()

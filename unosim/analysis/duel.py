@@ -82,10 +82,22 @@ class DuelResult:
     lines: tuple[DuelLine, ...]
 
 
+_ARGUMENT = {"bots.seats[0]": "A", "bots.seats[1]": "B"}
+
+
 def _config(a: str, b: str, players: int, others: str, cfg: RulesConfig | None) -> RulesConfig:
+    """The duel's table; a bad bot is blamed on the argument that named it (A, B or
+    --others), not on the config's seat list the user never wrote."""
     base = cfg if cfg is not None else default_config()
     seats = [parse_bot(a), parse_bot(b)] + [parse_bot(others)] * (players - 2)
-    return base.with_values({"players": players, "seats": seats})
+    try:
+        return base.with_values({"players": players, "seats": seats})
+    except ConfigError as e:
+        msg = str(e)
+        for seat, arg in (*_ARGUMENT.items(), *((f"bots.seats[{s}]", "--others") for s in range(2, players))):
+            if msg.startswith(seat):
+                raise ConfigError(arg + msg[len(seat):], arg) from None
+        raise
 
 
 def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str = "random",

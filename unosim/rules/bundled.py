@@ -48,13 +48,14 @@ def describe(path: Path) -> str:
         return path.stem
 
 
-def find_config(arg: str, kind: str = "config") -> Path:
-    """The file ``arg`` names: a path that exists, else a bundled name (``standard``,
-    ``standard.toml``).  Raises FileNotFoundError with one line that names ``arg`` and,
-    for a near miss, the bundled name it probably meant."""
+def find_config(arg: str, kind: str = "config", root: Path | None = None) -> Path:
+    """The file ``arg`` names: a path that exists (relative to ``root``, the working
+    directory by default; a sweep's ``base`` is relative to the sweep file), else a bundled
+    name (``standard``, ``standard.toml``).  Raises FileNotFoundError with one line that
+    names ``arg`` and, for a near miss, the bundled name it probably meant."""
     path = Path(arg)
-    if path.exists():
-        return path
+    if (root / path if root is not None else path).exists():
+        return root / path if root is not None else path
     known = bundled_sweeps() if kind == "sweep" else bundled_configs()
     stem = path.name[:-5] if path.name.endswith(".toml") else path.name
     if path.parent == Path(".") and stem in known:

@@ -76,6 +76,7 @@ from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HAN
     RunError, check_run, make_job)
 from unosim.run.play import set_workers
 from unosim.run.runner import execute
+from unosim.rules.bundled import find_config
 from unosim.run.integrity import hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
@@ -163,7 +164,10 @@ def partition_text(v: Any) -> str:
 def load_sweep(path: str | Path) -> Sweep:
     """Read and validate a sweep file (see the module docstring).  Every problem is a
     one-line :class:`SweepError` naming the sweep key, and the value when one is at fault."""
-    p = Path(path)
+    try:
+        p = find_config(str(path), kind="sweep")  # a file, or a bundled sweep's name
+    except FileNotFoundError as e:
+        raise SweepError(str(e)) from None
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -252,9 +256,12 @@ def _load_base(base: Any, root: Path) -> RulesConfig:
         if base is None:
             return default_config()
         if not isinstance(base, str) or not base:
-            raise SweepError(f"base: expected the path of a config file, got {base!r}")
-        return load_config(root / base)
+            raise SweepError(f"base: expected the path of a config file or a bundled config's name, got {base!r}")
+        # a path next to the sweep file wins; else a bundled name ("standard"), as on the command line
+        return load_config(find_config(base, root=root))
     except ConfigError as e:
+        raise SweepError(f"base: {e}") from None
+    except FileNotFoundError as e:
         raise SweepError(f"base: {e}") from None
 
 
