@@ -63,11 +63,11 @@ class Case:
 
 
 def cases() -> list[Case]:
-    out = [Case(p.stem, p.stem, ("--games", "200", "--seed", "11", "--chunk-size", "70"))
+    out = [Case(p.stem, p.stem, ("--hands", "200", "--seed", "11", "--chunk-size", "70"))
            for p in sorted(CONFIGS.glob("*.toml"))]
     out += [
-        Case("rotated_mixed", MIXED, ("--games", "60", "--seed", "5", "--rotate-seats"), ("hand", "rotation")),
-        Case("every_strategy", EVERY_STRATEGY, ("--games", "200", "--seed", "3")),
+        Case("rotated_mixed", MIXED, ("--hands", "60", "--seed", "5", "--rotate-seats"), ("hand", "rotation")),
+        Case("every_strategy", EVERY_STRATEGY, ("--hands", "200", "--seed", "3")),
         Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
              ("match", "hand")),
         Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),

@@ -50,10 +50,10 @@ def test_a_misspelt_name_gets_a_did_you_mean() -> None:
 
 def test_run_a_bundled_name_from_another_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["run", "standard", "--games", "50", "--out", "std", "--quiet"])
+    r = CliRunner().invoke(main, ["run", "standard", "--hands", "50", "--out", "std", "--quiet"])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "std" / "_unosim.json").exists()
-    r = CliRunner().invoke(main, ["run", "standrd", "--games", "50", "--quiet"])
+    r = CliRunner().invoke(main, ["run", "standrd", "--hands", "50", "--quiet"])
     assert r.exit_code == 2 and "did you mean 'standard'" in r.output
 
 

@@ -55,7 +55,7 @@ def write(tmp_path: Path, text: str, name: str = "bad.toml") -> Path:
 # --------------------------------------------------------------------------- run
 def test_run_writes_rows_with_schema_and_metadata(cfg_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "res.parquet"
-    r = invoke("run", cfg_file, "--games", 300, "--seed", 4, "--out", out, "--workers", 1,
+    r = invoke("run", cfg_file, "--hands", 300, "--seed", 4, "--out", out, "--workers", 1,
                "--chunk-size", 128, "--quiet")
     assert r.exit_code == 0, r.output
     assert "small: 300 hands of 3 players, seed 4" in r.output
@@ -79,17 +79,17 @@ def test_run_writes_rows_with_schema_and_metadata(cfg_file: Path, tmp_path: Path
 
 def test_run_existing_output_needs_force(cfg_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "res.parquet"
-    assert invoke("run", cfg_file, "--games", 50, "--out", out, "--quiet").exit_code == 0
-    same = invoke("run", cfg_file, "--games", 50, "--out", out, "--quiet")  # complete: said, exit 0
+    assert invoke("run", cfg_file, "--hands", 50, "--out", out, "--quiet").exit_code == 0
+    same = invoke("run", cfg_file, "--hands", 50, "--out", out, "--quiet")  # complete: said, exit 0
     assert same.exit_code == 0 and "already complete" in same.output
-    user_error(invoke("run", cfg_file, "--games", 50, "--seed", 3, "--out", out, "--quiet"), "--out", "--force")
-    r = invoke("run", cfg_file, "--games", 60, "--seed", 2, "--out", out, "--quiet", "--force")
+    user_error(invoke("run", cfg_file, "--hands", 50, "--seed", 3, "--out", out, "--quiet"), "--out", "--force")
+    r = invoke("run", cfg_file, "--hands", 60, "--seed", 2, "--out", out, "--quiet", "--force")
     assert r.exit_code == 0, r.output
     assert len(pd.read_parquet(out)) == 60
 
 
 def test_run_bundled_config_by_name(tmp_path: Path) -> None:
-    r = invoke("run", "standard", "--games", 20, "--out", tmp_path / "s", "--quiet")
+    r = invoke("run", "standard", "--hands", 20, "--out", tmp_path / "s", "--quiet")
     assert r.exit_code == 0 and "standard: 20 hands of 4 players" in r.output
 
 
@@ -130,14 +130,14 @@ def test_rules_markdown_lists_every_key_with_rule_ids() -> None:
 # --------------------------------------------------------------------------- user errors
 def test_error_unknown_key_lists_valid_keys(tmp_path: Path) -> None:
     bad = write(tmp_path, "[rules]\nstackin = \"none\"\n")
-    msg = user_error(invoke("run", bad, "--games", 10, "--out", tmp_path / "o", "--quiet"), "stackin")
+    msg = user_error(invoke("run", bad, "--hands", 10, "--out", tmp_path / "o", "--quiet"), "stackin")
     assert "stacking" in msg and "play_drawn" in msg  # the valid keys are listed
     assert not (tmp_path / "o").exists()
 
 
 def test_error_wrong_type(tmp_path: Path) -> None:
     bad = write(tmp_path, "[table]\nplayers = \"four\"\n")
-    user_error(invoke("run", bad, "--games", 10, "--out", tmp_path / "o", "--quiet"), "table.players", "integer")
+    user_error(invoke("run", bad, "--hands", 10, "--out", tmp_path / "o", "--quiet"), "table.players", "integer")
 
 
 @pytest.mark.parametrize("text, key", [
@@ -147,29 +147,29 @@ def test_error_wrong_type(tmp_path: Path) -> None:
     ("[table]\nhand_size = 27\n", "table.hand_size"),  # R2: nothing left to turn
 ])
 def test_error_bad_value(tmp_path: Path, text: str, key: str) -> None:
-    user_error(invoke("run", write(tmp_path, text), "--games", 10, "--out", tmp_path / "o", "--quiet"), key)
+    user_error(invoke("run", write(tmp_path, text), "--hands", 10, "--out", tmp_path / "o", "--quiet"), key)
 
 
 def test_error_invalid_toml(tmp_path: Path) -> None:
-    user_error(invoke("run", write(tmp_path, "[table\nplayers = 3\n"), "--games", 5, "--quiet",
+    user_error(invoke("run", write(tmp_path, "[table\nplayers = 3\n"), "--hands", 5, "--quiet",
                       "--out", tmp_path / "o"), "invalid TOML")
 
 
 def test_error_missing_config_file(tmp_path: Path) -> None:
-    user_error(invoke("run", tmp_path / "nope.toml", "--games", 10, "--quiet"), "not found", "nope.toml")
+    user_error(invoke("run", tmp_path / "nope.toml", "--hands", 10, "--quiet"), "not found", "nope.toml")
     user_error(invoke("trace", "no_such_config"), "not found")
 
 
 def test_error_unwritable_out(cfg_file: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("x")
-    user_error(invoke("run", cfg_file, "--games", 10, "--out", blocker / "res", "--quiet"), "--out")
-    user_error(invoke("run", cfg_file, "--games", 10, "--out", blocker, "--quiet"), "--out", "--force")
+    user_error(invoke("run", cfg_file, "--hands", 10, "--out", blocker / "res", "--quiet"), "--out")
+    user_error(invoke("run", cfg_file, "--hands", 10, "--out", blocker, "--quiet"), "--out", "--force")
     assert blocker.read_text() == "x"
 
 
 @pytest.mark.parametrize("args, option", [
-    (("--games", 0), "--games"), (("--games", -3), "--games"), (("--workers", 0), "--workers"),
+    (("--hands", 0), "--hands"), (("--hands", -3), "--hands"), (("--workers", 0), "--workers"),
     (("--workers", 999), "--workers"), (("--chunk-size", 0), "--chunk-size"), (("--seed", -1), "--seed"),
 ])
 def test_error_bad_run_options(cfg_file: Path, tmp_path: Path, args: tuple, option: str) -> None:
@@ -181,15 +181,15 @@ def test_error_run_modes_that_do_not_mix(cfg_file: Path, tmp_path: Path) -> None
     out = tmp_path / "o"
     user_error(invoke("run", cfg_file, "--matches", 3, "--rotate-seats", "--out", out, "--quiet"),
                "--rotate-seats", "--matches")
-    user_error(invoke("run", cfg_file, "--matches", 3, "--games", 5, "--out", out, "--quiet"), "--matches", "--games")
+    user_error(invoke("run", cfg_file, "--matches", 3, "--hands", 5, "--out", out, "--quiet"), "--matches", "--hands")
     user_error(invoke("run", cfg_file, "--matches", 3, "--max-hands", 0, "--out", out, "--quiet"), "--max-hands")
-    user_error(invoke("run", cfg_file, "--games", 5, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),
+    user_error(invoke("run", cfg_file, "--hands", 5, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),
                "--chunk-size")
     assert not out.exists()
 
 
 def test_error_with_progress_bar_still_one_error_line(cfg_file: Path, tmp_path: Path) -> None:
-    user_error(invoke("run", cfg_file, "--games", 10, "--workers", 0, "--out", tmp_path / "o"), "--workers")
+    user_error(invoke("run", cfg_file, "--hands", 10, "--workers", 0, "--out", tmp_path / "o"), "--workers")
 
 
 def test_error_bad_trace_and_report_arguments(cfg_file: Path, tmp_path: Path) -> None:
@@ -209,8 +209,8 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     a, b = base / "standard.parquet", base / "never.parquet"
     never = base / "never.toml"
     never.write_text('name = "never"\n[rules]\nplay_drawn = "never"\n')
-    assert invoke("run", "standard", "--games", 400, "--seed", 1, "--out", a, "--quiet").exit_code == 0
-    assert invoke("run", never, "--games", 400, "--seed", 1, "--out", b, "--quiet").exit_code == 0
+    assert invoke("run", "standard", "--hands", 400, "--seed", 1, "--out", a, "--quiet").exit_code == 0
+    assert invoke("run", never, "--hands", 400, "--seed", 1, "--out", b, "--quiet").exit_code == 0
     return a, b
 
 
@@ -239,3 +239,11 @@ def test_plot_end_to_end(two_runs: tuple[Path, Path], tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     written = [Path(ln) for ln in r.output.splitlines() if ln.endswith(".png")]
     assert written and all(p.exists() and p.stat().st_size > 1000 for p in written)
+
+
+def test_games_is_a_hidden_alias_of_hands(tmp_path: Path) -> None:
+    """One word for a hand: --hands everywhere; --games still works for old scripts, unlisted."""
+    r = invoke("run", "standard", "--games", 20, "--out", tmp_path / "g", "--quiet")
+    assert r.exit_code == 0 and "20 hands of 4 players" in r.output
+    assert "--games" not in invoke("run", "--help").output
+    user_error(invoke("run", "standard", "--games", 20, "--hands", 20, "--quiet"), "--hands: given twice")

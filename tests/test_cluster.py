@@ -67,7 +67,7 @@ def test_cli_run_on_a_local_cluster_equals_the_local_run(tmp_path: Path, client,
 
     monkeypatch.setattr(cl, "connect", functools.partial(cl.connect, processes=False, threads_per_worker=2))
     out = tmp_path / "dask"
-    res = CliRunner().invoke(main, ["run", "standard", "--games", "500", "--chunk-size", "200", "--seed", "4",
+    res = CliRunner().invoke(main, ["run", "standard", "--hands", "500", "--chunk-size", "200", "--seed", "4",
                                     "--out", str(out), "--cluster", "local", "--quiet"])
     assert res.exit_code == 0, res.output
     assert "500 hands of 4 players, seed 4, Dask at a LocalCluster" in res.output

@@ -29,7 +29,7 @@ def one_error(res: Result, *needles: str) -> None:
 @pytest.fixture()
 def run5(tmp_path: Path) -> Path:
     out = tmp_path / "r"
-    assert invoke("run", "standard", "--games", 500, "--chunk-size", 100, "--out", out, "--quiet").exit_code == 0
+    assert invoke("run", "standard", "--hands", 500, "--chunk-size", 100, "--out", out, "--quiet").exit_code == 0
     return out
 
 
@@ -53,12 +53,12 @@ def test_a_finished_run_has_no_note(run5: Path) -> None:
 def test_parts_of_different_runs_in_one_folder_are_refused(run5: Path, tmp_path: Path) -> None:
     other = tmp_path / "three"
     (tmp_path / "three.toml").write_text('name = "three"\n[table]\nplayers = 3\n')
-    assert invoke("run", tmp_path / "three.toml", "--games", 100, "--out", other, "--quiet").exit_code == 0
+    assert invoke("run", tmp_path / "three.toml", "--hands", 100, "--out", other, "--quiet").exit_code == 0
     shutil.copy(other / "part-000000.parquet", run5 / "part-000007.parquet")
     with pytest.raises(ValueError, match="holds parts of different runs"):
         hand_report(run5)
     one_error(invoke("report", run5), "holds parts of different runs", "refusing to mix them")
-    assert invoke("run", "standard", "--games", 100, "--seed", 9, "--out", other, "--quiet", "--force").exit_code == 0
+    assert invoke("run", "standard", "--hands", 100, "--seed", 9, "--out", other, "--quiet", "--force").exit_code == 0
     shutil.copy(other / "part-000000.parquet", run5 / "part-000007.parquet")  # same config, another seed
     one_error(invoke("report", run5), "unosim.seed")
 

@@ -56,7 +56,7 @@ def test_force_on_the_working_directory_deletes_nothing(cfg_file: Path, tmp_path
     (home / "sub" / "data.csv").write_text("1,2,3")
     before = user_files(home)
     monkeypatch.chdir(home)
-    refused(invoke("run", cfg_file, "--games", 10, "--out", ".", "--force", "--quiet"),
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", ".", "--force", "--quiet"),
             "--out", "not a unosim result")
     assert user_files(home) == before
 
@@ -65,7 +65,7 @@ def test_force_on_an_ordinary_directory_deletes_nothing(cfg_file: Path, tmp_path
     d = tmp_path / "photos"
     d.mkdir()
     (d / "cat.jpg").write_bytes(b"\xff\xd8")
-    refused(invoke("run", cfg_file, "--games", 10, "--out", d, "--force", "--quiet"), str(d), "--force")
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", d, "--force", "--quiet"), str(d), "--force")
     assert (d / "cat.jpg").read_bytes() == b"\xff\xd8"
 
 
@@ -73,11 +73,11 @@ def test_force_on_a_file_or_special_file_deletes_nothing(cfg_file: Path, tmp_pat
     """A plain file and a FIFO stand in for /dev/null: never unlinked."""
     f = tmp_path / "notes.txt"
     f.write_text("keep")
-    refused(invoke("run", cfg_file, "--games", 10, "--out", f, "--force", "--quiet"), str(f))
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", f, "--force", "--quiet"), str(f))
     assert f.read_text() == "keep"
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    refused(invoke("run", cfg_file, "--games", 10, "--out", fifo, "--force", "--quiet"), str(fifo))
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", fifo, "--force", "--quiet"), str(fifo))
     assert fifo.exists()
     refused(invoke("run", cfg_file, "--matches", 2, "--out", f, "--force", "--quiet"), str(f))
     assert f.read_text() == "keep"
@@ -89,19 +89,19 @@ def test_a_manifest_without_engine_version_proves_nothing(cfg_file: Path, tmp_pa
     d.mkdir()
     (d / MANIFEST).write_text(json.dumps({"hello": 1}))
     (d / "part-000000.parquet").write_bytes(b"not ours")
-    refused(invoke("run", cfg_file, "--games", 10, "--out", d, "--force", "--quiet"), "not a unosim result")
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", d, "--force", "--quiet"), "not a unosim result")
     assert (d / "part-000000.parquet").read_bytes() == b"not ours"
     (d / MANIFEST).write_text("")  # empty, as a full disk leaves it
-    refused(invoke("run", cfg_file, "--games", 10, "--out", d, "--force", "--quiet"), "not a unosim result")
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", d, "--force", "--quiet"), "not a unosim result")
     assert (d / "part-000000.parquet").exists()
 
 
 def test_force_replaces_a_result_and_keeps_a_users_file_inside(cfg_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "res"
-    assert invoke("run", cfg_file, "--games", 30, "--chunk-size", 10, "--out", out, "--quiet").exit_code == 0
+    assert invoke("run", cfg_file, "--hands", 30, "--chunk-size", 10, "--out", out, "--quiet").exit_code == 0
     (out / "README.txt").write_text("my notes on this run")
     (out / "part-000009.parquet.keep").write_text("not a part name")
-    r = invoke("run", cfg_file, "--games", 20, "--seed", 5, "--chunk-size", 10, "--out", out, "--quiet", "--force")
+    r = invoke("run", cfg_file, "--hands", 20, "--seed", 5, "--chunk-size", 10, "--out", out, "--quiet", "--force")
     assert r.exit_code == 0, r.output
     assert sorted(f.name for f in out.glob("part-*.parquet")) == ["part-000000.parquet", "part-000001.parquet"]
     assert json.loads((out / MANIFEST).read_text())["seed"] == 5
@@ -114,14 +114,14 @@ def test_force_through_a_symlinked_out(cfg_file: Path, tmp_path: Path) -> None:
     dangling link is one line, not a traceback."""
     real = tmp_path / "real"
     link = tmp_path / "link"
-    assert invoke("run", cfg_file, "--games", 20, "--chunk-size", 10, "--out", real, "--quiet").exit_code == 0
+    assert invoke("run", cfg_file, "--hands", 20, "--chunk-size", 10, "--out", real, "--quiet").exit_code == 0
     link.symlink_to(real, target_is_directory=True)
-    r = invoke("run", cfg_file, "--games", 20, "--seed", 3, "--chunk-size", 10, "--out", link, "--quiet", "--force")
+    r = invoke("run", cfg_file, "--hands", 20, "--seed", 3, "--chunk-size", 10, "--out", link, "--quiet", "--force")
     assert r.exit_code == 0, r.output
     assert link.is_symlink() and json.loads((real / MANIFEST).read_text())["seed"] == 3
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "nowhere")
-    refused(invoke("run", cfg_file, "--games", 10, "--out", dangling, "--force", "--quiet"), "--out")
+    refused(invoke("run", cfg_file, "--hands", 10, "--out", dangling, "--force", "--quiet"), "--out")
     assert dangling.is_symlink()
 
 
@@ -155,7 +155,7 @@ def test_sweep_manifest_cannot_point_force_outside(cfg_file: Path, tmp_path: Pat
     unosim result) is not touched."""
     (tmp_path / "tiny.toml").write_text(SWEEP)
     victim = tmp_path / "victim"
-    assert invoke("run", cfg_file, "--games", 10, "--out", victim, "--quiet").exit_code == 0
+    assert invoke("run", cfg_file, "--hands", 10, "--out", victim, "--quiet").exit_code == 0
     before = user_files(victim)
     out = tmp_path / "sw"
     assert invoke("sweep", tmp_path / "tiny.toml", "--out", out, "--quiet").exit_code == 0
@@ -175,7 +175,7 @@ def test_a_second_writer_is_refused_while_a_run_writes(tmp_path: Path) -> None:
     import time
 
     out = tmp_path / "busy"
-    cmd = [sys.executable, "-m", "unosim.cli", "run", "standard", "--games", "2000000", "--chunk-size", "1000",
+    cmd = [sys.executable, "-m", "unosim.cli", "run", "standard", "--hands", "2000000", "--chunk-size", "1000",
            "--out", str(out), "--quiet", "--workers", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -183,13 +183,13 @@ def test_a_second_writer_is_refused_while_a_run_writes(tmp_path: Path) -> None:
         while not (out / MANIFEST).exists():
             assert proc.poll() is None and time.monotonic() - t0 < 600
             time.sleep(0.01)
-        refused(invoke("run", "standard", "--games", 100, "--out", out, "--quiet", "--force"),
+        refused(invoke("run", "standard", "--hands", 100, "--out", out, "--quiet", "--force"),
                 "being written by another unosim run")
     finally:
         proc.kill()
         proc.wait()
     # the holder is gone (killed): its lock went with it, and the same command resumes
-    r = invoke("run", "standard", "--games", 2000, "--chunk-size", 1000, "--out", out, "--quiet", "--force")
+    r = invoke("run", "standard", "--hands", 2000, "--chunk-size", 1000, "--out", out, "--quiet", "--force")
     assert r.exit_code == 0, r.output
 
 
@@ -206,7 +206,7 @@ def test_a_damaged_part_is_replayed_on_resume(tmp_path: Path, damage: str) -> No
     and played again, so the rows end exactly as an uninterrupted run's."""
     import pandas as pd
 
-    args = ["run", "standard", "--games", 500, "--chunk-size", 100, "--seed", 4, "--quiet"]
+    args = ["run", "standard", "--hands", 500, "--chunk-size", 100, "--seed", 4, "--quiet"]
     ref, out = tmp_path / "ref", tmp_path / "out"
     assert invoke(*args, "--out", ref).exit_code == 0
     assert invoke(*args, "--out", out).exit_code == 0
@@ -217,7 +217,7 @@ def test_a_damaged_part_is_replayed_on_resume(tmp_path: Path, damage: str) -> No
         part.write_bytes(b"")
     elif damage == "other_seed":
         other = tmp_path / "other"
-        assert invoke("run", "standard", "--games", 500, "--chunk-size", 100, "--seed", 5, "--quiet",
+        assert invoke("run", "standard", "--hands", 500, "--chunk-size", 100, "--seed", 5, "--quiet",
                       "--out", other).exit_code == 0
         part.write_bytes((other / "part-000002.parquet").read_bytes())
     else:  # chunk 4 lost, a copy of chunk 1 under the name of a chunk this run never has
@@ -232,7 +232,7 @@ def test_a_damaged_part_is_replayed_on_resume(tmp_path: Path, damage: str) -> No
 def test_a_complete_run_is_complete(tmp_path: Path) -> None:
     """Item 9: a run killed after its last part answers the same command with exit 0."""
     out = tmp_path / "done"
-    args = ["run", "standard", "--games", 300, "--chunk-size", 100, "--out", out, "--quiet"]
+    args = ["run", "standard", "--hands", 300, "--chunk-size", 100, "--out", out, "--quiet"]
     assert invoke(*args).exit_code == 0
     r = invoke(*args)
     assert r.exit_code == 0 and "already complete" in r.output
@@ -245,7 +245,7 @@ def test_a_damaged_manifest_is_named_and_rebuilt(tmp_path: Path, manifest: str |
     rebuild; --resume (or unosim repair) rebuilds it and keeps every verified part."""
     import pandas as pd
 
-    args = ["run", "standard", "--games", 400, "--chunk-size", 100, "--seed", 2, "--quiet"]
+    args = ["run", "standard", "--hands", 400, "--chunk-size", 100, "--seed", 2, "--quiet"]
     ref, out = tmp_path / "ref", tmp_path / "out"
     assert invoke(*args, "--out", ref).exit_code == 0
     assert invoke(*args, "--out", out).exit_code == 0
@@ -278,12 +278,12 @@ def test_unosim_repair_rebuilds_from_the_parts_alone(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- values and names
 @pytest.mark.parametrize("args, needle", [
-    (("--games", 10**19), "--games: must be between 1 and 1,000,000,000,000"),
-    (("--games", 10, "--chunk-size", 10**9), "--chunk-size: must be between 1 and 5,000,000 hands"),
+    (("--hands", 10**19), "--hands: must be between 1 and 1,000,000,000,000"),
+    (("--hands", 10, "--chunk-size", 10**9), "--chunk-size: must be between 1 and 5,000,000 hands"),
     (("--matches", 10, "--chunk-size", 10**7), "--chunk-size: must be between 1 and 200,000 matches"),
-    (("--games", 10, "--out", ""), "--out: must not be empty"),
-    (("--games", 10, "--scheduler", ""), "--scheduler: must not be empty"),
-    (("--games", 10, "--out", "x" * 300), "File name too long"),
+    (("--hands", 10, "--out", ""), "--out: must not be empty"),
+    (("--hands", 10, "--scheduler", ""), "--scheduler: must not be empty"),
+    (("--hands", 10, "--out", "x" * 300), "File name too long"),
 ])
 def test_absurd_values_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple, needle: str) -> None:
     """Item 5 and 7: bounds that fit memory, no silent default, no traceback."""
@@ -296,9 +296,9 @@ def test_a_config_name_never_escapes_runs(tmp_path: Path, monkeypatch: pytest.Mo
     """Item 6: a name is a label; the default output is built from it under runs/."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "evil.toml").write_text('name = "../../escape"\n')
-    refused(invoke("run", tmp_path / "evil.toml", "--games", 10, "--quiet"), "name: expected 1-64 letters")
+    refused(invoke("run", tmp_path / "evil.toml", "--hands", 10, "--quiet"), "name: expected 1-64 letters")
     (tmp_path / "odd (v2).toml").write_text("[table]\nplayers = 3\n")  # unnamed: the stem, made safe
-    assert invoke("run", tmp_path / "odd (v2).toml", "--games", 10, "--quiet").exit_code == 0
+    assert invoke("run", tmp_path / "odd (v2).toml", "--hands", 10, "--quiet").exit_code == 0
     assert (tmp_path / "runs" / "odd (v2).parquet" / MANIFEST).exists()
 
 
@@ -318,7 +318,7 @@ def test_a_full_disk_is_one_line_and_resume_is_exact(tmp_path: Path, monkeypatch
             raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "part-000002.parquet"))
         return real(self, index, table)
 
-    args = ["run", "standard", "--games", 400, "--chunk-size", 100, "--seed", 8, "--quiet"]
+    args = ["run", "standard", "--hands", 400, "--chunk-size", 100, "--seed", 8, "--quiet"]
     assert invoke(*args, "--out", tmp_path / "ref").exit_code == 0
     monkeypatch.setattr(ResultDir, "write_chunk", fill_up)
     refused(invoke(*args, "--out", tmp_path / "out"), "part-000002.parquet: No space left on device",
@@ -330,4 +330,4 @@ def test_a_full_disk_is_one_line_and_resume_is_exact(tmp_path: Path, monkeypatch
 
 def test_a_device_as_config_is_refused_without_reading_it() -> None:
     """Item 7: `unosim run /dev/zero` hung reading forever."""
-    refused(invoke("run", "/dev/zero", "--games", 10, "--quiet"), "/dev/zero", "not a regular file")
+    refused(invoke("run", "/dev/zero", "--hands", 10, "--quiet"), "/dev/zero", "not a regular file")

@@ -30,7 +30,7 @@ def run(tmp: Path, name: str, *args: str) -> Path:
 @pytest.fixture(scope="module")
 def hands(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """30 hands in chunks of 10, seed 1."""
-    return run(tmp_path_factory.mktemp("h"), "r", "--games", "30", "--chunk-size", "10", "--seed", "1")
+    return run(tmp_path_factory.mktemp("h"), "r", "--hands", "30", "--chunk-size", "10", "--seed", "1")
 
 
 def chunk(i: int, meta: tuple[tuple[str, str], ...] = (("unosim.seed", "1"),)) -> PartCheck:

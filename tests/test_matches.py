@@ -316,9 +316,9 @@ def test_cli_run_matches_then_report(tmp_path: Path) -> None:
 
 
 def test_cli_games_and_matches_are_exclusive(tmp_path: Path) -> None:
-    r = CliRunner().invoke(main, ["run", "standard", "--matches", "3", "--games", "10",
+    r = CliRunner().invoke(main, ["run", "standard", "--matches", "3", "--hands", "10",
                                   "--out", str(tmp_path / "x")])
     assert r.exit_code == 2
-    assert "--matches" in r.output and "--games" in r.output
+    assert "--matches" in r.output and "--hands" in r.output
     r = CliRunner().invoke(main, ["run", "standard", "--matches", "0", "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "--matches" in r.output

@@ -60,7 +60,7 @@ def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) 
     cfg = default_config(players=3)
     (tmp_path / "three.toml").write_text(cfg.to_toml())
     out = tmp_path / "killed"
-    cmd = CLI + ["run", str(tmp_path / "three.toml"), "--games", str(GAMES), "--seed", "5", "--chunk-size",
+    cmd = CLI + ["run", str(tmp_path / "three.toml"), "--hands", str(GAMES), "--seed", "5", "--chunk-size",
                  str(CHUNK), "--workers", "1", "--out", str(out), "--quiet"]
     kill_after_first_part(cmd, out)
     left = parts(out)
@@ -118,13 +118,13 @@ def test_killed_sweep_resumes_to_the_rows_of_an_uninterrupted_sweep(tmp_path: Pa
 
 def test_a_changed_config_in_an_existing_directory_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    args = ["run", "standard", "--games", "300", "--chunk-size", "100", "--out", str(out), "--quiet"]
+    args = ["run", "standard", "--hands", "300", "--chunk-size", "100", "--out", str(out), "--quiet"]
     assert CliRunner().invoke(main, args).exit_code == 0
     (tmp_path / "stack.toml").write_text('name = "standard"\n[rules]\nstacking = "draw2"\n')
     res = CliRunner().invoke(main, ["run", str(tmp_path / "stack.toml")] + args[2:])
     assert res.exit_code == 2
     assert 'holds a different run (differs in: config: rules.stacking "none" -> "draw2")' in res.output
-    res = CliRunner().invoke(main, args[:2] + ["--games", "400"] + args[4:])
+    res = CliRunner().invoke(main, args[:2] + ["--hands", "400"] + args[4:])
     assert res.exit_code == 2 and "games 300 -> 400" in res.output
     res = CliRunner().invoke(main, ["run", str(tmp_path / "stack.toml")] + args[2:] + ["--force"])
     assert res.exit_code == 0 and 'stacking = "draw2"' in pq.read_schema(out / "part-000000.parquet").metadata[

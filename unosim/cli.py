@@ -88,7 +88,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("config")
-@click.option("--games", type=int, default=100_000, show_default=True, help="Independent hands to play.")
+@click.option("--hands", type=int, default=None, help="Independent hands to play [default: 100000].")
+@click.option("--games", type=int, default=None, hidden=True)  # the old name of --hands, kept for scripts
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same hands, on any core count.")
 @click.option("--out", type=click.Path(), default=None, callback=_not_empty,
               help="Result directory [default: runs/<name>.parquet].")
@@ -103,16 +104,16 @@ def main() -> None:
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--matches", type=int, default=None,
               help="Play matches to match_target under S1 and S2 instead of independent hands "
-                   "(not with --games; --chunk-size then counts matches, default 10000).")
+                   "(not with --hands; --chunk-size then counts matches, default 10000).")
 @click.option("--max-hands", type=int, default=10_000, show_default=True,
               help="With --matches: stop a match after this many hands (flagged capped).")
 @click.option("--rotate-seats", is_flag=True,
               help="Play every hand once per rotation of the bots over the seats (same cards; "
-                   "GAMES x players rows with rotation and bot_<s> columns).")
-def run(config: str, games: int, seed: int, out: str | None, workers: int | None, chunk_size: int,
+                   "HANDS x players rows with rotation and bot_<s> columns).")
+def run(config: str, hands: int | None, games: int | None, seed: int, out: str | None, workers: int | None, chunk_size: int,
         force: bool, resume: bool, quiet: bool, matches: int | None = None, max_hands: int = 10_000,
         scheduler: str | None = None, cluster: str | None = None, rotate_seats: bool = False) -> None:
-    """Play GAMES hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
+    """Play HANDS hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
     from click.core import ParameterSource
     from tqdm import tqdm
 
@@ -123,14 +124,18 @@ def run(config: str, games: int, seed: int, out: str | None, workers: int | None
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     if matches is not None and rotate_seats:
         raise UserError("--rotate-seats: only for independent hands (not with --matches)")
-    if matches is not None and ctx.get_parameter_source("games") in explicit:
-        raise UserError("--matches: cannot be combined with --games (a run plays either independent "
+    if hands is not None and games is not None:
+        raise UserError("--hands: given twice (--games is its old name)")
+    hands = hands if hands is not None else games
+    if matches is not None and hands is not None:
+        raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
                         "hands or matches)")
+    hands = 100_000 if hands is None else hands
     mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
     cfg = _load(config)
     out_path = Path(out) if out else Path("runs") / f"{cfg.name}{'.matches' if matches is not None else ''}.parquet"
     try:
-        job = make_job(cfg, mode, games if matches is None else matches, seed, out=out_path,
+        job = make_job(cfg, mode, hands if matches is None else matches, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
                        max_hands=max_hands if matches is not None else None)
     except RunError as e:

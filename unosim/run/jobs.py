@@ -68,9 +68,9 @@ class Mode:
 
 
 MODES: dict[str, Mode] = {m.name: m for m in (
-    Mode("hands", "games", "--games", "hand", DEFAULT_CHUNK, "hands"),
+    Mode("hands", "games", "--hands", "hand", DEFAULT_CHUNK, "hands"),
     Mode("matches", "matches", "--matches", "match", DEFAULT_MATCH_CHUNK, "matches"),
-    Mode("rotated", "games", "--games", "hand", DEFAULT_CHUNK, "hands"),
+    Mode("rotated", "games", "--hands", "hand", DEFAULT_CHUNK, "hands"),
 )}
 
 
