@@ -345,6 +345,10 @@ def check_rows(out: np.ndarray, cfg: RulesConfig) -> None:
     need((rel == 0) | (rel == 1) | (rel == 2 % n), "first player: dealer, dealer+1 or dealer+2 (R3)")
     need(out[:, L.O_MAX_DRAW] <= out[:, L.O_DRAWN], "max_draw <= cards_drawn")
     need(out[:, L.O_UNO_PENALTIES] * 2 <= out[:, L.O_DRAWN], "each caught UNO draws up to 2")
+    need(out[:, L.O_MULTI_PLAYS] * 2 <= out[:, L.O_PLAYED], "a multi-play puts down 2+ cards (H6)")
+    need((cfg.multi_play != "none") | (out[:, L.O_MULTI_PLAYS] == 0), "no multi-play without H6")
+    need(out[:, L.O_VOL_DRAWS] <= out[:, L.O_TURNS], "at most one voluntary draw a turn (R7)")
+    need(cfg.voluntary_draw | (out[:, L.O_VOL_DRAWS] == 0), "no voluntary draw under forced play (H8)")
     teams = cfg.teams
     need(out[:, L.O_WIN_TEAM] == np.where(won, w % teams, -1), "winning_team == winner mod teams")
 

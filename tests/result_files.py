@@ -139,6 +139,7 @@ def sweep(tmp_path: Path, meta_stacking: str | None = None) -> Path:
                 "dealer": dealer, "winner": winner, "winning_team": winner,
                 "turns": [50 + extra + (h % 7) for h in range(n)],
                 "cards_drawn": [10 + extra // 10 + (h % 3) for h in range(n)],
+                "longest_stack": [1 + (stacking != "none")] * n,  # the rule acted (report/triggers.py)
             }  # fmt: skip
             shown = meta_stacking or stacking
             cfg = f'name = "sweep"\n[table]\nplayers = {players}\n[rules]\nstacking = "{shown}"\n'

@@ -142,7 +142,9 @@ def test_house_rules_sweep_covers_every_house_rule() -> None:
     left_out = {"rules.jump_in_stack", "scoring.match_target", "rules.noise_chance"}  # see its comments
     assert house - swept == left_out
     assert [v for k, v in s.strata] == [(2, 4, 7)]
-    assert s.base == load_config(ROOT / "configs" / "standard.toml").with_values({"rules.noise_chance": 0.05})
+    seats = {"strategy": "wild_saver", "bluff_rate": 0.2, "challenge_rate": 0.5, "draw_before_wild": True}
+    assert s.base == load_config(ROOT / "configs" / "standard.toml").with_values(
+        {"rules.noise_chance": 0.05, "bots.seats": seats})  # bots that bluff, challenge, multi-play
     for f in SWEEPS.glob("*.toml"):
         assert load_sweep(f).points
 

@@ -482,9 +482,9 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     """The balance chart: one row per rule change and player count, one axes per metric.
 
     Each row is the difference from the base point of its player count with its 95%
-    interval; rows are in the report's order (largest effect first, at the top). Points
-    are coloured by player count (legend right of the axes). Accepts a balance Report or
-    a sweep directory.
+    interval; rows are in the report's order (largest effect first, at the top); a change that
+    never triggered or changed no hand is labelled so, without a point. Points are coloured
+    by player count (legend right of the axes). Accepts a balance Report or a sweep directory.
     """
     rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
     if rep.kind != "balance":
@@ -492,6 +492,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     t = rep.table
     metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)
     rows = list(dict.fromkeys(zip(t["change"], t["players"])))
+    inert = {(c, p): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t))) if w}
     counts = sorted({p for _, p in rows})
     palette = dict(zip(counts, colors(len(counts))))
     fig, axes = _new(len(metrics), size=(3.6, max(2.6, 0.26 * len(rows) + 1.6)), sharey=True)
@@ -501,7 +502,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
         sub = t[t["metric"] == m].set_index(["change", "players"])
         scale = 100.0 if m == "seat_advantage" else 1.0
         cells = [
-            sub.loc[r, ["diff", "low", "high"]].to_numpy(float) if r in sub.index else [np.nan] * 3
+            sub.loc[r, ["diff", "low", "high"]].to_numpy(float) if r in sub.index and r not in inert else [np.nan] * 3
             for r in rows
         ]
         vals = np.array(cells, dtype=float).reshape(-1, 3) * scale
@@ -516,7 +517,8 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
         title, xlabel = _BALANCE[m]
         _title(ax, title)
         ax.set_xlabel(xlabel)
-        ax.set_yticks(y, [f"{c} ({p}p)" for c, p in rows], fontsize="small")
+        ax.set_yticks(y, [f"{c} ({p}p)" + (f": {inert[c, p]}" if (c, p) in inert else "") for c, p in rows],
+                      fontsize="small")
         ax.yaxis.set_tick_params(labelleft=ax is axes[0])
         ax.set_ylim(-0.7, len(rows) - 0.3)
         ax.grid(axis="x", alpha=0.3)

@@ -50,8 +50,8 @@ from numba import njit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
-    N_KINDS, S_AS_WILD, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_NP, S_PENDING, S_PENDING_KIND, S_RANK0, S_SCR0,
-    S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
+    N_KINDS, S_AS_WILD, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
+    S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
 from unosim.kernel.table import log_event, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
@@ -106,6 +106,8 @@ def play_multi(st, P, rng, log, p, k):
             for _ in range(n):
                 put_down(st, P, rng, log, p, c * RANKS_PER_COLOR + r, EV_PLAY)
             count += n
+    if count > 1:
+        st[S_MULTI_PLAYS] += 1
     settle(st, P, rng, log, p, top, count)
 
 

@@ -8,9 +8,9 @@ from numba import njit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE, EV_KEEP,
-    EV_NOISE, EV_PASS, EV_PENALTY, EV_SKIPPED, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR, S_IN,
-    S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_PENDING, S_PENDING_KIND, S_RANK0, S_SILENT,
-    S_STACK_DRAWN, S_STACK_LEN, S_TURNS)
+    EV_NOISE, EV_PASS, EV_PENALTY, EV_SKIPPED, N_KINDS, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR,
+    S_HAND0, S_IN, S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_PENDING, S_PENDING_KIND, S_RANK0, S_SILENT,
+    S_STACK_DRAWN, S_STACK_LEN, S_TURNS, S_VOL_DRAWS)
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
 from unosim.kernel.rng import chance
@@ -24,6 +24,17 @@ from .effects import other_draws_two
 Source = namedtuple("Source", ["none", "hand", "drawn", "stack"])(*range(4))
 """Where the card a move puts down comes from: no card (drew and kept, or passed), the
 hand in turn, the card just drawn (R6, H3), or the hand onto a pending draw card (H1)."""
+
+
+@njit(cache=True)
+def holds_legal(st, P, p):
+    """p holds a card it may play honestly now: a draw instead is voluntary (R7), counted
+    in O1 ``voluntary_draws`` so a sweep can tell whether forced play (H8) ever acted."""
+    base = S_HAND0 + p * N_KINDS
+    for k in range(N_KINDS):
+        if st[base + k] > 0 and is_legal(st, P, p, k):
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -64,6 +75,8 @@ def take_turn(st, P, rng, log, p):
     k = policy.choose_play(st, P, rng, p)
     if k >= 0:
         return k, Source.hand
+    if holds_legal(st, P, p):  # R7: the strategy chose to draw (H8 forbids it: then never counted)
+        st[S_VOL_DRAWS] += 1
     if rule(st, P_DRAW) == Draw.until_playable:  # H3: draw until a legal card shows, then play it
         got = 0
         while True:

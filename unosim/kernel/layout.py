@@ -13,7 +13,7 @@ from __future__ import annotations
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
@@ -55,7 +55,9 @@ S_GIVEAWAYS = 35  #                                                             
 S_LAST_PLAYER = 36  # seat that put the top card down (-1: the turned card)
 S_AS_WILD = 37    # 1 while a drawn Wild Draw Four acts as a plain Wild (E3)
 S_LOGCAP = 38     # events the trace log can hold when it is passed as a pointer (kept by reset)
-S_HS0 = 40                       # hand sizes, one per seat
+S_MULTI_PLAYS = 39    # plays of 2+ cards at once                                H6
+S_VOL_DRAWS = 40      # draws in turn while holding a legal card                 R7 (H8 forbids)
+S_HS0 = 42                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
@@ -89,6 +91,8 @@ O_SLAPS = 17
 O_NOISES = 18
 O_GIVEAWAYS = 19
 O_MAX_DRAW = 20
+O_MULTI_PLAYS = 21
+O_VOL_DRAWS = 22
 O_POINTS0 = 24
 O_CARDS0 = O_POINTS0 + MAX_PLAYERS
 O_RANK0 = O_CARDS0 + MAX_PLAYERS
@@ -103,6 +107,7 @@ HAND_COLUMNS = (
     ("longest_stack", O_LONGEST_STACK), ("stack_drawn", O_STACK_DRAWN),
     ("jump_ins", O_JUMP_INS), ("swaps", O_SWAPS), ("passes", O_PASSES), ("slaps", O_SLAPS),
     ("noises", O_NOISES), ("giveaways", O_GIVEAWAYS), ("max_draw", O_MAX_DRAW),
+    ("multi_plays", O_MULTI_PLAYS), ("voluntary_draws", O_VOL_DRAWS),
 )
 SEAT_COLUMNS = (("points", O_POINTS0), ("cards", O_CARDS0), ("rank", O_RANK0))
 

@@ -14,6 +14,7 @@ from unosim.analysis import stats
 from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report
 from unosim.analysis.report.sources import Source, discover, source_meta
 from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
+from unosim.analysis.report.triggers import status as trigger_status
 
 try:
     import tomllib
@@ -120,6 +121,11 @@ def balance_report(
     Metrics: ``turns`` (mean, Welch, Cohen's d), ``seat_advantage`` (win share of the
     first seat after the dealer among decided hands, Newcombe, Cohen's h) and
     ``cards_drawn`` (mean, Welch, d). Rows are sorted by |effect|, largest first.
+
+    ``status`` says when a zero effect means nothing (:mod:`.triggers`): "never triggered"
+    (the counter showing the rule acting is zero in every hand: e.g. no bot multi-plays)
+    or "no hand changed" (turns, winners and cards drawn identical to the base, hand for
+    hand); "" when the rule acted.
     """
     sources = discover([dataset_dir])
     keys = list(dict.fromkeys(k for s in sources for k in s.partition))
@@ -153,6 +159,7 @@ def balance_report(
         if all(_norm(s.partition.get(k, base_vals[k])) == base_vals[k] for k in effect_keys):
             base_points.setdefault(players_of(s), s)
     rows: list[dict[str, Any]] = []
+    prints: dict[str, str] = {}
     for s in sources:
         pl = players_of(s)
         b = base_points.get(pl)
@@ -162,6 +169,7 @@ def balance_report(
                    if k in s.partition and _norm(s.partition[k]) != base_vals[k]]  # fmt: skip
         if not changed:
             continue
+        acted = trigger_status(s, b, changed, prints)
         mo, mb = metrics(aggs[s.label]), metrics(aggs[b.label])
         for name, _, kind in BALANCE_METRICS:
             if kind == "h":
@@ -179,13 +187,13 @@ def balance_report(
                     "change": ",".join(changed), "players": pl, "label": s.label,
                     "base_label": b.label, "metric": name, "base": bval, "value": val,
                     "diff": float(iv.estimate), "low": float(iv.low), "high": float(iv.high),
-                    "effect": float(eff), "effect_kind": kind,
+                    "effect": float(eff), "effect_kind": kind, "status": acted,
                 }
             )  # fmt: skip
     table = pd.DataFrame(
         rows,
         columns=["change", "players", "label", "base_label", "metric", "base", "value",
-                 "diff", "low", "high", "effect", "effect_kind"],
+                 "diff", "low", "high", "effect", "effect_kind", "status"],
     )  # fmt: skip
     if len(table):
         table = (

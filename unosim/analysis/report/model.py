@@ -26,6 +26,8 @@ HOUSE_COUNTERS = (
     "noises",
     "giveaways",
     "max_draw",
+    "multi_plays",
+    "voluntary_draws",
 )
 #: Counters that are per-hand maxima: their overall maximum is reported too.
 MAX_COUNTERS = ("longest_stack", "max_draw")

@@ -8,6 +8,7 @@ import shutil
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from unosim.analysis.report.model import BALANCE_METRICS, LENGTH_COLUMNS, Report
 
@@ -107,17 +108,22 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
         header = ["change", "players", *[f"{m} (diff, effect)" for m, _, _ in BALANCE_METRICS]]
         rows: list[list[str]] = []
         if len(t):
+            inert = t["status"].fillna("") != "" if "status" in t else pd.Series(False, index=t.index)
             order = (
-                t.assign(_a=t["effect"].abs())
+                t.assign(_a=t["effect"].abs().where(~inert, -1.0))  # a rule that never acted: last
                 .groupby(["change", "players"], sort=False)["_a"].max()
                 .sort_values(ascending=False, kind="stable")
             )
             for (change, pl), _ in order.items():
                 sub = t[(t["change"] == change) & (t["players"] == pl)].set_index("metric")
                 cells = [str(change), str(pl)]
+                word = str(sub["status"].iloc[0]) if "status" in sub and len(sub) else ""
                 for m, _, _ in BALANCE_METRICS:
                     if m not in sub.index:
                         cells.append("-")
+                        continue
+                    if word and word != "nan":  # a zero that measures nothing: say why
+                        cells.append(word)
                         continue
                     r = sub.loc[m]
                     stat = "share" if m == "seat_advantage" else "mean"
