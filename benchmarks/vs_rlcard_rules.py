@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Do unosim's `configs/rlcard.toml` and RLCard's own UNO game play the same game?
 
-Plays the same number of hands in both (RLCard under its own virtualenv, driven by
-benchmarks/rlcard_baseline.py with the B0 policy; unosim in-process on one core) and
-prints side by side: mean actions (turns) per hand with a two-sample z test, the
-winner's position counted from the first player to act with a chi-square test of
-homogeneity, and the speed ratio.  A p-value far below 0.01 means the presets differ.
+Plays the same number of hands in both (RLCard under a Python that has rlcard 1.2.0,
+driven by benchmarks/rlcard_baseline.py; unosim in-process on one core) and prints side
+by side: mean actions (turns) per hand with a two-sample z test, the seat that takes the
+first turn and the winner's position counted from the first player to act, each with a
+chi-square test of homogeneity, and the speed ratio.  A p-value far below 0.01 means the
+presets differ.
 
-    python benchmarks/vs_rlcard_rules.py --hands 20000
+The policy pairs RLCard's side with a unosim bot: ``b0`` (unosim's reference bot, seats
+``random``) or ``distinct`` (RLCard's RandomAgent, uniform over legal action ids: seats
+``rlcard_random``).  ``--players 2`` checks E5 (a turned Reverse lets seat 1 start).
+
+    python benchmarks/vs_rlcard_rules.py --hands 20000 --rlcard-python PATH/TO/venv/bin/python
+    python benchmarks/vs_rlcard_rules.py --players 2 --policy distinct
 """
 
 from __future__ import annotations
@@ -24,15 +30,15 @@ import numpy as np
 from scipy import stats
 
 HERE = Path(__file__).resolve().parent
-RLCARD_PY = "/work/rlcard-venv/bin/python"
+BOTS = {"b0": "random", "distinct": "rlcard_random"}  # RLCard-side policy -> unosim strategy
 
 
-def unosim_side(hands: int, seed: int) -> dict:
+def unosim_side(hands: int, seed: int, players: int, bot: str) -> dict:
     from unosim.rules.config import load_config
     from unosim.kernel import layout as L
     from unosim.run.runner import play_chunk, set_workers
 
-    cfg = load_config(HERE.parent / "configs" / "rlcard.toml")
+    cfg = load_config(HERE.parent / "configs" / "rlcard.toml").replace(players=players, seats=bot)
     set_workers(1)
     from unosim.rules.config import to_params
 
@@ -50,27 +56,44 @@ def unosim_side(hands: int, seed: int) -> dict:
     counts = np.bincount(rel[won], minlength=n)
     turns = out[:, L.O_TURNS].astype(float)
     return {"hands": hands, "hands_per_s": hands / seconds, "mean": turns.mean(), "sd": turns.std(ddof=1),
-            "counts": counts.tolist()}
+            "counts": counts.tolist(), "first": np.bincount(first, minlength=n).tolist()}
+
+
+def homogeneity(a: list, b: list) -> tuple[float, float, int]:
+    """Chi-square test of homogeneity of two count vectors (columns empty in both dropped)."""
+    table = np.array([a, b])
+    table = table[:, table.sum(axis=0) > 0]
+    chi2, p, dof, _ = stats.chi2_contingency(table)
+    return chi2, p, dof
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rlcard-python", default=RLCARD_PY)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--policy", choices=sorted(BOTS), default="b0")
+    ap.add_argument("--rlcard-python", default=sys.executable,
+                    help="a Python with rlcard 1.2.0 installed (default: this one)")
     a = ap.parse_args()
     if not Path(a.rlcard_python).exists():
         sys.exit(f"error: {a.rlcard_python} not found; set up RLCard's venv as benchmarks/rlcard_rules.md says")
     proc = subprocess.run([a.rlcard_python, str(HERE / "rlcard_baseline.py"), "--hands", str(a.hands),
-                           "--seed", str(a.seed), "--policy", "b0"], capture_output=True, text=True, check=True)
+                           "--seed", str(a.seed), "--players", str(a.players), "--policy", a.policy],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"error: RLCard's side failed (is rlcard 1.2.0 installed for {a.rlcard_python}?):\n{proc.stderr}")
     rl = json.loads(proc.stdout)
-    un = unosim_side(a.hands, a.seed)
+    un = unosim_side(a.hands, a.seed, a.players, BOTS[a.policy])
     se = math.sqrt(rl["sd_actions_per_hand"] ** 2 / rl["hands"] + un["sd"] ** 2 / un["hands"])
     z = (un["mean"] - rl["mean_actions_per_hand"]) / se
     p_mean = 2 * stats.norm.sf(abs(z))
     table = np.array([rl["win_counts_by_position_from_first_to_act"], un["counts"]])
-    chi2, p_share, dof, _ = stats.chi2_contingency(table)
-    print(f"hands per side: {a.hands:,} (4 players, B0 policy, seed {a.seed})")
+    chi2, p_share, dof = homogeneity(*table.tolist())
+    rl_first = [round(f * rl["hands"]) for f in rl["first_to_act_share_by_seat"]]
+    chi2_f, p_first, dof_f = homogeneity(rl_first, un["first"])
+    print(f"hands per side: {a.hands:,} ({a.players} players, policy {a.policy} = unosim "
+          f"{BOTS[a.policy]}, seed {a.seed})")
     print(f"{'':34}{'RLCard 1.2.0':>14}{'unosim rlcard.toml':>20}")
     print(f"{'mean actions (turns) per hand':34}{rl['mean_actions_per_hand']:>14.3f}{un['mean']:>20.3f}"
           f"   z = {z:+.2f}, p = {p_mean:.3f}")
@@ -80,10 +103,14 @@ def main() -> None:
         label = "winner = first to act" if i == 0 else f"winner = first + {i}"
         print(f"{label:34}{shares_rl[i]:>14.4f}{shares_un[i]:>20.4f}")
     print(f"{'':34}chi-square = {chi2:.2f} on {dof} df, p = {p_share:.3f}")
+    for seat in range(a.players):
+        print(f"{f'first to act = seat {seat}':34}{rl_first[seat] / rl['hands']:>14.4f}"
+              f"{un['first'][seat] / un['hands']:>20.4f}")
+    print(f"{'':34}chi-square = {chi2_f:.2f} on {dof_f} df, p = {p_first:.3f}")
     print(f"{'hands/s (one core)':34}{rl['hands_per_s']:>14,.0f}{un['hands_per_s']:>20,.0f}"
           f"   unosim/RLCard = {un['hands_per_s'] / rl['hands_per_s']:.0f}x")
-    verdict = "agree" if min(p_mean, p_share) > 0.001 else "DIFFER"
-    print(f"verdict: the two implementations {verdict} (both p-values > 0.001 to agree)")
+    verdict = "agree" if min(p_mean, p_share, p_first) > 0.001 else "DIFFER"
+    print(f"verdict: the two implementations {verdict} (every p-value > 0.001 to agree)")
 
 
 if __name__ == "__main__":

@@ -56,10 +56,11 @@ def test_strategies_registry_shape():
     codes = [code for code, _ in STRATEGIES.values()]
     assert len(set(codes)) == len(codes)
     assert set(STRATEGIES) == {"random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",
-                               "weights"}
+                               "weights", "rlcard_random"}
+    assert STRATEGIES["rlcard_random"][1] == {}  # RLCard's RandomAgent: fixed, like B0
     for name, (_, params) in STRATEGIES.items():
         assert len(params) <= slots.BOT_STRIDE - 1, name
-        if name not in ("random", "counter"):
+        if name not in ("random", "counter", "rlcard_random"):
             assert "bluff_rate" in params and "challenge_rate" in params, name
 
 
@@ -393,6 +394,7 @@ MIX = [
     {"strategy": "color_keeper", "challenge_rate": 0.5},
     {"strategy": "weights", "draw_score": 0.5, "bluff_rate": 0.2, "challenge_rate": 0.2},
     "random",
+    "rlcard_random",
 ]
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.toml"))
 

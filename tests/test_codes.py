@@ -2,7 +2,7 @@
 
 The kernel compares rule switches with named codes (``Stacking.draw2``); config.py encodes
 an enum value as its index in the key's ``choices``.  These must be one and the same
-(docs/rules.md: every enum key of H1-H16, R3-R9, R4, E1-E4, H13), and every card kind
+(docs/rules.md: every enum key of H1-H16, R3-R9, R4, E1-E5, H13), and every card kind
 and strategy code must be defined once.
 """
 

@@ -13,7 +13,9 @@ booleans.  They dispatch on the seat's strategy code in :func:`context` and
 each loop, where the code is fixed for the whole loop, so a strategy costs the same as
 with a loop of its own (measured, docs/bots.md), and each loop is one out-of-line call
 from :mod:`unosim.bots.policy`.  A new strategy is its module, its entry in
-:mod:`unosim.rules.strategies` and one line in each of the two functions below.
+:mod:`unosim.rules.strategies` and one line in each of the two functions below
+(``rlcard_random``, which weighs choices rather than scoring them, also has a branch in
+:func:`choose_play` and :func:`choose_stack`).
 """
 
 from numba import njit
@@ -23,7 +25,7 @@ from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD_DRAW4
 from unosim.rules.params import P_VOLUNTARY_DRAW
 from unosim.rules.strategies import Strategy
-from . import aggressor, color_keeper, counter, greedy, weights, wild_saver
+from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, wild_saver
 from .common import N_CAND, NEG, Ask, cand, legal_copies, legal_view, maybe_bluff, stack_copies, tie
 
 
@@ -40,6 +42,8 @@ def context(st, P, p, code, ask):
         return aggressor.context(st, P, p, ask)
     if code == Strategy.counter:
         return counter.context(st, P, p, ask)
+    if code == Strategy.rlcard_random:
+        return rlcard_random.context(st, P, p, ask)
     return weights.context(st, P, p, ask)
 
 
@@ -56,6 +60,8 @@ def score(st, P, rng, p, code, ask, k, x):
         return aggressor.score(st, P, rng, p, ask, k, x)
     if code == Strategy.counter:
         return counter.score(st, P, rng, p, ask, k, x)
+    if code == Strategy.rlcard_random:
+        return rlcard_random.score(st, P, rng, p, ask, k, x)
     return weights.score(st, P, rng, p, ask, k, x)
 
 
@@ -63,7 +69,10 @@ def score(st, P, rng, p, code, ask, k, x):
 def choose_play(st, P, rng, p, code):
     """The card p plays: a Wild Draw Four bluff at the strategy's ``bluff_rate`` (R8), else
     its best-scoring legal card; -1 (draw, R7) when nothing is legal, or when voluntary
-    draws are allowed and the best scores below its ``draw_below``."""
+    draws are allowed and the best scores below its ``draw_below``.  ``rlcard_random``
+    chooses by action ids, not by scores (:mod:`unosim.bots.rlcard_random`)."""
+    if code == Strategy.rlcard_random:
+        return rlcard_random.choose_play(st, P, rng, p)
     x = context(st, P, p, code, Ask.play)
     if maybe_bluff(st, P, rng, p, score(st, P, rng, p, code, Ask.bluff_rate, -1, x)):
         return WILD_DRAW4
@@ -88,7 +97,10 @@ def choose_play(st, P, rng, p, code):
 
 @njit(cache=True)
 def choose_stack(st, P, rng, p, code):
-    """The best-scoring card p may stack on the pending penalty (H1), or -1 to draw it."""
+    """The best-scoring card p may stack on the pending penalty (H1), or -1 to draw it
+    (``rlcard_random``: by action ids)."""
+    if code == Strategy.rlcard_random:
+        return rlcard_random.choose_stack(st, P, rng, p)
     x = context(st, P, p, code, Ask.stack)
     choice = -1
     best = NEG

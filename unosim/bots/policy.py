@@ -52,9 +52,10 @@ def multi_plan(st, P, rng, p, k):
     """H6: which cards go down with k.  Writes per colour the number of cards of k's rank
     to play (k itself included) into ``st[S_SCR0 + colour]`` (wilds: slot 0 counts copies
     of k) and returns the colour of the card to end on top.  B0 plays the single card;
-    every other strategy sheds all it may, with at most its ``max_wilds`` wilds."""
+    every other strategy sheds all it may, with at most its ``max_wilds`` wilds, except
+    ``rlcard_random``, which has B0's answers where RLCard has no action."""
     code = strategy(st, p)
-    if code == Strategy.random:
+    if code == Strategy.random or code == Strategy.rlcard_random:
         return b0_multi_plan(st, k)
     return plan_all(st, P, rng, p, k, int(best.answer(st, P, rng, p, code, Ask.max_wilds, k)))
 
@@ -114,9 +115,10 @@ def wants_jump(st, P, rng, p, k):
 
 @njit(cache=True, inline="always")
 def choose_opponent(st, P, rng, p):
-    """Whom p swaps with (H4) or gives cards to (H5): B0 uniformly, every other strategy
-    the opponent with the fewest cards."""
-    if strategy(st, p) == Strategy.random:
+    """Whom p swaps with (H4) or gives cards to (H5): B0 (and ``rlcard_random``) uniformly,
+    every other strategy the opponent with the fewest cards."""
+    code = strategy(st, p)
+    if code == Strategy.random or code == Strategy.rlcard_random:
         return b0.choose_opponent(st, P, rng, p, rule(st, P_TEAMS))
     return fewest_cards_opponent(st, P, rng, p)
 

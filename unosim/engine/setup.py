@@ -10,9 +10,9 @@ from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_R
 from unosim.kernel.piles import discard, draw_cards, shuffle
 from unosim.kernel.table import add_card, log_event, next_seat, rule, wrap
 from unosim.rules.cards import DRAW2, NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
-from unosim.rules.codes import FirstCard, TwoPlayerReverse
+from unosim.rules.codes import FirstCard, TurnedReverse, TwoPlayerReverse
 from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT, P_FIRST_CARD,
-    P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TWO_PLAYER_REVERSE, P_WATCHERS)
+    P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
 
 
 @njit(cache=True)
@@ -68,6 +68,17 @@ def turnable(k, number_only):
     return not number_only or (k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX)
 
 
+@njit(cache=True, inline="always")
+def turned_reverse_void(st):
+    """R3/E5 with 2 players: does a turned Reverse do nothing (the first player starts)?
+    ``as_played`` follows H14 (``none``: nothing), ``dealer`` always lets the dealer play
+    first as with 3+ players (RLCard's rule), ``first_player`` never does."""
+    mode = rule(st, P_TURNED_REVERSE)
+    if mode == TurnedReverse.as_played:
+        return rule(st, P_TWO_PLAYER_REVERSE) == TwoPlayerReverse.none
+    return mode == TurnedReverse.first_player
+
+
 @njit(cache=True)
 def turn_first_card(st, P, rng, log):
     """R3: turn cards until one may start the pile, then apply its effect on the first seat.
@@ -111,7 +122,7 @@ def turn_first_card(st, P, rng, log):
         elif r == SKIP:
             log_event(st, log, EV_SKIPPED, first, 0, 0)
             cur = next_seat(st, first)
-        elif r == REVERSE and not (n == 2 and rule(st, P_TWO_PLAYER_REVERSE) == TwoPlayerReverse.none):
+        elif r == REVERSE and not (n == 2 and turned_reverse_void(st)):
             st[S_DIR] = -1
             log_event(st, log, EV_REVERSE, -1, 0, 0)
             cur = dealer

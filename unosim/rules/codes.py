@@ -36,15 +36,16 @@ Draw = _codes("Draw", "one until_playable")                             # H3
 RedZero = _codes("RedZero", "none draw10 giveaway")                     # H5
 MultiPlay = _codes("MultiPlay", "none identical same_rank")             # H6
 Finish = _codes("Finish", "first_out last_standing")                    # H13
+TurnedReverse = _codes("TurnedReverse", "as_played dealer first_player")  # R3 E5
 
 ENUMS: dict[str, Any] = {
     "dealer": Dealer, "first_card": FirstCard, "play_drawn": PlayDrawn, "wild_draw4": WildDraw4,
     "two_player_reverse": TwoPlayerReverse, "drawn_match": DrawnMatch, "drawn_draw4": DrawnDraw4,
     "stacking": Stacking, "jump_in": JumpIn, "jump_in_stack": JumpInStack, "draw": Draw,
-    "red_zero": RedZero, "multi_play": MultiPlay, "finish": Finish,
+    "red_zero": RedZero, "multi_play": MultiPlay, "finish": Finish, "turned_reverse": TurnedReverse,
 }
 """Every enum config key by its bare name, with its codes (tests/test_codes.py checks the
 registry against it)."""
 
 __all__ = ["ENUMS", "Dealer", "Draw", "DrawnDraw4", "DrawnMatch", "Finish", "FirstCard", "JumpIn", "JumpInStack",
-           "MultiPlay", "PlayDrawn", "RedZero", "Stacking", "TwoPlayerReverse", "WildDraw4"]
+           "MultiPlay", "PlayDrawn", "RedZero", "Stacking", "TurnedReverse", "TwoPlayerReverse", "WildDraw4"]

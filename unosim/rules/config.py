@@ -85,6 +85,7 @@ class RulesConfig:
     challenge: bool = _d("challenge")
     challenge_success_skip: bool = _d("challenge_success_skip")
     two_player_reverse: str = _d("two_player_reverse")
+    turned_reverse: str = _d("turned_reverse")
     uno_forget: float = _d("uno_forget")
     uno_caught: float = _d("uno_caught")
     drawn_match: str = _d("drawn_match")

@@ -137,6 +137,10 @@ REGISTRY: tuple[Key, ...] = (
     _k("rules", "two_player_reverse", "enum", "skip", "R9 H14",
        "with 2 players a Reverse acts as a Skip, or has no effect",
        slots.P_TWO_PLAYER_REVERSE, codes.TwoPlayerReverse),
+    _k("rules", "turned_reverse", "enum", "as_played", "R3 E5",
+       "with 2 players a turned Reverse acts as two_player_reverse says, lets the dealer play first, "
+       "or does nothing",
+       slots.P_TURNED_REVERSE, codes.TurnedReverse),
     _k("rules", "uno_forget", "float", 0.0, "R10",
        "chance that a bot forgets to call UNO on its second-to-last card",
        slots.P_UNO_FORGET, lo=0.0, hi=1.0),

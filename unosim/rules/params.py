@@ -51,6 +51,7 @@ P_TEAMS = 31             #                                                 H12
 P_FINISH = 32            # codes.Finish                                    H13
 P_DRAWN_MATCH = 33       # codes.DrawnMatch                                E2
 P_DRAWN_DRAW4 = 34       # codes.DrawnDraw4                                E3
+P_TURNED_REVERSE = 36   # codes.TurnedReverse                           R3 E5
 P_WATCHERS = 35          # 1 if a seat's strategy watches every card played (strategies.WATCHERS)
 P_SCORE0 = 40            # N_KINDS points per kind (R1, H5, H17)
 P_BOT0 = P_SCORE0 + N_KINDS  # per seat: strategy code (strategies.Strategy) then its parameters

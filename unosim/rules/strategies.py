@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 Strategy = namedtuple("Strategy", ["random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",
-                                   "weights"])(*range(7))
+                                   "weights", "rlcard_random"])(*range(8))
 """Every strategy's code, in registry order: ``Strategy.counter == 5``."""
 
 _RATE = (0.0, 1.0)
@@ -36,6 +36,8 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
         "w_color_share": (2.0, _W), "w_matches_number": (0.0, _W), "w_attack_next": (2.0, _W),
         "w_copies": (0.0, _W), "draw_score": (-1000.0, (-1000.0, 1000.0)),
         "bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
+    # RLCard 1.2.0's RandomAgent: uniform over legal action ids (a wild is 4); fixed.
+    "rlcard_random": (Strategy.rlcard_random, {}),
 }
 
 # Strategies whose policy.observe_play must see every card put down (card counters); with
