@@ -4,9 +4,9 @@
 Runs under a separate virtualenv that has rlcard installed (rlcard is NOT a dependency
 of unosim); see benchmarks/rlcard_rules.md for the setup and for the rules RLCard plays:
 
-    python3 -m venv /work/rlcard-venv
-    /work/rlcard-venv/bin/pip install rlcard==1.2.0 numpy
-    /work/rlcard-venv/bin/python benchmarks/rlcard_baseline.py --hands 20000 --seed 1
+    python3 -m venv rlcard-venv
+    rlcard-venv/bin/pip install rlcard==1.2.0 numpy
+    rlcard-venv/bin/python benchmarks/rlcard_baseline.py --hands 20000 --seed 1
 
 It drives rlcard.games.uno.game.UnoGame directly (not the RL env, so no observation
 encoding is timed): init_game(), then game.step(action) until game.is_over(). The whole

@@ -5,7 +5,7 @@ Issue target it checks: the speed ratio of unosim to RLCard's UNO loop (printed;
 issue and the design notes ask for "a few hundred times faster").
 
 RLCard side: benchmarks/rlcard_baseline.py under the RLCard virtualenv
-(--rlcard-python, default /work/rlcard-venv/bin/python) with `--policy b0` (unosim's
+(--rlcard-python, default $RLCARD_PYTHON, else this interpreter) with `--policy b0` (unosim's
 reference bot B0: uniform over legal physical cards) on N hands.  Its figure times the
 game loop in-process with time.perf_counter(): init_game, the policy, every game.step;
 no interpreter start, no imports.
@@ -44,7 +44,7 @@ preset of RLCard's rules, for the closest like-for-like comparison.
     python benchmarks/vs_rlcard.py --quick         # smoke run: 2,000 hands
 
 If the RLCard virtualenv is missing:
-    python3 -m venv /work/rlcard-venv && /work/rlcard-venv/bin/pip install rlcard==1.2.0 numpy
+    python3 -m venv rlcard-venv && rlcard-venv/bin/pip install rlcard==1.2.0 numpy  (then --rlcard-python rlcard-venv/bin/python)
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
-DEFAULT_RLCARD_PYTHON = "/work/rlcard-venv/bin/python"
+DEFAULT_RLCARD_PYTHON = os.environ.get("RLCARD_PYTHON", sys.executable)
 CHILD_ENV = dict(os.environ)  # before unosim is imported (it sets NUMBA_CACHE_DIR)
 _RATE_LINE = re.compile(r"([\d,]+) hands/s.*?; mean ([\d.]+) turns per hand")
 
@@ -86,7 +86,7 @@ def unosim_command() -> list[str]:
 def run_rlcard(python: str, hands: int, seed: int, players: int, policy: str) -> dict:
     if not Path(python).exists():
         sys.exit(f"error: {python} not found. Create the RLCard virtualenv:\n"
-                 "  python3 -m venv /work/rlcard-venv && /work/rlcard-venv/bin/pip install rlcard==1.2.0 numpy")
+                 "  python3 -m venv rlcard-venv && rlcard-venv/bin/pip install rlcard==1.2.0 numpy  (then --rlcard-python rlcard-venv/bin/python)")
     cmd = [python, str(HERE / "rlcard_baseline.py"), "--hands", str(hands), "--seed", str(seed),
            "--players", str(players), "--policy", policy]
     proc = subprocess.run(cmd, capture_output=True, text=True)
