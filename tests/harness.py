@@ -34,7 +34,7 @@ from unosim.kernel.rng import stream_start
 # Counters that never go down during a hand (O1 and the house-rule tallies).
 MONOTONE = (L.S_TURNS, L.S_PLAYED, L.S_DRAWN, L.S_RESHUFFLES, L.S_CHALLENGES,
             L.S_UNO_PENALTIES, L.S_JUMP_INS, L.S_SWAPS, L.S_PASSES, L.S_SLAPS, L.S_NOISES,
-            L.S_GIVEAWAYS, L.S_MAX_DRAW, L.S_LONGEST_STACK, L.S_STACK_DRAWN)
+            L.S_GIVEAWAYS, L.S_MAX_DRAW, L.S_LONGEST_STACK, L.S_STACK_DRAWN, L.S_FALSE_CALLS, L.S_MISPLAYS)
 _COUNTER_NAMES = {getattr(L, n): n for n in dir(L) if n.startswith("S_")}
 
 
@@ -54,19 +54,19 @@ class Rules:
     first_out: bool           # H13 off: the first player out ends the hand
     points: np.ndarray        # per kind, as scoring reads them (R1, H5, H17)
     single_card: bool = True  # no H6 multi-play: a turn puts down one card
-    b0_only: bool = True      # every seat is the reference bot (which never bluffs)
+    b0_only: bool = True      # every seat is the reference bot at bluff_rate 0 (which never bluffs)
     restricted: bool = True   # wild_draw4 = "restricted" (R8)
 
     @classmethod
     def of(cls, cfg: RulesConfig) -> "Rules":
         return cls(
-            players=cfg.players, decks=cfg.decks, hand_size=cfg.hand_size,
+            players=cfg.players, decks=cfg.deck_count, hand_size=cfg.hand_size,
             max_turns=cfg.max_turns,
             one_card_per_step=cfg.multi_play == "none" and cfg.jump_in == "none",
             first_out=cfg.finish == "first_out",
             points=cards.point_table(cfg.zero_points, cfg.red_zero == "giveaway"),
             single_card=cfg.multi_play == "none",
-            b0_only=all(name == "random" for name, _ in cfg.seats),
+            b0_only=all(name == "random" and not params.get("bluff_rate") for name, params in cfg.seats),
             restricted=cfg.wild_draw4 == "restricted",
         )
 
@@ -341,8 +341,12 @@ def check_rows(out: np.ndarray, cfg: RulesConfig) -> None:
     if rules.one_card_per_step:
         need(out[:, L.O_PLAYED] <= out[:, L.O_TURNS], "cards_played <= turns (one card per turn)")
     need((out[:, L.O_DEALER] >= 0) & (out[:, L.O_DEALER] < n), "dealer is a seat")
-    rel = (out[:, L.O_FIRST] - out[:, L.O_DEALER]) % n
-    need((rel == 0) | (rel == 1) | (rel == 2 % n), "first player: dealer, dealer+1 or dealer+2 (R3)")
+    if cfg.first_player == "after_dealer":  # H21 hands the first turn to the richest hand
+        rel = (out[:, L.O_FIRST] - out[:, L.O_DEALER]) % n
+        need((rel == 0) | (rel == 1) | (rel == 2 % n), "first player: dealer, dealer+1 or dealer+2 (R3)")
+    need((cfg.uno_false_call > 0) | (out[:, L.O_FALSE_CALLS] == 0), "no false call without H23")
+    need((cfg.misplay > 0) | (out[:, L.O_MISPLAYS] == 0), "no misplay without H24")
+    need(out[:, L.O_MISPLAYS] <= out[:, L.O_TURNS], "at most one misplay a turn (H24)")
     need(out[:, L.O_MAX_DRAW] <= out[:, L.O_DRAWN], "max_draw <= cards_drawn")
     need(out[:, L.O_UNO_PENALTIES] * 2 <= out[:, L.O_DRAWN], "each caught UNO draws up to 2")
     need(out[:, L.O_MULTI_PLAYS] * 2 <= out[:, L.O_PLAYED], "a multi-play puts down 2+ cards (H6)")

@@ -51,8 +51,8 @@ def remember(sc, seat, names):
 
 # --------------------------------------------------------------------------- the registry
 def test_strategies_registry_shape():
-    """B0 is code 0 without parameters; codes are unique; at most 15 parameters (BOT_STRIDE-1)."""
-    assert STRATEGIES["random"] == (0, {})
+    """B0 is code 0 with its two rates (docs/rules.md B0); codes are unique; at most 15 parameters (BOT_STRIDE-1)."""
+    assert STRATEGIES["random"] == (0, {"bluff_rate": (0.0, (0.0, 1.0)), "challenge_rate": (0.0, (0.0, 1.0))})
     codes = [code for code, _ in STRATEGIES.values()]
     assert len(set(codes)) == len(codes)
     assert set(STRATEGIES) == {"random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",

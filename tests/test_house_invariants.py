@@ -1,5 +1,5 @@
 """The invariant harness (tests/harness.py) over every house-rule switch and mode
-(H1-H18) and over random combinations of them, official variants included."""
+(H1-H24) and over random combinations of them, official variants included."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from harness import check_config
 from test_invariants import official_configs
 from unosim.rules.config import KEYS, ConfigError, default_config
 from unosim.kernel import layout as L
+
+# B0 with its two rates on (docs/rules.md B0): bluffs and challenges happen, so H9, H18
+# challenge_extra and H22 are exercised with the reference bot.
+BLUFFING_B0 = {"strategy": "random", "bluff_rate": 0.5, "challenge_rate": 0.5}
 
 SWITCHES: dict[str, dict] = {
     **{f"H1_stacking_{m}": {"stacking": m} for m in ("draw2", "draw2_draw4", "all")},
@@ -29,6 +33,14 @@ SWITCHES: dict[str, dict] = {
     "H13_last_standing": {"finish": "last_standing", "players": 5},
     "H13_last_standing_2p": {"finish": "last_standing", "players": 2},
     "E1_last_resort": {"wild_draw4": "last_resort", "challenge": False},
+    "H20_decks_auto_6p": {"decks": "auto", "players": 6},
+    "H21_highest_points": {"first_player": "highest_points"},
+    "H22_take_back": {"bluff_penalty": "take_back", "seats": BLUFFING_B0},
+    "H22_take_back_jump_in": {"bluff_penalty": "take_back", "jump_in": "all", "slap_rank": 5,
+                              "silent_rank": 3, "noise_chance": 0.5, "seats": BLUFFING_B0},
+    "H23_false_call": {"uno_false_call": 0.3},
+    "H24_misplay": {"misplay": 0.3},
+    "B0_bluffs_and_challenges": {"seats": BLUFFING_B0},
     "house_favourites": {"stacking": "draw2", "seven_o": True, "jump_in": "numbers", "draw": "until_playable"},
     "everything": {"stacking": "all", "jump_in": "all", "jump_in_stack": "accumulate", "draw": "until_playable",
                    "seven_o": True, "red_zero": "draw10", "multi_play": "same_rank", "wild_last": False,
@@ -63,6 +75,11 @@ def house_configs(draw: hs.DrawFn) -> dict:
         "silent_rank": hs.sampled_from(["none", 1, 6]),
         "noise_chance": hs.sampled_from([0.0, 0.25, 1.0]),
         "finish": hs.sampled_from(KEYS["finish"].choices),
+        "first_player": hs.sampled_from(KEYS["first_player"].choices),
+        "bluff_penalty": hs.sampled_from(KEYS["bluff_penalty"].choices),
+        "uno_false_call": hs.sampled_from([0.0, 0.2, 1.0]),
+        "misplay": hs.sampled_from([0.0, 0.2, 1.0]),
+        "seats": hs.sampled_from(["random", BLUFFING_B0]),
         "teams": hs.sampled_from([t for t in (1, 2, 3, 5) if players % t == 0 and players // t >= 2 or t == 1]),
     }
     for key, strategy in house.items():

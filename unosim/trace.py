@@ -15,7 +15,8 @@ from unosim.rules import params as slots
 from .engine.batch import trace_hand
 
 _DRAW_REASON = {L.DR_TURN: "", L.DR_PENALTY: " (penalty)", L.DR_UNO: " (UNO not called)",
-                L.DR_SLAP: " (slowest slap)", L.DR_NOISE: " (made a sound)", L.DR_CHALLENGE: " (challenge)"}
+                L.DR_SLAP: " (slowest slap)", L.DR_NOISE: " (made a sound)", L.DR_CHALLENGE: " (challenge)",
+                L.DR_FALSE_CALL: " (wrong UNO call)", L.DR_MISPLAY: " (misplay)"}
 
 
 def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +75,8 @@ def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
         elif ev == L.EV_REVERSE:
             lines.append("  play now goes " + ("clockwise." if a > 0 else "anticlockwise."))
         elif ev == L.EV_PENALTY:
-            what = {L.DR_UNO: "for not calling UNO", L.DR_CHALLENGE: "after the challenge"}.get(c, "as a penalty")
+            what = {L.DR_UNO: "for not calling UNO", L.DR_CHALLENGE: "after the challenge",
+                    L.DR_FALSE_CALL: "for the wrong call", L.DR_MISPLAY: "for the misplay"}.get(c, "as a penalty")
             lines.append(f"  seat {a} has drawn {b} {what}.")
         elif ev == L.EV_CHALLENGE:
             verdict = "the bluff is proven" if c else "the Wild Draw Four was legal"
@@ -100,6 +102,12 @@ def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
             lines.append(f"  silence! kept by seat {a}.")
         elif ev == L.EV_NOISE:
             lines.append(f"  seat {a} makes a sound, draws {b}, and the silence lifts.")
+        elif ev == L.EV_TAKE_BACK:
+            lines.append(f"  seat {a} takes the {cards.name(b)} back and plays a card of the colour it hid instead.")
+        elif ev == L.EV_FALSE_CALL:
+            lines.append(f"  seat {a} calls UNO with two or more cards left and is caught.")
+        elif ev == L.EV_MISPLAY:
+            lines.append(f"Seat {a} puts down a card that does not play, takes it back.")
         elif ev == L.EV_FACING:
             lines.append(f"  seat {a} faces {b} cards (a stack of {c}): stack on it or draw them all.")
         elif ev == L.EV_STALL:

@@ -22,7 +22,7 @@ from numba import njit
 
 from unosim.kernel.layout import N_KINDS, S_HAND0
 from unosim.kernel.table import rule
-from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD_DRAW4
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, STACK_KINDS, WILD_DRAW4
 from unosim.rules.params import P_VOLUNTARY_DRAW
 from unosim.rules.strategies import Strategy
 from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, wild_saver
@@ -111,6 +111,26 @@ def choose_stack(st, P, rng, p, code):
         if n == 0:
             continue
         take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.stack, k, x), n, best, ties)
+        if take:
+            choice = k
+    return choice
+
+
+@njit(cache=True)
+def choose_replacement(st, P, rng, p, code, c):
+    """H22 take-back: the best-scoring card of colour c (every one is legal on the colour
+    it returns to), scored as a play; -1 if p holds none."""
+    x = context(st, P, p, code, Ask.play)
+    choice = -1
+    best = NEG
+    ties = 0
+    base = S_HAND0 + p * N_KINDS
+    for r in range(RANKS_PER_COLOR):
+        k = c * RANKS_PER_COLOR + r
+        n = st[base + k]
+        if n == 0:
+            continue
+        take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.play, k, x), n, best, ties)
         if take:
             choice = k
     return choice

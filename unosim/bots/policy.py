@@ -17,12 +17,13 @@ from numba import njit
 
 from unosim.kernel.layout import S_BOT0, S_NP, S_SCR0
 from unosim.kernel.table import rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD
+from unosim.kernel.rng import chance
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.params import P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
 from unosim.rules.strategies import Strategy
 from . import best, counter
 from . import random as b0
-from .common import Ask, fewest_cards_opponent, plan_all
+from .common import Ask, fewest_cards_opponent, maybe_bluff, param, plan_all
 
 
 @njit(cache=True, inline="always")
@@ -40,6 +41,9 @@ def choose_play(st, P, rng, p):
     B0's choice (which is -1 only when nothing is legal)."""
     code = strategy(st, p)
     if code == Strategy.random:
+        rate = param(P, p, b0.BLUFF_RATE)
+        if rate > 0.0 and maybe_bluff(st, P, rng, p, rate):  # at rate 0 no random number is drawn
+            return WILD_DRAW4
         return b0.choose_play(st, P, rng, p)
     k = best.choose_play(st, P, rng, p, code)
     if k < 0 and rule(st, P_VOLUNTARY_DRAW) == 0:
@@ -96,8 +100,24 @@ def play_drawn(st, P, rng, p, k):
 
 @njit(cache=True, inline="always")
 def challenge(st, P, rng, p):
-    """Whether p challenges the Wild Draw Four it faces (R8); B0 never does."""
-    return agrees(st, P, rng, p, Ask.challenge, -1, False)
+    """Whether p challenges the Wild Draw Four it faces (R8); B0 at its ``challenge_rate``
+    (default 0: never, and no random number drawn)."""
+    code = strategy(st, p)
+    if code == Strategy.random:
+        rate = param(P, p, b0.CHALLENGE_RATE)
+        return rate > 0.0 and chance(rng, rate)
+    return best.answer(st, P, rng, p, code, Ask.challenge, -1) > 0.0
+
+
+@njit(cache=True)
+def choose_replacement(st, P, rng, p, c):
+    """H22: the card of colour c that p puts down instead of the Wild Draw Four it takes
+    back: B0 (and ``rlcard_random``) uniformly among its physical cards of that colour,
+    every other strategy its best-scoring one; -1 if it holds none."""
+    code = strategy(st, p)
+    if code == Strategy.random or code == Strategy.rlcard_random:
+        return b0.choose_replacement(st, rng, p, c)
+    return best.choose_replacement(st, P, rng, p, code, c)
 
 
 @njit(cache=True, inline="always")

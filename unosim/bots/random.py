@@ -2,7 +2,8 @@
 
 It is fixed so that unosim's statistics can be checked against an independent
 implementation: every choice is uniform over *physical* cards (two red 5s are twice as
-likely as one blue 5), it never bluffs, never draws voluntarily, never challenges.
+likely as one blue 5), it never draws voluntarily, and it bluffs and challenges only at
+its two parameters' rates (defaults 0: never; :mod:`unosim.bots.policy` rolls them).
 """
 
 from numba import njit
@@ -11,6 +12,9 @@ from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
 from unosim.kernel.moves import can_stack, draw4_honest, wild_allowed
 from unosim.kernel.rng import below
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, STACK_KINDS, WILD, WILD_DRAW4
+
+BLUFF_RATE = 0      # its parameters, in the order of its entry in unosim.rules.strategies
+CHALLENGE_RATE = 1
 
 
 @njit(cache=True, inline="always")
@@ -101,4 +105,21 @@ def choose_opponent(st, P, rng, p, teams):
             if u == 0:
                 return q
             u -= 1
+    return -1
+
+
+@njit(cache=True)
+def choose_replacement(st, rng, p, c):
+    """H22 take-back: a card of colour c uniformly among the physical ones, -1 if none."""
+    base = S_HAND0 + p * N_KINDS + c * NR
+    total = 0
+    for r in range(NR):
+        total += st[base + r]
+    if total == 0:
+        return -1
+    u = below(rng, total)
+    for r in range(NR):
+        u -= st[base + r]
+        if u < 0:
+            return c * NR + r
     return -1

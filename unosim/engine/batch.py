@@ -12,9 +12,9 @@ from numba import njit, prange
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
 from unosim.kernel.layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER, O_DRAWN,
-    O_FIRST, O_GIVEAWAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK, O_MAX_DRAW, O_MULTI_PLAYS, O_NOISES, O_PASSES,
+    O_FALSE_CALLS, O_FIRST, O_GIVEAWAYS, O_MISPLAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK, O_MAX_DRAW, O_MULTI_PLAYS, O_NOISES, O_PASSES,
     O_PLAYED, O_POINTS0, O_RANK0, O_RESHUFFLES, O_SLAPS, O_STACK_DRAWN, O_STALLED, O_SWAPS, O_TURNS,
-    O_UNO_PENALTIES, O_VOL_DRAWS, O_WIN_TEAM, O_WINNER, S_CHALLENGES, S_DEALER, S_DRAWN, S_FIRST,
+    O_UNO_PENALTIES, O_VOL_DRAWS, O_WIN_TEAM, O_WINNER, S_CHALLENGES, S_DEALER, S_DRAWN, S_FALSE_CALLS, S_FIRST, S_MISPLAYS,
     S_GIVEAWAYS, S_HS0, S_JUMP_INS, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MULTI_PLAYS, S_NOISES, S_NP,
     S_PASSES, S_PLAYED, S_RANK0, S_RESHUFFLES, S_SLAPS, S_STACK_DRAWN, S_STALLED, S_SWAPS, S_TURNS,
     S_UNO_PENALTIES, S_VOL_DRAWS, S_WINNER)
@@ -80,6 +80,8 @@ def write_row(st, P, out, i, index):
     out[i, O_MAX_DRAW] = st[S_MAX_DRAW]
     out[i, O_MULTI_PLAYS] = st[S_MULTI_PLAYS]
     out[i, O_VOL_DRAWS] = st[S_VOL_DRAWS]
+    out[i, O_FALSE_CALLS] = st[S_FALSE_CALLS]
+    out[i, O_MISPLAYS] = st[S_MISPLAYS]
     ranked = rule(st, P_FINISH) == Finish.last_standing
     for s in range(n):
         out[i, O_POINTS0 + s] = hand_points(st, P, s)

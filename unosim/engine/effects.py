@@ -9,10 +9,11 @@ that the hand loop resolves, so a stack of any length is a loop, not a call chai
 from numba import njit
 
 from ..bots import policy
-from unosim.kernel.layout import (DR_SLAP, DR_UNO, EV_FACING, EV_GIVEAWAY, EV_PASS_HANDS, EV_PENALTY,
+from unosim.kernel.layout import (DR_FALSE_CALL, DR_SLAP, DR_UNO, EV_FACING, EV_FALSE_CALL, EV_GIVEAWAY, EV_PASS_HANDS, EV_PENALTY,
     EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_SWAP, EV_UNO, N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER,
     S_COLOR, S_CUR, S_DIR, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_LAST_PLAYER, S_NP, S_PASSES, S_PENDING,
-    S_PENDING_KIND, S_PLAYED, S_RANK0, S_SILENT, S_SLAPS, S_STACK_LEN, S_SWAPS, S_TOP, S_UNO_PENALTIES)
+    S_PENDING_KIND, S_PLAYED, S_RANK0, S_SILENT, S_SLAPS, S_STACK_LEN, S_SWAPS, S_TOP, S_UNO_PENALTIES,
+    S_FALSE_CALLS, S_PREV_COLOR, S_PREV_TOP)
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip
 from unosim.kernel.piles import discard, draw_cards
 from unosim.kernel.rng import below, chance
@@ -20,7 +21,7 @@ from unosim.kernel.table import add_card, log_event, next_seat, rule
 from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, RED_ZERO, RED_ZERO_DRAW, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import RedZero, Stacking
 from unosim.rules.params import (P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK,
-    P_SLAP_RANK, P_STACKING, P_UNO_CAUGHT, P_UNO_FORGET)
+    P_SLAP_RANK, P_STACKING, P_UNO_CAUGHT, P_UNO_FALSE_CALL, P_UNO_FORGET)
 
 
 @njit(cache=True, inline="always")
@@ -49,6 +50,8 @@ def put_down(st, P, rng, log, p, k, ev):
     if k == WILD_DRAW4:
         st[S_BLUFF] = 0 if draw4_honest(st, P, p) else 1
         st[S_BLUFFER] = p
+        st[S_PREV_COLOR] = st[S_COLOR]  # what a take-back returns to (H22)
+        st[S_PREV_TOP] = st[S_TOP]
     st[base + k] -= 1
     st[S_HS0 + p] -= 1
     discard(st, k)
@@ -75,6 +78,26 @@ def uno_call(st, P, rng, log, p):
             log_event(st, log, EV_PENALTY, p, got, DR_UNO)
     else:
         log_event(st, log, EV_UNO, p, 0, 0)
+
+
+@njit(cache=True, inline="always")
+def uno_moment(st, P, rng, log, p):
+    """Right after p's play, before any jump-in or effect: the UNO call on the
+    second-to-last card (R10), or a wrong call with 2 or more cards left (H23)."""
+    left = st[S_HS0 + p]
+    if left == 1:
+        uno_call(st, P, rng, log, p)
+    elif left >= 2 and P[P_UNO_FALSE_CALL] > 0.0 and chance(rng, P[P_UNO_FALSE_CALL]):
+        false_call(st, rng, log, p)
+
+
+@njit(cache=True)
+def false_call(st, rng, log, p):
+    """H23: p called UNO wrongly; the call is always caught and p draws 2 at once."""
+    st[S_FALSE_CALLS] += 1
+    log_event(st, log, EV_FALSE_CALL, p, 0, 0)
+    got = draw_cards(st, rng, log, p, 2, DR_FALSE_CALL)
+    log_event(st, log, EV_PENALTY, p, got, DR_FALSE_CALL)
 
 
 @njit(cache=True, inline="always")

@@ -50,14 +50,14 @@ from numba import njit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
-    N_KINDS, S_AS_WILD, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
+    N_KINDS, S_AS_WILD, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
     S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
 from unosim.kernel.table import log_event, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
 from unosim.rules.codes import DrawnDraw4, Finish, MultiPlay, RedZero
 from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O
-from .effects import is_draw_card, penalty_of, put_down, uno_call
+from .effects import is_draw_card, penalty_of, put_down, uno_moment
 from .jump import jump_then_act
 from .setup import deal, reset, turn_first_card
 from .turns import Source, begin_turn, clear_pending, face_penalty, take_turn
@@ -114,13 +114,12 @@ def play_multi(st, P, rng, log, p, k):
 @njit(cache=True, inline="always")
 def settle(st, P, rng, log, p, k, count):
     """What follows putting down ``count`` cards ending with k: the end of the hand (R12)
-    or the UNO call (R10), the jump-in window (H2), then the effects."""
+    or the UNO call (R10, or a wrong one, H23), the jump-in window (H2), then the effects."""
     left = st[S_HS0 + p]
     if left == 0:
         go_out(st, P, rng, log, p, k, count)
         return
-    if left == 1:
-        uno_call(st, P, rng, log, p)
+    uno_moment(st, P, rng, log, p)
     jump_then_act(st, P, rng, log, p, k, count)
 
 
@@ -203,8 +202,10 @@ def step(st, P, rng, log):
         return
     p = st[S_CUR]
     if st[S_PENDING_KIND] >= 0:
-        k = face_penalty(st, P, rng, log)
-        source = Source.stack
+        k, source = face_penalty(st, P, rng, log)
+        if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
+            jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
+            return
     else:
         k, source = take_turn(st, P, rng, log, p)
     if k < 0:

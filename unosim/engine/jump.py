@@ -12,7 +12,7 @@ from unosim.kernel.table import next_seat, rule
 from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import JumpIn, JumpInStack
 from unosim.rules.params import P_JUMP_IN, P_JUMP_IN_STACK, P_MAX_TURNS, P_STACKING
-from .effects import after_play, is_draw_card, put_down, uno_call
+from .effects import after_play, is_draw_card, put_down, uno_moment
 from .turns import begin_turn
 
 
@@ -112,7 +112,6 @@ def jump_window(st, P, rng, log, p, k, mult):
         else:
             mult = 1
         put_down(st, P, rng, log, j, k, EV_JUMP)
-        if st[S_HS0 + j] == 1:
-            uno_call(st, P, rng, log, j)
+        uno_moment(st, P, rng, log, j)
         p = j
     return p, k, mult

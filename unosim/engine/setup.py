@@ -1,4 +1,5 @@
-"""The start of a hand: reset the state, deal (R2), turn the first card (R3, H15, H16)."""
+"""The start of a hand: reset the state, deal (R2), turn the first card (R3, H15, H16) on
+the first player (the seat after the dealer, or H21's richest hand)."""
 
 from numba import njit
 
@@ -8,11 +9,11 @@ from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_R
     S_LAST_PLAYER, S_LOGCAP, S_MEM0, S_NDRAW, S_NP, S_PENDING_KIND, S_RULE0, S_SCORE0, S_SILENT, S_TOP,
     S_WINNER)
 from unosim.kernel.piles import discard, draw_cards, shuffle
-from unosim.kernel.table import add_card, log_event, next_seat, rule, wrap
+from unosim.kernel.table import add_card, hand_points, log_event, next_seat, rule, wrap
 from unosim.rules.cards import DRAW2, NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
-from unosim.rules.codes import FirstCard, TurnedReverse, TwoPlayerReverse
+from unosim.rules.codes import FirstCard, FirstPlayer, TurnedReverse, TwoPlayerReverse
 from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT, P_FIRST_CARD,
-    P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
+    P_FIRST_DRAW2_SKIPS, P_FIRST_PLAYER, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
 
 
 @njit(cache=True)
@@ -80,6 +81,23 @@ def turned_reverse_void(st):
 
 
 @njit(cache=True)
+def richest_seat(st, P):
+    """H21: the seat whose dealt hand is worth the most points (the scoring table: R1, H17,
+    H5's 100-point red 0), ties to the first in play order from the seat after the dealer."""
+    n = st[S_NP]
+    best = -1
+    seat = -1
+    q = st[S_DEALER]
+    for _ in range(n):
+        q = wrap(q + 1, n)
+        v = hand_points(st, P, q)
+        if v > best:
+            best = v
+            seat = q
+    return seat
+
+
+@njit(cache=True)
 def turn_first_card(st, P, rng, log):
     """R3: turn cards until one may start the pile, then apply its effect on the first seat.
 
@@ -105,7 +123,8 @@ def turn_first_card(st, P, rng, log):
     log_event(st, log, EV_TURN_UP, k, 0, 0)
     n = st[S_NP]
     dealer = st[S_DEALER]
-    first = next_seat(st, dealer)
+    highest = rule(st, P_FIRST_PLAYER) == FirstPlayer.highest_points
+    first = richest_seat(st, P) if highest else next_seat(st, dealer)
     cur = first
     if k >= WILD:
         st[S_COLOR] = policy.choose_color(st, P, rng, first)
@@ -125,6 +144,6 @@ def turn_first_card(st, P, rng, log):
         elif r == REVERSE and not (n == 2 and turned_reverse_void(st)):
             st[S_DIR] = -1
             log_event(st, log, EV_REVERSE, -1, 0, 0)
-            cur = dealer
+            cur = first if highest else dealer  # H21: the richest seat still plays first
     st[S_CUR] = cur
     st[S_FIRST] = cur

@@ -1,29 +1,32 @@
-"""A seat's turn up to the card it plays: the silence check that opens it (H11), playing
-from the hand or drawing (R5-R7, H3, E2, E3), and facing a pending draw card: challenge
-(R8, H9), stack (H1) or draw it."""
+"""A seat's turn up to the card it plays: the silence check that opens it (H11), a misplay
+(H24), playing from the hand or drawing (R5-R7, H3, E2, E3), and facing a pending draw
+card: challenge (R8, H9, H22 take-back), stack (H1) or draw it."""
 
 from collections import namedtuple
 
 from numba import njit
 
 from ..bots import policy
-from unosim.kernel.layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE, EV_KEEP,
-    EV_NOISE, EV_PASS, EV_PENALTY, EV_SKIPPED, N_KINDS, S_BLUFF, S_BLUFFER, S_CHALLENGES, S_COLOR, S_CUR,
-    S_HAND0, S_IN, S_LONGEST_STACK, S_MAX_DRAW, S_NOISES, S_PENDING, S_PENDING_KIND, S_RANK0, S_SILENT,
-    S_STACK_DRAWN, S_STACK_LEN, S_TURNS, S_VOL_DRAWS)
+from unosim.kernel.layout import (DR_CHALLENGE, DR_MISPLAY, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE,
+    EV_KEEP, EV_MISPLAY, EV_NOISE, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, EV_TAKE_BACK, N_KINDS, S_BLUFF, S_BLUFFER,
+    S_CHALLENGES, S_COLOR, S_CUR, S_HAND0, S_IN, S_LONGEST_STACK, S_MAX_DRAW, S_MISPLAYS, S_NDISC, S_NOISES,
+    S_PENDING, S_PENDING_KIND, S_PLAYED, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SILENT, S_STACK_DRAWN,
+    S_STACK_LEN, S_TOP, S_TURNS, S_VOL_DRAWS)
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
 from unosim.kernel.rng import chance
-from unosim.kernel.table import log_event, next_seat, rule
+from unosim.kernel.table import add_card, log_event, next_seat, rule
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
-from unosim.rules.codes import Draw, DrawnDraw4, DrawnMatch, PlayDrawn, Stacking, WildDraw4
-from unosim.rules.params import (P_CHALLENGE, P_CHALLENGE_EXTRA, P_CHALLENGE_SKIP, P_DRAW, P_DRAWN_DRAW4,
-    P_DRAWN_MATCH, P_NOISE_CHANCE, P_PLAY_DRAWN, P_STACKING, P_WILD_DRAW4)
-from .effects import other_draws_two
+from unosim.rules.codes import BluffPenalty, Draw, DrawnDraw4, DrawnMatch, PlayDrawn, Stacking, WildDraw4
+from unosim.rules.params import (P_BLUFF_PENALTY, P_CHALLENGE, P_CHALLENGE_EXTRA, P_CHALLENGE_SKIP, P_DRAW,
+    P_DRAW4_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_MISPLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_STACKING,
+    P_WILD_DRAW4)
+from .effects import other_draws_two, put_down
 
-Source = namedtuple("Source", ["none", "hand", "drawn", "stack"])(*range(4))
+Source = namedtuple("Source", ["none", "hand", "drawn", "stack", "replacement"])(*range(5))
 """Where the card a move puts down comes from: no card (drew and kept, or passed), the
-hand in turn, the card just drawn (R6, H3), or the hand onto a pending draw card (H1)."""
+hand in turn, the card just drawn (R6, H3), the hand onto a pending draw card (H1), or a
+proven bluffer's replacement card, already down (H22: it acts as the bluffer's card)."""
 
 
 @njit(cache=True)
@@ -56,6 +59,22 @@ def begin_turn(st, P, rng, log, a):
         st[S_SILENT] = -1
 
 
+@njit(cache=True)
+def misplay(st, P, rng, log, p):
+    """H24, as p's turn begins (after the H11 check): holding a card that is not legal now,
+    with chance ``misplay`` p puts one down by mistake, takes it back and draws 1.  No
+    random number is drawn when every card p holds is legal."""
+    base = S_HAND0 + p * N_KINDS
+    for k in range(N_KINDS):
+        if st[base + k] > 0 and not is_legal(st, P, p, k):
+            if chance(rng, P[P_MISPLAY]):
+                st[S_MISPLAYS] += 1
+                log_event(st, log, EV_MISPLAY, p, 0, 0)
+                got = draw_cards(st, rng, log, p, 1, DR_MISPLAY)
+                log_event(st, log, EV_PENALTY, p, got, DR_MISPLAY)
+            return
+
+
 @njit(cache=True, inline="always")
 def drawn_playable(st, P, p, c):
     """May p play the card c just drawn?  R6 legality, narrowed by E2 (colour matches
@@ -72,6 +91,8 @@ def take_turn(st, P, rng, log, p):
     """Seat p's turn up to the choice of card: returns (card, source), the source a
     :data:`Source` code (``Source.none`` and card -1 when the turn ended without a play)."""
     begin_turn(st, P, rng, log, p)
+    if P[P_MISPLAY] > 0.0:
+        misplay(st, P, rng, log, p)
     k = policy.choose_play(st, P, rng, p)
     if k >= 0:
         return k, Source.hand
@@ -110,7 +131,9 @@ def take_turn(st, P, rng, log, p):
 @njit(cache=True)
 def face_penalty(st, P, rng, log):
     """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
-    the card to stack, the turn already begun), or draw it; -1 unless stacking."""
+    the card to stack, the turn already begun), or draw it.  Returns (card, source): the
+    card to stack (``Source.stack``), a proven bluffer's replacement card, already down
+    (``Source.replacement``, H22), or (-1, ``Source.none``)."""
     v = st[S_CUR]
     pk = st[S_PENDING_KIND]
     if (pk == WILD_DRAW4 and st[S_STACK_LEN] == 1 and rule(st, P_WILD_DRAW4) == WildDraw4.restricted
@@ -119,6 +142,12 @@ def face_penalty(st, P, rng, log):
         b = st[S_BLUFFER]
         proven = st[S_BLUFF]
         log_event(st, log, EV_CHALLENGE, v, b, proven)
+        if proven and rule(st, P_BLUFF_PENALTY) == BluffPenalty.take_back:
+            k = take_back(st, P, rng, log, b)
+            clear_pending(st)
+            if k >= 0:
+                return k, Source.replacement
+            return -1, Source.none  # (unreachable) the challenger takes the turn
         if proven:
             got = draw_cards(st, rng, log, b, st[S_PENDING], DR_CHALLENGE)
             log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
@@ -132,12 +161,12 @@ def face_penalty(st, P, rng, log):
             clear_pending(st)
             log_event(st, log, EV_SKIPPED, v, 0, 0)
             st[S_CUR] = next_seat(st, v)
-        return -1
+        return -1, Source.none
     if rule(st, P_STACKING) != Stacking.none:
         k = policy.choose_stack(st, P, rng, v)
         if k >= 0:
             begin_turn(st, P, rng, log, v)
-            return k
+            return k, Source.stack
     total = st[S_PENDING]
     got = draw_cards(st, rng, log, v, total, DR_PENALTY)
     log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
@@ -146,7 +175,28 @@ def face_penalty(st, P, rng, log):
     clear_pending(st)
     log_event(st, log, EV_SKIPPED, v, 0, 0)
     st[S_CUR] = next_seat(st, v)
-    return -1
+    return -1, Source.none
+
+
+@njit(cache=True)
+def take_back(st, P, rng, log, b):
+    """H22: the proven bluffer b takes the Wild Draw Four back (it no longer counts as
+    played), puts down a card of the colour that was in force before it, chosen by its
+    strategy, then draws ``draw4_amount``; the challenger draws nothing.  Returns the
+    replacement card, whose effects the caller runs as b's (-1 if b holds none, which R8
+    makes impossible: the bluff was proven by such a card)."""
+    st[S_NDISC] -= 1
+    add_card(st, b, WILD_DRAW4, 1)
+    st[S_PLAYED] -= 1
+    st[S_COLOR] = st[S_PREV_COLOR]
+    st[S_TOP] = st[S_PREV_TOP]  # the pile as the bluffer found it (scored against it)
+    log_event(st, log, EV_TAKE_BACK, b, WILD_DRAW4, 0)
+    k = policy.choose_replacement(st, P, rng, b, st[S_COLOR])
+    if k >= 0:
+        put_down(st, P, rng, log, b, k, EV_PLAY)
+    got = draw_cards(st, rng, log, b, rule(st, P_DRAW4_AMOUNT), DR_CHALLENGE)
+    log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
+    return k
 
 
 @njit(cache=True, inline="always")

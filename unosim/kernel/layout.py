@@ -13,7 +13,7 @@ from __future__ import annotations
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
@@ -57,7 +57,11 @@ S_AS_WILD = 37    # 1 while a drawn Wild Draw Four acts as a plain Wild (E3)
 S_LOGCAP = 38     # events the trace log can hold when it is passed as a pointer (kept by reset)
 S_MULTI_PLAYS = 39    # plays of 2+ cards at once                                H6
 S_VOL_DRAWS = 40      # draws in turn while holding a legal card                 R7 (H8 forbids)
-S_HS0 = 42                       # hand sizes, one per seat
+S_FALSE_CALLS = 41    # wrong UNO calls, each caught (2 cards)                   H23
+S_MISPLAYS = 42       # illegal cards put down by mistake and taken back (1 card) H24
+S_PREV_COLOR = 43     # colour in force before the last Wild Draw Four went down  H22
+S_PREV_TOP = 44       # the top card before it                                    H22
+S_HS0 = 48                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
@@ -93,7 +97,9 @@ O_GIVEAWAYS = 19
 O_MAX_DRAW = 20
 O_MULTI_PLAYS = 21
 O_VOL_DRAWS = 22
-O_POINTS0 = 24
+O_FALSE_CALLS = 23
+O_MISPLAYS = 24
+O_POINTS0 = 26
 O_CARDS0 = O_POINTS0 + MAX_PLAYERS
 O_RANK0 = O_CARDS0 + MAX_PLAYERS
 N_OUT = O_RANK0 + MAX_PLAYERS
@@ -108,6 +114,7 @@ HAND_COLUMNS = (
     ("jump_ins", O_JUMP_INS), ("swaps", O_SWAPS), ("passes", O_PASSES), ("slaps", O_SLAPS),
     ("noises", O_NOISES), ("giveaways", O_GIVEAWAYS), ("max_draw", O_MAX_DRAW),
     ("multi_plays", O_MULTI_PLAYS), ("voluntary_draws", O_VOL_DRAWS),
+    ("false_calls", O_FALSE_CALLS), ("misplays", O_MISPLAYS),
 )
 SEAT_COLUMNS = (("points", O_POINTS0), ("cards", O_CARDS0), ("rank", O_RANK0))
 
@@ -137,6 +144,9 @@ EV_NOISE = 22       # seat
 EV_SILENCE = 23     # keeper
 EV_END = 24         # winner (-1 stalled)
 EV_FACING = 25      # seat facing a stack, its total, cards in the stack (H1)
+EV_TAKE_BACK = 26   # bluffer, kind taken back (H22)
+EV_FALSE_CALL = 27  # seat (H23)
+EV_MISPLAY = 28     # seat (H24)
 LOG_WIDTH = 4
 
 # draw reasons
@@ -146,3 +156,5 @@ DR_UNO = 2
 DR_SLAP = 3
 DR_NOISE = 4
 DR_CHALLENGE = 5
+DR_FALSE_CALL = 6
+DR_MISPLAY = 7

@@ -24,8 +24,8 @@ from unosim.rules import params as slots
 from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
                                rules_markdown, toml_value)
 from unosim.rules.strategies import STRATEGIES, WATCHERS
-from unosim.rules.validate import (MAX_CONFIG_BYTES, check_cross, check_seats, check_value, did_you_mean,
-                                   key_in, safe_name, type_name)
+from unosim.rules.validate import (MAX_CONFIG_BYTES, check_cross, check_seats, check_value, deck_count,
+                                   did_you_mean, key_in, safe_name, type_name)
 
 try:  # Python 3.11+
     import tomllib
@@ -57,7 +57,9 @@ def _d(name: str) -> Any:
 
 
 def _default_seats() -> tuple[tuple[str, dict[str, Any]], ...]:
-    return tuple((KEYS["seats"].default, {}) for _ in range(KEYS["players"].default))
+    name = KEYS["seats"].default
+    params = {p: d for p, (d, _) in STRATEGIES[name][1].items()}
+    return tuple((name, dict(params)) for _ in range(KEYS["players"].default))
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ class RulesConfig:
     name: str = _d("name")
     # [table]
     players: int = _d("players")
-    decks: int = _d("decks")
+    decks: int | str = _d("decks")
     hand_size: int = _d("hand_size")
     dealer: str = _d("dealer")
     # [rules]
@@ -84,10 +86,14 @@ class RulesConfig:
     wild_draw4: str = _d("wild_draw4")
     challenge: bool = _d("challenge")
     challenge_success_skip: bool = _d("challenge_success_skip")
+    bluff_penalty: str = _d("bluff_penalty")
     two_player_reverse: str = _d("two_player_reverse")
     turned_reverse: str = _d("turned_reverse")
+    first_player: str = _d("first_player")
     uno_forget: float = _d("uno_forget")
     uno_caught: float = _d("uno_caught")
+    uno_false_call: float = _d("uno_false_call")
+    misplay: float = _d("misplay")
     drawn_match: str = _d("drawn_match")
     drawn_draw4: str = _d("drawn_draw4")
     max_turns: int = _d("max_turns")
@@ -113,6 +119,11 @@ class RulesConfig:
     # [bots]
     seats: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=_default_seats)
     source: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def deck_count(self) -> int:
+        """The decks this table plays with: ``decks``, or what ``"auto"`` became (H20)."""
+        return deck_count(self.decks, self.players)
 
     def value(self, key: str) -> Any:
         """Value of ``key`` given as ``section.key`` or bare name."""
@@ -158,6 +169,8 @@ class RulesConfig:
             lines.append(f"# {' '.join(k.rules)}: {k.doc}")
             allowed = "" if k.type in ("str", "seats") else f"  # {k.allowed()}"
             lines.append(f"{k.name} = {toml_value(value)}{allowed}")
+            if k.name == "decks" and value == "auto":  # H20: the config records what it became
+                lines.append(f"# decks = \"auto\" became {self.deck_count} for {self.players} players")
 
         emit(KEYS["name"], self.name)
         d = self.to_dict()
@@ -275,7 +288,7 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
     P = np.zeros(slots.N_PARAMS, dtype=np.float64)
     for k in REGISTRY:
         if k.slot is not None:
-            P[k.slot] = k.encode(getattr(cfg, k.name))
+            P[k.slot] = k.encode(getattr(cfg, k.name)) if k.name != "decks" else float(cfg.deck_count)
     P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS] = cards.point_table(
         cfg.zero_points, cfg.red_zero == "giveaway")
     for s in range(slots.MAX_PLAYERS):

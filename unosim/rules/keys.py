@@ -55,6 +55,7 @@ class Key:
     choices: tuple[str, ...] = ()
     lo: float | None = None
     hi: float | None = None  # None: no upper bound
+    words: tuple[str, ...] = ()  # strings a number key also takes (H20 decks = "auto")
 
     @property
     def full(self) -> str:
@@ -72,7 +73,8 @@ class Key:
         if self.type in ("int", "float"):
             num = int if self.type == "int" else float
             lo = num(self.lo)
-            return f"{lo} or more" if self.hi is None else f"{lo}-{num(self.hi)}"
+            span = f"{lo} or more" if self.hi is None else f"{lo}-{num(self.hi)}"
+            return "".join(f'"{w}" or ' for w in self.words) + span
         if self.type == "seats":
             return "a strategy name for every seat, or a list with one per seat"
         return NAME_RULE
@@ -83,17 +85,19 @@ class Key:
             return float(self.choices.index(value))
         if self.type == "bool":
             return 1.0 if value else 0.0
+        if value in self.words:
+            raise ValueError(f"{self.full} = {value!r} has no number of its own: resolve it first")
         if self.type == "rank":
             return -1.0 if value == "none" else float(value)
         return float(value)
 
 
 def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str, slot: int | None = None,
-       choices: Any = (), lo: float | None = None, hi: float | None = None) -> Key:
+       choices: Any = (), lo: float | None = None, hi: float | None = None, words: tuple[str, ...] = ()) -> Key:
     """Compact record constructor: ``rules`` is space-separated; an enum's ``choices`` is its
     NamedTuple of :mod:`unosim.rules.codes`, whose field order is the code the kernel reads."""
     return Key(name, section, type_, default, tuple(rules.split()), doc, slot, tuple(getattr(choices, "_fields", ())),
-               lo, hi)
+               lo, hi, words)
 
 
 # The registry.  Order = order in configs, the README table and `unosim rules`.
@@ -104,8 +108,9 @@ REGISTRY: tuple[Key, ...] = (
     # [table]
     _k("table", "players", "int", 4, "R2", "players at the table, seats 0..n-1",
        slots.P_PLAYERS, lo=2, hi=slots.MAX_PLAYERS),
-    _k("table", "decks", "int", 1, "R1", "108-card decks shuffled together",
-       slots.P_DECKS, lo=1, hi=slots.MAX_CARDS // 108),
+    _k("table", "decks", "int", 1, "R1 H20",
+       "108-card decks shuffled together; \"auto\": 1 for 2-4 players, 2 for 5 or more",
+       slots.P_DECKS, lo=1, hi=slots.MAX_CARDS // 108, words=("auto",)),
     _k("table", "hand_size", "int", 7, "R2", "cards dealt to each player",
        slots.P_HAND_SIZE, lo=1, hi=30),
     _k("table", "dealer", "enum", "rotate", "R4 E4",
@@ -134,6 +139,10 @@ REGISTRY: tuple[Key, ...] = (
     _k("rules", "challenge_success_skip", "bool", False, "R8 H9",
        "a challenger who proves a bluff still loses the turn",
        slots.P_CHALLENGE_SKIP),
+    _k("rules", "bluff_penalty", "enum", "draw", "R8 H22",
+       "a proven bluffer draws the Wild Draw Four's cards, or takes it back, plays a card of the "
+       "colour it hid instead and draws them",
+       slots.P_BLUFF_PENALTY, codes.BluffPenalty),
     _k("rules", "two_player_reverse", "enum", "skip", "R9 H14",
        "with 2 players a Reverse acts as a Skip, or has no effect",
        slots.P_TWO_PLAYER_REVERSE, codes.TwoPlayerReverse),
@@ -141,12 +150,23 @@ REGISTRY: tuple[Key, ...] = (
        "with 2 players a turned Reverse acts as two_player_reverse says, lets the dealer play first, "
        "or does nothing",
        slots.P_TURNED_REVERSE, codes.TurnedReverse),
+    _k("rules", "first_player", "enum", "after_dealer", "R3 H21",
+       "who takes the first turn: the seat after the dealer, or the player whose dealt hand is worth "
+       "the most points",
+       slots.P_FIRST_PLAYER, codes.FirstPlayer),
     _k("rules", "uno_forget", "float", 0.0, "R10",
        "chance that a bot forgets to call UNO on its second-to-last card",
        slots.P_UNO_FORGET, lo=0.0, hi=1.0),
     _k("rules", "uno_caught", "float", 1.0, "R10",
        "chance that a forgotten UNO is caught (the player draws 2)",
        slots.P_UNO_CAUGHT, lo=0.0, hi=1.0),
+    _k("rules", "uno_false_call", "float", 0.0, "R10 H23",
+       "chance that a bot calls UNO wrongly after a play that leaves it 2 or more cards (it draws 2)",
+       slots.P_UNO_FALSE_CALL, lo=0.0, hi=1.0),
+    _k("rules", "misplay", "float", 0.0, "R10 H24",
+       "chance, as a turn begins, that a bot holding an illegal card puts one down by mistake "
+       "(taken back, it draws 1)",
+       slots.P_MISPLAY, lo=0.0, hi=1.0),
     _k("rules", "drawn_match", "enum", "any", "R6 E2",
        "a drawn card may be played if it is legal, or only if it is wild or of the colour in force",
        slots.P_DRAWN_MATCH, codes.DrawnMatch),

@@ -97,8 +97,11 @@ def check_value(k: Key, v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, int):
             raise ConfigError(f"{bad} {k.allowed()}, got {type_name(v)}", k.full)
     elif k.type == "int":
+        if isinstance(v, str) and v in k.words:
+            return v
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ConfigError(f"{bad} an integer {k.allowed()}, got {type_name(v)}", k.full)
+            what = k.allowed() if k.words else f"an integer {k.allowed()}"
+            raise ConfigError(f"{bad} {what}, got {type_name(v)}", k.full)
     elif k.type == "float":
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ConfigError(f"{bad} a number {k.allowed()}, got {type_name(v)}", k.full)
@@ -108,9 +111,18 @@ def check_value(k: Key, v: Any) -> Any:
     return v
 
 
+def deck_count(decks: int | str, players: int) -> int:
+    """The decks a table plays with: ``decks``, or for ``"auto"`` (H20) one deck for 2-4
+    players and two for 5 or more."""
+    if decks == "auto":
+        return 2 if players >= 5 else 1
+    return int(decks)
+
+
 def check_cross(v: dict[str, Any]) -> None:
     """Rules that tie keys together."""
-    n, hand, decks = v["players"], v["hand_size"], v["decks"]
+    n, hand = v["players"], v["hand_size"]
+    decks = deck_count(v["decks"], n)
     if n * hand >= 108 * decks:
         raise ConfigError(
             f"table.hand_size: dealing {hand} cards to {n} players takes {n * hand} of the "

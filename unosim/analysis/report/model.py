@@ -28,6 +28,8 @@ HOUSE_COUNTERS = (
     "max_draw",
     "multi_plays",
     "voluntary_draws",
+    "false_calls",
+    "misplays",
 )
 #: Counters that are per-hand maxima: their overall maximum is reported too.
 MAX_COUNTERS = ("longest_stack", "max_draw")

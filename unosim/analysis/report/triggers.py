@@ -57,6 +57,9 @@ TRIGGERS: dict[str, Trigger] = {
     "slap_rank": Trigger(("slaps",)),                                # H10
     "silent_rank": Trigger(("noises",)),                             # H11
     "noise_chance": Trigger(("noises",)),                            # H11
+    "bluff_penalty": Trigger(("challenges",)),                       # H22 acts on a proven bluff
+    "uno_false_call": Trigger(("false_calls",)),                     # H23
+    "misplay": Trigger(("misplays",)),                               # H24
 }
 
 
