@@ -308,7 +308,7 @@ def test_c1_key_in_the_wrong_section_says_where_it_belongs():
 
 def test_c1_unknown_section_lists_sections():
     msg = _error({"rule": {"stacking": "none"}})
-    assert msg.startswith("unknown section [rule]") and "table, rules, scoring, bots" in msg
+    assert msg.startswith("unknown section [rule]") and "table, rules, scoring, tournament, bots" in msg
     assert "[rules] must be a table" in _error({"rules": 3})
 
 
