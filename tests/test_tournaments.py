@@ -108,6 +108,8 @@ def test_rows_scoring_and_champions_match_the_reference_T1(n: int) -> None:
         assert {p for p in range(n) if last[f"champion_pos_{p}"]} == champ_pos
         assert {p for p in range(n) if last[f"champion_neg_{p}"]} == champ_neg
         assert not g.iloc[:-1].filter(like="champion_").to_numpy().any()
+        if n == 4:  # every player plays every hand: S1 + S2 is the same for all, so the titles agree
+            assert len(set((pos + neg).tolist())) == 1 and champ_pos == champ_neg
 
 
 def test_t1_scoring_of_one_hand_by_pairs_T1() -> None:

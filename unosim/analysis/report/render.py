@@ -35,6 +35,7 @@ _SECTION_TITLES = {
     "match_chips_bot": "S4 match winner share by bot",
     "match_agreement": "Matches where two systems crown the same winner (same seats, ties included)",
     "tournament": "Tournaments (T1)",
+    "formats": "Share of the wins by format (hands, matches S1/S2/S4, tournaments T1)",
     "tournament_pos_player": "S1 champion share by player (highest total, ties shared)",
     "tournament_neg_player": "S2 champion share by player (lowest total, ties shared)",
     "tournament_pos_bot": "S1 champion share by bot (ties shared)",
