@@ -122,6 +122,12 @@ def test_reports_have_an_S4_section_and_say_how_often_two_systems_agree(tmp_path
     assert two.loc["S1/S2", "value"] == 1.0, "S3: with 2 players S1 and S2 always agree"
     text = CliRunner().invoke(main, ["report", str(a)]).output
     assert "Matches, S4 chips" in text and "crown the same winner" in text and "S1/S4" in text
+    from matplotlib.container import BarContainer
+
+    from unosim.analysis import plots
+
+    fig = plots.plot_match_winners(rep, path=tmp_path / "mw.png")
+    assert len([c for c in fig.axes[0].containers if isinstance(c, BarContainer)]) == 3, "S1, S2, S4"
     cmp = CliRunner().invoke(main, ["compare", str(a), str(b)])
     assert cmp.exit_code == 0 and "S4 match winner share by seat" in cmp.output and "S2/S4" in cmp.output
 
