@@ -276,12 +276,12 @@ def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, tab
                       hand: int) -> list[str]:
     """The checks of ``trace --tournament`` (T1 players, round, table, hand), then its text."""
     from .trace import describe_tournament
-    from unosim.run.jobs import TOURNAMENT_PLAYERS
+    from unosim.run.tournaments import PLAYERS, rounds_tables
 
-    if cfg.players not in TOURNAMENT_PLAYERS:
+    if cfg.players not in PLAYERS:
         raise UserError(f"--tournament: a partner-rotation tournament (T1) is for 4 or 8 players; "
                         f"this config has table.players = {cfg.players}")
-    rounds, tables = (3, 1) if cfg.players == 4 else (7, 2)
+    rounds, tables = rounds_tables(cfg.players)
     if not 0 <= tournament < 2**63 // 1_000_000:
         raise UserError(f"--tournament: must be between 0 and {2**63 // 1_000_000 - 1} (got {tournament})")
     if rnd is None or not 0 <= rnd < rounds:

@@ -38,6 +38,7 @@ from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.integrity import PartCheck
 from unosim.run.schema import run_metadata
 from unosim.run.store import ResultDir
+from unosim.run.tournaments import PLAYERS, tournament_rows
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK",
            "TOURNAMENT_PLAYERS", "tournament_rows", "HAND_STRIDE", "MODES", "ChunkSpec",
@@ -80,13 +81,8 @@ MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("tournaments", "tournaments", "--tournaments", "tournament", DEFAULT_TOURNAMENT_CHUNK, "tournaments"),
 )}
 
-TOURNAMENT_PLAYERS = (4, 8)
-"""The table sizes T1 is defined for."""
-
-
-def tournament_rows(cfg: RulesConfig) -> int:
-    """Rows (hands) of one T1 tournament: rounds x tables x ``hands_per_round``."""
-    return (3 if cfg.players == 4 else 7 * 2) * cfg.hands_per_round
+TOURNAMENT_PLAYERS = PLAYERS
+"""The table sizes T1 is defined for (4 or 8)."""
 
 
 def chunks(total: int, size: int) -> list[tuple[int, int, int]]:

@@ -36,11 +36,22 @@ from unosim.engine.tournaments import (HAND_STRIDE, MAX_T_PLAYERS, N_TOUT, T_CHA
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.run.store import column_names
 
-__all__ = ["HAND_STRIDE", "PLAYERS", "Tournament", "pairs", "schedule", "score_tournament", "tournament_columns",
-           "tournament_outcomes"]
+__all__ = ["HAND_STRIDE", "PLAYERS", "Tournament", "pairs", "rounds_tables", "schedule", "score_tournament",
+           "tournament_columns", "tournament_outcomes", "tournament_rows"]
 
 PLAYERS = (4, 8)
 """The table sizes T1 is defined for."""
+
+
+def rounds_tables(players: int) -> tuple[int, int]:
+    """(rounds, tables) of a T1 tournament: (3, 1) for 4 players, (7, 2) for 8."""
+    return (3, 1) if players == 4 else (7, 2)
+
+
+def tournament_rows(cfg: RulesConfig) -> int:
+    """Rows (hands) of one tournament: rounds x tables x ``hands_per_round``."""
+    rounds, tables = rounds_tables(cfg.players)
+    return rounds * tables * cfg.hands_per_round
 
 
 def pairs(players: int) -> list[list[tuple[tuple[int, int], tuple[int, int]]]]:
@@ -123,7 +134,7 @@ class Tournament:
     @property
     def rows_per(self) -> int:
         """Rows (hands) of one tournament."""
-        return self.rounds * self.tables * self.cfg.hands_per_round
+        return tournament_rows(self.cfg)
 
     @property
     def bot_labels(self) -> list[str]:
