@@ -310,10 +310,11 @@ def test_cli_run_matches_then_report(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "12 matches to 500" in r.output and "matches/s" in r.output
     assert "S1 positive: mean" in r.output and "S2 negative: mean" in r.output
+    assert "S4 chips after 10 hands: mean 10.00 hands per match" in r.output
     assert len(list(out.glob("part-*.parquet"))) == 1, "--chunk-size counts matches when not given"
     r = runner.invoke(main, ["report", str(out)])
     assert r.exit_code == 0, r.output
-    assert "S1" in r.output and "S2" in r.output
+    assert "S1" in r.output and "S2" in r.output and "S4" in r.output
 
 
 def test_cli_games_and_matches_are_exclusive(tmp_path: Path) -> None:
