@@ -8,7 +8,8 @@ draws, a column) shows as a diff here.  A change that is meant must bump ``ENGIN
 
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
-one table, match runs (plain, teams, last standing) and two play-by-play traces.
+one table, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
+players) and play-by-play traces (of a batch hand, a match hand and a tournament hand).
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ MIXED = """name = "mixed"
 players = 4
 [bots]
 seats = ["counter", "greedy", {strategy = "aggressor", hold_attacks = true}, "wild_saver"]
+"""
+TOURNAMENT8 = """name = "tournament8"
+[table]
+players = 8
+[tournament]
+hands_per_round = 1
+[bots]
+seats = ["counter", "random", "greedy", "random", "wild_saver", "random", "aggressor", "color_keeper"]
 """
 EVERY_STRATEGY = """name = "every_strategy"
 [table]
@@ -72,7 +81,13 @@ def cases() -> list[Case]:
              ("match", "hand")),
         Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),
         Case("matches_last_standing", "last_standing", ("--matches", "6", "--seed", "6", "--max-hands", "40"), ("match", "hand")),
+        Case("tournaments_standard", "standard", ("--tournaments", "4", "--seed", "2", "--chunk-size", "3"),
+             ("tournament", "hand")),
+        Case("tournaments_8", TOURNAMENT8, ("--tournaments", "2", "--seed", "3"), ("tournament", "hand")),
         Case("trace_standard", "standard", ("--seed", "7", "--hand", "3"), trace=True),
+        Case("trace_match", "standard", ("--seed", "2", "--match", "1", "--hand", "4"), trace=True),
+        Case("trace_tournament8", TOURNAMENT8, ("--seed", "3", "--tournament", "1", "--round", "5", "--table", "1"),
+             trace=True),
         Case("trace_house_favourites", "house_favourites", ("--seed", "1", "--hand", "2"), trace=True),
     ]
     return out

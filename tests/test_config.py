@@ -185,7 +185,7 @@ def test_b0_default_seats_in_p():
 
 def test_every_slot_key_is_written():
     """Each registry key with a slot fills a distinct slot below the point table."""
-    used = [k.slot for k in C.KEYS.values() if k.slot is not None]
+    used = [k.slot for k in C.KEYS.values() if k.slot is not None and k.slot not in slots.FORMAT_SLOTS]
     assert len(used) == len(set(used)) == 40  # H24 misplay is the 40th
     assert max(used) < slots.P_SCORE0
 
@@ -309,7 +309,7 @@ def test_c1_key_in_the_wrong_section_says_where_it_belongs():
 
 def test_c1_unknown_section_lists_sections():
     msg = _error({"rule": {"stacking": "none"}})
-    assert msg.startswith("unknown section [rule]") and "table, rules, scoring, bots" in msg
+    assert msg.startswith("unknown section [rule]") and "table, rules, scoring, tournament, bots" in msg
     assert "[rules] must be a table" in _error({"rules": 3})
 
 
@@ -475,3 +475,33 @@ def test_c1_replace_with_a_misspelt_key_says_what_was_meant():
         default_config().replace(stackin="draw2")
     with pytest.raises(ConfigError, match=r"did you mean 'rules.stacking'"):
         default_config().with_values({"rules.stackng": "draw2"})
+
+
+# --------------------------------------------------------------------------- S4 and T1 keys
+
+
+def test_s4_chips_hands_and_t1_hands_per_round_defaults_and_slots():
+    """S4 ``[scoring] chips_hands`` (default 10), T1 ``[tournament] hands_per_round`` (default 4):
+    format slots after the bots' blocks, read between hands only."""
+    cfg = default_config()
+    assert cfg.chips_hands == 10 and cfg.hands_per_round == 4
+    P = to_params(parse_config({"scoring": {"chips_hands": 25}, "tournament": {"hands_per_round": 2}}))
+    assert P[slots.P_CHIPS_HANDS] == 25 and P[slots.P_HANDS_PER_ROUND] == 2
+    assert min(slots.FORMAT_SLOTS) >= slots.P_BOT0 + slots.MAX_PLAYERS * slots.BOT_STRIDE
+    assert "[tournament]" in cfg.to_toml() and "hands_per_round = 4" in cfg.to_toml()
+    assert parse_config(tomllib.loads(cfg.replace(chips_hands=3).to_toml())).chips_hands == 3
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"scoring": {"chips_hands": 0}}, "scoring.chips_hands: 0 is out of range; allowed: 1-10000"),
+    ({"scoring": {"chips_hands": 10_001}}, "scoring.chips_hands: 10001 is out of range; allowed: 1-10000"),
+    ({"scoring": {"chips_hands": "ten"}}, "scoring.chips_hands: expected an integer"),
+    ({"tournament": {"hands_per_round": 0}}, "tournament.hands_per_round: 0 is out of range; allowed: 1-1000"),
+    ({"tournament": {"hands_per_round": 1001}}, "tournament.hands_per_round: 1001 is out of range"),
+    ({"tournament": {"hands_per_round": 2.5}}, "tournament.hands_per_round: expected an integer"),
+    ({"tournament": {"rounds": 3}}, "unknown key 'tournament.rounds'"),
+    ({"scoring": {"hands_per_round": 3}}, "[tournament]"),
+    ({"tournament": 4}, "[tournament] must be a table of keys"),
+])
+def test_s4_t1_bad_values_name_the_key(data, fragment):
+    assert fragment in _error(data)

@@ -1,4 +1,4 @@
-"""Match play and the two scoring systems (docs/rules.md S1-S3, R4, R13, H12, H13).
+"""Match play and the scoring systems (docs/rules.md S1-S4, R4, R13, H12, H13).
 
 Two layers: the scoring rules on hand-built sequences of hands, checked on the pure-Python
 reference scorer ``score_match`` *and* on the compiled per-hand scorer the kernel uses
@@ -54,9 +54,10 @@ def kernel_score(hands: list[dict[str, Any]], cfg: RulesConfig) -> tuple[int, pd
     cols = {c: j for c, j in match_columns(cfg.players)}
     names = ["hand_in_match", "pos_end", "neg_end"] + [f"{p}_total_{s}" for p in ("pos", "neg")
                                                       for s in range(cfg.players)]
+    names += ["chips_end"] + [f"chips_total_{s}" for s in range(cfg.players)]
     df = pd.DataFrame({c: rows[:used, cols[c]] for c in names})
-    df["pos_end"] = df["pos_end"].astype(bool)
-    df["neg_end"] = df["neg_end"].astype(bool)
+    for c in ("pos_end", "neg_end", "chips_end"):
+        df[c] = df[c].astype(bool)
     return used, df
 
 
@@ -80,17 +81,17 @@ def test_s1_winner_scores_the_other_hands_and_first_to_target_wins_S1() -> None:
 
 
 def test_s2_losers_add_their_own_points_lowest_total_wins_S2() -> None:
-    cfg = default_config(players=3, match_target=100)
+    cfg = default_config(players=3, match_target=100, chips_hands=1)
     seq = [hand(0, [0, 30, 20]), hand(1, [40, 0, 15]), hand(0, [0, 30, 25]), hand(2, [90, 10, 0]),
            hand(0, [0, 0, 0])]
     ref = both(seq, cfg)
     assert ref.neg_totals.tolist()[:4] == [[0, 30, 20], [40, 30, 35], [40, 60, 60], [130, 70, 60]]
     assert ref.neg_end == 3 and ref.neg_winners == (2,)
-    assert ref.hands == 4, "S3: the match stops when both systems have ended; later hands are ignored"
+    assert ref.hands == 4, "S3: the match stops when every system has ended; later hands are ignored"
 
 
 def test_a_total_exactly_at_the_target_ends_the_match_S1_S2() -> None:
-    cfg = default_config(players=2, match_target=50)
+    cfg = default_config(players=2, match_target=50, chips_hands=1)
     ref = both([hand(0, [0, 49]), hand(1, [1, 0]), hand(0, [0, 1]), hand(0, [0, 9])], cfg)
     assert ref.pos_totals.tolist() == [[49, 0], [49, 1], [50, 1]]
     assert ref.pos_end == 2 and ref.neg_end == 2 and ref.neg_totals[2].tolist() == [1, 50]
@@ -293,7 +294,7 @@ def test_result_files_metadata_resume_and_outcomes(tmp_path: Path) -> None:
     assert len(oc) == 30 and oc.pos_hands.notna().all()
     assert oc.filter(like="pos_win_").sum(axis=1).round(9).eq(1).all()
     assert oc.filter(like="neg_win_").sum(axis=1).round(9).eq(1).all()
-    assert (oc.hands == oc[["pos_hands", "neg_hands"]].max(axis=1)).all()
+    assert (oc.hands == oc[["pos_hands", "neg_hands", "chips_hands"]].max(axis=1)).all()
     rep = rp.match_report(out)
     got = rep.figure("match_positive", "matches")["value"].iloc[0]
     assert got == 30
@@ -309,10 +310,11 @@ def test_cli_run_matches_then_report(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "12 matches to 500" in r.output and "matches/s" in r.output
     assert "S1 positive: mean" in r.output and "S2 negative: mean" in r.output
+    assert "S4 chips after 10 hands: mean 10.00 hands per match" in r.output
     assert len(list(out.glob("part-*.parquet"))) == 1, "--chunk-size counts matches when not given"
     r = runner.invoke(main, ["report", str(out)])
     assert r.exit_code == 0, r.output
-    assert "S1" in r.output and "S2" in r.output
+    assert "S1" in r.output and "S2" in r.output and "S4" in r.output
 
 
 def test_cli_games_and_matches_are_exclusive(tmp_path: Path) -> None:

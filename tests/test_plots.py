@@ -219,7 +219,7 @@ def test_match_plots(tmp_path: Path) -> None:
     fig = plots.plot_match_winners(rep, path=tmp_path / "mw.png")
     assert len(fig.axes) == 2
     bars = [c for c in fig.axes[0].containers if isinstance(c, BarContainer)]
-    assert len(bars) == 2  # S1, S2
+    assert len(bars) == 2  # S1, S2 (this hand-made file has no S4 columns; test_chips.py has them)
     s1 = rep.figure("match_positive_seat", "win_share")
     want = (s1[s1["label"] == rep.labels[0]]["value"].to_numpy() - 1 / 3) * 100
     assert np.allclose([p.get_height() for p in bars[0].patches], want)

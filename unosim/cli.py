@@ -38,7 +38,7 @@ def _compiling(mode: str, quiet: bool, client: Any = None) -> Any:
         return nullcontext()
     from unosim.run.warmup import compile_notice
 
-    return compile_notice(("matches",) if mode == "matches" else ("hands",), quiet=quiet)
+    return compile_notice((mode,) if mode in ("matches", "tournaments") else ("hands",), quiet=quiet)
 
 
 def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -110,9 +110,13 @@ def main() -> None:
 @click.option("--rotate-seats", is_flag=True,
               help="Play every hand once per rotation of the bots over the seats (same cards; "
                    "HANDS x players rows with rotation and bot_<s> columns).")
+@click.option("--tournaments", type=int, default=None,
+              help="Play partner-rotation tournaments (T1, 4 or 8 players) instead of independent hands "
+                   "(--chunk-size then counts tournaments, default 10000).")
 def run(config: str, hands: int | None, games: int | None, seed: int, out: str | None, workers: int | None, chunk_size: int,
         force: bool, resume: bool, quiet: bool, matches: int | None = None, max_hands: int = 10_000,
-        scheduler: str | None = None, cluster: str | None = None, rotate_seats: bool = False) -> None:
+        scheduler: str | None = None, cluster: str | None = None, rotate_seats: bool = False,
+        tournaments: int | None = None) -> None:
     """Play HANDS hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
     from click.core import ParameterSource
     from tqdm import tqdm
@@ -130,12 +134,18 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     if matches is not None and hands is not None:
         raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
                         "hands or matches)")
+    if tournaments is not None and (matches is not None or hands is not None or rotate_seats):
+        raise UserError("--tournaments: cannot be combined with --hands, --matches or --rotate-seats")
     hands = 100_000 if hands is None else hands
     mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
+    count = hands if matches is None else matches
+    if tournaments is not None:
+        mode, count = "tournaments", tournaments
     cfg = _load(config)
-    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{'.matches' if matches is not None else ''}.parquet"
+    suffix = {"matches": ".matches", "tournaments": ".tournaments"}.get(mode, "")
+    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{suffix}.parquet"
     try:
-        job = make_job(cfg, mode, hands if matches is None else matches, seed, out=out_path,
+        job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
                        max_hands=max_hands if matches is not None else None)
     except RunError as e:
@@ -160,9 +170,11 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     n = cfg.players
     if job.mode == "matches":
         what = f"{s.matches:,} matches to {cfg.match_target} of {n} players ({s.hands:,} hands)"
+    elif job.mode == "tournaments":
+        what = f"{s.units:,} partner-rotation tournaments of {n} players ({s.hands:,} hands)"
     else:
         what = f"{s.hands:,} hands of {n} players"
-    unit = {"hands": "hands", "matches": "matches", "rotated": "deals"}[job.mode]
+    unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
@@ -179,10 +191,18 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
                      f"{s.capped:,} matches capped at {job.max_hands:,} hands")
         labels = ["first dealer"] + [f"+{i}" for i in range(1, n)]
         systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
+        systems.append(("chips", f"S4 chips after {cfg.chips_hands} hands"))
         for key, name in systems:
             lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
                          "after the first dealer (ties shared):")
             lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+        return lines
+    if job.mode == "tournaments":
+        lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
+                     f"({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands")
+        for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
+            lines.append(f"  {name} champion share by player (ties shared):")
+            lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
         return lines
     lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
                  f"hand; {s.stalled:,} stalled")
@@ -195,22 +215,83 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
 @main.command()
 @click.argument("config")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--hand", type=int, default=0, show_default=True, help="Index of the hand in the run.")
-def trace(config: str, seed: int, hand: int) -> None:
-    """Print hand HAND of a run of CONFIG, play by play."""
+@click.option("--hand", type=int, default=0, show_default=True,
+              help="Index of the hand in the run (with --match: in the match; with --tournament: in the round).")
+@click.option("--match", type=int, default=None, help="A hand of match M of a match run (--matches).")
+@click.option("--tournament", type=int, default=None, help="A hand of tournament T of a tournament run (with "
+              "--round and --table).")
+@click.option("--round", "rnd", type=int, default=None, help="With --tournament: the round (0-based).")
+@click.option("--table", type=int, default=None, help="With --tournament: the table (0, or 1 with 8 players).")
+def trace(config: str, seed: int, hand: int, match: int | None = None, tournament: int | None = None,
+          rnd: int | None = None, table: int | None = None) -> None:
+    """Print hand HAND of a run of CONFIG, play by play (of a match or a tournament: the very
+    hand that run played)."""
     from .trace import describe
 
     if not 0 <= hand < 2**63:
         raise UserError(f"--hand: must be between 0 and 2**63-1 (got {hand})")
     if not 0 <= seed < 2**63:
         raise UserError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    if match is not None and tournament is not None:
+        raise UserError("--match and --tournament: give one of the two")
+    if tournament is None and (rnd is not None or table is not None):
+        raise UserError("--round/--table: only with --tournament")
     cfg = _load(config)
     from unosim.run.warmup import compile_notice
 
-    with compile_notice(("trace",)):
-        lines = describe(cfg, seed, hand)
+    if match is not None:
+        kernels: tuple[str, ...] = ("matches", "trace_match")
+        go = lambda: _trace_match(cfg, seed, match, hand)  # noqa: E731
+    elif tournament is not None:
+        kernels = ("trace_tournament",)
+        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand)  # noqa: E731
+    else:
+        kernels = ("trace",)
+        go = lambda: describe(cfg, seed, hand)  # noqa: E731
+    with compile_notice(kernels):
+        lines = go()
     for line in lines:
         click.echo(line)
+
+
+def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
+    """The checks of ``trace --match`` (the hand must exist in that match), then its text."""
+    from .trace import describe_match
+    from unosim.run.jobs import DEFAULT_MAX_HANDS
+    from unosim.run.play import play_match_chunk
+
+    if not 0 <= match < 2**63 // 1_000_000:
+        raise UserError(f"--match: must be between 0 and {2**63 // 1_000_000 - 1} (got {match})")
+    if hand >= DEFAULT_MAX_HANDS:
+        raise UserError(f"--hand: a match has at most {DEFAULT_MAX_HANDS:,} hands (got {hand})")
+    from unosim.rules.config import to_params
+
+    played = len(play_match_chunk(to_params(cfg), seed, match, 1, 1))
+    if hand >= played:
+        raise UserError(f"--hand: match {match} of this run has {played} hands (0-{played - 1}); got {hand}")
+    return describe_match(cfg, seed, match, hand)
+
+
+def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, table: int | None,
+                      hand: int) -> list[str]:
+    """The checks of ``trace --tournament`` (T1 players, round, table, hand), then its text."""
+    from .trace import describe_tournament
+    from unosim.run.tournaments import PLAYERS, rounds_tables
+
+    if cfg.players not in PLAYERS:
+        raise UserError(f"--tournament: a partner-rotation tournament (T1) is for 4 or 8 players; "
+                        f"this config has table.players = {cfg.players}")
+    rounds, tables = rounds_tables(cfg.players)
+    if not 0 <= tournament < 2**63 // 1_000_000:
+        raise UserError(f"--tournament: must be between 0 and {2**63 // 1_000_000 - 1} (got {tournament})")
+    if rnd is None or not 0 <= rnd < rounds:
+        raise UserError(f"--round: give a round between 0 and {rounds - 1} (got {rnd})")
+    if table is None or not 0 <= table < tables:
+        raise UserError(f"--table: give a table between 0 and {tables - 1} (got {table})")
+    if hand >= cfg.hands_per_round:
+        raise UserError(f"--hand: a table plays {cfg.hands_per_round} hands per round "
+                        f"(tournament.hands_per_round); got {hand}")
+    return describe_tournament(cfg, seed, tournament, rnd, table, hand)
 
 
 @main.command()

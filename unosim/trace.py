@@ -1,7 +1,10 @@
-"""`unosim trace`: replay one hand of a batch run and tell it in plain words.
+"""`unosim trace`: replay one hand of a run and tell it in plain words.
 
-The kernel replays the hand from (seed, hand index) exactly as the batch played it,
-writing events into a log array; this module only turns those integers into sentences.
+The kernel replays the hand exactly as the run played it, writing events into a log
+array: a hand of a batch from (seed, hand index); a hand of a match (S1-S4) from the
+match's stream, the match's earlier hands played again unlogged; a hand of a tournament
+(T1) from its table's round the same way.  This module only turns those integers into
+sentences.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from unosim.rules.config import RulesConfig, to_params
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
 from .engine.batch import trace_hand
+from .engine.matches import trace_match_hand
+from .engine.tournaments import trace_tournament_hand
 
 _DRAW_REASON = {L.DR_TURN: "", L.DR_PENALTY: " (penalty)", L.DR_UNO: " (UNO not called)",
                 L.DR_SLAP: " (slowest slap)", L.DR_NOISE: " (made a sound)", L.DR_CHALLENGE: " (challenge)",
@@ -26,6 +31,27 @@ def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000) -> t
     return st, log[: st[L.S_NLOG]]
 
 
+def replay_match(cfg: RulesConfig, seed: int, match: int, hand: int,
+                 capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
+    """(final state, events) of hand ``hand`` of match ``match`` of a match run."""
+    log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
+    st = trace_match_hand(to_params(cfg), seed, match, hand, log)
+    return st, log[: st[L.S_NLOG]]
+
+
+def replay_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, table: int, hand: int,
+                      capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray, RulesConfig, list[int]]:
+    """(final state, events, the table's config, the player at each seat) of hand ``hand``
+    of table ``table`` in round ``rnd`` of tournament ``tournament`` of a T1 run."""
+    from unosim.run.tournaments import Tournament
+
+    t = Tournament(cfg)
+    log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
+    rt = rnd * t.tables + table
+    st = trace_tournament_hand(t.params[rt], seed, tournament, rnd, table, t.rounds, t.tables, hand, log)
+    return st, log[: st[L.S_NLOG]], t.table_config(rnd, table), [int(p) for p in t.seating[rt]]
+
+
 def _hand_text(st: np.ndarray, seat: int) -> str:
     base = L.S_HAND0 + seat * L.N_KINDS
     names = [cards.name(k) for k in range(L.N_KINDS) for _ in range(int(st[base + k]))]
@@ -35,9 +61,31 @@ def _hand_text(st: np.ndarray, seat: int) -> str:
 def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
     """The hand play by play, one line per event."""
     st, events = replay(cfg, seed, hand)
+    head = (f"Hand {hand} of a run of {cfg.name!r} with seed {seed}: {cfg.players} players, "
+            f"dealer seat {int(st[L.S_DEALER])}.")
+    return _tell(cfg, st, events, [head])
+
+
+def describe_match(cfg: RulesConfig, seed: int, match: int, hand: int) -> list[str]:
+    """Hand ``hand`` (0-based) of match ``match`` of a match run, play by play."""
+    st, events = replay_match(cfg, seed, match, hand)
+    head = (f"Hand {hand} of match {match} of a match run of {cfg.name!r} with seed {seed}: {cfg.players} "
+            f"players, dealer seat {int(st[L.S_DEALER])}.")
+    return _tell(cfg, st, events, [head])
+
+
+def describe_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, table: int, hand: int) -> list[str]:
+    """Hand ``hand`` of table ``table`` in round ``rnd`` of tournament ``tournament``, play by play."""
+    st, events, table_cfg, who = replay_tournament(cfg, seed, tournament, rnd, table, hand)
+    head = [f"Hand {hand} of round {rnd}, table {table}, of tournament {tournament} of a tournament run of "
+            f"{cfg.name!r} with seed {seed}: dealer seat {int(st[L.S_DEALER])}.",
+            "  " + ", ".join(f"seat {s}: player {p} ({table_cfg.seats[s][0]})" for s, p in enumerate(who))
+            + "; partners at seats 0 and 2, 1 and 3."]
+    return _tell(table_cfg, st, events, head)
+
+
+def _tell(cfg: RulesConfig, st: np.ndarray, events: np.ndarray, lines: list[str]) -> list[str]:
     n = cfg.players
-    lines = [f"Hand {hand} of a run of {cfg.name!r} with seed {seed}: {n} players, "
-             f"dealer seat {int(st[L.S_DEALER])}."]
     dealt: dict[int, list[str]] = {}
     color = lambda c: cards.COLOR_NAMES[int(c)]  # noqa: E731
     for ev, a, b, c in events.tolist():

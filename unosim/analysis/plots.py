@@ -358,10 +358,9 @@ def _match_labels(rep: rp.Report) -> list[str]:
     return list(dict.fromkeys(t.loc[t["section"] == "match_positive", "label"]))
 
 
-_SYSTEMS = (
-    ("positive", "S1 positive scoring (highest total wins)"),
-    ("negative", "S2 negative scoring (lowest total wins, ties shared)"),
-)
+_SYSTEMS = (("positive", "S1 positive scoring (highest total wins)"),
+            ("negative", "S2 negative scoring (lowest total wins, ties shared)"))
+_WINNERS = _SYSTEMS + (("chips", "S4 chips (highest balance after chips_hands hands)"),)
 
 
 def _target(rep: rp.Report, label: str) -> str:
@@ -370,7 +369,7 @@ def _target(rep: rp.Report, label: str) -> str:
 
 
 def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match win share per seat under S1 (positive) and S2 (negative) scoring.
+    """Match win share per seat under S1 (positive), S2 (negative) and S4 (chips) scoring.
 
     One axes per config with matches; per seat one bar per system: its match win share
     minus the even share 1 / players in percentage points, with the 95% Wilson interval
@@ -382,14 +381,14 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     ncols = min(max(len(labels), 1), 3)
     nrows = max(1, math.ceil(len(labels) / ncols))
     fig, axes = _new(ncols, nrows, size=(max(4.6, 7.0 / ncols), 3.6), sharey=True)
-    tables = {sys: _share_table(rep, f"match_{sys}_seat") for sys, _ in _SYSTEMS}
-    systems = [(sys, name) for sys, name in _SYSTEMS if any(tables[sys].get(lab) for lab in labels)]
-    palette = dict(zip((s for s, _ in _SYSTEMS), colors(2)))
+    tables = {sys: _share_table(rep, f"match_{sys}_seat") for sys, _ in _WINNERS}
+    systems = [(sys, name) for sys, name in _WINNERS if any(tables[sys].get(lab) for lab in labels)]
+    palette = dict(zip((s for s, _ in _WINNERS), colors(3)))
     handles: dict[str, Any] = {}
     players: list[int] = []
     targets = sorted({_target(rep, lab) for lab in labels})
     for ax, label in zip(axes, labels):
-        n = max(len(tables[sys].get(label, {})) for sys, _ in _SYSTEMS) or 1
+        n = max(len(tables[sys].get(label, {})) for sys, _ in _WINNERS) or 1
         players.append(n)
         width = 0.8 / max(len(systems), 1)
         for j, (sys, name) in enumerate(systems):

@@ -1,4 +1,4 @@
-"""Matches: hands played in sequence until both scoring systems have ended (docs/rules.md S1-S3).
+"""Matches: hands played in sequence until every scoring system has ended (docs/rules.md S1-S4).
 
 A match is one random stream, ``stream_start(seed, STREAM_MATCHES, match)``, continued
 from hand to hand (the R4 random dealer draws from it too), so a match's hands depend on
@@ -23,8 +23,8 @@ from numba import njit, prange
 from .batch import STREAM_MATCHES, deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
-from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_RANK0, O_STALLED, O_WINNER
-from unosim.rules.params import MAX_PLAYERS, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
+from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_RANK0, O_STALLED, O_WINNER, S_LOGCAP
+from unosim.rules.params import MAX_PLAYERS, P_CHIPS_HANDS, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
 from unosim.kernel.rng import stream_start
 from unosim.rules.codes import Finish
 
@@ -36,7 +36,9 @@ M_NEG_END = N_OUT + 3    # 1 on the hand where the S2 match ended
 M_CAPPED = N_OUT + 4     # 1 on the last hand of a match stopped by max_hands
 M_POS0 = N_OUT + 5       # per seat: S1 running total after this hand (team total with H12)
 M_NEG0 = M_POS0 + MAX_PLAYERS  # per seat: S2 running total
-N_MOUT = M_NEG0 + MAX_PLAYERS
+M_CHIPS_END = M_NEG0 + MAX_PLAYERS  # 1 on the hand where S4 ended (hand chips_hands - 1)
+M_CHIPS0 = M_CHIPS_END + 1          # per seat: S4 chip balance after this hand (team balance with H12)
+N_MOUT = M_CHIPS0 + MAX_PLAYERS
 
 HAND_STRIDE = 1_000_000
 """The ``hand`` column of a match run is ``match * HAND_STRIDE + hand_in_match``: unique,
@@ -59,10 +61,14 @@ def next_dealer(P, rng, dealer, winner):
     return deal_next(P, rng, (dealer + 1) % int(P[P_PLAYERS]), winner)
 
 
-TOT_POS_DONE = 2 * MAX_PLAYERS   # in a match's running-state vector ``tot``
-TOT_NEG_DONE = 2 * MAX_PLAYERS + 1
-N_TOT = 2 * MAX_PLAYERS + 2
-"""``tot``: S1 totals per side, S2 totals per side, then whether each system has ended."""
+TOT_CHIPS0 = 2 * MAX_PLAYERS     # in a match's running-state vector ``tot``
+TOT_POS_DONE = 3 * MAX_PLAYERS
+TOT_NEG_DONE = 3 * MAX_PLAYERS + 1
+TOT_CHIPS_DONE = 3 * MAX_PLAYERS + 2
+TOT_HANDS = 3 * MAX_PLAYERS + 3  # hands scored so far
+N_TOT = 3 * MAX_PLAYERS + 4
+"""``tot``: S1 totals per side, S2 totals per side, S4 balances per side, whether each
+system has ended, hands scored."""
 
 
 @njit(cache=True)
@@ -78,26 +84,35 @@ def start_match(P, tot):
 @njit(cache=True)
 def score_row(P, row, tot):
     """Score the hand recorded in ``row`` into the running state ``tot`` and write the
-    row's match columns (totals, ``pos_end``, ``neg_end``); True once both systems ended.
+    row's match columns (totals, ``pos_end``, ``neg_end``, ``chips_end``); True once every
+    system ended.
 
     A side is a seat, or a team under H12 (seat s plays for team s mod teams).  A stalled
-    hand scores nothing (S3).  S1: the winner's side scores the points of every other
-    side's cards; S2: every other side adds its own (S1, S2, H12).  H13 last_standing: each
-    seat's rank points n + 1 - 2r go to its side's S1 total.  A system ends on the hand
-    where a total reaches ``match_target``; its totals then stay frozen."""
+    hand scores nothing (S3) and moves no chips, but counts as one of S4's hands.  S1: the
+    winner's side scores the points of every other side's cards; S2: every other side adds
+    its own (S1, S2, H12); S4: every other side pays its own points to the winner's side,
+    so a side's balance moves by its S1 gain minus its S2 gain.  H13 last_standing: each
+    seat's rank points n + 1 - 2r go to its side's S1 total and S4 balance.  S1 and S2 end
+    on the hand where a total reaches ``match_target``, S4 after ``chips_hands`` hands; a
+    system's totals then stay frozen."""
     n = int(P[P_PLAYERS])
     teams = int(P[P_TEAMS])
     target = int(P[P_MATCH_TARGET])
     pos_open = tot[TOT_POS_DONE] == 0
     neg_open = tot[TOT_NEG_DONE] == 0
+    chips_open = tot[TOT_CHIPS_DONE] == 0
     row[M_POS_END] = 0
     row[M_NEG_END] = 0
+    row[M_CHIPS_END] = 0
     if row[O_STALLED] == 0:
         if int(P[P_FINISH]) == Finish.last_standing:
-            if pos_open:
-                for s in range(n):
-                    side = s % teams if teams > 1 else s
-                    tot[side] += n + 1 - 2 * row[O_RANK0 + s]
+            for s in range(n):
+                side = s % teams if teams > 1 else s
+                rank_points = n + 1 - 2 * row[O_RANK0 + s]
+                if pos_open:
+                    tot[side] += rank_points
+                if chips_open:
+                    tot[TOT_CHIPS0 + side] += rank_points
         else:
             w = row[O_WINNER]
             wside = w % teams if teams > 1 else w
@@ -109,6 +124,10 @@ def score_row(P, row, tot):
                         tot[wside] += pts
                     if neg_open:
                         tot[MAX_PLAYERS + side] += pts
+                    if chips_open:
+                        tot[TOT_CHIPS0 + wside] += pts
+                        tot[TOT_CHIPS0 + side] -= pts
+    tot[TOT_HANDS] += 1
     sides = teams if teams > 1 else n
     for i in range(sides):
         if pos_open and tot[i] >= target:
@@ -117,15 +136,20 @@ def score_row(P, row, tot):
         if neg_open and tot[MAX_PLAYERS + i] >= target:
             tot[TOT_NEG_DONE] = 1
             row[M_NEG_END] = 1
+    if chips_open and tot[TOT_HANDS] >= int(P[P_CHIPS_HANDS]):
+        tot[TOT_CHIPS_DONE] = 1
+        row[M_CHIPS_END] = 1
     for s in range(MAX_PLAYERS):
         if s < n:
             side = s % teams if teams > 1 else s
             row[M_POS0 + s] = tot[side]
             row[M_NEG0 + s] = tot[MAX_PLAYERS + side]
+            row[M_CHIPS0 + s] = tot[TOT_CHIPS0 + side]
         else:
             row[M_POS0 + s] = 0
             row[M_NEG0 + s] = 0
-    return tot[TOT_POS_DONE] != 0 and tot[TOT_NEG_DONE] != 0
+            row[M_CHIPS0 + s] = 0
+    return tot[TOT_POS_DONE] != 0 and tot[TOT_NEG_DONE] != 0 and tot[TOT_CHIPS_DONE] != 0
 
 
 @njit(cache=True)
@@ -146,8 +170,8 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
     """Play match ``match`` into ``slab[first:]``; return its number of rows, or -1 if it
     did not fit (the rows written are then garbage).  ``tot`` is scratch (``N_TOT``).
 
-    The match ends when S1 and S2 have both ended (S3; under H13 last_standing only S1 is
-    kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
+    The match ends when S1, S2 and S4 have all ended (S3; under H13 last_standing S2 is
+    not kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
     start_match(P, tot)
     rng[0] = stream_start(seed, STREAM_MATCHES, match)
     dealer = first_dealer(P, rng)
@@ -204,3 +228,31 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
         keep_alive(tot_mem, tot_mem, tot_mem)
 
 
+
+
+@njit(cache=True)
+def trace_match_hand(P, seed, match, hand, log):
+    """Replay hand ``hand`` of match ``match`` of a run exactly as the run played it (the
+    match's earlier hands are played again, unlogged: they move its random stream and pick
+    its dealers), with the event log on for that hand; returns its final state (the events
+    are the first ``st[S_NLOG]`` rows of ``log``) and writes its row into ``row``."""
+    st_mem = np.zeros(N_STATE, np.int64)
+    rng_mem = np.zeros(1, np.uint64)
+    none = np.zeros((0, LOG_WIDTH), np.int64)
+    row = np.zeros((1, N_MOUT), np.int64)
+    st = address(st_mem)
+    rng = address(rng_mem)
+    Pv = address(P)
+    rng[0] = stream_start(seed, STREAM_MATCHES, match)
+    dealer = first_dealer(Pv, rng)
+    for h in range(hand + 1):
+        if h == hand:
+            st_mem[S_LOGCAP] = log.shape[0]
+            play_hand(st, Pv, rng, address(log), dealer)
+        else:
+            play_hand(st, Pv, rng, address(none), dealer)
+        write_row(st, Pv, row, 0, match * HAND_STRIDE + h)
+        dealer = next_dealer(Pv, rng, dealer, row[0, O_WINNER])
+    keep_alive(rng_mem, none, log)
+    keep_alive(P, row, P)
+    return st_mem

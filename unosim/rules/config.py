@@ -116,6 +116,9 @@ class RulesConfig:
     # [scoring]
     zero_points: int = _d("zero_points")
     match_target: int = _d("match_target")
+    chips_hands: int = _d("chips_hands")
+    # [tournament]
+    hands_per_round: int = _d("hands_per_round")
     # [bots]
     seats: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=_default_seats)
     source: str | None = field(default=None, compare=False, repr=False)

@@ -33,7 +33,7 @@ class ConfigError(ValueError):
 
 # --------------------------------------------------------------------------- the registry
 
-SECTIONS = ("table", "rules", "scoring", "bots")  # C1; ``name`` is the one top-level key
+SECTIONS = ("table", "rules", "scoring", "tournament", "bots")  # C1; ``name`` is the one top-level key
 
 # Value types.  "rank" is "none" or a card number 0-9; "seats" is the [bots] entry.
 _TYPES = ("int", "float", "bool", "enum", "rank", "str", "seats")
@@ -229,6 +229,12 @@ REGISTRY: tuple[Key, ...] = (
        slots.P_ZERO_POINTS, lo=0, hi=50),
     _k("scoring", "match_target", "int", 500, "S1 S2 H19", "total that ends a match",
        slots.P_MATCH_TARGET, lo=1, hi=1_000_000),
+    _k("scoring", "chips_hands", "int", 10, "S4", "hands after which the chips (S4) of a match are counted",
+       slots.P_CHIPS_HANDS, lo=1, hi=10_000),
+    # [tournament]
+    _k("tournament", "hands_per_round", "int", 4, "T1",
+       "hands each table plays per round of a partner-rotation tournament",
+       slots.P_HANDS_PER_ROUND, lo=1, hi=1_000),
     # [bots]
     _k("bots", "seats", "seats", "random", "B0",
        "the bot of every seat; a list entry may be an inline table {strategy = \"name\", <param> = value}"),
@@ -288,5 +294,5 @@ def rules_markdown() -> str:
 
 
 assert all(k.type in _TYPES for k in REGISTRY)
-assert all(k.slot is None or 0 <= k.slot < slots.P_SCORE0 for k in REGISTRY)
+assert all(k.slot is None or 0 <= k.slot < slots.P_SCORE0 or k.slot in slots.FORMAT_SLOTS for k in REGISTRY)
 assert len({k.slot for k in REGISTRY if k.slot is not None}) == sum(k.slot is not None for k in REGISTRY)

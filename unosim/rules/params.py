@@ -60,4 +60,9 @@ P_MISPLAY = 40           # probability                                     R10 H
 P_SCORE0 = 48            # N_KINDS points per kind (R1, H5, H17)
 P_BOT0 = P_SCORE0 + N_KINDS  # per seat: strategy code (strategies.Strategy) then its parameters
 BOT_STRIDE = 16
-N_PARAMS = P_BOT0 + MAX_PLAYERS * BOT_STRIDE
+# Formats of play over many hands: read by the match and tournament loops between hands,
+# never by a turn, so they sit after the bots' blocks (not copied into the hand's state).
+P_CHIPS_HANDS = P_BOT0 + MAX_PLAYERS * BOT_STRIDE  # hands that S4 lasts                 S4
+P_HANDS_PER_ROUND = P_CHIPS_HANDS + 1              # hands per table and round           T1
+FORMAT_SLOTS = (P_CHIPS_HANDS, P_HANDS_PER_ROUND)
+N_PARAMS = P_HANDS_PER_ROUND + 1

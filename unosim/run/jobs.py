@@ -14,7 +14,9 @@ The modes (:data:`MODES`) differ in what a unit is and what a row adds:
 * ``hands``: one row per independent hand (O1);
 * ``matches``: a unit is a match (docs/rules.md S1-S3), one row per hand of it;
 * ``rotated``: a unit is a deal, played once per rotation of the bots over the seats
-  (``rotation`` and ``bot_<s>`` columns; see seating.py).
+  (``rotation`` and ``bot_<s>`` columns; see seating.py);
+* ``tournaments``: a unit is a partner-rotation tournament (docs/rules.md T1, 4 or 8
+  players), one row per hand of it (see tournaments.py).
 
 A new mode (a tournament, a league of bots) is one more :class:`Mode` here, its kernel
 call in play.py and its counts in summary.py; the executors, the store and the
@@ -36,14 +38,19 @@ from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.integrity import PartCheck
 from unosim.run.schema import run_metadata
 from unosim.run.store import ResultDir
+from unosim.run.tournaments import PLAYERS, tournament_rows
 
-__all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MODES", "ChunkSpec",
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK",
+           "TOURNAMENT_PLAYERS", "tournament_rows", "HAND_STRIDE", "MODES", "ChunkSpec",
            "Job", "Mode", "Progress", "RunError", "chunks", "make_job"]
 
 DEFAULT_CHUNK = 200_000
 """Hands (or deals) per Parquet part file."""
 DEFAULT_MATCH_CHUNK = 10_000
 """Matches per Parquet part file (about 150,000-300,000 rows with the official rules)."""
+DEFAULT_TOURNAMENT_CHUNK = 10_000
+"""Tournaments per Parquet part file (120,000 rows for 4 players with the default
+``hands_per_round``)."""
 DEFAULT_MAX_HANDS = 10_000
 """Hands after which a match is stopped and flagged ``capped``."""
 Progress = Callable[[int], None]
@@ -71,7 +78,11 @@ MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("hands", "games", "--hands", "hand", DEFAULT_CHUNK, "hands"),
     Mode("matches", "matches", "--matches", "match", DEFAULT_MATCH_CHUNK, "matches"),
     Mode("rotated", "games", "--hands", "hand", DEFAULT_CHUNK, "hands"),
+    Mode("tournaments", "tournaments", "--tournaments", "tournament", DEFAULT_TOURNAMENT_CHUNK, "tournaments"),
 )}
+
+TOURNAMENT_PLAYERS = PLAYERS
+"""The table sizes T1 is defined for (4 or 8)."""
 
 
 def chunks(total: int, size: int) -> list[tuple[int, int, int]]:
@@ -99,7 +110,8 @@ def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: in
     else:
         top = MAX_CHUNK_ROWS // rows_per_unit
     if not 1 <= chunk_size <= top:
-        unit = "matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals"
+        unit = "matches" if max_hands is not None else "hands" if rows_per_unit == 1 else (
+            "tournaments" if option == "--tournaments" else "deals")
         raise RunError(f"--chunk-size: must be between 1 and {top:,} {unit} (got {chunk_size:,})")
     if seed < 0 or seed >= 2**63:
         raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
@@ -149,6 +161,8 @@ class Job:
         more = {**self.extra_metadata, "unosim.count": self.count, "unosim.chunk_size": self.chunk_size}
         if self.mode == "matches":
             more.update({"unosim.max_hands": self.max_hands, "unosim.hand_stride": HAND_STRIDE})
+        if self.mode == "tournaments":
+            more.update({"unosim.hand_stride": HAND_STRIDE})
         more.update(extra or {})
         return run_metadata(self.cfg, self.seed, self.kind.file_mode, more)
 
@@ -174,8 +188,10 @@ class Job:
         count where the mode fixes it, and this run's seed, config, mode and engine."""
         meta = {k.decode(): v.decode() for k, v in run_metadata(self.cfg, self.seed, self.kind.file_mode).items()}
         same = tuple((k, meta[k]) for k in ("unosim.seed", "unosim.config", "unosim.mode", "unosim.engine_version"))
-        unit = "match" if self.mode == "matches" else "hand"
+        unit = {"matches": "match", "tournaments": "tournament"}.get(self.mode, "hand")
         per_unit = {"hands": 1, "rotated": self.cfg.players}.get(self.mode)
+        if self.mode == "tournaments":
+            per_unit = tournament_rows(self.cfg)
         return {i: PartCheck(i, start, count, unit, None if per_unit is None else count * per_unit, same)
                 for i, start, count in self.chunks()}
 
@@ -212,7 +228,12 @@ def make_job(cfg: RulesConfig, mode: str = "hands", count: int = 1, seed: int = 
         max_hands = DEFAULT_MAX_HANDS if max_hands is None else max_hands
     elif max_hands is not None:
         raise RunError(f"--max-hands: only for matches (this run plays {mode})")
-    check_run(count_option or kind.option, count, seed, chunk_size, max_hands,
-              cfg.players if mode == "rotated" else 1)
+    rows_per_unit = cfg.players if mode == "rotated" else 1
+    if mode == "tournaments":
+        if cfg.players not in TOURNAMENT_PLAYERS:
+            raise RunError(f"--tournaments: a partner-rotation tournament (T1) is for 4 or 8 players; "
+                           f"this config has table.players = {cfg.players}")
+        rows_per_unit = tournament_rows(cfg)
+    check_run(count_option or kind.option, count, seed, chunk_size, max_hands, rows_per_unit)
     return Job(cfg, mode, count, seed, chunk_size, None if out is None else Path(out), max_hands, label,
                dict(extra_metadata or {}))

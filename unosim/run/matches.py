@@ -1,9 +1,10 @@
-"""Match play and the two scoring systems (docs/rules.md S1-S3, R4, H12, H13, R13).
+"""Match play and the scoring systems (docs/rules.md S1-S4, R4, H12, H13, R13).
 
-A match is a sequence of hands of one table, dealt by R4's rule, played until both
-scoring systems have ended, so S1 (positive: the winner scores the cards left in the
-other hands) and S2 (negative: every loser adds their own cards; lowest total wins) are
-compared on the very same cards (S3).  :func:`run_matches` (a job of mode ``matches``,
+A match is a sequence of hands of one table, dealt by R4's rule, played until every
+scoring system has ended, so S1 (positive: the winner scores the cards left in the
+other hands), S2 (negative: every loser adds their own cards; lowest total wins) and S4
+(chips: every loser pays the winner their own cards' points; the highest balance after
+``chips_hands`` hands wins) are compared on the very same cards (S3).  :func:`run_matches` (a job of mode ``matches``,
 see jobs.py; the kernel driver is :func:`unosim.run.play.play_match_chunk`) plays
 matches on all cores and stores one row per hand: the hand's O1 record plus
 
@@ -11,6 +12,8 @@ matches on all cores and stores one row per hand: the hand's O1 record plus
 * ``pos_total_<s>`` / ``neg_total_<s>``: running totals after the hand (with teams every
   member shows the team total); a system's totals stay frozen once its match has ended,
 * ``pos_end`` / ``neg_end``: true on the hand where that system's match ended,
+* ``chips_total_<s>``: the S4 balance after the hand (frozen after ``chips_end``, the
+  hand ``chips_hands - 1``, like the other systems' totals after their end),
 * ``capped``: true on the last hand of a match stopped by ``max_hands`` (see below).
 
 Choices the contract left open, written down here and in the README:
@@ -46,8 +49,8 @@ from unosim.run.play import Slabs, match_columns, play_match_chunk
 from unosim.run.runner import run_matches
 
 __all__ = [
-    "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "Slabs", "match_columns",
-    "match_outcomes", "play_match_chunk", "run_matches", "score_match",
+    "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "SYSTEMS", "Slabs", "match_columns",
+    "match_outcomes", "play_match_chunk", "run_matches", "running_totals", "score_match",
 ]
 
 
@@ -66,6 +69,9 @@ class MatchScore:
     neg_end: int | None
     pos_winners: tuple[int, ...]
     neg_winners: tuple[int, ...]
+    chips_totals: np.ndarray | None = None
+    chips_end: int | None = None
+    chips_winners: tuple[int, ...] = ()
 
     @property
     def hands(self) -> int:
@@ -82,22 +88,94 @@ class MatchScore:
             d[f"pos_total_{s}"] = self.pos_totals[:, s]
         for s in range(n):
             d[f"neg_total_{s}"] = self.neg_totals[:, s]
+        if self.chips_totals is not None:
+            d["chips_end"] = d["hand_in_match"] == (-1 if self.chips_end is None else self.chips_end)
+            for s in range(n):
+                d[f"chips_total_{s}"] = self.chips_totals[:, s]
         return pd.DataFrame(d)
 
 
+def _gains(r: Mapping[str, Any], n: int, teams: int, ranked: bool) -> tuple[list[int], list[int]]:
+    """One hand's S1 and S2 gains per side (nothing for a stalled hand)."""
+    def side(s: int) -> int:
+        return s % teams if teams > 1 else s
+
+    sides = teams if teams > 1 else n
+    gain_pos = [0] * sides
+    gain_neg = [0] * sides
+    if not bool(r["stalled"]):
+        if ranked:
+            for s in range(n):
+                gain_pos[side(s)] += n + 1 - 2 * int(r[f"rank_{s}"])
+        else:
+            ws = side(int(r["winner"]))
+            for s in range(n):
+                if side(s) != ws:
+                    gain_pos[ws] += int(r[f"points_{s}"])
+                    gain_neg[side(s)] += int(r[f"points_{s}"])
+    return gain_pos, gain_neg
+
+
+def _chip_moves(r: Mapping[str, Any], n: int, teams: int, ranked: bool) -> list[int]:
+    """S4, as its text says it: each losing side pays the winning side its own points
+    (H13: each side's balance moves by its rank points)."""
+    def side(s: int) -> int:
+        return s % teams if teams > 1 else s
+
+    move = [0] * (teams if teams > 1 else n)
+    if bool(r["stalled"]):
+        return move
+    for s in range(n):
+        if ranked:
+            move[side(s)] += n + 1 - 2 * int(r[f"rank_{s}"])
+        elif side(s) != side(int(r["winner"])):
+            move[side(s)] -= int(r[f"points_{s}"])
+            move[side(int(r["winner"]))] += int(r[f"points_{s}"])
+    return move
+
+
+def _records(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return hand_rows.to_dict("records") if isinstance(hand_rows, pd.DataFrame) else list(hand_rows)
+
+
+def running_totals(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]],
+                   cfg: RulesConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """S1, S2 and S4 totals per seat after every hand, never frozen (a system's match may
+    have ended): the quantities S4's invariant speaks of (balance = S1 total - S2 total)."""
+    n, teams, ranked = cfg.players, cfg.teams, cfg.finish == "last_standing"
+
+    def side(s: int) -> int:
+        return s % teams if teams > 1 else s
+
+    sides = teams if teams > 1 else n
+    pos, neg, chips = [0] * sides, [0] * sides, [0] * sides
+    out: list[list[list[int]]] = [[], [], []]
+    for r in _records(hand_rows):
+        gp, gn = _gains(r, n, teams, ranked)
+        mv = _chip_moves(r, n, teams, ranked)
+        pos = [a + b for a, b in zip(pos, gp)]
+        neg = [a + b for a, b in zip(neg, gn)]
+        chips = [a + b for a, b in zip(chips, mv)]
+        for k, tot in enumerate((pos, neg, chips)):
+            out[k].append([tot[side(s)] for s in range(n)])
+    return tuple(np.array(o, np.int64).reshape(-1, n) for o in out)  # type: ignore[return-value]
+
+
 def score_match(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]], cfg: RulesConfig) -> MatchScore:
-    """Score a sequence of hands under S1 and S2, the slow obvious way (tests check the
+    """Score a sequence of hands under S1, S2 and S4, the slow obvious way (tests check the
     kernel against it).
 
     ``hand_rows`` gives, per hand in order, ``stalled``, ``winner`` and per seat
     ``points_<s>`` (and ``rank_<s>`` under last_standing), as in a result file.  Hands
-    after both systems have ended are ignored.  Rules: a stalled hand scores nothing; S1,
+    after every system has ended are ignored.  Rules: a stalled hand scores nothing; S1,
     the winner's side scores every other side's points; S2, every other side adds its own
-    points; a system ends on the hand where a side's total reaches ``match_target``; S1's
-    winners are the sides at the highest total, S2's at the lowest.  H12: a side is a team
-    (seat s plays for team s mod teams).  H13 last_standing: each side adds its members'
-    rank points n + 1 - 2r to its S1 total and S2 is not kept (totals 0, never ends)."""
-    rows = hand_rows.to_dict("records") if isinstance(hand_rows, pd.DataFrame) else list(hand_rows)
+    points; S4, every other side pays its own points to the winner's side; S1 and S2 end
+    on the hand where a side's total reaches ``match_target``, S4 after ``chips_hands``
+    hands; S1's and S4's winners are the sides at the highest total, S2's at the lowest.
+    H12: a side is a team (seat s plays for team s mod teams).  H13 last_standing: each
+    side adds its members' rank points n + 1 - 2r to its S1 total and S4 balance, and S2
+    is not kept (totals 0, never ends)."""
+    rows = _records(hand_rows)
     n, teams, target = cfg.players, cfg.teams, cfg.match_target
     ranked = cfg.finish == "last_standing"
 
@@ -107,25 +185,17 @@ def score_match(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]], cfg: Rule
     sides = teams if teams > 1 else n
     pos = [0] * sides
     neg = [0] * sides
+    chips = [0] * sides
     pos_end: int | None = None
     neg_end: int | None = None
+    chips_end: int | None = None
     pos_hist: list[list[int]] = []
     neg_hist: list[list[int]] = []
+    chips_hist: list[list[int]] = []
     for h, r in enumerate(rows):
-        if pos_end is not None and (neg_end is not None or ranked):
+        if pos_end is not None and (neg_end is not None or ranked) and chips_end is not None:
             break
-        gain_pos = [0] * sides
-        gain_neg = [0] * sides
-        if not bool(r["stalled"]):
-            if ranked:
-                for s in range(n):
-                    gain_pos[side(s)] += n + 1 - 2 * int(r[f"rank_{s}"])
-            else:
-                ws = side(int(r["winner"]))
-                for s in range(n):
-                    if side(s) != ws:
-                        gain_pos[ws] += int(r[f"points_{s}"])
-                        gain_neg[side(s)] += int(r[f"points_{s}"])
+        gain_pos, gain_neg = _gains(r, n, teams, ranked)
         if pos_end is None:
             pos = [a + b for a, b in zip(pos, gain_pos)]
             if max(pos) >= target:
@@ -134,21 +204,32 @@ def score_match(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]], cfg: Rule
             neg = [a + b for a, b in zip(neg, gain_neg)]
             if max(neg) >= target:
                 neg_end = h
+        if chips_end is None:
+            chips = [a + b for a, b in zip(chips, _chip_moves(r, n, teams, ranked))]
+            if h + 1 >= cfg.chips_hands:
+                chips_end = h
         pos_hist.append([pos[side(s)] for s in range(n)])
         neg_hist.append([neg[side(s)] for s in range(n)])
+        chips_hist.append([chips[side(s)] for s in range(n)])
     pos_t = np.array(pos_hist, np.int64).reshape(-1, n)
     neg_t = np.array(neg_hist, np.int64).reshape(-1, n)
+    chips_t = np.array(chips_hist, np.int64).reshape(-1, n)
     pos_w = tuple(s for s in range(n) if pos_end is not None and pos[side(s)] == max(pos))
     neg_w = tuple(s for s in range(n) if neg_end is not None and neg[side(s)] == min(neg))
-    return MatchScore(pos_t, neg_t, pos_end, neg_end, pos_w, neg_w)
+    chips_w = tuple(s for s in range(n) if chips_end is not None and chips[side(s)] == max(chips))
+    return MatchScore(pos_t, neg_t, pos_end, neg_end, pos_w, neg_w, chips_t, chips_end, chips_w)
 
 
 # --------------------------------------------------------------------------- per-match table
 
 
+SYSTEMS = (("pos", "max"), ("neg", "min"), ("chips", "max"))
+"""The scoring systems of a match run as column prefixes (S1, S2, S4) and how they crown."""
+
+
 def match_outcomes(results: str | Path | pd.DataFrame) -> pd.DataFrame:
     """One row per match of a match run: ``match``, ``first_dealer``, ``hands`` (all hands
-    played), and per system (``pos``, ``neg``) ``<sys>_hands`` (hands until it ended, NaN
+    played), and per system (``pos`` S1, ``neg`` S2, ``chips`` S4) ``<sys>_hands`` (hands until it ended, NaN
     if it did not), ``<sys>_winner`` (the winning seat, -1 for a tie, -2 if it did not end)
     and ``<sys>_win_<s>`` (credit of seat s: 1/k for a k-way tie).  With teams every member
     of the winning team gets the team's credit, so ``<sys>_winner`` is -1 (a tie of seats)."""
@@ -158,7 +239,9 @@ def match_outcomes(results: str | Path | pd.DataFrame) -> pd.DataFrame:
     g = df.groupby("match", sort=True)
     out = pd.DataFrame({"first_dealer": g["dealer"].first(), "hands": g["hand_in_match"].max() + 1,
                         "capped": g["capped"].any() if "capped" in df else False})
-    for pre, best in (("pos", "max"), ("neg", "min")):
+    for pre, best in SYSTEMS:
+        if f"{pre}_end" not in df:
+            continue
         ended = df[df[f"{pre}_end"].astype(bool)].set_index("match")
         totals = ended[[f"{pre}_total_{s}" for s in range(n)]].to_numpy(np.float64)
         top = totals.max(axis=1) if best == "max" else totals.min(axis=1)

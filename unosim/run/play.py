@@ -7,6 +7,7 @@ rows into an Arrow table, and the executors decide where the table goes.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 
@@ -15,10 +16,11 @@ import numpy as np
 import pyarrow as pa
 
 from unosim.engine.batch import new_out, play_hands
-from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END, M_POS0,
-    M_POS_END, N_MOUT, play_matches)
+from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
+    M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches)
 from unosim.run.jobs import DEFAULT_MAX_HANDS, Job, RunError
 from unosim.run.seating import SeatRotation
+from unosim.run.tournaments import Tournament, tournament_columns
 from unosim.run.store import column_names, to_table
 
 __all__ = ["Player", "Slabs", "match_columns", "max_workers", "play_chunk", "play_match_chunk", "set_workers"]
@@ -70,13 +72,14 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
 
 def match_columns(players: int) -> list[tuple[str, int]]:
     """(name, column of the match kernel's rows) in file order: the hand columns of a
-    normal run with ``match`` .. ``capped`` after the scalars, then per seat ``points``,
-    ``cards``, ``rank``, ``pos_total``, ``neg_total``."""
+    normal run with ``match`` .. ``chips_end`` after the scalars, then per seat ``points``,
+    ``cards``, ``rank``, ``pos_total``, ``neg_total``, ``chips_total``."""
     extra = [("match", M_MATCH), ("hand_in_match", M_HAND_IN_MATCH), ("pos_end", M_POS_END),
-             ("neg_end", M_NEG_END), ("capped", M_CAPPED)]
+             ("neg_end", M_NEG_END), ("capped", M_CAPPED), ("chips_end", M_CHIPS_END)]
     cols = column_names(players, extra)
     cols += [(f"pos_total_{s}", M_POS0 + s) for s in range(players)]
     cols += [(f"neg_total_{s}", M_NEG0 + s) for s in range(players)]
+    cols += [(f"chips_total_{s}", M_CHIPS0 + s) for s in range(players)]
     return cols
 
 
@@ -158,7 +161,8 @@ class Player:
     """Plays the chunks of one job on this process, on ``workers`` cores.
 
     It holds what the job's chunks share: the parameter vector (one per rotation in
-    ``rotated`` mode), the match kernel's slabs, the file columns and metadata."""
+    ``rotated`` mode, one per round and table in ``tournaments`` mode), the match kernel's
+    slabs, the file columns and metadata."""
 
     def __init__(self, job: Job, workers: int) -> None:
         self.job = job
@@ -166,9 +170,18 @@ class Player:
         self.P = job.params()
         self.rotation = SeatRotation(job.cfg) if job.mode == "rotated" else None
         self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS) if job.mode == "matches" else None
+        self.tournament = Tournament(job.cfg) if job.mode == "tournaments" else None
         n = job.cfg.players
-        self.columns = match_columns(n) if job.mode == "matches" else column_names(n)
-        self.meta = job.metadata(self.rotation.metadata() if self.rotation is not None else None)
+        if job.mode == "matches":
+            self.columns = match_columns(n)
+        elif self.tournament is not None:
+            self.columns = tournament_columns(n)
+        else:
+            self.columns = column_names(n)
+        extra = self.rotation.metadata() if self.rotation is not None else None
+        if self.tournament is not None:
+            extra = {"unosim.bot_labels": json.dumps(self.tournament.bot_labels)}
+        self.meta = job.metadata(extra)
 
     def warm_up(self) -> float:
         """Load (or compile) this mode's kernel before the clock starts; returns the seconds
@@ -177,6 +190,8 @@ class Player:
         if self.slabs is not None:
             empty = np.zeros(0, np.int64)
             play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty)
+        elif self.tournament is not None:
+            self.tournament.warm_up()
         else:
             play_hands(self.P, 0, 0, 0, new_out(0), 1)
         return time.perf_counter() - t
@@ -190,6 +205,8 @@ class Player:
                                     self.slabs), None
         if self.rotation is not None:
             return self.rotation.play(play_chunk, seed, start, count, self.workers)
+        if self.tournament is not None:
+            return self.tournament.play(seed, start, count, self.workers), None
         return play_chunk(self.P, seed, start, count, self.workers, buffer), None
 
     def table(self, rows: np.ndarray, rotation: np.ndarray | None) -> pa.Table:

@@ -64,7 +64,8 @@ def repair(path: str | Path) -> list[str]:
              f"{len(done)} of {total} chunks verified"]
     lines += [f"  {n}" for n in job.notes]
     if len(done) < total:
-        unit = {"hands": "--hands", "rotated": "--hands --rotate-seats", "matches": "--matches"}[job.mode]
+        unit = {"hands": "--hands", "rotated": "--hands --rotate-seats", "matches": "--matches",
+                "tournaments": "--tournaments"}[job.mode]
         lines.append(f"  finish it with the run's own command: unosim run CONFIG {unit} {job.count} "
                      f"--seed {job.seed} --chunk-size {job.chunk_size} --out {p}")
     return lines

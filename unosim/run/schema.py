@@ -67,7 +67,7 @@ REQUIRED_KEYS = (VERSION, ENGINE, CONFIG, CONFIG_NAME, SEED, PLAYERS, TEAMS, MAT
                  BOTS, BOT_PARAMS, MODE, FINISH)  # fmt: skip
 OPTIONAL_KEYS = (MAX_HANDS, HAND_STRIDE, SWEEP, SWEEP_MODE, SWEEP_KEYS, SWEEP_STRATA,
                  SWEEP_BASE, SWEEP_POINT, COUNT, CHUNK_SIZE, ROTATE_SEATS, ROTATIONS, BOT_LABELS)  # fmt: skip
-MODES = ("hands", "matches")
+MODES = ("hands", "matches", "tournaments")
 
 
 def run_metadata(cfg: RulesConfig, seed: int, mode: str, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:

@@ -31,8 +31,9 @@ MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"
 # the only file names a result directory is made of: what --force may delete
 _OWNED = re.compile(r"part-\d{6}\.parquet((\.[0-9a-f]{12})?\.tmp)?|_unosim\.json")
-_BOOL_COLUMNS = {"stalled", "pos_end", "neg_end", "capped"}
-_INT64_COLUMNS = {"hand", "match"}
+_BOOL_COLUMNS = {"stalled", "pos_end", "neg_end", "capped", "chips_end", "t_end"}
+_BOOL_PREFIXES = ("champion_pos_", "champion_neg_")
+_INT64_COLUMNS = {"hand", "match", "tournament"}
 
 
 class StoreError(Exception):
@@ -50,7 +51,7 @@ def column_names(players: int, extra: Iterable[tuple[str, int]] = ()) -> list[tu
 def _numpy_type(name: str) -> type:
     """The file type of a column: flags as booleans, hand/match indices as int64, every
     other count or seat as int32."""
-    if name in _BOOL_COLUMNS:
+    if name in _BOOL_COLUMNS or name.startswith(_BOOL_PREFIXES):
         return np.bool_
     if name in _INT64_COLUMNS:
         return np.int64
@@ -239,8 +240,8 @@ def damaged_manifest(path: Path) -> str | None:
 
 
 def expected_parts(manifest: dict[str, Any]) -> int | None:
-    """Part files a finished run has: ceil(games or matches / chunk_size) (None: unknown)."""
-    n = manifest.get("games", manifest.get("matches"))
+    """Part files a finished run has: ceil(games, matches or tournaments / chunk_size) (None: unknown)."""
+    n = manifest.get("games", manifest.get("matches", manifest.get("tournaments")))
     size = manifest.get("chunk_size")
     if not isinstance(n, int) or not isinstance(size, int) or size < 1:
         return None

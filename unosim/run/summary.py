@@ -12,6 +12,8 @@ What it holds, by mode (docs/rules.md ids):
 * ``matches``: matches, capped matches, and per scoring system (S1 ``pos``, S2 ``neg``)
   the ended matches, their hands and the match win credit by seat after the first dealer
   (ties shared);
+* ``matches`` also S4 (``chips``): the ended matches, their hands and the win credit;
+* ``tournaments``: tournaments, and per player the S1 and S2 champion credit (ties shared);
 * ``rotated``: per bot of the config (its seat in the config, whatever seat it sat at):
   wins, points scored under S1 and points left in its own hand (what S2 adds up).
 """
@@ -22,7 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from unosim.engine.matches import M_CAPPED, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END, M_POS0, M_POS_END
+from unosim.engine.matches import (M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END,
+    M_POS0, M_POS_END)
+from unosim.engine.tournaments import T_CHAMP_NEG0, T_CHAMP_POS0, T_END
 from unosim.kernel.layout import O_DEALER, O_POINTS0, O_STALLED, O_TURNS, O_WINNER
 from unosim.run.jobs import Job
 
@@ -60,6 +64,11 @@ class Summary:
     neg_hands: int = 0
     pos_credit: np.ndarray = field(init=False, default_factory=_zeros)
     neg_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    chips_matches: int = 0
+    chips_hands: int = 0
+    chips_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    champ_pos: np.ndarray = field(init=False, default_factory=_zeros)
+    champ_neg: np.ndarray = field(init=False, default_factory=_zeros)
     bot_wins: np.ndarray = field(init=False, default_factory=_zeros)
     bot_points_won: np.ndarray = field(init=False, default_factory=_zeros)
     bot_points_left: np.ndarray = field(init=False, default_factory=_zeros)
@@ -68,7 +77,8 @@ class Summary:
     def __post_init__(self) -> None:
         n = self.players
         self.wins_from_dealer = np.zeros(n, np.int64)
-        self.pos_credit, self.neg_credit = np.zeros(n), np.zeros(n)
+        self.pos_credit, self.neg_credit, self.chips_credit = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.champ_pos, self.champ_neg = np.zeros(n), np.zeros(n)
         self.bot_wins = np.zeros(n, np.int64)
         self.bot_points_won, self.bot_points_left = np.zeros(n), np.zeros(n)
 
@@ -86,9 +96,16 @@ class Summary:
         self.turns_sum += int(rows[:, O_TURNS].sum())
         stalled = rows[:, O_STALLED] != 0
         self.stalled += int(stalled.sum())
-        rel = (rows[~stalled, O_WINNER] - rows[~stalled, O_DEALER]) % n
-        self.wins_from_dealer += np.bincount(rel, minlength=n)
-        if self.mode == "matches":
+        seats = 4 if self.mode == "tournaments" else n  # T1 tables seat four
+        rel = (rows[~stalled, O_WINNER] - rows[~stalled, O_DEALER]) % seats
+        self.wins_from_dealer[:seats] += np.bincount(rel, minlength=seats)
+        if self.mode == "tournaments":
+            last = rows[rows[:, T_END] != 0]
+            self.units += len(last)
+            for base, credit in ((T_CHAMP_POS0, self.champ_pos), (T_CHAMP_NEG0, self.champ_neg)):
+                win = last[:, base:base + n].astype(np.float64)
+                credit += (win / np.maximum(win.sum(axis=1, keepdims=True), 1)).sum(axis=0)
+        elif self.mode == "matches":
             self._add_matches(rows)
         elif self.mode == "rotated":
             assert rotation is not None, "rotated rows come with their rotation"
@@ -105,7 +122,8 @@ class Summary:
         m0 = int(rows[0, M_MATCH]) if len(rows) else 0
         dealer0 = np.zeros(int(rows[:, M_MATCH].max()) - m0 + 1 if len(rows) else 0, np.int64)
         dealer0[rows[first, M_MATCH] - m0] = rows[first, O_DEALER]
-        for end, base, sign, system in ((M_POS_END, M_POS0, 1, "pos"), (M_NEG_END, M_NEG0, -1, "neg")):
+        for end, base, sign, system in ((M_POS_END, M_POS0, 1, "pos"), (M_NEG_END, M_NEG0, -1, "neg"),
+                                        (M_CHIPS_END, M_CHIPS0, 1, "chips")):
             ended = rows[rows[:, end] != 0]
             if not len(ended):
                 continue
@@ -119,6 +137,10 @@ class Summary:
                 self.pos_matches += len(ended)
                 self.pos_hands += hands
                 self.pos_credit += by_pos
+            elif system == "chips":
+                self.chips_matches += len(ended)
+                self.chips_hands += hands
+                self.chips_credit += by_pos
             else:
                 self.neg_matches += len(ended)
                 self.neg_hands += hands
@@ -141,7 +163,8 @@ class Summary:
         """Add another summary of the same job (a Dask task's chunk)."""
         for name in ("units", "rows", "turns_sum", "stalled", "capped", "pos_matches", "neg_matches",
                      "pos_hands", "neg_hands", "wins_from_dealer", "pos_credit", "neg_credit", "bot_wins",
-                     "bot_points_won", "bot_points_left"):
+                     "bot_points_won", "bot_points_left", "chips_matches", "chips_hands", "chips_credit",
+                     "champ_pos", "champ_neg"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     # ----------------------------------------------------------------------- figures
@@ -177,13 +200,20 @@ class Summary:
         if system is None:
             total = self.wins_from_dealer.sum()
             return self.wins_from_dealer / total if total else self.wins_from_dealer.astype(float)
-        m, c = (self.pos_matches, self.pos_credit) if system == "pos" else (self.neg_matches, self.neg_credit)
+        m, c = {"pos": (self.pos_matches, self.pos_credit), "neg": (self.neg_matches, self.neg_credit),
+                "chips": (self.chips_matches, self.chips_credit)}[system]
         return c / m if m else np.full(self.players, np.nan)
 
     def mean_hands(self, system: str) -> float:
-        """Mean hands per ended match under ``"pos"`` (S1) or ``"neg"`` (S2)."""
-        m, h = (self.pos_matches, self.pos_hands) if system == "pos" else (self.neg_matches, self.neg_hands)
+        """Mean hands per ended match under ``"pos"`` (S1), ``"neg"`` (S2) or ``"chips"`` (S4)."""
+        m, h = {"pos": (self.pos_matches, self.pos_hands), "neg": (self.neg_matches, self.neg_hands),
+                "chips": (self.chips_matches, self.chips_hands)}[system]
         return h / m if m else float("nan")
+
+    def champion_shares(self, system: str) -> np.ndarray:
+        """Tournaments: each player's share of the S1 (``"pos"``) or S2 (``"neg"``) titles."""
+        c = self.champ_pos if system == "pos" else self.champ_neg
+        return c / self.units if self.units else np.full(self.players, np.nan)
 
 
 def wall_seconds(summaries: list[Summary]) -> float:

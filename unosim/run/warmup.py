@@ -57,8 +57,39 @@ def _trace() -> tuple[Any, Callable[[], None]]:
     return trace_hand, go
 
 
+def _tournaments() -> tuple[Any, Callable[[], None]]:
+    from unosim.engine.tournaments import play_tournaments
+    from unosim.rules.config import default_config
+    from unosim.run.tournaments import Tournament
+
+    return play_tournaments, Tournament(default_config()).warm_up
+
+
+def _trace_match() -> tuple[Any, Callable[[], None]]:
+    from unosim.engine.matches import trace_match_hand
+    from unosim.kernel.layout import LOG_WIDTH
+    from unosim.rules.config import default_config, to_params
+
+    def go() -> None:
+        trace_match_hand(to_params(default_config()), 0, 0, 0, np.zeros((1, LOG_WIDTH), np.int64))
+
+    return trace_match_hand, go
+
+
+def _trace_tournament() -> tuple[Any, Callable[[], None]]:
+    from unosim.engine.tournaments import trace_tournament_hand
+    from unosim.kernel.layout import LOG_WIDTH
+    from unosim.rules.config import default_config, to_params
+
+    def go() -> None:
+        trace_tournament_hand(to_params(default_config()), 0, 0, 0, 0, 3, 1, 0, np.zeros((1, LOG_WIDTH), np.int64))
+
+    return trace_tournament_hand, go
+
+
 KERNELS: dict[str, Callable[[], tuple[Any, Callable[[], None]]]] = {
-    "hands": _hands, "matches": _matches, "trace": _trace}
+    "hands": _hands, "matches": _matches, "trace": _trace, "tournaments": _tournaments,
+    "trace_match": _trace_match, "trace_tournament": _trace_tournament}
 """Every entry point the commands call: name -> (dispatcher, a call that compiles it)."""
 
 

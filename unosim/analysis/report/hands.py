@@ -67,7 +67,7 @@ def hand_rows(agg: Aggregate, out: Rows) -> None:
         for t in range(agg.teams):
             out.share("team", "win_share", t, agg.team_wins[t], decided)
     bot_wins, bot_held = agg.bot_wins, agg.bot_seat_hands
-    if not agg.bot_cols and len(set(info.bots)) > 1:
+    if not agg.bot_cols and len(set(info.bots)) > 1 and not agg.tournaments:  # T1: seats change
         bot_wins, bot_held = {}, {}
         for s, b in enumerate(info.bots[:p]):
             bot_wins[b] = bot_wins.get(b, 0) + int(agg.seat_wins[s])

@@ -1,5 +1,6 @@
-"""Match figures under S1 (positive) and S2 (negative) scoring, from the rows where a
-system's match ended (ties shared 1/k, see the package docstring)."""
+"""Match figures under S1 (positive), S2 (negative) and S4 (chips) scoring, from the rows
+where a system's match ended (ties shared 1/k, see the package docstring), and how often
+two systems crown the same winner."""
 
 from __future__ import annotations
 
@@ -11,29 +12,33 @@ from unosim.analysis.report.hands import Rows
 from unosim.analysis.report.stream import Aggregate, HistStats, hist_quantile
 
 
-_SYSTEMS = (("positive", "pos"), ("negative", "neg"))
+_SYSTEMS = (("positive", "pos"), ("negative", "neg"), ("chips", "chips"))
+_NAMES = {"positive": "S1", "negative": "S2", "chips": "S4"}
 
 
 def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
     rows = agg.end_rows()
     info, p = agg.src.info, agg.players
     base = agg.min_hand_in_match or 0
+    crowned: dict[str, dict[int, int]] = {}  # system -> match -> its winners as a bit mask of seats
     for system, pre in _SYSTEMS:
         if system == "negative" and info.finish == "last_standing":
             continue
         sec = f"match_{system}"
-        if f"{pre}_end" not in rows and system == "negative":
-            continue  # no S2 columns in this file
+        if f"{pre}_end" not in rows and system != "positive":
+            continue  # no S2 (or S4) columns in this file
         sel = rows[f"{pre}_end"].astype(bool) if rows else np.zeros(0, bool)
         m = int(sel.sum())
         out.count(sec, "matches", "", m)
         if m == 0:
             continue
         totals = np.stack([rows[f"{pre}_total_{s}"][sel].astype(np.float64) for s in range(p)], axis=1)
-        best = totals.max(axis=1) if system == "positive" else totals.min(axis=1)
+        best = totals.min(axis=1) if system == "negative" else totals.max(axis=1)  # S2: lowest wins
         win = totals == best[:, None]
         credit = win / win.sum(axis=1, keepdims=True)
         seat_credit = credit.sum(axis=0)
+        masks = (win.astype(np.int64) << np.arange(p, dtype=np.int64)).sum(axis=1)
+        crowned[system] = dict(zip(rows["match"][sel].astype(np.int64).tolist(), masks.tolist()))
         for s in range(p):
             out.share(f"{sec}_seat", "win_share", s, seat_credit[s], m)
         if agg.teams > 1:
@@ -58,12 +63,27 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         out.plain(sec, "hands_per_match", "", "p90", hist_quantile(h, 0.9))
         sides = totals[:, : agg.teams] if agg.teams > 1 else totals
         ordered = np.sort(sides, axis=1)
-        if system == "positive":
+        if system != "negative":
             ordered = ordered[:, ::-1]
         _values_rows(out, sec, "final_winner", ordered[:, 0])
         if sides.shape[1] > 1:
             _values_rows(out, sec, "final_runner_up", ordered[:, 1])
             _values_rows(out, sec, "final_margin", np.abs(ordered[:, 0] - ordered[:, 1]), quantiles=False)
+
+
+    agreement_rows(crowned, out)
+
+
+def agreement_rows(crowned: dict[str, dict[int, int]], out: Rows) -> None:
+    """Section ``match_agreement``: for each pair of systems, the share of the matches both
+    ended in which they crown the same winner (the same set of seats: a tie must be the
+    same tie), with its interval."""
+    names = [s for s, _ in _SYSTEMS if s in crowned]
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            both = crowned[a].keys() & crowned[b].keys()
+            same = sum(crowned[a][m] == crowned[b][m] for m in both)
+            out.share("match_agreement", "same_winner", f"{_NAMES[a]}/{_NAMES[b]}", same, len(both))
 
 
 def _values_rows(out: Rows, sec: str, fig: str, vals: np.ndarray, quantiles: bool = True) -> None:
@@ -74,3 +94,29 @@ def _values_rows(out: Rows, sec: str, fig: str, vals: np.ndarray, quantiles: boo
     if quantiles:
         out.plain(sec, fig, "", "median", float(np.quantile(vals, 0.5)) if n else math.nan)
         out.plain(sec, fig, "", "p90", float(np.quantile(vals, 0.9)) if n else math.nan)
+
+
+def tournament_rows(agg: Aggregate, out: Rows) -> None:
+    """T1: tournaments played, and per system (S1 ``pos``: highest total; S2 ``neg``:
+    lowest) each player's and each bot's champion share (ties shared 1/k), with intervals.
+    A bot's share is its players' credit together; ``win_per_seat`` divides by the players
+    it had (its fair value is 1 / players, as for a single player)."""
+    champs = agg.champions()
+    if not champs:
+        return
+    info = agg.src.info
+    n = agg.t_players
+    labels = list(info.bot_labels) if len(info.bot_labels) == n else list(info.bots[:n])
+    for pre, win in champs.items():
+        t = len(win)
+        credit = (win / np.maximum(win.sum(axis=1, keepdims=True), 1)).sum(axis=0)
+        if pre == "pos":
+            out.count("tournament", "tournaments", "", t)
+        for q in range(n):
+            out.share(f"tournament_{pre}_player", "win_share", q, credit[q], t)
+        if len(labels) == n:
+            for b in sorted(set(labels)):
+                mine = [q for q in range(n) if labels[q] == b]
+                x = credit[mine].sum()
+                out.share(f"tournament_{pre}_bot", "win_share", b, x, t)
+                out.share(f"tournament_{pre}_bot", "win_per_seat", b, x, t * len(mine))

@@ -29,6 +29,17 @@ _SECTION_TITLES = {
     "match_negative_seat": "S2 match winner share by seat (ties shared)",
     "match_negative_team": "S2 match winner share by team",
     "match_negative_bot": "S2 match winner share by bot",
+    "match_chips": "Matches, S4 chips (balance after chips_hands hands)",
+    "match_chips_seat": "S4 match winner share by seat (ties shared)",
+    "match_chips_team": "S4 match winner share by team",
+    "match_chips_bot": "S4 match winner share by bot",
+    "match_agreement": "Matches where two systems crown the same winner (same seats, ties included)",
+    "tournament": "Tournaments (T1)",
+    "formats": "Share of the wins by format (hands, matches S1/S2/S4, tournaments T1)",
+    "tournament_pos_player": "S1 champion share by player (highest total, ties shared)",
+    "tournament_neg_player": "S2 champion share by player (lowest total, ties shared)",
+    "tournament_pos_bot": "S1 champion share by bot (ties shared)",
+    "tournament_neg_bot": "S2 champion share by bot (ties shared)",
 }
 
 
@@ -42,6 +53,8 @@ def _row_name(section: str, figure: str, key: str, stat: str) -> str:
             who = f"seat {key}"
         elif section.endswith("team"):
             who = f"team {key}"
+        elif section.endswith("player"):
+            who = f"player {key}"
         else:
             who = key
         return who if figure == "win_share" else f"{who} (per seat held)"

@@ -159,10 +159,15 @@ class Aggregate:
 
     def __init__(self, src: Source, counters: Sequence[str], hands: bool, matches: bool) -> None:
         self.src = src
-        self.players = p = max(src.info.players, 1)
-        self.teams = src.info.teams
+        self.tournaments = "tournament" in src.names  # T1: tables of four seats, two pairs
+        self.t_players = max(src.info.players, 1)
+        self.players = p = 4 if self.tournaments else max(src.info.players, 1)
+        self.teams = 2 if self.tournaments else src.info.teams
         self.hands = hands
         self.matches = matches and "match" in src.names
+        self.champ_cols = [f"champion_{pre}_{q}" for pre in ("pos", "neg") for q in range(self.t_players)
+                           if f"champion_{pre}_{q}" in src.names] if self.tournaments and matches else []
+        self.champ_parts: list[np.ndarray] = []
         self.bot_cols = [f"bot_{s}" for s in range(p) if f"bot_{s}" in src.names]
         self.counters = [c for c in (*BASE_COUNTERS, *counters) if c in src.names]
         self.n = 0
@@ -175,8 +180,8 @@ class Aggregate:
         self.hists: dict[str, np.ndarray] = {}
         self.end_parts: list[dict[str, np.ndarray]] = []
         self.min_hand_in_match: int | None = None
-        end_cols = ["match", "hand_in_match", "pos_end", "neg_end"]
-        end_cols += [f"{pre}_total_{s}" for pre in ("pos", "neg") for s in range(p)]
+        end_cols = ["match", "hand_in_match", "pos_end", "neg_end", "chips_end"]
+        end_cols += [f"{pre}_total_{s}" for pre in ("pos", "neg", "chips") for s in range(p)]
         self.end_cols = [c for c in (*end_cols, *self.bot_cols) if c in src.names] if self.matches else []
 
     def columns(self) -> list[str]:
@@ -188,6 +193,8 @@ class Aggregate:
                 cols.append("winning_team")
         cols += self.end_cols
         cols += self.bot_cols
+        if self.champ_cols:
+            cols += ["t_end", *self.champ_cols]
         return list(dict.fromkeys(c for c in cols if c in self.src.names))
 
     def add(self, b: _Batch) -> None:
@@ -195,6 +202,9 @@ class Aggregate:
             self._add_hands(b)
         if self.matches:
             self._add_matches(b)
+        if self.champ_cols:
+            last = np.asarray(b["t_end"], dtype=bool)
+            self.champ_parts.append(np.stack([np.asarray(b[c])[last] for c in self.champ_cols], axis=1))
 
     def _add_hands(self, b: _Batch) -> None:
         p = self.players
@@ -229,7 +239,7 @@ class Aggregate:
             m = int(him.min())
             self.min_hand_in_match = m if self.min_hand_in_match is None else min(m, self.min_hand_in_match)
         mask = np.zeros(len(him), dtype=bool)
-        for c in ("pos_end", "neg_end"):
+        for c in ("pos_end", "neg_end", "chips_end"):
             if c in b:
                 mask |= np.asarray(b[c], dtype=bool)
         if not mask.any():
@@ -243,6 +253,15 @@ class Aggregate:
             else:
                 part[c] = np.asarray(v)[mask]
         self.end_parts.append(part)
+
+    def champions(self) -> dict[str, np.ndarray]:
+        """Tournaments: per system (``pos``, ``neg``) a (tournaments, players) bool array of
+        the champions, from each tournament's last row."""
+        if not self.champ_parts:
+            return {}
+        allc = np.concatenate(self.champ_parts).astype(bool)
+        n = self.t_players
+        return {"pos": allc[:, :n], "neg": allc[:, n:2 * n]}
 
     def end_rows(self) -> dict[str, np.ndarray]:
         """The rows where a scoring system's match ended, as one array per column."""

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis.report.hands import Rows, hand_rows
-from unosim.analysis.report.matches import match_rows
+from unosim.analysis.report.matches import match_rows, tournament_rows
 from unosim.analysis.report.model import LENGTH_COLUMNS, TABLE_COLUMNS, PathLike, Report
 from unosim.analysis.report.sources import Result, as_inputs, discover, source_meta
 from unosim.analysis.report.stream import aggregate
@@ -32,6 +32,8 @@ def _build(
             d.update({c: agg.hists[c] for c in LENGTH_COLUMNS if c in agg.hists})
         if agg.matches:
             match_rows(agg, r, d)
+        if agg.champ_cols:
+            tournament_rows(agg, r)
         rows += r.rows
         dists[label] = d
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
@@ -54,11 +56,14 @@ def hand_report(
 def match_report(
     paths: PathLike | Result | Sequence[PathLike | Result], confidence: float = 0.95
 ) -> Report:
-    """Match figures under S1 (positive) and S2 (negative) for sources with ``match``.
+    """Match figures under S1 (positive), S2 (negative) and S4 (chips) for sources with
+    ``match``, and tournament figures (T1) for sources with ``tournament``.
 
     Per system: matches, winner share per seat/team/bot (ties shared 1/k), hands per
-    match (mean, median, p90) and the final totals (winner, runner-up, margin).
-    Sources without match columns are skipped.
+    match (mean, median, p90) and the final totals (winner, runner-up, margin); for every
+    pair of systems the share of matches where both crown the same winner.  Per
+    tournament system: champion share per player and per bot.  Sources without match or
+    tournament columns are skipped.
     """
     return _build(paths, False, True, confidence, "matches")
 

@@ -1,0 +1,146 @@
+"""Which format best crowns the better player?  One strong bot against B0 bots, side by side.
+
+A format is how a table decides who is best: a single hand, a match to ``match_target``
+under S1, S2 or S4 (one sequence of hands scored three ways, S3), or a partner-rotation
+tournament (T1, its S1 and S2 champions).  :func:`play_formats` plays each format with one
+strong bot and ``players - 1`` others (``random``, B0, by default) and :func:`format_report`
+reads the results: the strong bot's share of the wins (shared titles count 1/k), with
+its interval, beside the even share 1 / players.  The format that gives the strong bot
+the largest share is the one that best tells the better player from luck.
+
+Seats matter (the first player after the dealer wins more hands), so no format seats the
+strong bot in one place only: single hands are played once per rotation of the bots over
+the seats (``rotated`` runs), and matches and tournaments are split evenly over the
+strong bot's seat (matches) or player number (tournaments), then pooled.
+:func:`plot_formats` draws the report as one bar per format with its interval.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unosim.analysis import stats
+from unosim.analysis.report import Report, summarize
+from unosim.rules.config import RulesConfig, default_config
+from unosim.run.jobs import make_job
+from unosim.run.runner import run_job
+
+__all__ = ["FORMATS", "format_report", "formats_config", "play_formats", "plot_formats"]
+
+FORMATS = (
+    ("single hand", "hands", "bot", "win_share"),
+    ("match S1", "matches", "match_positive_bot", "win_share"),
+    ("match S2", "matches", "match_negative_bot", "win_share"),
+    ("match S4", "matches", "match_chips_bot", "win_share"),
+    ("tournament S1", "tournaments", "tournament_pos_bot", "win_share"),
+    ("tournament S2", "tournaments", "tournament_neg_bot", "win_share"),
+)
+"""(format, the run that plays it, the report section holding the bot's share, figure)."""
+
+
+def formats_config(strong: str, others: str = "random", players: int = 4, at: int = 0,
+                   cfg: RulesConfig | None = None) -> RulesConfig:
+    """``cfg`` (default: the official rules) with ``strong`` at seat (player) ``at`` and
+    ``others`` everywhere else, named after them."""
+    base = cfg or default_config()
+    seats = [others] * players
+    seats[at] = strong
+    name = f"{strong}_vs_{others}_at_{at}"
+    return base.with_values({"name": name, "players": players, "teams": 1, "seats": seats})
+
+
+def play_formats(strong: str, others: str = "random", *, players: int = 4, hands: int = 20_000,
+                 matches: int = 400, tournaments: int = 400, seed: int = 0, cfg: RulesConfig | None = None,
+                 out: str | Path | None = None, workers: int | None = None) -> dict[str, list[Path]]:
+    """Play every format for ``strong`` against ``others`` and return the result paths by
+    run kind (``hands``, ``matches``, ``tournaments``), for :func:`format_report`.
+
+    ``hands`` deals are each played once per seat rotation; ``matches`` and
+    ``tournaments`` are split evenly over the strong bot's seat or player number (rounded
+    up).  ``out``: the folder for the results (a new temporary folder when None); an
+    existing result there is resumed.  ``players`` must be 4 or 8 for tournaments."""
+    root = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="unosim-formats-"))
+    paths: dict[str, list[Path]] = {"hands": [], "matches": [], "tournaments": []}
+    cfg0 = formats_config(strong, others, players, 0, cfg)
+    p = root / f"{cfg0.name}.hands.parquet"
+    run_job(make_job(cfg0, "rotated", hands, seed, out=p), workers=workers, resume=True)
+    paths["hands"].append(p)
+    for mode, count in (("matches", matches), ("tournaments", tournaments)):
+        if count <= 0:
+            continue
+        each = math.ceil(count / players)
+        for at in range(players):
+            c = formats_config(strong, others, players, at, cfg)
+            p = root / f"{c.name}.{mode}.parquet"
+            run_job(make_job(c, mode, each, seed, out=p), workers=workers, resume=True)
+            paths[mode].append(p)
+    return paths
+
+
+def format_report(results: Mapping[str, Sequence[str | Path]], bot: str, confidence: float = 0.95) -> Report:
+    """The share of wins of ``bot`` in every format the ``results`` hold (by run kind, as
+    :func:`play_formats` returns them), pooled over the results of a kind: one row per
+    format in section ``formats`` (``key`` the format, ``stat`` "share", Wilson interval),
+    and ``even`` (1 / players) in the ``sd`` column's place as ``even_share``."""
+    rows: list[dict[str, Any]] = []
+    sources: dict[str, dict[str, str]] = {}
+    reports = {kind: summarize(list(paths), confidence) for kind, paths in results.items() if paths}
+    for name, kind, section, figure in FORMATS:
+        rep = reports.get(kind)
+        if rep is None:
+            continue
+        sources.update(rep.sources)
+        t = rep.table
+        sel = t[(t["section"] == section) & (t["figure"] == figure) & (t["key"] == bot)]
+        if not len(sel):
+            continue
+        x, n = float(sel["successes"].sum()), float(sel["n"].sum())  # pooled over the seats
+        p, lo, hi = stats.proportion(x, n, confidence)
+        players = int(next(iter(rep.sources.values())).get("players", "0") or 0)
+        rows.append({"label": bot, "section": "formats", "figure": "win_share", "key": name, "stat": "share",
+                     "value": p, "low": lo, "high": hi, "n": n, "successes": x, "sd": math.nan,
+                     "even_share": 1 / players if players else math.nan})
+    table = pd.DataFrame(rows, columns=["label", "section", "figure", "key", "stat", "value", "low", "high", "n",
+                                        "successes", "sd", "even_share"])
+    return Report("summary", table, sources, f"formats: the share of wins of {bot}")
+
+
+def plot_formats(report: Report, ax: Any = None, path: str | Path | None = None) -> Any:
+    """One bar per format: the bot's share of wins with its interval, the even share as a
+    dashed line.  Draws on ``ax`` (a new figure when None); ``path``: also save a PNG.
+    Returns the figure."""
+    import matplotlib
+
+    if ax is None and path is not None:
+        matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    t = report.table
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+    else:
+        fig = ax.figure
+    x = np.arange(len(t))
+    v = t["value"].to_numpy(float)
+    err = np.vstack([v - t["low"].to_numpy(float), t["high"].to_numpy(float) - v])
+    ax.bar(x, 100 * v, yerr=100 * err, capsize=4, color="#4c72b0")
+    even = t["even_share"].dropna()
+    if len(even):
+        ax.axhline(100 * float(even.iloc[0]), ls="--", color="grey", lw=1, label="even share")
+        ax.legend(loc="upper left", frameon=False)
+    ax.set_xticks(x)
+    ax.set_xticklabels(t["key"], rotation=20, ha="right")
+    ax.set_ylabel("share of wins (%)")
+    bot = t["label"].iloc[0] if len(t) else ""
+    ax.set_title(f"How often each format crowns {bot} (95% intervals)")
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=110)
+    return fig

@@ -1,0 +1,172 @@
+"""The partner-rotation tournament (docs/rules.md T1): the compiled loop.
+
+A tournament is a fixed schedule of rounds; in each round every table (one table of four
+with 4 players, two with 8) plays ``hands_per_round`` hands.  Who sits where is worked
+out in Python (:mod:`unosim.run.tournaments`) and given here as one parameter vector
+``P`` per (round, table), with that table's bots at its seats, 4 players and H12
+``teams = 2`` (partners face each other at seats 0/2 and 1/3), and ``seating``, the player
+at each seat.  A table-round is one random stream, ``stream_start(seed,
+STREAM_TOURNAMENTS, (tournament * rounds + round) * tables + table)``, continued from hand
+to hand, so a tournament's rows depend on (seed, tournament index) alone, whatever the
+thread count or the chunking.
+
+Rows come in the order round, table, hand: every tournament has ``rounds * tables *
+hands_per_round`` of them, so tournament ``t`` of a call owns a fixed block of rows.  A
+row is the hand's O1 record (``write_row``; seats are the table's seats) followed by the
+``T_*`` columns below: the players' running totals after the hand, in that row order,
+and on the tournament's last row its champions.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .batch import deal_next, keep_alive, write_row
+from unosim.kernel.borrow import address, borrow
+from .hand import play_hand
+from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_STALLED, O_WINNER, S_LOGCAP
+from unosim.kernel.rng import stream_start
+from unosim.rules.params import P_HANDS_PER_ROUND
+
+STREAM_TOURNAMENTS = 3
+TABLE_SEATS = 4    # T1 tables seat four: two pairs
+MAX_T_PLAYERS = 8  # T1 is for 4 or 8 players
+
+# --------------------------------------------------------------------------- tournament columns
+T_TOURNAMENT = N_OUT         # tournament index in the run
+T_ROUND = N_OUT + 1          # 0-based round index
+T_TABLE = N_OUT + 2          # 0 (the first table), 1 (the second, 8 players)
+T_HAND_IN_ROUND = N_OUT + 3  # 0-based
+T_END = N_OUT + 4            # 1 on the tournament's last row
+T_PLAYER0 = N_OUT + 5        # per seat of the table: the player sitting there
+T_POS0 = T_PLAYER0 + TABLE_SEATS     # per player: S1 running total after this row
+T_NEG0 = T_POS0 + MAX_T_PLAYERS      # per player: S2 running total after this row
+T_CHAMP_POS0 = T_NEG0 + MAX_T_PLAYERS  # per player: 1 on the last row if an S1 champion
+T_CHAMP_NEG0 = T_CHAMP_POS0 + MAX_T_PLAYERS  # per player: 1 on the last row if an S2 champion
+N_TOUT = T_CHAMP_NEG0 + MAX_T_PLAYERS
+
+HAND_STRIDE = 1_000_000
+"""The ``hand`` column of a tournament run is ``tournament * HAND_STRIDE + row``, ``row``
+the hand's place in the tournament (0-based, in the order round, table, hand)."""
+
+
+@njit(cache=True)
+def table_stream(seed, tournament, rnd, table, rounds, tables):
+    """The random stream of one table's round."""
+    return stream_start(seed, STREAM_TOURNAMENTS, (tournament * rounds + rnd) * tables + table)
+
+
+@njit(cache=True)
+def score_hand(row, seating_row, tot):
+    """T1 scoring of one table hand into the per-player totals ``tot`` (S1 first
+    ``MAX_T_PLAYERS``, then S2): each member of the winning pair adds the points left in
+    the other pair's hands (S1), each member of the losing pair adds the points left in
+    both of its hands (S2).  A stalled hand scores nothing."""
+    if row[O_STALLED] != 0:
+        return
+    w = row[O_WINNER]
+    lose = 1 - w % 2  # the losing pair sits at seats lose and lose + 2
+    pts = row[O_POINTS0 + lose] + row[O_POINTS0 + lose + 2]
+    for k in range(2):
+        tot[seating_row[w % 2 + 2 * k]] += pts
+        tot[MAX_T_PLAYERS + seating_row[lose + 2 * k]] += pts
+
+
+@njit(cache=True)
+def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables, out, first, tot):
+    """Tournament ``t`` into ``out[first : first + rounds * tables * hands_per_round]``."""
+    for i in range(2 * MAX_T_PLAYERS):
+        tot[i] = 0
+    i = first
+    k = 0
+    for r in range(rounds):
+        for x in range(tables):
+            rt = r * tables + x
+            P = address(Ps[rt])
+            hpr = int(P[P_HANDS_PER_ROUND])
+            rng[0] = table_stream(seed, t, r, x, rounds, tables)
+            dealer = 0  # T1: seat 0 deals the round's first hand, R4 the next ones
+            for h in range(hpr):
+                play_hand(st, P, rng, log, dealer)
+                write_row(st, P, out, i, t * HAND_STRIDE + k)
+                row = out[i]
+                row[T_TOURNAMENT] = t
+                row[T_ROUND] = r
+                row[T_TABLE] = x
+                row[T_HAND_IN_ROUND] = h
+                row[T_END] = 0
+                for s in range(TABLE_SEATS):
+                    row[T_PLAYER0 + s] = seating[rt, s]
+                score_hand(row, seating[rt], tot)
+                for p in range(MAX_T_PLAYERS):
+                    row[T_POS0 + p] = tot[p]
+                    row[T_NEG0 + p] = tot[MAX_T_PLAYERS + p]
+                    row[T_CHAMP_POS0 + p] = 0
+                    row[T_CHAMP_NEG0 + p] = 0
+                dealer = deal_next(P, rng, (dealer + 1) % TABLE_SEATS, row[O_WINNER])
+                i += 1
+                k += 1
+    last = out[i - 1]
+    last[T_END] = 1
+    best = tot[0]
+    low = tot[MAX_T_PLAYERS]
+    for p in range(1, players):
+        best = max(best, tot[p])
+        low = min(low, tot[MAX_T_PLAYERS + p])
+    for p in range(players):
+        last[T_CHAMP_POS0 + p] = 1 if tot[p] == best else 0
+        last[T_CHAMP_NEG0 + p] = 1 if tot[MAX_T_PLAYERS + p] == low else 0
+    return k
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, out, blocks):
+    """Tournaments ``start .. start+count-1`` into ``out`` (``rows_per`` rows each, in
+    tournament order; ``rows_per = rounds * tables * hands_per_round``)."""
+    rows_per = out.shape[0] // max(count, 1)
+    for b in prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        st_mem = np.zeros(N_STATE, np.int64)
+        rng_mem = np.zeros(1, np.uint64)
+        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
+        tot_mem = np.zeros(2 * MAX_T_PLAYERS, np.int64)
+        st = address(st_mem)
+        rng = address(rng_mem)
+        log = address(log_mem)
+        tot = borrow(tot_mem)
+        outv = borrow(out)
+        Psv = borrow(Ps)
+        seatv = borrow(seating)
+        for j in range(lo, hi):
+            play_tournament(st, Psv, seatv, rng, log, seed, start + j, players, rounds, tables, outv,
+                            j * rows_per, tot)
+        keep_alive(st_mem, rng_mem, log_mem)
+        keep_alive(tot_mem, tot_mem, tot_mem)
+
+
+@njit(cache=True)
+def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log):
+    """Replay hand ``hand`` of one table's round exactly as the run played it (the round's
+    earlier hands at that table are played again, unlogged), with the event log on for
+    that hand; returns its final state (events: the first ``st[S_NLOG]`` rows of ``log``).
+    ``P``: that table's parameter vector for that round."""
+    st_mem = np.zeros(N_STATE, np.int64)
+    rng_mem = np.zeros(1, np.uint64)
+    none = np.zeros((0, LOG_WIDTH), np.int64)
+    row = np.zeros((1, N_OUT), np.int64)
+    st = address(st_mem)
+    rng = address(rng_mem)
+    Pv = address(P)
+    rng[0] = table_stream(seed, t, rnd, table, rounds, tables)
+    dealer = 0
+    for h in range(hand + 1):
+        if h == hand:
+            st_mem[S_LOGCAP] = log.shape[0]
+            play_hand(st, Pv, rng, address(log), dealer)
+        else:
+            play_hand(st, Pv, rng, address(none), dealer)
+        write_row(st, Pv, row, 0, h)
+        dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, row[0, O_WINNER])
+    keep_alive(rng_mem, none, log)
+    keep_alive(P, row, P)
+    return st_mem
