@@ -1,0 +1,67 @@
+"""How fast `unosim tune` plays, and how long a default `unosim tune` takes.
+
+Prints, for one config and table size:
+
+1. the hands/s the tuner achieves (its own count of hands over its wall time) and the
+   share of that wall time spent inside the kernel call, against the hands/s of a plain
+   in-memory run of the same table (the tuner's first candidate, ``weights`` at seat 0 and
+   ``random`` elsewhere, rotated, as one job without output): target >= 80% in the kernel;
+2. the wall time of the default command, ``unosim tune CONFIG --players N`` (a subprocess,
+   interpreter start and final check included): target <= 3 minutes on 2 cores.
+
+    python benchmarks/tune_speed.py [--config standard] [--players 4] [--budget N] [--deals N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+
+from unosim.rules.bundled import find_config
+from unosim.run.botfile import resolve_bot
+from unosim.rules.config import load_config
+from unosim.run.jobs import make_job
+from unosim.run.play import set_workers
+from unosim.run.runner import run_job
+from unosim.skill.tune import start_bot, tune
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--config", default="standard")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--budget", type=int, default=600, help="the command's default")
+    ap.add_argument("--deals", type=int, default=1000, help="the command's default")
+    ap.add_argument("--skip-command", action="store_true", help="only the in-process figures")
+    args = ap.parse_args()
+    cfg = load_config(find_config(args.config)).with_values({"players": args.players})
+    workers = set_workers(None)
+    field = [resolve_bot("random")]
+    tune(cfg, field, budget=12, deals=10, seed=1, workers=workers)  # load the kernel first
+
+    res = tune(cfg, field, budget=args.budget, deals=args.deals, seed=0, workers=workers)
+    rate = res.hands / res.seconds
+    table = cfg.with_values({"seats": [start_bot().entry()] + ["random"] * (cfg.players - 1)})
+    job = make_job(table, "rotated", 50_000, 0, chunk_size=50_000)
+    s = run_job(job, workers=workers)
+    plain = s.rows / s.seconds
+    print(f"{cfg.name}, {cfg.players} players, {workers} workers, budget {args.budget}, deals {args.deals}:")
+    print(f"  tuner: {res.hands:,} hands in {res.seconds:.1f} s = {rate:,.0f} hands/s; "
+          f"{res.kernel_share:.1%} of its wall time in the kernel (target >= 80%)")
+    print(f"  plain rotated run of the same table: {plain:,.0f} hands/s; tuner / plain = {rate / plain:.2f}")
+    if args.skip_command:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "unosim.cli", "tune", args.config, "--players", str(args.players),
+                        "--out", tmp, "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - t
+    print(f"  `unosim tune {args.config} --players {args.players}` (defaults, final check included): "
+          f"{wall:.1f} s wall (target <= 180 s)")
+
+
+if __name__ == "__main__":
+    main()
