@@ -144,8 +144,9 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
         (dest / "check.json").write_text(json.dumps(chk.to_dict(), indent=1))
     even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players)
     share = (chk.tuned.share, *chk.tuned.interval()) if chk else None
+    begin = (chk.start.share, *chk.start.interval()) if chk else None
     plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
-               f"{', '.join(b.name for b in field_bots)}", dest / "curve.png", share)
+               f"{', '.join(b.name for b in field_bots)}", dest / "curve.png", share, begin)
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
         sys.exit(130)

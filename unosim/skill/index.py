@@ -109,10 +109,11 @@ def measure(cfg: RulesConfig, bot: Bot, *, deals: int, seed: int, workers: int) 
             "edge_b0": eb[0], "edge_b0_low": eb[1], "edge_b0_high": eb[2]}
 
 
-def _rules_label(values: tuple[tuple[str, object], ...]) -> str:
-    parts = [f"{k.rsplit('.', 1)[-1]}={partition_text(v)}" for k, v in values
-             if k.rsplit(".", 1)[-1] != "players"]
-    return ",".join(parts) or "official rules (base)"
+def rules_label(point_label: str) -> str:
+    """What a point changes, without its table size: ``stacking=draw2,players=4`` ->
+    ``stacking=draw2``; a base point -> ``base``."""
+    parts = [x for x in point_label.split(",") if not x.startswith("players=")]
+    return ",".join(parts) or "base"
 
 
 def _write_table(path: Path, points: list[SkillPoint]) -> None:
@@ -181,7 +182,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
         fig = measure(p.cfg, used, deals=check_deals, seed=seed, workers=workers)
         part = {k.rsplit(".", 1)[-1]: partition_text(v) for k, v in p.values}
         is_base = all(part[k] == base[k] for k in part if k != "players" and k in base)
-        done.append(SkillPoint(p.label, _rules_label(p.values), p.cfg.players, is_base, json.dumps(part),
+        done.append(SkillPoint(p.label, rules_label(p.label), p.cfg.players, is_base, json.dumps(part),
                                bot=str(where / "bot.toml") if bot is None else (bot.source or bot.name),
                                settings=settings, seconds=time.perf_counter() - t0, **fig))
         _write_table(table, done + [kept[q.label] for q in sweep.points[i + 1:] if q.label in kept])

@@ -36,9 +36,11 @@ def _save(fig, path: PathLike | None):
 
 
 def plot_curve(history: pd.DataFrame, even: float, title: str, path: PathLike | None = None,
-               check: tuple[float, float, float] | None = None):
+               check: tuple[float, float, float] | None = None, start: tuple[float, float, float] | None = None):
     """Win share per generation: every candidate (grey dots), the search's mean (line, with
-    its interval) and, at the end, the tuned bot on fresh deals (``check``: share, low, high)."""
+    its interval) and, at the end, the tuned bot on fresh deals (``check``: share, low, high)
+    beside its starting point on the same deals (``start``).  Each generation's deals differ,
+    so the line moves with their luck as well as with the search."""
     fig, ax = _new((7.5, 4.2))
     cand = history[history["candidate"] >= 0]
     mean = history[history["candidate"] < 0]
@@ -51,6 +53,11 @@ def plot_curve(history: pd.DataFrame, even: float, title: str, path: PathLike | 
         s, lo, hi = (100 * v for v in check)
         ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="D", color="C3", capsize=4,
                     label=f"tuned bot, fresh deals: {s:.1f}%")
+    if start is not None:
+        x = (mean["generation"].max() if len(mean) else 0) + 1
+        s, lo, hi = (100 * v for v in start)
+        ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="s", color="0.35", capsize=4,
+                    label=f"its start (defaults), same deals: {s:.1f}%")
     ax.set_xlabel("generation (fresh deals each; all candidates of one generation on the same deals)")
     ax.set_ylabel("win share against the field (%)")
     ax.set_title(title, fontsize="medium")
