@@ -166,6 +166,8 @@ def test_league_command_resumes(tmp_path: Path) -> None:
 
 
 def test_b0_has_no_skill_at_a_b0_table() -> None:
+    """Exactly 0, interval included: with every seat B0, rotating the seats changes no
+    hand, so the bot under test wins each deal in exactly one of its n rotations."""
     from unosim.skill.index import measure
 
     for players in (2, 4):

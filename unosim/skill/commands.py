@@ -262,7 +262,8 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
             click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]")
     plot_skill(frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 (95% intervals)",
                dest / "skill.png")
-    click.echo(f"wrote {dest / 'skill.parquet'}, skill.png, points/*/bot.toml; "
+    bots = "" if fixed else ", points/*/bot.toml"
+    click.echo(f"wrote {dest / 'skill.parquet'}, skill.png{bots}; "
                f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")
 
 
