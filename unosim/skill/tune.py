@@ -123,7 +123,7 @@ def check_args(budget: int, deals: int, seed: int, popsize: int | None = None) -
     """The search's arguments, each refused in one line naming its option; the popsize."""
     lam = popsize or default_popsize()
     if lam < 2:
-        raise RunError(f"--popsize: at least 2 candidates per generation (got {lam})")
+        raise RunError(f"popsize: at least 2 candidates per generation (got {lam})")
     if budget < lam + 1:
         raise RunError(f"--budget: at least {lam + 1} evaluations (one generation: {lam} candidates and their "
                        f"mean); got {budget}")
