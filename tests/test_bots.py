@@ -374,14 +374,23 @@ def test_greedy_beats_random_heads_up():
 
 
 def test_docs_toml_examples_are_valid_configs():
-    """docs/bots.md's TOML examples load as they are (C1)."""
+    """docs/bots.md's TOML examples load as they are (C1); a bot file example (a top-level
+    ``strategy``) as a bot file."""
     import re
+    import tempfile
     import tomllib
+
+    from unosim.run.botfile import load_bot_file
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
     blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
     assert len(blocks) >= 2
     for block in blocks:
+        if "strategy" in tomllib.loads(block):
+            with tempfile.TemporaryDirectory() as tmp:
+                (Path(tmp) / "bot.toml").write_text(block)
+                load_bot_file(Path(tmp) / "bot.toml")
+            continue
         parse_config(tomllib.loads(block))
 
 

@@ -337,7 +337,10 @@ def _is_sweep(path: Path) -> bool:
 @click.option("--view", type=click.Choice(["auto", "summary", "balance"]), default="auto", show_default=True,
               help="auto: the balance report (each rule change against the base point) for one sweep "
                    "directory, else the summary.")
-def report(results: tuple[str, ...], fmt: str, view: str = "auto") -> None:
+@click.option("--skill", "skill_dir", default=None, metavar="DIR",
+              help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
+                   "next to the sweep directory, when it exists].")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None) -> None:
     """Summarise one or more result files or directories (a sweep: its balance report)."""
     from unosim.analysis import report as rp
 
@@ -347,7 +350,7 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto") -> None:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
     try:
         if view == "balance" or (view == "auto" and sweep_dir):
-            click.echo(rp.render(rp.balance_report(paths[0]), fmt))
+            click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
     except (ValueError, OSError) as e:
@@ -527,7 +530,7 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, confi
          workers: int | None) -> None:
     """Bot A at seat 0 against bot B at seat 1, seats rotated: win shares with 95% intervals.
 
-    A bot is a strategy name, or name:param=value,... (e.g. counter:suspicion=0.5)."""
+    A bot is a strategy name, name:param=value,... (e.g. counter:suspicion=0.5) or a bot file (.toml)."""
     from unosim.rules.config import ConfigError
     from unosim.analysis.duel import duel as play_duel
     from unosim.analysis.duel import render
@@ -541,6 +544,15 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, confi
     for line in render(res):
         click.echo(line)
 
+
+def _register_skill() -> None:
+    """`unosim tune`, `league` and `skill` (unosim/skill/commands.py)."""
+    from unosim.skill.commands import register
+
+    register(main)
+
+
+_register_skill()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

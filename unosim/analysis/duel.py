@@ -4,7 +4,8 @@ A sits at seat 0 and B at seat 1 (B plays right after A, clockwise); every other
 holds ``others`` (``random`` by default).  Every deal is played once per rotation of
 that assignment over the seats (seating.py), so A and B play from every seat and with
 every seat's cards.  A bot is a strategy name, optionally with parameters:
-``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML literals).  A and B may be the
+``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML literals), or a bot file
+(``tuned/bot.toml``, written by `unosim tune`; unosim/run/botfile.py).  A and B may be the
 same bot: they are told apart by their seat in the assignment (A, B), not their name.
 
 Reported per bot: its win share (wins / decided hands; stalled hands, R13, have no
@@ -21,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from unosim.run.botfile import is_bot_file, load_bot_file
 from unosim.rules.config import ConfigError, RulesConfig, default_config
 from unosim.run.jobs import RunError, make_job
 from unosim.run.runner import run_job
@@ -37,9 +39,11 @@ __all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
 CHUNK = 100_000
 
 
-def parse_bot(spec: str) -> str | dict[str, Any]:
+def parse_bot(spec: str, where: str = "bot") -> str | dict[str, Any]:
     """``name`` or ``name:param=value,...`` -> a ``[bots] seats`` entry (validated later
-    against STRATEGIES by the config)."""
+    against STRATEGIES by the config); a bot file (``.toml``) -> its entry."""
+    if is_bot_file(spec):
+        return load_bot_file(spec, where).entry()
     name, _, rest = spec.partition(":")
     name = name.strip()
     if not rest.strip():
@@ -89,7 +93,7 @@ def _config(a: str, b: str, players: int, others: str, cfg: RulesConfig | None) 
     """The duel's table; a bad bot is blamed on the argument that named it (A, B or
     --others), not on the config's seat list the user never wrote."""
     base = cfg if cfg is not None else default_config()
-    seats = [parse_bot(a), parse_bot(b)] + [parse_bot(others)] * (players - 2)
+    seats = [parse_bot(a, "A"), parse_bot(b, "B")] + [parse_bot(others, "--others")] * (players - 2)
     try:
         return base.with_values({"players": players, "seats": seats})
     except ConfigError as e:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from unosim.analysis import stats
 from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report
+from unosim.analysis.report.skill import find_skill, skill_rows
 from unosim.analysis.report.sources import Source, discover, source_meta
 from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
 from unosim.analysis.report.triggers import status as trigger_status
@@ -104,6 +105,7 @@ def balance_report(
     dataset_dir: PathLike,
     base: Mapping[str, Any] | None = None,
     confidence: float = 0.95,
+    skill: PathLike | None = None,
 ) -> Report:
     """Effect of every swept rule value on game length, seat advantage and cards drawn.
 
@@ -126,6 +128,10 @@ def balance_report(
     (the counter showing the rule acting is zero in every hand: e.g. no bot multi-plays)
     or "no hand changed" (turns, winners and cards drawn identical to the base, hand for
     hand); "" when the rule acted.
+
+    ``skill``: the output of `unosim skill` for the same sweep (default: the sibling
+    ``<dataset_dir>.skill`` when it exists) adds a ``skill`` metric: the normalised skill
+    index's difference from the base point (:mod:`.skill`).
     """
     sources = discover([dataset_dir])
     keys = list(dict.fromkeys(k for s in sources for k in s.partition))
@@ -159,6 +165,7 @@ def balance_report(
         if all(_norm(s.partition.get(k, base_vals[k])) == base_vals[k] for k in effect_keys):
             base_points.setdefault(players_of(s), s)
     rows: list[dict[str, Any]] = []
+    pairs: list[tuple[dict, dict, dict]] = []  # (point, base point, row fields): the skill column's input
     prints: dict[str, str] = {}
     for s in sources:
         pl = players_of(s)
@@ -170,6 +177,8 @@ def balance_report(
         if not changed:
             continue
         acted = trigger_status(s, b, changed, prints)
+        pairs.append((dict(s.partition), dict(b.partition), {"change": ",".join(changed), "players": pl,
+                      "label": s.label, "base_label": b.label, "status": acted}))
         mo, mb = metrics(aggs[s.label]), metrics(aggs[b.label])
         for name, _, kind in BALANCE_METRICS:
             if kind == "h":
@@ -190,6 +199,9 @@ def balance_report(
                     "effect": float(eff), "effect_kind": kind, "status": acted,
                 }
             )  # fmt: skip
+    skill_table = find_skill(dataset_dir, skill)
+    if skill_table is not None:
+        rows += skill_rows(pairs, skill_table, _norm, confidence)
     table = pd.DataFrame(
         rows,
         columns=["change", "players", "label", "base_label", "metric", "base", "value",

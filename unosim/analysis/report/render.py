@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis.report.model import BALANCE_METRICS, LENGTH_COLUMNS, Report
+from unosim.analysis.report.skill import SKILL_METRIC
 
 
 _SECTION_TITLES = {
@@ -118,7 +119,8 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     """Header, rows of cell strings, and which rows are section headers."""
     t = report.table
     if report.kind == "balance":
-        header = ["change", "players", *[f"{m} (diff, effect)" for m, _, _ in BALANCE_METRICS]]
+        metrics = list(BALANCE_METRICS) + ([SKILL_METRIC] if len(t) and "skill" in set(t["metric"]) else [])
+        header = ["change", "players", *[f"{m} (diff, effect)" for m, _, _ in metrics]]
         rows: list[list[str]] = []
         if len(t):
             inert = t["status"].fillna("") != "" if "status" in t else pd.Series(False, index=t.index)
@@ -131,7 +133,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                 sub = t[(t["change"] == change) & (t["players"] == pl)].set_index("metric")
                 cells = [str(change), str(pl)]
                 word = str(sub["status"].iloc[0]) if "status" in sub and len(sub) else ""
-                for m, _, _ in BALANCE_METRICS:
+                for m, _, _ in metrics:
                     if m not in sub.index:
                         cells.append("-")
                         continue
@@ -139,7 +141,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                         cells.append(word)
                         continue
                     r = sub.loc[m]
-                    stat = "share" if m == "seat_advantage" else "mean"
+                    stat = "share" if m in ("seat_advantage", "skill") else "mean"
                     cells.append(
                         _fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
                     )

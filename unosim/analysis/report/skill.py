@@ -1,0 +1,71 @@
+"""The balance report's skill column: the skill index `unosim skill` measured per point.
+
+`unosim skill SWEEP` writes ``skill.parquet`` (one row per point: the tuned bot's win share
+at a table of B0, normalised so 0 is pure luck; see unosim/skill/index.py) into its own
+directory, by default ``runs/<sweep>.skill`` next to the sweep's dataset
+``runs/<sweep>``.  The balance report of a sweep looks there (or where ``skill=`` says)
+and adds, per rule change, the difference of the normalised skill index from the base
+point of the same table size.  The file is read as a table, never imported from the
+skill package: the analysis layer sits below it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unosim.analysis import stats
+
+__all__ = ["SKILL_METRIC", "find_skill", "skill_rows"]
+
+SKILL_METRIC = ("skill", "normalised skill index of a tuned bot against B0 (unosim skill)", "h")
+SKILL_FILE = "skill.parquet"
+
+
+def find_skill(dataset_dir: Any, skill: Any = None) -> pd.DataFrame | None:
+    """The skill table for a sweep dataset: ``skill`` (a directory or the file), else the
+    sibling ``<dataset_dir>.skill/skill.parquet`` when it exists; None without one."""
+    if skill is not None:
+        p = Path(skill)
+        p = p / SKILL_FILE if p.is_dir() else p
+        if not p.is_file():
+            raise ValueError(f"--skill: no {SKILL_FILE} at {skill} (write it with `unosim skill SWEEP --out DIR`)")
+    else:
+        d = Path(dataset_dir)
+        p = d.with_name(d.name + ".skill") / SKILL_FILE
+        if not p.is_file():
+            return None
+    return pd.read_parquet(p)
+
+
+def _key(part: Mapping[str, Any], norm: Any) -> tuple:
+    return tuple(sorted((k.rsplit(".", 1)[-1], norm(v)) for k, v in part.items()))
+
+
+def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[str, Any]]], table: pd.DataFrame,
+               norm: Any, confidence: float = 0.95) -> list[dict[str, Any]]:
+    """One ``skill`` row per (point partition, base partition, the point's other row
+    fields) whose two points both have a skill index.  The two are measured at separate
+    tables, so their variances add (each from its reported interval)."""
+    by_part = {_key(json.loads(r["partition"]), norm): r for r in table.to_dict("records")}
+    z = stats.z_value(confidence)
+    out = []
+    for point, base, fields in pairs:
+        a, b = by_part.get(_key(point, norm)), by_part.get(_key(base, norm))
+        if a is None or b is None:
+            continue
+        se_a = (a["norm_high"] - a["norm_low"]) / (2 * 1.959964)
+        se_b = (b["norm_high"] - b["norm_low"]) / (2 * 1.959964)
+        diff = a["skill_norm"] - b["skill_norm"]
+        half = z * math.hypot(se_a, se_b)
+        out.append({**fields, "metric": "skill", "base": b["skill_norm"], "value": a["skill_norm"], "diff": diff,
+                    "low": diff - half, "high": diff + half,
+                    "effect": float(stats.cohen_h(np.clip(a["share"], 0, 1), np.clip(b["share"], 0, 1))),
+                    "effect_kind": "h"})
+    return out

@@ -1,0 +1,183 @@
+"""Bots by name or by file: the one parser of every command that takes a bot.
+
+A bot is a strategy with its parameters.  Commands take it as
+
+* a strategy name: ``counter``;
+* a name with parameters: ``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML
+  literals, as `unosim duel` always took them);
+* a bot file, a path ending in ``.toml``: the strategy and *every* one of its parameters,
+  written by `unosim tune` or by hand (docs/bots.md "Bot files")::
+
+      # optional: the label leagues and duels print (default: the file's stem)
+      name = "tuned-standard-4p"
+      strategy = "weights"
+      w_wild = -3.25
+      ...                       # every parameter of the strategy
+      [about]                   # optional, free-form: how the bot was made
+      tuned_by = "unosim tune standard --budget 600 --deals 2000 --seed 0"
+
+Why every parameter: a tuned bot is a point in parameter space; a file that left one out
+would silently take the default of the day, and a changed default would change the bot.
+A bot file's keys other than ``name`` and ``[about]`` are exactly a config's ``[bots]``
+inline table, so its content pastes into any config (``seats = [{strategy = ...}, ...]``).
+
+Plain Python on top of the config's own validation (``bots.seats``), so loading a bot
+never imports or compiles the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from unosim.rules.config import ConfigError, strategies
+from unosim.rules.keys import toml_value
+from unosim.rules.validate import check_seats, did_you_mean
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "resolve_bot", "split_bots"]
+
+MAX_BOT_FILE = 64 * 1024
+"""Bytes a bot file may hold: a bot is a dozen numbers; a bigger file is the wrong file."""
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A resolved, validated bot: ``name`` is its label in tables and plots; ``entry()`` its
+    ``[bots] seats`` entry; ``source`` the file it came from (None for a name)."""
+
+    name: str
+    strategy: str
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+    source: str | None = field(default=None, compare=False)
+
+    def entry(self) -> str | dict[str, Any]:
+        """The config's seat entry: the bare name when every parameter is its default."""
+        defaults = {p: d for p, (d, _) in strategies()[self.strategy][1].items()}
+        if self.params == defaults:
+            return self.strategy
+        return {"strategy": self.strategy, **self.params}
+
+    def key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
+        """What makes two bots the same bot (their strategy and parameters, not their name)."""
+        return self.strategy, tuple(sorted(self.params.items()))
+
+
+def is_bot_file(spec: str) -> bool:
+    """A spec names a file when it ends in ``.toml`` (then it must exist) or is a file."""
+    return spec.strip().lower().endswith(".toml") or Path(spec).is_file()
+
+
+def _validated(entry: Any, where: str) -> tuple[str, dict[str, Any]]:
+    """``entry`` checked as one seat of a config, errors re-worded to name ``where``."""
+    try:
+        return check_seats([entry], 1, strategies())[0]
+    except ConfigError as e:
+        msg = str(e)
+        for prefix in ("bots.seats[0]", "bots.seats"):
+            if msg.startswith(prefix):
+                msg = where + msg[len(prefix):]
+                break
+        raise ConfigError(msg, where) from None
+
+
+def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
+    """Read and validate a bot file (module docstring); ``where`` names the argument in errors."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"{where}: cannot read bot file {str(p)!r}: {e.strerror or e}", where) from None
+    if len(raw) > MAX_BOT_FILE:
+        raise ConfigError(f"{where}: {p} is {len(raw):,} bytes; a bot file is a few lines (at most "
+                          f"{MAX_BOT_FILE:,} bytes)", where)
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{where}: {p} is not valid TOML: {e}", where) from None
+    name = data.pop("name", p.stem)
+    data.pop("about", None)
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{where}: {p}: name must be a non-empty string", where)
+    if "strategy" not in data:
+        raise ConfigError(f'{where}: {p} has no strategy = "<name>"; known strategies: '
+                          f"{', '.join(strategies())}", where)
+    strategy, params = _validated(data, f"{where} ({p})")  # unknown names and bad values first
+    missing = [k for k in params if k not in data]
+    if missing:
+        raise ConfigError(f"{where}: {p} leaves out {', '.join(missing)}; a bot file lists every parameter "
+                          f"of its strategy ({strategy!r}), so a changed default never changes the bot", where)
+    return Bot(name.strip(), strategy, params, str(p))
+
+
+def _parse_spec(spec: str, where: str) -> dict[str, Any] | str:
+    """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated)."""
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if not rest.strip():
+        return name
+    entry: dict[str, Any] = {"strategy": name}
+    for item in rest.split(","):
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"{where}: bot {spec!r}: expected name:param=value,...; got {item!r}", where)
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()  # a bare word: an enum choice
+        entry[key.strip()] = value
+    return entry
+
+
+def resolve_bot(spec: str, where: str = "bot") -> Bot:
+    """A bot from a command-line spec (module docstring); one :class:`ConfigError` line
+    naming ``where`` (the option) when the strategy, a parameter or the file is wrong."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError(f"{where}: empty bot; give a strategy name ({', '.join(strategies())}) or a bot "
+                          "file (.toml)", where)
+    spec = spec.strip()
+    if is_bot_file(spec):
+        return load_bot_file(spec, where)
+    entry = _parse_spec(spec, where)
+    name = entry if isinstance(entry, str) else entry["strategy"]
+    if name not in strategies():
+        raise ConfigError(f"{where}: {name!r} is neither a strategy{did_you_mean(name, strategies())} nor a bot "
+                          f"file (.toml); strategies: {', '.join(strategies())}", where)
+    strategy, params = _validated(entry, where)
+    return Bot(spec, strategy, params, None)
+
+
+def split_bots(values: str | list[str] | tuple[str, ...]) -> list[str]:
+    """``A,B,C`` (and repeated options) -> bot specs.  A comma also separates the parameters
+    of ``name:p=v,q=w``, so an item with ``=`` and no ``:`` continues the bot before it."""
+    items = [values] if isinstance(values, str) else list(values)
+    out: list[str] = []
+    for value in items:
+        for part in value.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if out and "=" in part and ":" not in part and not is_bot_file(part) and ":" in out[-1]:
+                out[-1] = f"{out[-1]},{part}"
+            else:
+                out.append(part)
+    return out
+
+
+def dump_bot(bot: Bot, about: dict[str, Any] | None = None) -> str:
+    """A bot file's text: the label, the strategy, every parameter (full precision: the
+    same file always plays the same bot), and an optional ``[about]`` table."""
+    lines = ["# A unosim bot (docs/bots.md, \"Bot files\"): give this file's path wherever a bot goes",
+             "# (unosim duel, tune --field, league --bots, skill --bot); everything but name and [about]",
+             "# is a config's [bots] inline table: seats = [{strategy = ..., ...}, \"random\", ...].",
+             f"name = {toml_value(bot.name)}",
+             f"strategy = {toml_value(bot.strategy)}"]
+    lines += [f"{k} = {repr(float(v)) if isinstance(v, float) else toml_value(v)}" for k, v in bot.params.items()]
+    if about:
+        lines += ["", "[about]"] + [f"{k} = {toml_value(v)}" for k, v in about.items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,273 @@
+"""The `unosim tune`, `unosim league` and `unosim skill` commands: parse, call, print.
+
+They live here rather than in cli.py so that the command module stays thin and the skill
+package is one folder; cli.py registers them (:func:`register`).  Errors follow cli.py's
+rule: one ``Error: ...`` line naming the option, exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["register"]
+
+
+def _user_error(msg: str) -> click.ClickException:
+    from unosim.cli import UserError
+
+    return UserError(msg)
+
+
+def _load(config: str) -> Any:
+    from unosim.cli import _load as load
+
+    return load(config)
+
+
+def _bots(values: tuple[str, ...], option: str) -> list[Any]:
+    """Bot specs (names, name:p=v, bot files; comma-separated or repeated) -> bots."""
+    from unosim.run.botfile import resolve_bot, split_bots
+    from unosim.rules.config import ConfigError
+
+    try:
+        return [resolve_bot(s, option) for s in split_bots(values)]
+    except ConfigError as e:
+        raise _user_error(str(e)) from None
+
+
+def _workers(workers: int | None) -> int:
+    from unosim.run.jobs import RunError
+    from unosim.run.play import set_workers
+
+    try:
+        return set_workers(workers)
+    except RunError as e:
+        raise _user_error(str(e)) from None
+
+
+def _players(cfg: Any, players: int | None) -> Any:
+    from unosim.rules.config import ConfigError
+
+    if players is None:
+        return cfg
+    try:
+        return cfg.with_values({"players": players})
+    except ConfigError as e:
+        raise _user_error(f"--players: {e}") from None
+
+
+@click.command()
+@click.argument("config")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory [default: runs/tune-<config>-<n>p].")
+@click.option("--field", multiple=True, default=("random",), show_default=True,
+              help="The bots at the other seats: strategies or bot files, comma-separated (cycled over the seats).")
+@click.option("--budget", type=int, default=600, show_default=True,
+              help="Evaluations (a generation costs 12: 11 candidates and their mean).")
+@click.option("--deals", type=int, default=1000, show_default=True,
+              help="Deals per evaluation, each played once per seat rotation.")
+@click.option("--check-deals", type=int, default=10_000, show_default=True,
+              help="Fresh deals of the final check.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same tuned bot.")
+@click.option("--players", type=int, default=None, help="Players at the table [default: the config's].")
+@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deals: int, check_deals: int, seed: int,
+         players: int | None, workers: int | None, quiet: bool) -> None:
+    """Tune the `weights` bot's parameters for CONFIG by CMA-ES; write DIR/bot.toml.
+
+    Fitness is the candidate's win share against the field with seats rotated, every
+    candidate of a generation on the same deals, fresh deals every generation.  Ctrl-C
+    stops the search and still writes the best bot so far (the search's mean)."""
+    from tqdm import tqdm
+
+    from unosim.run.botfile import dump_bot
+    from unosim.run.jobs import RunError
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.plots import plot_curve
+    from unosim.skill.tune import check as final_check
+    from unosim.skill.tune import check_args, default_popsize
+    from unosim.skill.tune import tune as search
+
+    cfg = _players(_load(config), players)
+    field_bots = _bots(field, "--field")
+    w = _workers(workers)
+    try:
+        check_args(budget, deals, seed)
+        if not 1 <= check_deals <= 10_000_000:
+            raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {check_deals})")
+    except RunError as e:
+        raise _user_error(str(e)) from None
+    dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    generations = max(0, budget // (default_popsize() + 1))
+    bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=quiet, leave=False)
+
+    def step(g: int, share: float) -> None:
+        bar.set_postfix_str(f"mean's share {share:.2%}")
+        bar.update(1)
+
+    try:
+        with compile_notice(("hands",), quiet=quiet):
+            res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step)
+    except RunError as e:
+        raise _user_error(str(e)) from None
+    finally:
+        bar.close()
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _user_error(f"--out: cannot create {dest}: {e.strerror or e}") from None
+    about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
+             "budget": budget, "deals": deals, "seed": seed, "generations": res.generations,
+             "interrupted": res.interrupted}
+    (dest / "bot.toml").write_text(dump_bot(res.bot, about))
+    res.history.to_parquet(dest / "history.parquet", index=False)
+    click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}: "
+               f"{res.generations} generations x {res.popsize} candidates (+ mean) = {res.evaluations} evaluations, "
+               f"{res.hands:,} hands in {res.seconds:.1f} s ({res.hands / max(res.seconds, 1e-9):,.0f} hands/s, "
+               f"{res.kernel_share:.0%} in the kernel)")
+    chk = None
+    if res.interrupted:
+        click.echo(f"interrupted: wrote the search's mean so far to {dest / 'bot.toml'}; final check skipped")
+    else:
+        try:
+            chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w)
+        except RunError as e:
+            raise _user_error(str(e)) from None
+        for line in chk.lines():
+            click.echo(line)
+        (dest / "check.json").write_text(json.dumps(chk.to_dict(), indent=1))
+    even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players)
+    share = (chk.tuned.share, *chk.tuned.interval()) if chk else None
+    begin = (chk.start.share, *chk.start.interval()) if chk else None
+    plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
+               f"{', '.join(b.name for b in field_bots)}", dest / "curve.png", share, begin)
+    click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
+    if res.interrupted:
+        sys.exit(130)
+
+
+@click.command()
+@click.argument("config")
+@click.option("--bots", "bots", multiple=True, required=True,
+              help="The bots: strategies, name:param=value,... or bot files, comma-separated (or repeated).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Result directory [default: runs/league-<config>-<n>p].")
+@click.option("--deals", type=int, default=2000, show_default=True,
+              help="Deals per table, each played once per seat rotation.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", type=int, default=None, help="Seats per table [default: the config's].")
+@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--force", is_flag=True, help="Replace a different league at --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed: int, players: int | None,
+           workers: int | None, force: bool, quiet: bool) -> None:
+    """Every combination of the bots at tables of CONFIG's size, seats rotated, the same
+    deals at every table; a Plackett-Luce strength per bot with 95% intervals."""
+    from tqdm import tqdm
+
+    from unosim.cli import _one_line
+    from unosim.run.jobs import RunError
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.league import fit_league, make_league, render_league, run_league
+    from unosim.skill.plots import plot_league
+
+    cfg = _load(config)
+    found = _bots(bots, "--bots")
+    try:
+        lg = make_league(cfg, found, players=players, deals=deals, seed=seed)
+    except RunError as e:
+        raise _user_error(str(e)) from None
+    dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
+    bar = tqdm(total=deals * len(lg.tables), unit="deal", unit_scale=True, file=sys.stderr, disable=quiet,
+               leave=False)
+    try:
+        with _one_line(dest), compile_notice(("hands",), quiet=quiet):
+            run_league(lg, dest, workers=workers, force=force, progress=bar.update)
+            table = fit_league(lg, dest)
+    finally:
+        bar.close()
+    for line in render_league(table, lg):
+        click.echo(line)
+    table.to_csv(dest / "leaderboard.csv", index=False)
+    plot_league(table, f"League under {cfg.name}, tables of {lg.players}: strength with 95% intervals",
+                dest / "leaderboard.png")
+    click.echo(f"wrote {dest} (rows: one per hand, bot_<seat> columns), leaderboard.csv, leaderboard.png")
+
+
+@click.command()
+@click.argument("sweep_file", metavar="SWEEP")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory [default: runs/<sweep name>.skill, found by `unosim report runs/<sweep name>`].")
+@click.option("--budget", type=int, default=300, show_default=True, help="Tuning evaluations per point.")
+@click.option("--deals", type=int, default=500, show_default=True, help="Deals per tuning evaluation.")
+@click.option("--check-deals", type=int, default=10_000, show_default=True,
+              help="Fresh deals measuring each point's skill index.")
+@click.option("--seed", type=int, default=None, help="[default: the sweep's seed]")
+@click.option("--bot", default=None, help="Measure this bot (a strategy or bot file) at every point instead of tuning.")
+@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals: int, seed: int | None,
+          bot: str | None, workers: int | None, quiet: bool) -> None:
+    """The skill index of every point of SWEEP: a bot tuned for each point's rules, then
+    its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck)."""
+    from unosim.run.botfile import resolve_bot
+    from unosim.rules.config import ConfigError
+    from unosim.run.jobs import RunError
+    from unosim.run.sweep import SweepError, load_sweep
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.index import base_differences, render_skill, skill_frame, skill_sweep
+    from unosim.skill.plots import plot_skill
+    from unosim.skill.tune import check_args, default_popsize
+
+    try:
+        sw = load_sweep(sweep_file)
+    except SweepError as e:
+        raise _user_error(str(e)) from None
+    w = _workers(workers)
+    try:
+        check_args(budget if bot is None else default_popsize() + 1, deals, sw.seed if seed is None else seed)
+        if not 1 <= check_deals <= 10_000_000:
+            raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {check_deals})")
+    except RunError as e:
+        raise _user_error(str(e)) from None
+    try:
+        fixed = resolve_bot(bot, "--bot") if bot else None
+    except ConfigError as e:
+        raise _user_error(str(e)) from None
+    dest = Path(out) if out else Path("runs") / f"{sw.name}.skill"
+
+    def step(label: str, i: int, total: int) -> None:
+        if not quiet:
+            click.echo(f"  [{i + 1}/{total}] {label}", err=True)
+
+    try:
+        with compile_notice(("hands",), quiet=quiet):
+            points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=fixed,
+                                 workers=w, progress=step)
+    except RunError as e:
+        raise _user_error(str(e)) from None
+    frame = skill_frame(points)
+    for line in render_skill(frame):
+        click.echo(line)
+    diffs = base_differences(frame)
+    if len(diffs):
+        click.echo("difference from the base point of the same table size (normalised skill, 95% interval):")
+        for r in diffs.sort_values("diff", ascending=False).itertuples():
+            click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]")
+    plot_skill(frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 (95% intervals)",
+               dest / "skill.png")
+    bots = "" if fixed else ", points/*/bot.toml"
+    click.echo(f"wrote {dest / 'skill.parquet'}, skill.png{bots}; "
+               f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")
+
+
+def register(group: click.Group) -> None:
+    """Add the commands to the `unosim` group."""
+    for cmd in (tune, league, skill):
+        group.add_command(cmd)

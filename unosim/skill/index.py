@@ -1,0 +1,225 @@
+"""The skill index of a rule set, and of every point of a sweep (`unosim skill`).
+
+How much does playing well matter under a rule set?  Tune the strongest ``weights`` bot
+for those rules (tune.py), then, on deals the search never saw, seat it at a table of B0
+(``random``) bots, every deal once per rotation:
+
+* ``skill = share - 1/n``: what the tuned bot wins beyond an even share;
+* ``skill_norm = (share - 1/n) / (1 - 1/n)``: the same as a fraction of the most it could
+  gain (0: the best bot we can find wins no more than chance, a game of pure luck; 1: it
+  always wins), so tables of 2 and 4 players compare on one scale.
+
+Under H12 teams a win is the bot's team winning, and 1/n is 1/teams.  Also measured: the
+first-seat edge, the win share of the first player to act minus 1/n, when every seat is
+the tuned bot (and when every seat is B0): how much of the game is decided by the seat
+once everyone plays well.
+
+The index is a lower bound on the game's true skill: a stronger bot than the tuned one
+may exist (``weights`` is a one-step linear policy), so "more skill" between two rule sets
+means "more reward for the play this search can find".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
+from unosim.run.botfile import Bot, dump_bot, resolve_bot
+from unosim.rules.config import RulesConfig, to_params
+from unosim.run.jobs import RunError
+from unosim.run.play import play_chunk
+from unosim.run.sweep import Sweep, partition_text
+from unosim.analysis.stats import wilson_interval
+from unosim.skill.arena import Arena
+from unosim.skill.tune import CHECK_START, tune
+
+__all__ = ["SKILL_FILE", "SkillPoint", "measure", "skill_sweep"]
+
+SKILL_FILE = "skill.parquet"
+"""The table `unosim skill` writes: one row per point (:class:`SkillPoint`)."""
+
+
+@dataclass(frozen=True)
+class SkillPoint:
+    """One rule set's skill index (module docstring) and how it was measured."""
+
+    label: str
+    rules: str
+    players: int
+    is_base: bool
+    partition: str        # JSON: the point's key -> partition text, as the sweep's directories
+    even: float
+    share: float
+    low: float
+    high: float
+    skill: float
+    skill_low: float
+    skill_high: float
+    skill_norm: float
+    norm_low: float
+    norm_high: float
+    edge_tuned: float
+    edge_tuned_low: float
+    edge_tuned_high: float
+    edge_b0: float
+    edge_b0_low: float
+    edge_b0_high: float
+    bot: str
+    settings: str         # JSON: budget, deals, check_deals, seed (what resuming compares)
+    seconds: float
+
+
+def _first_seat(cfg: RulesConfig, bot: Bot, seed: int, hands: int, workers: int) -> tuple[float, float, float]:
+    """Every seat ``bot``: the first player's win share minus the even share, with its
+    Wilson interval (each hand its own deal, so hands are independent)."""
+    table = cfg.with_values({"seats": bot.entry()})
+    rows = play_chunk(to_params(table), seed, CHECK_START, hands, workers)
+    ok = rows[:, O_STALLED] == 0
+    if cfg.teams > 1:
+        won = rows[:, O_WIN_TEAM] == rows[:, O_FIRST] % cfg.teams
+        even = 1.0 / cfg.teams
+    else:
+        won = rows[:, O_WINNER] == rows[:, O_FIRST]
+        even = 1.0 / cfg.players
+    w, d = int((won & ok).sum()), int(ok.sum())
+    lo, hi = wilson_interval(w, d)
+    return (w / d - even if d else float("nan")), float(lo) - even, float(hi) - even
+
+
+def measure(cfg: RulesConfig, bot: Bot, *, deals: int, seed: int, workers: int) -> dict:
+    """The skill figures of ``bot`` under ``cfg`` on the check deals (see the module)."""
+    b0 = resolve_bot("random")
+    arena = Arena(cfg, [b0], workers)
+    s = arena.play([bot], seed, CHECK_START, deals)[0]
+    lo, hi = s.interval()
+    e = arena.even
+    et = _first_seat(cfg, bot, seed, deals * cfg.players, workers)
+    eb = _first_seat(cfg, b0, seed, deals * cfg.players, workers)
+    return {"even": e, "share": s.share, "low": lo, "high": hi, "skill": s.share - e, "skill_low": lo - e,
+            "skill_high": hi - e, "skill_norm": (s.share - e) / (1 - e), "norm_low": (lo - e) / (1 - e),
+            "norm_high": (hi - e) / (1 - e), "edge_tuned": et[0], "edge_tuned_low": et[1], "edge_tuned_high": et[2],
+            "edge_b0": eb[0], "edge_b0_low": eb[1], "edge_b0_high": eb[2]}
+
+
+def rules_label(point_label: str) -> str:
+    """What a point changes, without its table size: ``stacking=draw2,players=4`` ->
+    ``stacking=draw2``; a base point -> ``base``."""
+    parts = [x for x in point_label.split(",") if not x.startswith("players=")]
+    return ",".join(parts) or "base"
+
+
+def _write_table(path: Path, points: list[SkillPoint]) -> None:
+    """The table, atomically: a reader sees the old file or the new one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pd.DataFrame([asdict(p) for p in points]).to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def read_skill(path: str | Path) -> pd.DataFrame:
+    """``skill.parquet`` (or the directory holding it) as a frame."""
+    p = Path(path)
+    return pd.read_parquet(p / SKILL_FILE if p.is_dir() else p)
+
+
+def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check_deals: int, seed: int | None = None,
+                bot: Bot | None = None, workers: int = 1,
+                progress: Callable[[str, int, int], None] | None = None,
+                tune_progress: Callable[[int, float], None] | None = None) -> list[SkillPoint]:
+    """The skill index of every point of ``sweep`` into ``out``: per point a tuned bot
+    (``out/points/<point>/bot.toml``, its history and curve) unless ``bot`` is given, and
+    a row of ``out/skill.parquet``.  Resumable: a point already in the table with the same
+    settings is kept, the others are (re)done; the table is rewritten after every point.
+    ``progress(label, i, total)`` before each point."""
+    root = Path(out)
+    seed = sweep.seed if seed is None else seed
+    settings = json.dumps({"budget": budget, "deals": deals, "check_deals": check_deals, "seed": seed,
+                           "bot": None if bot is None else [bot.strategy, sorted(bot.params.items())]},
+                          sort_keys=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RunError(f"--out: cannot create {root}: {e.strerror or e}") from None
+    table = root / SKILL_FILE
+    kept: dict[str, SkillPoint] = {}
+    if table.exists():
+        try:
+            old = pd.read_parquet(table)
+        except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
+            old = pd.DataFrame()
+        for r in old.to_dict("records"):
+            if r.get("settings") == settings:
+                kept[r["label"]] = SkillPoint(**r)
+    base = sweep.base_values()
+    done: list[SkillPoint] = []
+    for i, p in enumerate(sweep.points):
+        if progress:
+            progress(p.label, i, len(sweep.points))
+        if p.label in kept:
+            done.append(kept[p.label])
+            continue
+        t0 = time.perf_counter()
+        where = root / "points" / p.rel
+        if bot is None:
+            res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=seed, workers=workers,
+                       progress=tune_progress, name=f"tuned-{p.label}")
+            if res.interrupted:
+                raise KeyboardInterrupt
+            used = res.bot
+            where.mkdir(parents=True, exist_ok=True)
+            (where / "bot.toml").write_text(dump_bot(used, {"tuned_for": p.label, "budget": budget, "deals": deals,
+                                                           "seed": seed}))
+            res.history.to_parquet(where / "history.parquet", index=False)
+        else:
+            used = bot
+        fig = measure(p.cfg, used, deals=check_deals, seed=seed, workers=workers)
+        part = {k.rsplit(".", 1)[-1]: partition_text(v) for k, v in p.values}
+        is_base = all(part[k] == base[k] for k in part if k != "players" and k in base)
+        done.append(SkillPoint(p.label, rules_label(p.label), p.cfg.players, is_base, json.dumps(part),
+                               bot=str(where / "bot.toml") if bot is None else (bot.source or bot.name),
+                               settings=settings, seconds=time.perf_counter() - t0, **fig))
+        _write_table(table, done + [kept[q.label] for q in sweep.points[i + 1:] if q.label in kept])
+    _write_table(table, done)
+    return done
+
+
+def skill_frame(points: list[SkillPoint]) -> pd.DataFrame:
+    return pd.DataFrame([asdict(p) for p in points])
+
+
+def render_skill(frame: pd.DataFrame) -> list[str]:
+    """The lines `unosim skill` prints: per point its skill index, most skill first."""
+    out = ["skill index: the tuned bot's win share at a table of B0 minus 1/n, normalised by 1 - 1/n "
+           "(0 = pure luck); 95% intervals; first-seat edge: first player's share - 1/n, every seat tuned"]
+    if not len(frame):
+        return out + ["  (no points)"]
+    width = max(len(r) for r in frame["rules"])
+    out.append(f"  {'rules':<{width}}  {'n':>2}  {'share':>7}  {'skill (normalised)':<26}  first-seat edge: tuned / B0")
+    for r in frame.sort_values(["players", "skill_norm"], ascending=[True, False]).itertuples():
+        mark = " *" if r.is_base else ""
+        out.append(f"  {r.rules:<{width}}  {r.players:>2}  {r.share:7.2%}  {r.skill_norm:+7.1%} "
+                   f"[{r.norm_low:+6.1%}, {r.norm_high:+6.1%}]  {r.edge_tuned:+6.2%} / {r.edge_b0:+6.2%}{mark}")
+    out.append("  * the base point (the sweep's base rules) of its table size")
+    return out
+
+
+def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each point's normalised skill minus its table size's base point, with an interval
+    (the two measured on separate tables: their variances add)."""
+    rows = []
+    for r in frame.itertuples():
+        b = frame[(frame["players"] == r.players) & frame["is_base"]]
+        if not len(b) or r.is_base:
+            continue
+        b = b.iloc[0]
+        se = np.hypot((r.norm_high - r.norm_low) / 3.92, (b["norm_high"] - b["norm_low"]) / 3.92)
+        d = r.skill_norm - b["skill_norm"]
+        rows.append({"rules": r.rules, "players": r.players, "diff": d, "low": d - 1.96 * se, "high": d + 1.96 * se})
+    return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high"])

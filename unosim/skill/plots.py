@@ -1,0 +1,112 @@
+"""The figures of the skill commands: the tuning curve, the league table, the skill chart.
+
+Each answers one question at a glance and says in its title what the reader sees; every
+estimate carries its 95% interval, and the chance level (the even share, a strength of 0)
+is drawn, because "better than what?" is the first question a reader asks.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+__all__ = ["plot_curve", "plot_league", "plot_skill"]
+
+PathLike = str | os.PathLike
+
+
+def _new(size: tuple[float, float]):
+    """A figure outside pyplot (no global state: safe in threads and notebooks), as
+    unosim.analysis.plots builds its own."""
+    fig = Figure(figsize=size)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
+
+
+def _save(fig, path: PathLike | None):
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+    return fig
+
+
+def plot_curve(history: pd.DataFrame, even: float, title: str, path: PathLike | None = None,
+               check: tuple[float, float, float] | None = None, start: tuple[float, float, float] | None = None):
+    """Win share per generation: every candidate (grey dots), the search's mean (line, with
+    its interval) and, at the end, the tuned bot on fresh deals (``check``: share, low, high)
+    beside its starting point on the same deals (``start``).  Each generation's deals differ,
+    so the line moves with their luck as well as with the search."""
+    fig, ax = _new((7.5, 4.2))
+    cand = history[history["candidate"] >= 0]
+    mean = history[history["candidate"] < 0]
+    ax.scatter(cand["generation"], 100 * cand["fitness"], s=6, color="0.7", label="candidates", zorder=1)
+    ax.fill_between(mean["generation"], 100 * mean["low"], 100 * mean["high"], color="C0", alpha=0.2, lw=0)
+    ax.plot(mean["generation"], 100 * mean["fitness"], color="C0", lw=1.8, label="the search's mean (95% interval)")
+    ax.axhline(100 * even, color="0.3", ls="--", lw=1, label=f"even share {even:.1%}")
+    if check is not None:
+        x = (mean["generation"].max() if len(mean) else 0) + 1
+        s, lo, hi = (100 * v for v in check)
+        ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="D", color="C3", capsize=4,
+                    label=f"tuned bot, fresh deals: {s:.1f}%")
+    if start is not None:
+        x = (mean["generation"].max() if len(mean) else 0) + 1
+        s, lo, hi = (100 * v for v in start)
+        ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="s", color="0.35", capsize=4,
+                    label=f"its start (defaults), same deals: {s:.1f}%")
+    ax.set_xlabel("generation (fresh deals each; all candidates of one generation on the same deals)")
+    ax.set_ylabel("win share against the field (%)")
+    ax.set_title(title, fontsize="medium")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
+    return _save(fig, path)
+
+
+def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
+    """One row per bot, strongest on top: its Plackett-Luce strength with its interval."""
+    t = table.sort_values("strength")
+    fig, ax = _new((7.0, 0.45 * len(t) + 1.6))
+    y = np.arange(len(t))
+    err = np.abs(np.stack([t["strength"] - t["low"], t["high"] - t["strength"]]))
+    ax.errorbar(t["strength"], y, xerr=err, fmt="o", color="C0", capsize=4)
+    ax.axvline(0, color="0.4", ls="--", lw=1)
+    ax.set_yticks(y, [f"{b}  ({s:.1%} of its hands)" for b, s in zip(t["bot"], t["win_share"])])
+    ax.set_xlabel("strength: log-odds of winning against the average bot (Plackett-Luce, 95% interval)")
+    ax.set_title(title, fontsize="medium")
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
+    """The skill index of every point, one row per rule set and a colour per table size:
+    0 is a game of pure luck (the tuned bot wins no more than B0), 100% one the tuned bot
+    always wins.  The base point of each table size is drawn as a vertical line."""
+    t = table.copy()
+    labels = list(dict.fromkeys(t["rules"]))
+    fig, ax = _new((8.0, 0.32 * len(labels) * max(1, t["players"].nunique()) ** 0.5 + 1.8))
+    order = t.groupby("rules")["skill_norm"].mean().sort_values().index.tolist()
+    y_of = {r: i for i, r in enumerate(order)}
+    sizes = sorted(t["players"].unique())
+    k = len(sizes)
+    for j, p in enumerate(sizes):
+        sub = t[t["players"] == p]
+        off = (j - (k - 1) / 2) * 0.22
+        y = np.array([y_of[r] for r in sub["rules"]]) + off
+        v = 100 * sub["skill_norm"].to_numpy()
+        err = 100 * np.abs(np.stack([sub["skill_norm"] - sub["norm_low"], sub["norm_high"] - sub["skill_norm"]]))
+        ax.errorbar(v, y, xerr=err, fmt="o", capsize=3, markersize=4, color=f"C{j}", label=f"{p} players")
+        base = sub[sub["is_base"]]
+        if len(base):
+            ax.axvline(100 * base["skill_norm"].iloc[0], color=f"C{j}", ls=":", lw=1)
+    ax.axvline(0, color="0.3", lw=1)
+    ax.set_yticks(range(len(order)), order, fontsize="small")
+    ax.set_xlabel("skill index: (tuned bot's share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
+                  "dotted: the official rules of that table size")
+    ax.set_title(title, fontsize="medium")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
+    return _save(fig, path)

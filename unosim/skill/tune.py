@@ -1,0 +1,246 @@
+"""`unosim tune`: the strongest `weights` bot for a rule set, found by CMA-ES.
+
+What is searched: the 11 parameters of the ``weights`` strategy (docs/bots.md): 8 feature
+weights, ``draw_score``, ``bluff_rate`` and ``challenge_rate``, inside the box of
+:data:`SPACE` (narrower than what a config allows: past |10| a weight only rescales the
+others, and the search would wander there).  CMA-ES (the ``cma`` package) searches a
+scaled copy of that box where one unit is one ``scale`` (a weight 1, ``w_points`` 0.05 so
+that 20 points weigh 1, the rates 0.2), starting at the strategy's defaults with sigma 1.
+
+Fitness: the candidate's win share at seat 0 of an :class:`~unosim.skill.arena.Arena`
+against the field (B0 ``random`` by default), every deal played once per rotation.  All
+candidates of a generation play the same deals (hand indices ``g x deals`` onwards of
+``seed``), so they are ranked on the same luck; each generation gets fresh deals, so the
+search cannot fit the luck of one set.  Every generation also plays the distribution's
+mean on the same deals (the curve, and what an interrupted search returns).
+
+Why the mean and not the best candidate: the best of 11 noisy measurements is the
+luckiest as much as the strongest (the winner's curse); the mean of CMA-ES averages the
+good candidates of many generations.  The tuned bot is the mean after the last
+generation, and its strength is measured afresh by :func:`check` on deals the search
+never saw.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from unosim.run.botfile import Bot
+from unosim.rules.config import RulesConfig, strategies
+from unosim.run.jobs import RunError
+from unosim.skill.arena import Arena, Share
+
+__all__ = ["BUILTINS", "CHECK_START", "Check", "SPACE", "TuneResult", "check", "check_args", "default_popsize",
+           "start_bot", "tune"]
+
+CHECK_START = 1 << 40
+"""First hand index of the check deals: far from every generation's (g x deals onwards)."""
+BUILTINS = ("greedy", "wild_saver", "color_keeper", "aggressor", "counter")
+"""The built-in strategies (default parameters) the check compares with; B0, RLCard's
+random and ``weights`` itself (the start) are measured apart."""
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One searched parameter: its box and the size of one search unit."""
+
+    name: str
+    lo: float
+    hi: float
+    scale: float
+
+
+SPACE: tuple[Dim, ...] = (
+    Dim("w_wild", -10, 10, 1.0), Dim("w_draw4", -10, 10, 1.0), Dim("w_action", -10, 10, 1.0),
+    Dim("w_points", -0.5, 0.5, 0.05), Dim("w_color_share", -10, 10, 1.0), Dim("w_matches_number", -10, 10, 1.0),
+    Dim("w_attack_next", -10, 10, 1.0), Dim("w_copies", -10, 10, 1.0), Dim("draw_score", -10, 10, 1.0),
+    Dim("bluff_rate", 0, 1, 0.2), Dim("challenge_rate", 0, 1, 0.2),
+)
+
+
+def _start() -> np.ndarray:
+    spec = strategies()["weights"][1]
+    return np.array([min(d.hi, max(d.lo, float(spec[d.name][0]))) for d in SPACE])
+
+
+def start_bot() -> Bot:
+    """The search's starting point: ``weights`` with its defaults (``draw_score`` -1000
+    clipped to the box's -10, below every score the default weights give: it never draws)."""
+    return _bot(_start(), "weights")
+
+
+def _bot(values: np.ndarray, name: str) -> Bot:
+    params = dict(strategies()["weights"][1])
+    out = {p: d for p, (d, _) in params.items()}
+    for d, v in zip(SPACE, values):
+        out[d.name] = float(min(d.hi, max(d.lo, float(v))))
+    return Bot(name, "weights", out)
+
+
+def default_popsize() -> int:
+    """CMA-ES's own default for 11 parameters: 4 + floor(3 ln 11) = 11."""
+    return 4 + int(3 * math.log(len(SPACE)))
+
+
+@dataclass
+class TuneResult:
+    """What a search found.  ``history``: one row per evaluation (generation, candidate:
+    -1 for the mean, each parameter, fitness and its interval); ``interrupted``: stopped by
+    Ctrl-C (``bot`` is then the mean so far)."""
+
+    bot: Bot
+    history: pd.DataFrame
+    generations: int
+    evaluations: int
+    popsize: int
+    seconds: float
+    kernel_seconds: float
+    hands: int
+    interrupted: bool = False
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def kernel_share(self) -> float:
+        return self.kernel_seconds / self.seconds if self.seconds > 0 else float("nan")
+
+
+def _cma():
+    try:
+        import cma
+    except ImportError:  # pragma: no cover - an install without the skill extra
+        raise RunError("tune: needs the cma package (pip install cma==4.5.0)") from None
+    return cma
+
+
+def check_args(budget: int, deals: int, seed: int, popsize: int | None = None) -> int:
+    """The search's arguments, each refused in one line naming its option; the popsize."""
+    lam = popsize or default_popsize()
+    if lam < 2:
+        raise RunError(f"popsize: at least 2 candidates per generation (got {lam})")
+    if budget < lam + 1:
+        raise RunError(f"--budget: at least {lam + 1} evaluations (one generation: {lam} candidates and their "
+                       f"mean); got {budget}")
+    if not 1 <= deals <= 1_000_000:
+        raise RunError(f"--deals: must be between 1 and 1,000,000 (got {deals})")
+    if not 0 <= seed < 2**63:
+        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    return lam
+
+
+def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 1000, seed: int = 0,
+         workers: int = 1, popsize: int | None = None, name: str | None = None,
+         progress: Callable[[int, float], None] | None = None) -> TuneResult:
+    """Search the ``weights`` parameters for the strongest bot against ``field`` under
+    ``cfg`` (module docstring).  ``budget``: evaluations (each generation costs popsize + 1:
+    its candidates and the mean); ``deals``: deals per evaluation, each played once per
+    rotation.  ``progress(generation, mean's share)`` after every generation.  Ctrl-C ends
+    the search at once and returns the mean so far (``interrupted``)."""
+    lam = check_args(budget, deals, seed, popsize)
+    cma = _cma()
+    label = name or f"tuned-{cfg.name}-{cfg.players}p"
+    arena = Arena(cfg, field, workers)
+    x0 = np.zeros(len(SPACE))
+    start = _start()
+    scale = np.array([d.scale for d in SPACE])
+    lo = np.array([(d.lo - s) / d.scale for d, s in zip(SPACE, start)])
+    hi = np.array([(d.hi - s) / d.scale for d, s in zip(SPACE, start)])
+    generations = budget // (lam + 1)
+    rows: list[dict] = []
+    t0 = time.perf_counter()
+    interrupted = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # cma's notes on flat fitness: ties are common with few deals
+        es = cma.CMAEvolutionStrategy(x0, 1.0, {"seed": 1 + seed % (2**31 - 2), "bounds": [list(lo), list(hi)],
+                                                "popsize": lam, "verbose": -9, "tolfun": 0, "tolx": 0,
+                                                "tolfunhist": 0, "tolstagnation": 10**9})
+        mean = np.asarray(es.result.xfavorite, float)
+        done = 0  # generations completed (told to CMA-ES and recorded)
+        try:
+            for g in range(generations):
+                X = [np.asarray(x, float) for x in es.ask()]
+                mean = np.asarray(es.result.xfavorite, float)
+                points = [mean] + X
+                bots = [_bot(start + scale * x, label) for x in points]
+                shares = arena.play(bots, seed, g * deals, deals)
+                es.tell(X, [-s.share for s in shares[1:]])
+                for c, (b, s) in enumerate(zip(bots, shares)):
+                    lo_s, hi_s = s.interval()
+                    rows.append({"generation": g, "candidate": c - 1, **{d.name: b.params[d.name] for d in SPACE},
+                                 "fitness": s.share, "low": lo_s, "high": hi_s})
+                mean = np.asarray(es.result.xfavorite, float)
+                done = g + 1
+                if progress:
+                    progress(g, shares[0].share)
+        except KeyboardInterrupt:
+            interrupted = True
+    seconds = time.perf_counter() - t0
+    history = pd.DataFrame(rows, columns=["generation", "candidate", *(d.name for d in SPACE), "fitness", "low",
+                                          "high"])
+    settings = {"config": cfg.name, "players": cfg.players, "field": [b.name for b in field], "budget": budget,
+                "deals": deals, "seed": seed, "popsize": lam}
+    return TuneResult(_bot(start + scale * mean, label), history, done, len(rows), lam, seconds,
+                      arena.kernel_seconds, arena.hands, interrupted, settings)
+
+
+@dataclass(frozen=True)
+class Check:
+    """The tuned bot on fresh deals: against the field, and at a table of the best
+    built-in strategy; the start and the built-ins against the field on the same deals."""
+
+    deals: int
+    even: float
+    tuned: Share
+    start: Share
+    builtins: dict[str, Share]
+    best: str
+    vs_best: Share
+
+    def lines(self) -> list[str]:
+        """What `unosim tune` prints after the search."""
+        def fmt(s: Share) -> str:
+            lo, hi = s.interval()
+            return f"{s.share:7.2%} [{lo:6.2%}, {hi:6.2%}]"
+
+        d, dlo, dhi = self.tuned.minus(self.start)
+        b, blo, bhi = self.tuned.minus(self.builtins[self.best])
+        out = [f"check on {self.deals:,} fresh deals x rotations (even share {self.even:.2%}; 95% intervals, deals "
+               "as the unit):",
+               f"  tuned vs the field           {fmt(self.tuned)}",
+               f"  start (weights defaults)     {fmt(self.start)}   tuned - start {d:+.2%} [{dlo:+.2%}, {dhi:+.2%}]",
+               f"  best built-in ({self.best:<12}) {fmt(self.builtins[self.best])}   tuned - it "
+               f"{b:+.2%} [{blo:+.2%}, {bhi:+.2%}]",
+               f"  tuned at a table of {self.best:<8} {fmt(self.vs_best)}"]
+        return out
+
+    def to_dict(self) -> dict:
+        def one(s: Share) -> dict:
+            lo, hi = s.interval()
+            return {"share": s.share, "low": lo, "high": hi}
+
+        d, dlo, dhi = self.tuned.minus(self.start)
+        return {"deals": self.deals, "even": self.even, "tuned_vs_field": one(self.tuned),
+                "start_vs_field": one(self.start), "tuned_minus_start": {"diff": d, "low": dlo, "high": dhi},
+                "builtins_vs_field": {k: one(v) for k, v in self.builtins.items()}, "best_builtin": self.best,
+                "tuned_vs_best_builtin_table": one(self.vs_best)}
+
+
+def check(cfg: RulesConfig, bot: Bot, field: list[Bot], *, deals: int = 10_000, seed: int = 0,
+          workers: int = 1) -> Check:
+    """Measure ``bot`` on deals the search never saw (hand indices from :data:`CHECK_START`)."""
+    if not 1 <= deals <= 10_000_000:
+        raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {deals})")
+    arena = Arena(cfg, field, workers)
+    builtins = [Bot(n, n, {p: d for p, (d, _) in strategies()[n][1].items()}) for n in BUILTINS]
+    shares = arena.play([bot, start_bot(), *builtins], seed, CHECK_START, deals)
+    by_name = dict(zip(BUILTINS, shares[2:]))
+    best = max(BUILTINS, key=lambda n: by_name[n].share)
+    best_bot = builtins[BUILTINS.index(best)]
+    vs_best = Arena(cfg, [best_bot], workers).play([bot], seed, CHECK_START, deals)[0]
+    return Check(deals, arena.even, shares[0], shares[1], by_name, best, vs_best)
