@@ -10,7 +10,7 @@ from unosim.rules.config import default_config, to_params
 from unosim.engine import hand as H
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
-from unosim.scenario import Scenario
+from unosim.scenario import Scenario, first_turn
 
 OTHERS = {1: "G1 G2", 2: "Y1 Y2", 3: "B1 B2"}
 
@@ -370,17 +370,7 @@ def test_h14_two_player_reverse(mode, nxt):
 
 # --------------------------------------------------------------------------- H15, H16 first card
 def _first_card(seed: int, **rules):
-    P = to_params(default_config(**rules))
-    import numpy as np
-    st = np.zeros(L.N_STATE, np.int64)
-    rng = np.array([seed], np.uint64)
-    log = np.zeros((0, L.LOG_WIDTH), np.int64)
-    from unosim.kernel.piles import build_deck
-    H.reset(st, P, 0)
-    build_deck(st, P, rng)
-    H.deal(st, P, rng, log)
-    H.turn_first_card(st, P, rng, log)
-    return st
+    return first_turn(default_config(**rules), seed)
 
 
 def test_h16_number_only_first_card():

@@ -4,13 +4,10 @@ each, through the real kernel, with the exact outcome."""
 
 from __future__ import annotations
 
-import numpy as np
 
-from unosim.engine import hand as H
 from unosim.kernel import layout as L
-from unosim.kernel.piles import build_deck
-from unosim.rules.config import default_config, to_params
-from unosim.scenario import Scenario
+from unosim.rules.config import default_config
+from unosim.scenario import Scenario, first_turn
 
 CHALLENGER = {"strategy": "random", "challenge_rate": 1.0}
 
@@ -130,15 +127,9 @@ def test_h10_the_slap_comes_after_the_caught_uno_draw() -> None:
 
 
 def test_h10_h11_never_on_the_turned_card() -> None:
+    cfg = default_config(slap_rank=5, silent_rank=5)
     for seed in range(150):
-        P = to_params(default_config(slap_rank=5, silent_rank=5))
-        st = np.zeros(L.N_STATE, np.int64)
-        rng = np.array([seed], np.uint64)
-        log = np.zeros((0, L.LOG_WIDTH), np.int64)
-        H.reset(st, P, 0)
-        build_deck(st, P, rng)
-        H.deal(st, P, rng, log)
-        H.turn_first_card(st, P, rng, log)
+        st = first_turn(cfg, seed)
         assert st[L.S_SLAPS] == 0 and st[L.S_SILENT] == -1
 
 

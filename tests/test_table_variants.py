@@ -14,7 +14,7 @@ from unosim.kernel.table import hand_points
 from unosim.rules import cards
 from unosim.rules import params as slots
 from unosim.rules.config import ConfigError, default_config, parse_config, to_params
-from unosim.scenario import Scenario
+from unosim.scenario import Scenario, first_turn
 
 CHALLENGER = {"strategy": "random", "challenge_rate": 1.0}  # B0 that challenges every Wild Draw Four
 
@@ -74,18 +74,10 @@ def test_h20_the_deal_limit_counts_the_decks_auto_gives() -> None:
 # =========================================================================== H21 first player
 def first_card(seed: int, players: int = 4, dealer: int = 0, **rules) -> np.ndarray:
     """A hand dealt and its first card turned, as play_hand starts it."""
-    P = to_params(default_config(players=players, **rules))
-    st = np.zeros(L.N_STATE, np.int64)
-    rng = np.array([seed], np.uint64)
-    log = np.zeros((0, L.LOG_WIDTH), np.int64)
-    H.reset(st, P, dealer)
-    build_deck(st, P, rng)
-    H.deal(st, P, rng, log)
-    H.turn_first_card(st, P, rng, log)
-    return st
+    return first_turn(default_config(players=players, **rules), seed, dealer)
 
 
-def richest(st: np.ndarray, P: np.ndarray, n: int, dealer: int, skip_drawn: int = -1, drawn: int = 0) -> int:
+def richest(st: np.ndarray, P: np.ndarray, n: int, dealer: int) -> int:
     """H21 by hand: the most points after the deal, ties to the first in play order."""
     order = [(dealer + 1 + i) % n for i in range(n)]
     pts = {s: int(hand_points(st, P, s)) for s in order}

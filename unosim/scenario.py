@@ -146,3 +146,19 @@ class Scenario:
         """Every card in hands and piles: constant through a hand (the invariant tests use it)."""
         n = self.cfg.players
         return int(self.st[L.S_HS0:L.S_HS0 + n].sum() + self.st[L.S_NDRAW] + self.st[L.S_NDISC])
+
+
+def first_turn(cfg: RulesConfig, seed: int, dealer: int = 0) -> np.ndarray:
+    """The state of a hand shuffled from ``seed``, dealt by ``dealer`` and with its first
+    card turned (R2, R3), as :func:`unosim.engine.hand.play_hand` starts every hand: for
+    tests of the deal and the first card (R3, H15, H16, H21)."""
+    from unosim.kernel.piles import build_deck
+    P = to_params(cfg)
+    st = np.zeros(L.N_STATE, np.int64)
+    rng = np.array([seed], np.uint64)
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    H.reset(st, P, dealer)
+    build_deck(st, P, rng)
+    H.deal(st, P, rng, log)
+    H.turn_first_card(st, P, rng, log)
+    return st

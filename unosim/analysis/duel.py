@@ -22,17 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from unosim.run.botfile import is_bot_file, load_bot_file
+from unosim.run.botfile import is_bot_file, load_bot_file, parse_spec
 from unosim.rules.config import ConfigError, RulesConfig, default_config
 from unosim.run.jobs import RunError, make_job
 from unosim.run.runner import run_job
 from unosim.run.seating import bot_label
 from unosim.analysis.stats import wilson_interval
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
 
@@ -44,21 +39,7 @@ def parse_bot(spec: str, where: str = "bot") -> str | dict[str, Any]:
     against STRATEGIES by the config); a bot file (``.toml``) -> its entry."""
     if is_bot_file(spec):
         return load_bot_file(spec, where).entry()
-    name, _, rest = spec.partition(":")
-    name = name.strip()
-    if not rest.strip():
-        return name
-    entry: dict[str, Any] = {"strategy": name}
-    for item in rest.split(","):
-        key, eq, raw = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"bot {spec!r}: expected name:param=value,...; got {item!r}", "bots.seats")
-        try:
-            value = tomllib.loads(f"v = {raw.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw.strip()  # a bare word: an enum choice
-        entry[key.strip()] = value
-    return entry
+    return parse_spec(spec, where)
 
 
 @dataclass(frozen=True)

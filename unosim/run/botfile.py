@@ -40,7 +40,7 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib  # type: ignore[no-redef]
 
-__all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "resolve_bot", "split_bots"]
+__all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "parse_spec", "resolve_bot", "split_bots"]
 
 MAX_BOT_FILE = 64 * 1024
 """Bytes a bot file may hold: a bot is a dozen numbers; a bigger file is the wrong file."""
@@ -115,7 +115,7 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
     return Bot(name.strip(), strategy, params, str(p))
 
 
-def _parse_spec(spec: str, where: str) -> dict[str, Any] | str:
+def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
     """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated)."""
     name, _, rest = spec.partition(":")
     name = name.strip()
@@ -143,7 +143,7 @@ def resolve_bot(spec: str, where: str = "bot") -> Bot:
     spec = spec.strip()
     if is_bot_file(spec):
         return load_bot_file(spec, where)
-    entry = _parse_spec(spec, where)
+    entry = parse_spec(spec, where)
     name = entry if isinstance(entry, str) else entry["strategy"]
     if name not in strategies():
         raise ConfigError(f"{where}: {name!r} is neither a strategy{did_you_mean(name, strategies())} nor a bot "
