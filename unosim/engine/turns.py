@@ -75,7 +75,7 @@ def take_turn(st, P, rng, log, p):
     k = policy.choose_play(st, P, rng, p)
     if k >= 0:
         return k, Source.hand
-    if holds_legal(st, P, p):  # R7: the strategy chose to draw (H8 forbids it: then never counted)
+    if policy.may_draw_holding(st, P, p) and holds_legal(st, P, p):  # R7: the strategy chose to draw
         st[S_VOL_DRAWS] += 1
     if rule(st, P_DRAW) == Draw.until_playable:  # H3: draw until a legal card shows, then play it
         got = 0
