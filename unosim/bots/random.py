@@ -5,15 +5,14 @@ implementation: every choice is uniform over *physical* cards (two red 5s are tw
 likely as one blue 5), it never bluffs, never draws voluntarily, never challenges.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
 from unosim.kernel.moves import can_stack, draw4_honest, wild_allowed
 from unosim.kernel.rng import below
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, STACK_KINDS, WILD, WILD_DRAW4
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_play(st, P, rng, p):
     """A legal card uniformly among the physical legal cards, or -1 (draw) when none."""
     base = S_HAND0 + p * N_KINDS
@@ -56,12 +55,12 @@ def choose_play(st, P, rng, p):
     return WILD_DRAW4
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_color(st, P, rng, p):
     return below(rng, N_COLORS)
 
 
-@njit(cache=True)
+@jit()
 def choose_stack(st, P, rng, p):
     """H1: a stackable card uniformly among the physical ones, else -1 (draw the total).
 
@@ -85,7 +84,7 @@ def choose_stack(st, P, rng, p):
     return -1
 
 
-@njit(cache=True)
+@jit()
 def choose_opponent(st, P, rng, p, teams):
     """H4 swap / H5 giveaway target: uniform among opponents still in the hand."""
     n = st[S_NP]

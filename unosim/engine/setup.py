@@ -1,6 +1,6 @@
 """The start of a hand: reset the state, deal (R2), turn the first card (R3, H15, H16)."""
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_RETURN, EV_REVERSE, EV_SKIPPED,
@@ -15,7 +15,7 @@ from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT
     P_FIRST_DRAW2_SKIPS, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
 
 
-@njit(cache=True)
+@jit()
 def reset(st, P, dealer):
     """Zero the scalars, the seats' hands and (for watching strategies) bot memory, and
     copy the score table, the rule switches and the seats' strategy codes in as integers
@@ -45,7 +45,7 @@ def reset(st, P, dealer):
     st[S_LAST_PLAYER] = -1
 
 
-@njit(cache=True)
+@jit()
 def deal(st, P, rng, log):
     """R2: ``hand_size`` rounds of one card each, starting left of the dealer."""
     n = st[S_NP]
@@ -60,7 +60,7 @@ def deal(st, P, rng, log):
             log_event(st, log, EV_DEAL, p, st[S_DRAW0 + top], 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def turnable(k, number_only):
     """R3/H16: may k start the discard pile?"""
     if k == WILD_DRAW4:
@@ -68,7 +68,7 @@ def turnable(k, number_only):
     return not number_only or (k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def turned_reverse_void(st):
     """R3/E5 with 2 players: does a turned Reverse do nothing (the first player starts)?
     ``as_played`` follows H14 (``none``: nothing), ``dealer`` always lets the dealer play
@@ -79,7 +79,7 @@ def turned_reverse_void(st):
     return mode == TurnedReverse.first_player
 
 
-@njit(cache=True)
+@jit()
 def turn_first_card(st, P, rng, log):
     """R3: turn cards until one may start the pile, then apply its effect on the first seat.
 

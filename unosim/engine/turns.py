@@ -4,7 +4,7 @@ from the hand or drawing (R5-R7, H3, E2, E3), and facing a pending draw card: ch
 
 from collections import namedtuple
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_CHALLENGE, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE, EV_KEEP,
@@ -26,7 +26,7 @@ Source = namedtuple("Source", ["none", "hand", "drawn", "stack"])(*range(4))
 hand in turn, the card just drawn (R6, H3), or the hand onto a pending draw card (H1)."""
 
 
-@njit(cache=True)
+@jit()
 def holds_legal(st, P, p):
     """p holds a card it may play honestly now: a draw instead is voluntary (R7), counted
     in O1 ``voluntary_draws`` so a sweep can tell whether forced play (H8) ever acted."""
@@ -37,7 +37,7 @@ def holds_legal(st, P, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def begin_turn(st, P, rng, log, a):
     """Count a turn for seat a (O1) and run the H11 silence check that opens it: as another
     player's turn begins, a sound with chance noise_chance; as the keeper's own turn
@@ -56,7 +56,7 @@ def begin_turn(st, P, rng, log, a):
         st[S_SILENT] = -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def drawn_playable(st, P, p, c):
     """May p play the card c just drawn?  R6 legality, narrowed by E2 (colour matches
     only) and widened by E3 (a drawn Wild Draw Four plays as a plain Wild)."""
@@ -67,7 +67,7 @@ def drawn_playable(st, P, p, c):
     return rule(st, P_DRAWN_MATCH) == DrawnMatch.any or c >= WILD or c // RANKS_PER_COLOR == st[S_COLOR]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def take_turn(st, P, rng, log, p):
     """Seat p's turn up to the choice of card: returns (card, source), the source a
     :data:`Source` code (``Source.none`` and card -1 when the turn ended without a play)."""
@@ -107,7 +107,7 @@ def take_turn(st, P, rng, log, p):
     return -1, Source.none
 
 
-@njit(cache=True)
+@jit()
 def face_penalty(st, P, rng, log):
     """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
     the card to stack, the turn already begun), or draw it; -1 unless stacking."""
@@ -149,7 +149,7 @@ def face_penalty(st, P, rng, log):
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def clear_pending(st):
     """The pending draw is settled (drawn, moved by a challenge, or drawn at the end, R12)."""
     if st[S_STACK_LEN] > st[S_LONGEST_STACK]:
