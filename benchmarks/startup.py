@@ -21,7 +21,7 @@ What it runs, each in a fresh subprocess, timed from outside (wall seconds):
     python benchmarks/startup.py --quick      # smoke run: 1 repeat
 
 The temporary cache folder is deleted at the end; the user's own cache is not touched.
-A cold compile takes 30-60 s on a quiet machine, much more on a busy one.
+A cold compile of the hands kernel takes about 60 s on 2 cores, much more on a busy machine.
 """
 
 from __future__ import annotations

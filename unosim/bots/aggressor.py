@@ -14,8 +14,7 @@ voluntary draws are allowed (R7), it draws rather than waste an attack on a vict
 not the closest to going out, and keeps a drawn attack card for later (R6).
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import S_HS0
 from unosim.kernel.moves import is_draw2
 from unosim.kernel.table import next_seat, rule
@@ -28,14 +27,14 @@ CHALLENGE_RATE = 1
 HOLD_ATTACKS = 2
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def aiming(st, P, p):
     """Whether the next seat is an opponent with the fewest cards among p's opponents."""
     v = next_seat(st, p)
     return is_opponent(st, p, v) and st[S_HS0 + v] <= min_opponent_cards(st, P, p)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def damage(st, k):
     """Cards an attack makes its victim draw (R9, H5, H18); 0 for a Skip."""
     if k == WILD_DRAW4:
@@ -47,7 +46,7 @@ def damage(st, k):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def context(st, P, p, ask):
     """x[0]: 1.0 when aiming at the next seat (asked once per choice of card)."""
     aim = 0.0
@@ -56,7 +55,7 @@ def context(st, P, p, ask):
     return aim, 0.0, 0.0, 0.0, 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     aim = x[0] != 0.0
     if ask == Ask.play:

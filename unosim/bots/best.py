@@ -9,7 +9,7 @@ A strategy module defines two compiled functions and nothing else is asked of it
 The loops here pick the best-scoring legal card (R5-R8), stackable card (H1) or colour
 (R9), ties uniformly at random over physical cards, and turn the yes/no questions into
 booleans.  They dispatch on the seat's strategy code in :func:`context` and
-:func:`score`, the only two places that list the strategies: numba inlines both into
+:func:`score`, the only two places that list the strategies: LLVM inlines both into
 each loop, where the code is fixed for the whole loop, so a strategy costs the same as
 with a loop of its own (measured, docs/bots.md), and each loop is one out-of-line call
 from :mod:`unosim.bots.policy`.  A new strategy is its module, its entry in
@@ -18,8 +18,7 @@ from :mod:`unosim.bots.policy`.  A new strategy is its module, its entry in
 :func:`choose_play` and :func:`choose_stack`).
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0
 from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, STACK_KINDS, WILD_DRAW4
@@ -29,7 +28,7 @@ from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, 
 from .common import N_CAND, NEG, Ask, cand, legal_copies, legal_view, maybe_bluff, stack_copies, tie
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def context(st, P, p, code, ask):
     """Strategy ``code``'s context for question ``ask``."""
     if code == Strategy.greedy:
@@ -47,7 +46,7 @@ def context(st, P, p, code, ask):
     return weights.context(st, P, p, ask)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, code, ask, k, x):
     """Strategy ``code``'s answer to ``ask`` about k, given its context x."""
     if code == Strategy.greedy:
@@ -65,7 +64,7 @@ def score(st, P, rng, p, code, ask, k, x):
     return weights.score(st, P, rng, p, ask, k, x)
 
 
-@njit(cache=True)
+@jit()
 def choose_play(st, P, rng, p, code):
     """The card p plays: a Wild Draw Four bluff at the strategy's ``bluff_rate`` (R8), else
     its best-scoring legal card; -1 (draw, R7) when nothing is legal, or when voluntary
@@ -95,7 +94,7 @@ def choose_play(st, P, rng, p, code):
     return choice
 
 
-@njit(cache=True)
+@jit()
 def choose_stack(st, P, rng, p, code):
     """The best-scoring card p may stack on the pending penalty (H1), or -1 to draw it
     (``rlcard_random``: by action ids)."""
@@ -116,7 +115,7 @@ def choose_stack(st, P, rng, p, code):
     return choice
 
 
-@njit(cache=True)
+@jit()
 def choose_replacement(st, P, rng, p, code, c):
     """H22 take-back: the best-scoring card of colour c (every one is legal on the colour
     it returns to), scored as a play; -1 if p holds none."""
@@ -136,7 +135,7 @@ def choose_replacement(st, P, rng, p, code, c):
     return choice
 
 
-@njit(cache=True)
+@jit()
 def choose_colour(st, P, rng, p, code):
     """The best-scoring colour to name after a wild (R9), ties uniformly at random."""
     x = context(st, P, p, code, Ask.colour)
@@ -150,7 +149,7 @@ def choose_colour(st, P, rng, p, code):
     return choice
 
 
-@njit(cache=True)
+@jit()
 def answer(st, P, rng, p, code, ask, k):
     """The strategy's number for a question asked outside the loops above: yes (> 0) or no
     for ``drawn``, ``jump``, ``challenge``; the count for ``max_wilds``."""

@@ -12,8 +12,7 @@ the fewest cards (H4, H5).  Never draws voluntarily.
 Parameters: ``bluff_rate``, ``challenge_rate``.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.moves import color_count
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
 from .common import ALL_WILDS, Ask, no_context, points, usual
@@ -24,7 +23,7 @@ CHALLENGE_RATE = 1
 context = no_context
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def card_score(st, P, p, k):
     if k == WILD_DRAW4:
         return -1.0
@@ -33,7 +32,7 @@ def card_score(st, P, p, k):
     return 100.0 * color_count(st, p, k // RANKS_PER_COLOR) + points(P, k)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     if ask == Ask.play or ask == Ask.stack:
         return card_score(st, P, p, k)

@@ -17,8 +17,7 @@ only answers the questions in :data:`Ask` with numbers.
 
 from collections import namedtuple
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_NP, S_RANK0, S_SCR0, S_TOP
 from unosim.kernel.moves import can_stack, color_count, draw4_honest, is_draw2, reverse_is_skip, wild_allowed
 from unosim.kernel.rng import below, chance
@@ -46,13 +45,13 @@ Ask = namedtuple("Ask", ["play", "stack", "colour", "drawn", "jump", "challenge"
 
 ``x`` is what the strategy's ``context(st, P, p, ask)`` computed once per decision."""
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def no_context(st, P, p, ask):
     """The context of a strategy whose scores share nothing."""
     return 0.0, 0.0, 0.0, 0.0, 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def usual(st, P, rng, p, ask, k, bluff_rate, challenge_rate, max_wilds):
     """The answers most strategies share, for the questions a strategy does not answer
     itself: name the colour it holds most of, challenge at the parameter
@@ -72,7 +71,7 @@ def usual(st, P, rng, p, ask, k, bluff_rate, challenge_rate, max_wilds):
     return YES
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def param(P, p, i):
     """Parameter i (0-based, STRATEGIES order) of seat p's strategy."""
     return P[P_BOT0 + p * BOT_STRIDE + 1 + i]
@@ -82,7 +81,7 @@ ALL_WILDS = 99.0  # max_wilds of a strategy that sheds every wild it may (H6)
 N_CAND = 18  # candidate slots: 13 kinds of the colour in force, 3 of the top's rank, 2 wilds
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def legal_view(st, P, p):
     """What decides legality for seat p now (R5, R8, H7): (colour in force, rank of the top
     card or -1 after a wild, Wild allowed, Wild Draw Four allowed honestly)."""
@@ -94,7 +93,7 @@ def legal_view(st, P, p):
     return c, tr, wok, w4ok
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def cand(i, c, tr):
     """Candidate slot i (0 <= i < N_CAND): the kinds that may match, like B0's scan: the 13
     kinds of colour c, the top's rank tr in the 3 other colours, Wild, Wild Draw Four; -1
@@ -111,7 +110,7 @@ def cand(i, c, tr):
     return WILD + (i - (RANKS_PER_COLOR + N_COLORS - 1))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def legal_copies(st, base, k, wok, w4ok):
     """Copies of candidate k held at ``base`` that may be played (0: none, or a wild that
     may not be played now)."""
@@ -125,7 +124,7 @@ def legal_copies(st, base, k, wok, w4ok):
     return n
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def stack_copies(st, P, p, k):
     """Copies of k that p may stack on the pending penalty (H1, H7); k one of
     :data:`unosim.rules.cards.STACK_KINDS`."""
@@ -135,7 +134,7 @@ def stack_copies(st, P, p, k):
     return n
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def has_legal(st, P, p):
     """Whether seat p holds any card it may play honestly (R5, R8, H7)."""
     base = S_HAND0 + p * N_KINDS
@@ -146,21 +145,21 @@ def has_legal(st, P, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def can_bluff(st, P, p):
     """R8: p holds a Wild Draw Four that would be an illegal play now (a bluff)."""
     return (st[S_HAND0 + p * N_KINDS + WILD_DRAW4] > 0 and rule(st, P_WILD_DRAW4) == WildDraw4.restricted
             and wild_allowed(st, P, p, 1) and not draw4_honest(st, P, p))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def maybe_bluff(st, P, rng, p, rate):
     """With probability ``rate``, bluff a Wild Draw Four when only a bluff would play it.
     Randomness is drawn only when a bluff is possible."""
     return can_bluff(st, P, p) and chance(rng, rate)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def tie(rng, score, n, best, ties):
     """One step of weighted reservoir sampling over maxima.
 
@@ -174,14 +173,14 @@ def tie(rng, score, n, best, ties):
     return False, best, ties
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_opponent(st, p, q):
     """H12: q plays against p (another seat, and not of p's team)."""
     teams = rule(st, P_TEAMS)
     return q != p and (teams <= 1 or q % teams != p % teams)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def min_opponent_cards(st, P, p):
     """Fewest cards held by an opponent still in the hand (a large number if none)."""
     n = st[S_NP]
@@ -192,7 +191,7 @@ def min_opponent_cards(st, P, p):
     return m
 
 
-@njit(cache=True)
+@jit()
 def fewest_cards_opponent(st, P, rng, p):
     """H4 swap / H5 giveaway target of every strategy but B0: the opponent still in the
     hand closest to going out (fewest cards); ties uniformly at random."""
@@ -209,7 +208,7 @@ def fewest_cards_opponent(st, P, rng, p):
     return choice
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_attack(st, P, k):
     """Cards that make the next player lose the turn: Skip, Draw Two, Wild Draw Four, the
     H5 +10, and a Reverse with 2 players in (R9, H14)."""
@@ -224,19 +223,19 @@ def is_attack(st, P, k):
     return k == RED_ZERO and rule(st, P_RED_ZERO) == RedZero.draw10
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def points(P, k):
     """Points of kind k (R1, H17) as a float score term."""
     return P[P_SCORE0 + k]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def colour_counts(st, p):
     """Cards of each colour in p's hand."""
     return color_count(st, p, 0), color_count(st, p, 1), color_count(st, p, 2), color_count(st, p, 3)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def colour_points(st, P, p, c):
     """Points of the cards of colour c in p's hand."""
     base = S_HAND0 + p * N_KINDS + c * RANKS_PER_COLOR
@@ -247,7 +246,7 @@ def colour_points(st, P, p, c):
     return s
 
 
-@njit(cache=True)
+@jit()
 def plan_all(st, P, rng, p, k, max_wilds):
     """H6 plan that sheds every card it may: all copies of k (``identical``) or every card
     of k's rank (``same_rank``); at most ``max_wilds`` copies of a Wild, one Wild Draw

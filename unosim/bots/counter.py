@@ -32,8 +32,7 @@ and other hands).  The next player is expected to hold ``h x unseen_c / U`` of t
 Parameters: ``bluff_rate``, ``suspicion``.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_MEM0, S_NDISC,
     S_PENDING, S_TOP, S_TOTAL)
 from unosim.kernel.moves import color_count
@@ -49,7 +48,7 @@ M_NAMED = 53  # 16 x (colour named with the wild before the last + 1) + (last + 
 COLOR_COPIES = 25  # cards of one colour in a deck (R1)
 
 
-@njit(cache=True)
+@jit()
 def recount(st, m):
     """Restart the counts at memory offset m from the card under the one just played."""
     for i in range(WILD + 1):
@@ -60,7 +59,7 @@ def recount(st, m):
         st[m + M_SEEN] += 1 << (8 * (b // RANKS_PER_COLOR))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def observe(st, q, k):
     """Seat q (a counter) sees k put on the discard pile."""
     m = S_MEM0 + q * N_KINDS
@@ -73,19 +72,19 @@ def observe(st, q, k):
         st[m + M_NAMED] = (st[m + M_NAMED] & 15) * 16 + st[S_COLOR] + 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def seen(st, p, c):
     """Cards of colour c that seat p has seen on the pile since the last reshuffle."""
     return (st[S_MEM0 + p * N_KINDS + M_SEEN] >> (8 * c)) & 255
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def unseen_total(st, p):
     """Cards p cannot see: the draw pile and the other hands."""
     return st[S_TOTAL] - st[S_NDISC] - st[S_HS0 + p]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def value(st, P, p, c, mine, h, u_total):
     """mine - expected cards of colour c among the h cards of the next player."""
     unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, p, c) - mine
@@ -96,7 +95,7 @@ def value(st, P, p, c, mine, h, u_total):
     return mine - h * unseen / u_total
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def values(st, P, p):
     """The value of each colour to p (see the module doc)."""
     h = st[S_HS0 + next_seat(st, p)]
@@ -106,7 +105,7 @@ def values(st, P, p):
             value(st, P, p, 3, m3, h, u))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def card_score(P, k, v0, v1, v2, v3):
     if k == WILD_DRAW4:
         return -1.0e9
@@ -117,7 +116,7 @@ def card_score(P, k, v0, v1, v2, v3):
     return v + points(P, k) * 1.0e-3
 
 
-@njit(cache=True)
+@jit()
 def colour_before_draw4(st, p):
     """The colour in force before the Wild Draw Four on top (-1: not known)."""
     nd = st[S_NDISC]
@@ -129,7 +128,7 @@ def colour_before_draw4(st, p):
     return st[S_MEM0 + p * N_KINDS + M_NAMED] // 16 - 1
 
 
-@njit(cache=True)
+@jit()
 def holds_colour_chance(st, P, p, b, c):
     """Chance that seat b's hand holds a card of colour c, its cards drawn from the ones p
     cannot see (hypergeometric)."""
@@ -148,7 +147,7 @@ def holds_colour_chance(st, P, p, b, c):
     return 1.0 - none
 
 
-@njit(cache=True)
+@jit()
 def bluff_chance(st, P, p):
     """The counter's estimate that the Wild Draw Four it faces is a bluff."""
     c = colour_before_draw4(st, p)
@@ -162,7 +161,7 @@ def bluff_chance(st, P, p):
     return s * q / den
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def play_values(st, P, p):
     """:func:`values` when the legal coloured cards span 2+ colours, else zeros: the odds
     only matter then (a summed count for the colour in force, not a test per kind: those
@@ -181,7 +180,7 @@ def play_values(st, P, p):
     return 0.0, 0.0, 0.0, 0.0
 
 
-@njit(cache=True)
+@jit()
 def challenge_score(st, P, p):
     """YES when the chance of a bluff beats the break-even (module doc)."""
     extra = float(rule(st, P_CHALLENGE_EXTRA))
@@ -191,7 +190,7 @@ def challenge_score(st, P, p):
     return YES if bluff_chance(st, P, p) > extra / (extra + 2.0 * pen) else NO
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def context(st, P, p, ask):
     """x[0:4]: the value of each colour (module doc), when the question needs it."""
     if ask == Ask.play:
@@ -203,7 +202,7 @@ def context(st, P, p, ask):
     return v0, v1, v2, v3, 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     if ask == Ask.play or ask == Ask.stack:
         return card_score(P, k, x[0], x[1], x[2], x[3])

@@ -12,7 +12,7 @@ Parameters: ``bluff_rate`` (chance to play a Wild Draw Four as a bluff when only
 bluff would play it, R8), ``challenge_rate`` (chance to challenge a Wild Draw Four).
 """
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from .common import ALL_WILDS, Ask, colour_points, no_context, points, usual
 
@@ -22,7 +22,7 @@ CHALLENGE_RATE = 1
 context = no_context
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     if ask == Ask.play or ask == Ask.stack:
         return points(P, k)

@@ -13,8 +13,7 @@ ask the strategy's scores, which keeps the engine's compiled size (and compile t
 from growing with the number of strategies.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import S_BOT0, S_NP, S_SCR0
 from unosim.kernel.table import rule
 from unosim.kernel.rng import chance
@@ -26,13 +25,13 @@ from . import random as b0
 from .common import Ask, fewest_cards_opponent, maybe_bluff, param, plan_all
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def strategy(st, p):
     """Seat p's strategy code, from the copy reset() keeps in the state."""
     return st[S_BOT0 + p]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_play(st, P, rng, p):
     """The card p plays from hand, or -1 to draw (R5-R8).
 
@@ -51,7 +50,7 @@ def choose_play(st, P, rng, p):
     return k
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def may_draw_holding(st, P, p):
     """Whether p's -1 from :func:`choose_play` can mean a draw while holding a legal card
     (R7): never for B0, which draws only when nothing is legal, nor under forced play (H8),
@@ -61,7 +60,7 @@ def may_draw_holding(st, P, p):
     return strategy(st, p) != Strategy.random and rule(st, P_VOLUNTARY_DRAW) != 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def multi_plan(st, P, rng, p, k):
     """H6: which cards go down with k.  Writes per colour the number of cards of k's rank
     to play (k itself included) into ``st[S_SCR0 + colour]`` (wilds: slot 0 counts copies
@@ -74,7 +73,7 @@ def multi_plan(st, P, rng, p, k):
     return plan_all(st, P, rng, p, k, int(best.answer(st, P, rng, p, code, Ask.max_wilds, k)))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def b0_multi_plan(st, k):
     """B0 under H6: the single chosen card."""
     for c in range(N_COLORS):
@@ -86,14 +85,14 @@ def b0_multi_plan(st, k):
     return k // RANKS_PER_COLOR
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_color(st, P, rng, p):
     """The colour p names after a wild (R9)."""
     code = strategy(st, p)
     return b0.choose_color(st, P, rng, p) if code == Strategy.random else best.choose_colour(st, P, rng, p, code)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def agrees(st, P, rng, p, ask, k, b0_answer):
     """A yes/no question ``ask`` about k: B0 answers ``b0_answer``, others by their score."""
     code = strategy(st, p)
@@ -102,13 +101,13 @@ def agrees(st, P, rng, p, ask, k, b0_answer):
     return best.answer(st, P, rng, p, code, ask, k) > 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def play_drawn(st, P, rng, p, k):
     """Whether p plays the legal card k just drawn when ``play_drawn = "may"`` (R6); B0 always does."""
     return agrees(st, P, rng, p, Ask.drawn, k, True)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def challenge(st, P, rng, p):
     """Whether p challenges the Wild Draw Four it faces (R8); B0 at its ``challenge_rate``
     (default 0: never, and no random number drawn)."""
@@ -119,7 +118,7 @@ def challenge(st, P, rng, p):
     return best.answer(st, P, rng, p, code, Ask.challenge, -1) > 0.0
 
 
-@njit(cache=True)
+@jit()
 def choose_replacement(st, P, rng, p, c):
     """H22: the card of colour c that p puts down instead of the Wild Draw Four it takes
     back: B0 (and ``rlcard_random``) uniformly among its physical cards of that colour,
@@ -130,20 +129,20 @@ def choose_replacement(st, P, rng, p, c):
     return best.choose_replacement(st, P, rng, p, code, c)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_stack(st, P, rng, p):
     """The card p stacks on a pending penalty, or -1 to draw the total (H1)."""
     code = strategy(st, p)
     return b0.choose_stack(st, P, rng, p) if code == Strategy.random else best.choose_stack(st, P, rng, p, code)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def wants_jump(st, P, rng, p, k):
     """Whether p jumps in with k (H2); B0 always does."""
     return agrees(st, P, rng, p, Ask.jump, k, True)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_opponent(st, P, rng, p):
     """Whom p swaps with (H4) or gives cards to (H5): B0 (and ``rlcard_random``) uniformly,
     every other strategy the opponent with the fewest cards."""
@@ -153,7 +152,7 @@ def choose_opponent(st, P, rng, p):
     return fewest_cards_opponent(st, P, rng, p)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def observe_play(st, P, p, k):
     """Every card put on the discard pile (after the colour is named).  Counting
     strategies (``counter``) keep their memory at ``S_MEM0``; B0 remembers nothing.

@@ -6,8 +6,7 @@ likely as one blue 5), it never draws voluntarily, and it bluffs and challenges 
 its two parameters' rates (defaults 0: never; :mod:`unosim.bots.policy` rolls them).
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
 from unosim.kernel.moves import can_stack, draw4_honest, wild_allowed
 from unosim.kernel.rng import below
@@ -17,7 +16,7 @@ BLUFF_RATE = 0      # its parameters, in the order of its entry in unosim.rules.
 CHALLENGE_RATE = 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_play(st, P, rng, p):
     """A legal card uniformly among the physical legal cards, or -1 (draw) when none."""
     base = S_HAND0 + p * N_KINDS
@@ -60,12 +59,12 @@ def choose_play(st, P, rng, p):
     return WILD_DRAW4
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose_color(st, P, rng, p):
     return below(rng, N_COLORS)
 
 
-@njit(cache=True)
+@jit()
 def choose_stack(st, P, rng, p):
     """H1: a stackable card uniformly among the physical ones, else -1 (draw the total).
 
@@ -89,7 +88,7 @@ def choose_stack(st, P, rng, p):
     return -1
 
 
-@njit(cache=True)
+@jit()
 def choose_opponent(st, P, rng, p, teams):
     """H4 swap / H5 giveaway target: uniform among opponents still in the hand."""
     n = st[S_NP]
@@ -108,7 +107,7 @@ def choose_opponent(st, P, rng, p, teams):
     return -1
 
 
-@njit(cache=True)
+@jit()
 def choose_replacement(st, rng, p, c):
     """H22 take-back: a card of colour c uniformly among the physical ones, -1 if none."""
     base = S_HAND0 + p * N_KINDS + c * NR

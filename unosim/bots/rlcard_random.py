@@ -19,8 +19,7 @@ bluffs (R8), puts down one card (H6), picks swap and giveaway targets uniformly 
 (each Draw Two kind 1, the Wild Draw Four 4), never drawing while it may stack.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0
 from unosim.kernel.moves import can_stack, wild_allowed
 from unosim.kernel.rng import below
@@ -28,13 +27,13 @@ from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD
 from .common import N_CAND, NEG, NO, YES, Ask, cand, legal_copies, legal_view
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def actions(k):
     """RLCard action ids of card kind k: a wild kind names its colour in the action."""
     return N_COLORS if k >= WILD else 1
 
 
-@njit(cache=True)
+@jit()
 def choose_play(st, P, rng, p):
     """A legal kind with probability proportional to its action ids (1, or 4 for a wild
     kind), or -1 (draw) when nothing is legal."""
@@ -57,7 +56,7 @@ def choose_play(st, P, rng, p):
     return -1
 
 
-@njit(cache=True)
+@jit()
 def choose_stack(st, P, rng, p):
     """H1: a stackable kind with probability proportional to its action ids, else -1."""
     base = S_HAND0 + p * N_KINDS
@@ -78,13 +77,13 @@ def choose_stack(st, P, rng, p):
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def context(st, P, p, ask):
     """Its answers share nothing."""
     return 0.0, 0.0, 0.0, 0.0, 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     """Equal scores for every colour (the named colour is uniform); yes to a drawn card
     and to jumping in, no challenge, no bluff, no voluntary draw, one wild at a time.

@@ -27,8 +27,7 @@ sheds all it may in a multi-play (H6) and swaps with or gives to the opponent wi
 fewest cards (H4, H5).
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_TOP
 from unosim.kernel.table import next_seat
 from unosim.rules.cards import RANKS_PER_COLOR, SKIP, WILD, WILD_DRAW4
@@ -49,14 +48,14 @@ CHALLENGE_RATE = 10
 FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number", "attack_next", "copies")
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def features(st, p):
     """What every card's features share: p's cards per colour and the next player's count."""
     c0, c1, c2, c3 = colour_counts(st, p)
     return c0, c1, c2, c3, st[S_HS0 + next_seat(st, p)]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
     """The linear score of card k in seat p's hand, given :func:`context`."""
     others = st[S_HS0 + p] - 1
@@ -82,7 +81,7 @@ def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
     return s
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def context(st, P, p, ask):
     """:func:`features` for the questions that score a card (as floats: exact for counts)."""
     if ask == Ask.colour or ask == Ask.challenge or ask == Ask.max_wilds:
@@ -91,7 +90,7 @@ def context(st, P, p, ask):
     return float(c0), float(c1), float(c2), float(c3), float(h)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     if ask == Ask.play or ask == Ask.stack:
         return score_in(st, P, p, k, x[0], x[1], x[2], x[3], x[4])

@@ -12,8 +12,7 @@ Parameters: ``bluff_rate``, ``challenge_rate`` (as for every strategy), and
 playing a wild while it holds more than 2 cards.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import S_HS0
 from unosim.rules.cards import WILD, WILD_DRAW4
 from .common import NEG, NO, YES, Ask, no_context, param, usual
@@ -26,7 +25,7 @@ SAVE_HAND = 2  # with this many cards or fewer a wild is played, not saved
 context = no_context
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def card_score(k):
     """Coloured cards first, then the Wild Draw Four (legal now, R8, maybe not later), then the Wild."""
     if k == WILD_DRAW4:
@@ -36,7 +35,7 @@ def card_score(k):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def score(st, P, rng, p, ask, k, x):
     if ask == Ask.play or ask == Ask.stack:
         return card_score(k)

@@ -8,7 +8,7 @@ once per block, not once per hand.
 
 import numpy as np
 from numba import njit, prange
-
+from unosim.kernel.jit import jit
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
 from unosim.kernel.layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER, O_DRAWN,
@@ -27,7 +27,7 @@ STREAM_HANDS = 1
 STREAM_MATCHES = 2
 
 
-@njit(cache=True)
+@jit()
 def deal_next(P, rng, rotate_to, winner):
     """R4/E4, the one statement of who deals: a random seat, the last seat every hand
     (``fixed``), the last winner (``winner``; -1 when there is none, e.g. after a stalled
@@ -43,7 +43,7 @@ def deal_next(P, rng, rotate_to, winner):
     return rotate_to
 
 
-@njit(cache=True)
+@jit()
 def hand_dealer(P, rng, index):
     """Dealer of independent hand ``index``: seats take turns (R4 "rotate"; also used for
     "winner", since independent hands have no previous winner), a random seat, or the
@@ -51,7 +51,7 @@ def hand_dealer(P, rng, index):
     return deal_next(P, rng, index % int(P[P_PLAYERS]), -1)
 
 
-@njit(cache=True)
+@jit()
 def write_row(st, P, out, i, index):
     """Copy the finished hand's O1 record into row i."""
     n = st[S_NP]
@@ -118,7 +118,7 @@ def play_hands(P, seed, start, count, out, blocks):
         keep_alive(st_mem, rng_mem, log_mem)
 
 
-@njit(cache=True)
+@jit()
 def trace_hand(P, seed, index, log):
     """Replay hand ``index`` of a run with the event log on; returns the final state (the
     events written to ``log`` are its first ``st[S_NLOG]`` rows)."""

@@ -6,7 +6,7 @@ Effects never recurse: they set the next seat and, for draw cards, a pending pen
 that the hand loop resolves, so a stack of any length is a loop, not a call chain.
 """
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_FALSE_CALL, DR_SLAP, DR_UNO, EV_FACING, EV_FALSE_CALL, EV_GIVEAWAY, EV_PASS_HANDS, EV_PENALTY,
@@ -24,14 +24,14 @@ from unosim.rules.params import (P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_RED_ZERO, P_S
     P_SLAP_RANK, P_STACKING, P_UNO_CAUGHT, P_UNO_FALSE_CALL, P_UNO_FORGET)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_draw_card(st, P, k):
     """Draw Two, Wild Draw Four, and the H5 +10: the next player draws and loses the turn,
     even when H18 sets the amount to 0."""
     return k == WILD_DRAW4 or is_draw2(k) or (k == RED_ZERO and rule(st, P_RED_ZERO) == RedZero.draw10)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def penalty_of(st, P, k):
     """Cards a draw card makes the next player draw (R9, H5, H18); 0 for other cards."""
     if k == WILD_DRAW4:
@@ -43,7 +43,7 @@ def penalty_of(st, P, k):
     return 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def put_down(st, P, rng, log, p, k, ev):
     """Move k from p's hand to the pile and name a colour for a wild (R9, R8 bluff mark)."""
     base = S_HAND0 + p * N_KINDS
@@ -66,7 +66,7 @@ def put_down(st, P, rng, log, p, k, ev):
     log_event(st, log, ev, p, k, st[S_COLOR])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def uno_call(st, P, rng, log, p):
     """R10: p has just played their second-to-last card."""
     if chance(rng, P[P_UNO_FORGET]):
@@ -80,7 +80,7 @@ def uno_call(st, P, rng, log, p):
         log_event(st, log, EV_UNO, p, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def uno_moment(st, P, rng, log, p):
     """Right after p's play, before any jump-in or effect: the UNO call on the
     second-to-last card (R10), or a wrong call with 2 or more cards left (H23)."""
@@ -91,7 +91,7 @@ def uno_moment(st, P, rng, log, p):
         false_call(st, rng, log, p)
 
 
-@njit(cache=True)
+@jit()
 def false_call(st, rng, log, p):
     """H23: p called UNO wrongly; the call is always caught and p draws 2 at once."""
     st[S_FALSE_CALLS] += 1
@@ -100,7 +100,7 @@ def false_call(st, rng, log, p):
     log_event(st, log, EV_PENALTY, p, got, DR_FALSE_CALL)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def after_play(st, P, rng, log, p, k, dmult, smult):
     """The effects of the card that stays on top: slap (H10), silence (H11), then R9/H4/H5."""
     if k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX:
@@ -113,7 +113,7 @@ def after_play(st, P, rng, log, p, k, dmult, smult):
     effect(st, P, rng, log, p, k, dmult, smult)
 
 
-@njit(cache=True)
+@jit()
 def slap(st, P, rng, log, p):
     """H10: the slowest player (uniform among those still in, but p) draws 2."""
     q, got = other_draws_two(st, rng, log, p, DR_SLAP)
@@ -122,7 +122,7 @@ def slap(st, P, rng, log, p):
         log_event(st, log, EV_SLAP, q, got, 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def other_draws_two(st, rng, log, p, reason):
     """A seat still in but p, uniformly at random, draws 2 (H10 slap, H11 noise); returns
     (that seat, cards drawn), or (-1, 0) when there is none."""
@@ -139,7 +139,7 @@ def other_draws_two(st, rng, log, p, reason):
     return -1, 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def effect(st, P, rng, log, p, k, dmult, smult):
     """R9 effects, H4 seven-o and H5 red zero: set the next seat and any pending penalty.
 
@@ -190,7 +190,7 @@ def effect(st, P, rng, log, p, k, dmult, smult):
     st[S_CUR] = next_seat(st, p)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def swap_hands(st, p, q):
     a = S_HAND0 + p * N_KINDS
     b = S_HAND0 + q * N_KINDS
@@ -203,7 +203,7 @@ def swap_hands(st, p, q):
     st[S_HS0 + q] = t
 
 
-@njit(cache=True)
+@jit()
 def pass_hands(st, log):
     """H4 zero: every hand still in moves to the next seat in the direction of play."""
     n = st[S_NP]
@@ -224,7 +224,7 @@ def pass_hands(st, log):
     log_event(st, log, EV_PASS_HANDS, st[S_DIR], 0, 0)
 
 
-@njit(cache=True)
+@jit()
 def giveaway(st, P, rng, log, p):
     """H5 giveaway: an opponent takes all of p's cards but one kept uniformly at random."""
     q = policy.choose_opponent(st, P, rng, p)

@@ -46,7 +46,7 @@ H19   engine.matches.score_row (match_target)
 ====  ==============================================================================
 """
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
@@ -66,14 +66,14 @@ __all__ = ["begin_turn", "build_deck", "deal", "play_card", "play_hand", "play_m
            "settle", "step", "turn_first_card"]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def play_card(st, P, rng, log, p, k):
     """Seat p puts k down (in turn, drawn or stacked) and everything that follows happens."""
     put_down(st, P, rng, log, p, k, EV_STACK if st[S_PENDING_KIND] >= 0 else EV_PLAY)
     settle(st, P, rng, log, p, k, 1)
 
 
-@njit(cache=True)
+@jit()
 def play_multi(st, P, rng, log, p, k):
     """H6: p plays k with more cards of its kind ("identical") or rank ("same_rank"),
     as the strategy plans; the last card put down is the one on top."""
@@ -111,7 +111,7 @@ def play_multi(st, P, rng, log, p, k):
     settle(st, P, rng, log, p, top, count)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def settle(st, P, rng, log, p, k, count):
     """What follows putting down ``count`` cards ending with k: the end of the hand (R12)
     or the UNO call (R10, or a wrong one, H23), the jump-in window (H2), then the effects."""
@@ -124,7 +124,7 @@ def settle(st, P, rng, log, p, k, count):
 
 
 # --------------------------------------------------------------------------- the end (R12, R13, H13)
-@njit(cache=True)
+@jit()
 def go_out(st, P, rng, log, p, k, count):
     """p played their last card(s): the hand ends (R12), or p leaves it (H13)."""
     n = st[S_NP]
@@ -160,7 +160,7 @@ def go_out(st, P, rng, log, p, k, count):
     end_hand(st, log)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def silent_last_card(st, P, k):
     """H13: a 0 or 7 under seven-o, or a giveaway red 0, does nothing as a last card."""
     if k >= WILD:
@@ -171,13 +171,13 @@ def silent_last_card(st, P, k):
     return (r == 0 or r == 7) and rule(st, P_SEVEN_O) != 0
 
 
-@njit(cache=True)
+@jit()
 def end_hand(st, log):
     st[S_DONE] = 1
     log_event(st, log, EV_END, st[S_WINNER], 0, 0)
 
 
-@njit(cache=True)
+@jit()
 def play_hand(st, P, rng, log, dealer):
     """Play one whole hand from the shuffle to the end; the result stays in ``st``."""
     reset(st, P, dealer)
@@ -188,7 +188,7 @@ def play_hand(st, P, rng, log, dealer):
         step(st, P, rng, log)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def step(st, P, rng, log):
     """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
     or let the seat to act take its turn.  Scenario tests drive hands through this.

@@ -1,7 +1,7 @@
 """H2 jump-in: after a card is put down, any other seat holding an identical card may play
 it out of turn, possibly in a chain; the card left on top then acts."""
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (EV_JUMP, N_KINDS, S_AS_WILD, S_DIR, S_HAND0, S_HS0, S_IN, S_JUMP_INS, S_NP,
@@ -16,7 +16,7 @@ from .effects import after_play, is_draw_card, put_down, uno_moment
 from .turns import begin_turn
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def jump_then_act(st, P, rng, log, p, k, count):
     """The H2 window after p put down ``count`` cards ending with k, then the effects of
     the card left on top (:func:`after_play`), by its last player."""
@@ -30,7 +30,7 @@ def jump_then_act(st, P, rng, log, p, k, count):
     after_play(st, P, rng, log, p, k, dmult, smult)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def next_to_act(st, P, p, k):
     """H2's "who would act next" after p plays k: that seat may not jump in."""
     if k < WILD:
@@ -54,7 +54,7 @@ def next_to_act(st, P, p, k):
     return next_seat(st, p)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def someone_else_holds(st, p, k):
     """A cheap look before the H2 window: does any other seat hold a copy of k at all?
     (A branch-free sum: a test per seat mispredicts.)"""
@@ -64,7 +64,7 @@ def someone_else_holds(st, p, k):
     return total > st[S_HAND0 + p * N_KINDS + k]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def jumpable(st, P, k):
     """H2: numbers always; Skip/Reverse/Draw Two under "colored"; wilds under "all"."""
     mode = rule(st, P_JUMP_IN)
@@ -75,7 +75,7 @@ def jumpable(st, P, k):
     return mode >= JumpIn.colored
 
 
-@njit(cache=True)
+@jit()
 def jump_window(st, P, rng, log, p, k, mult):
     """H2: identical cards jump in, possibly in a chain; returns the last (player, card, mult).
 

@@ -19,6 +19,7 @@ match columns ``M_*`` below.
 
 import numpy as np
 from numba import njit, prange
+from unosim.kernel.jit import jit
 
 from .batch import STREAM_MATCHES, deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
@@ -46,14 +47,14 @@ readable (match 12, hand 7 -> 12000007), and independent of chunking; ``max_hand
 not exceed it."""
 
 
-@njit(cache=True)
+@jit()
 def first_dealer(P, rng):
     """S3: seat 0 deals the first hand of a match; a random seat under R4 "random"; the last
     seat under "fixed" (it deals every hand)."""
     return deal_next(P, rng, 0, -1)
 
 
-@njit(cache=True)
+@jit()
 def next_dealer(P, rng, dealer, winner):
     """R4 for the hand after one dealt by ``dealer``: rotate to the next seat; the winner
     (after a stalled hand, ``winner`` -1, the deal rotates, R13); a random seat; or the last
@@ -71,7 +72,7 @@ N_TOT = 3 * MAX_PLAYERS + 4
 system has ended, hands scored."""
 
 
-@njit(cache=True)
+@jit()
 def start_match(P, tot):
     """Zero the totals; S2 counts as ended from the start under H13 last_standing, where
     it is not defined."""
@@ -81,7 +82,7 @@ def start_match(P, tot):
         tot[TOT_NEG_DONE] = 1
 
 
-@njit(cache=True)
+@jit()
 def score_row(P, row, tot):
     """Score the hand recorded in ``row`` into the running state ``tot`` and write the
     row's match columns (totals, ``pos_end``, ``neg_end``, ``chips_end``); True once every
@@ -152,7 +153,7 @@ def score_row(P, row, tot):
     return tot[TOT_POS_DONE] != 0 and tot[TOT_NEG_DONE] != 0 and tot[TOT_CHIPS_DONE] != 0
 
 
-@njit(cache=True)
+@jit()
 def score_rows(P, rows):
     """Score ``rows`` (hand records in order, ``N_MOUT`` wide) as one match, in place;
     returns the hands the match took (all of them if it did not end).  For tests."""
@@ -165,7 +166,7 @@ def score_rows(P, rows):
     return rows.shape[0]
 
 
-@njit(cache=True)
+@jit()
 def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
     """Play match ``match`` into ``slab[first:]``; return its number of rows, or -1 if it
     did not fit (the rows written are then garbage).  ``tot`` is scratch (``N_TOT``).
@@ -230,7 +231,7 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
 
 
 
-@njit(cache=True)
+@jit()
 def trace_match_hand(P, seed, match, hand, log):
     """Replay hand ``hand`` of match ``match`` of a run exactly as the run played it (the
     match's earlier hands are played again, unlogged: they move its random stream and pick

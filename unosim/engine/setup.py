@@ -1,7 +1,7 @@
 """The start of a hand: reset the state, deal (R2), turn the first card (R3, H15, H16) on
 the first player (the seat after the dealer, or H21's richest hand)."""
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_RETURN, EV_REVERSE, EV_SKIPPED,
@@ -16,7 +16,7 @@ from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT
     P_FIRST_DRAW2_SKIPS, P_FIRST_PLAYER, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
 
 
-@njit(cache=True)
+@jit()
 def reset(st, P, dealer):
     """Zero the scalars, the seats' hands and (for watching strategies) bot memory, and
     copy the score table, the rule switches and the seats' strategy codes in as integers
@@ -46,7 +46,7 @@ def reset(st, P, dealer):
     st[S_LAST_PLAYER] = -1
 
 
-@njit(cache=True)
+@jit()
 def deal(st, P, rng, log):
     """R2: ``hand_size`` rounds of one card each, starting left of the dealer."""
     n = st[S_NP]
@@ -61,7 +61,7 @@ def deal(st, P, rng, log):
             log_event(st, log, EV_DEAL, p, st[S_DRAW0 + top], 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def turnable(k, number_only):
     """R3/H16: may k start the discard pile?"""
     if k == WILD_DRAW4:
@@ -69,7 +69,7 @@ def turnable(k, number_only):
     return not number_only or (k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def turned_reverse_void(st):
     """R3/E5 with 2 players: does a turned Reverse do nothing (the first player starts)?
     ``as_played`` follows H14 (``none``: nothing), ``dealer`` always lets the dealer play
@@ -80,7 +80,7 @@ def turned_reverse_void(st):
     return mode == TurnedReverse.first_player
 
 
-@njit(cache=True)
+@jit()
 def richest_seat(st, P):
     """H21: the seat whose dealt hand is worth the most points (the scoring table: R1, H17,
     H5's 100-point red 0), ties to the first in play order from the seat after the dealer."""
@@ -97,7 +97,7 @@ def richest_seat(st, P):
     return seat
 
 
-@njit(cache=True)
+@jit()
 def turn_first_card(st, P, rng, log):
     """R3: turn cards until one may start the pile, then apply its effect on the first seat.
 

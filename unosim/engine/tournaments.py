@@ -20,6 +20,8 @@ and on the tournament's last row its champions.
 import numpy as np
 from numba import njit, prange
 
+from unosim.kernel.jit import jit
+
 from .batch import deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
@@ -49,13 +51,13 @@ HAND_STRIDE = 1_000_000
 the hand's place in the tournament (0-based, in the order round, table, hand)."""
 
 
-@njit(cache=True)
+@jit()
 def table_stream(seed, tournament, rnd, table, rounds, tables):
     """The random stream of one table's round."""
     return stream_start(seed, STREAM_TOURNAMENTS, (tournament * rounds + rnd) * tables + table)
 
 
-@njit(cache=True)
+@jit()
 def score_hand(row, seating_row, tot):
     """T1 scoring of one table hand into the per-player totals ``tot`` (S1 first
     ``MAX_T_PLAYERS``, then S2): each member of the winning pair adds the points left in
@@ -71,7 +73,7 @@ def score_hand(row, seating_row, tot):
         tot[MAX_T_PLAYERS + seating_row[lose + 2 * k]] += pts
 
 
-@njit(cache=True)
+@jit()
 def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables, out, first, tot):
     """Tournament ``t`` into ``out[first : first + rounds * tables * hands_per_round]``."""
     for i in range(2 * MAX_T_PLAYERS):
@@ -144,7 +146,7 @@ def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, o
         keep_alive(tot_mem, tot_mem, tot_mem)
 
 
-@njit(cache=True)
+@jit()
 def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log):
     """Replay hand ``hand`` of one table's round exactly as the run played it (the round's
     earlier hands at that table are played again, unlogged), with the event log on for

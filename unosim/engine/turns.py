@@ -4,7 +4,7 @@ card: challenge (R8, H9, H22 take-back), stack (H1) or draw it."""
 
 from collections import namedtuple
 
-from numba import njit
+from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_CHALLENGE, DR_MISPLAY, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE,
@@ -29,7 +29,7 @@ hand in turn, the card just drawn (R6, H3), the hand onto a pending draw card (H
 proven bluffer's replacement card, already down (H22: it acts as the bluffer's card)."""
 
 
-@njit(cache=True)
+@jit()
 def holds_legal(st, P, p):
     """p holds a card it may play honestly now: a draw instead is voluntary (R7), counted
     in O1 ``voluntary_draws`` so a sweep can tell whether forced play (H8) ever acted."""
@@ -40,7 +40,7 @@ def holds_legal(st, P, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def begin_turn(st, P, rng, log, a):
     """Count a turn for seat a (O1) and run the H11 silence check that opens it: as another
     player's turn begins, a sound with chance noise_chance; as the keeper's own turn
@@ -59,7 +59,7 @@ def begin_turn(st, P, rng, log, a):
         st[S_SILENT] = -1
 
 
-@njit(cache=True)
+@jit()
 def misplay(st, P, rng, log, p):
     """H24, as p's turn begins (after the H11 check): holding a card that is not legal now,
     with chance ``misplay`` p puts one down by mistake, takes it back and draws 1.  No
@@ -75,7 +75,7 @@ def misplay(st, P, rng, log, p):
             return
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def drawn_playable(st, P, p, c):
     """May p play the card c just drawn?  R6 legality, narrowed by E2 (colour matches
     only) and widened by E3 (a drawn Wild Draw Four plays as a plain Wild)."""
@@ -86,7 +86,7 @@ def drawn_playable(st, P, p, c):
     return rule(st, P_DRAWN_MATCH) == DrawnMatch.any or c >= WILD or c // RANKS_PER_COLOR == st[S_COLOR]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def take_turn(st, P, rng, log, p):
     """Seat p's turn up to the choice of card: returns (card, source), the source a
     :data:`Source` code (``Source.none`` and card -1 when the turn ended without a play)."""
@@ -128,7 +128,7 @@ def take_turn(st, P, rng, log, p):
     return -1, Source.none
 
 
-@njit(cache=True)
+@jit()
 def face_penalty(st, P, rng, log):
     """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
     the card to stack, the turn already begun), or draw it.  Returns (card, source): the
@@ -178,7 +178,7 @@ def face_penalty(st, P, rng, log):
     return -1, Source.none
 
 
-@njit(cache=True)
+@jit()
 def take_back(st, P, rng, log, b):
     """H22: the proven bluffer b takes the Wild Draw Four back (it no longer counts as
     played), puts down a card of the colour that was in force before it, chosen by its
@@ -199,7 +199,7 @@ def take_back(st, P, rng, log, b):
     return k
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def clear_pending(st):
     """The pending draw is settled (drawn, moved by a challenge, or drawn at the end, R12)."""
     if st[S_STACK_LEN] > st[S_LONGEST_STACK]:

@@ -4,8 +4,7 @@ Hands are per-kind counts, so a legality question is a handful of array reads: t
 kinds of the colour in force, the same rank in the other three colours, the two wilds.
 """
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_IN, S_PENDING_KIND, S_TOP
 from unosim.kernel.table import rule
 from unosim.rules.cards import DRAW2, N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
@@ -13,7 +12,7 @@ from unosim.rules.codes import Stacking, TwoPlayerReverse, WildDraw4
 from unosim.rules.params import P_STACKING, P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def color_count(st, p, c):
     """Cards of colour c in seat p's hand (the R8 test counts only these)."""
     base = S_HAND0 + p * N_KINDS + c * RANKS_PER_COLOR
@@ -23,13 +22,13 @@ def color_count(st, p, c):
     return n
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def wild_allowed(st, P, p, count):
     """H7: with ``wild_last = false`` a wild may not be the last card(s) played."""
     return rule(st, P_WILD_LAST) != 0 or st[S_HS0 + p] > count
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def draw4_honest(st, P, p):
     """R8: Wild Draw Four is legal when free, or when p holds no card of the colour in force;
     E1 ``last_resort``: only when no other card (not even a Wild) may be played."""
@@ -41,7 +40,7 @@ def draw4_honest(st, P, p):
     return no_other_play(st, p)
 
 
-@njit(cache=True)
+@jit()
 def no_other_play(st, p):
     """E1: p holds nothing playable but Wild Draw Fours (RLCard's rule)."""
     base = S_HAND0 + p * N_KINDS
@@ -57,7 +56,7 @@ def no_other_play(st, p):
     return True
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def matches(st, k):
     """R5: k matches the colour in force, or the top card's number/symbol, or is wild."""
     if k >= WILD:
@@ -68,7 +67,7 @@ def matches(st, k):
     return top < WILD and k % RANKS_PER_COLOR == top % RANKS_PER_COLOR
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_legal(st, P, p, k):
     """A card seat p may play honestly now (B0's notion of legal: no bluffs)."""
     if k == WILD_DRAW4:
@@ -78,13 +77,13 @@ def is_legal(st, P, p, k):
     return matches(st, k)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_draw2(k):
     """A Draw Two of any colour."""
     return k < WILD and k % RANKS_PER_COLOR == DRAW2
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def stacks_on(mode, pk, k):
     """H1, the one statement of what stacks on what: may card k go on the pending draw card
     pk (-1: none) under ``stacking`` mode?  Draw Two on Draw Two (``draw2``), Wild Draw
@@ -100,13 +99,13 @@ def stacks_on(mode, pk, k):
     return False
 
 
-@njit(cache=True)
+@jit()
 def can_stack(st, P, k):
     """H1: may k be stacked on the pending penalty card?"""
     return stacks_on(rule(st, P_STACKING), st[S_PENDING_KIND], k)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def reverse_is_skip(st):
     """R9/H14: with 2 players in, a Reverse acts as a Skip (unless ``two_player_reverse = none``)."""
     return st[S_IN] == 2 and rule(st, P_TWO_PLAYER_REVERSE) == TwoPlayerReverse.skip

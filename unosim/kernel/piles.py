@@ -1,7 +1,6 @@
 """The draw and discard piles: building, shuffling, drawing with the lazy reshuffle (R11)."""
 
-from numba import njit
-
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, S_DISC0, S_DRAW0, S_DRAWN, S_MAX_DRAW,
     S_NDISC, S_NDRAW, S_RESHUFFLES, S_TOTAL)
 from unosim.rules.cards import RANKS_PER_COLOR, WILD
@@ -10,7 +9,7 @@ from unosim.kernel.rng import below
 from unosim.kernel.table import add_card, log_event, rule
 
 
-@njit(cache=True)
+@jit()
 def shuffle(st, lo, n, rng):
     """Fisher-Yates over st[lo:lo+n]."""
     for i in range(n - 1, 0, -1):
@@ -20,7 +19,7 @@ def shuffle(st, lo, n, rng):
         st[j] = t
 
 
-@njit(cache=True)
+@jit()
 def build_deck(st, P, rng):
     """Fill the draw pile with the R1 deck and shuffle it."""
     decks = rule(st, P_DECKS)
@@ -41,7 +40,7 @@ def build_deck(st, P, rng):
     shuffle(st, S_DRAW0, n, rng)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def reshuffle(st, rng, log):
     """R11: every discard but the top becomes the new draw pile."""
     nd = st[S_NDISC]
@@ -60,7 +59,7 @@ def reshuffle(st, rng, log):
     log_event(st, log, EV_RESHUFFLE, nd - 1, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def draw_card(st, rng, log, p, reason):
     """One card from the draw pile to seat p, reshuffling lazily; -1 if nothing is left."""
     if st[S_NDRAW] == 0:
@@ -76,7 +75,7 @@ def draw_card(st, rng, log, p, reason):
     return k
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def draw_cards(st, rng, log, p, count, reason):
     """A penalty of ``count`` cards, drawn as far as the piles go (R11); returns the number drawn."""
     got = 0
@@ -89,7 +88,7 @@ def draw_cards(st, rng, log, p, count, reason):
     return got
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def discard(st, k):
     n = st[S_NDISC]
     st[S_DISC0 + n] = k

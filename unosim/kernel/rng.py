@@ -7,7 +7,7 @@ one-element uint64 array owned by the caller: no global generator anywhere.
 """
 
 import numpy as np
-from numba import njit
+from unosim.kernel.jit import jit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -20,7 +20,7 @@ _S11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def mix64(z):
     """The SplitMix64 finaliser: a bijective avalanche of 64 bits."""
     z = (z ^ (z >> _S30)) * _M1
@@ -28,7 +28,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@jit()
 def stream_start(seed, stream, index):
     """Initial state of the stream for (seed, stream, index); ``stream`` separates uses
     (independent hands, matches, seat rotations) of the same seed."""
@@ -37,19 +37,19 @@ def stream_start(seed, stream, index):
     return mix64(s ^ mix64(np.uint64(index) + _M2))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def next_u64(rng):
     rng[0] += _GAMMA
     return mix64(rng[0])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def below(rng, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift)."""
     return np.int64(((next_u64(rng) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def chance(rng, p):
     """True with probability p (False for p <= 0 without consuming randomness, so a
     rule left at 0 never shifts the stream)."""

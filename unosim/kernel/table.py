@@ -1,13 +1,14 @@
 """Seats, cards in hands and the trace log: the small helpers every rule uses."""
 
-from numba import njit, types
+from numba import types
+from unosim.kernel.jit import jit
 from numba.extending import overload
 
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP, S_RANK0,
     S_RULE0, S_SCORE0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def next_seat(st, p):
     """The seat after p in the direction of play, passing over seats already out (H13)."""
     n = st[S_NP]
@@ -18,7 +19,7 @@ def next_seat(st, p):
     return q
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def rule(st, i):
     """Rule switch i (a ``P_*`` index below ``P_SCORE0``) as the integer reset() copied
     into the state: an integer compare instead of a float load and compare, several times
@@ -30,7 +31,7 @@ def rule(st, i):
     return st[S_RULE0 + i]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def wrap(q, n):
     """q mod n for -n <= q < 2n, without a division (this runs several times a turn)."""
     if q >= n:
@@ -40,19 +41,19 @@ def wrap(q, n):
     return q
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_at(p):
     """Offset of seat p's per-kind counts in the state vector."""
     return S_HAND0 + p * N_KINDS
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def add_card(st, p, k, n):
     st[S_HAND0 + p * N_KINDS + k] += n
     st[S_HS0 + p] += n
 
 
-@njit(cache=True)
+@jit()
 def hand_points(st, P, p):
     """Points of the cards left in p's hand (R1, H5, H17), from the integer copy of the
     score table that reset() puts in the state, not from P's floats: a branch-free
@@ -96,7 +97,7 @@ def _log_put(log, i, j, v):
     return put2
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def log_event(st, log, ev, a, b, c):
     """Append one trace event; a zero-capacity log (the batch case) records nothing."""
     i = st[S_NLOG]
