@@ -326,8 +326,7 @@ def test_counter_lets_it_go_when_the_colour_is_gone():
 # --------------------------------------------------------------------------- weights
 def test_weights_follows_its_weights():
     """Only w_points: behaves like greedy.  A large w_wild: the wild first."""
-    zero = {f"w_{f}": 0.0 for f in ("wild", "draw4", "action", "points", "color_share", "matches_number",
-                                     "attack_next", "copies")}
+    zero = ZERO
     pts = {"strategy": "weights", **zero, "w_points": 1.0}
     sc = build([pts, "random"], {0: "R2 R9 B9 W", 1: DULL}, top="R5").turn()
     assert sc.top == "W"
@@ -356,6 +355,88 @@ def test_weights_attack_next_prefers_attacks_on_a_short_hand():
             "w_attack_next": 10.0}
     sc = build([seat, "random"], {0: "R2 RS R3", 1: "G1"}, top="R5").turn()
     assert sc.top == "RS"
+
+
+# ---------------------------------------------------- weights: the features added for issue #11
+ZERO = {f"w_{f}": 0.0 for f in ("wild", "draw4", "action", "points", "color_share", "matches_number",
+                                 "attack_next", "copies", "next_color_odds", "wild_hand", "attack_leader")}
+
+
+def _blue_gone(weight, colour="B"):
+    """Seat 0 (weights, only ``w_next_color_odds``) holds R2 B5 on R5, its memory says 20
+    cards of ``colour`` were seen; seat 1 holds 3 cards among the 23 seat 0 cannot see."""
+    seat = {"strategy": "weights", **ZERO, "w_next_color_odds": weight}
+    sc = build([seat, "random"], {0: "R2 B5", 1: "G1 G2 G3"}, top="R5", draw=" ".join(["Y1"] * 20))
+    remember(sc, 0, " ".join(f"{colour}{1 + i % 9}" for i in range(20)))
+    return sc
+
+
+def test_weights_next_color_odds_value():
+    """The feature is counter's hypergeometric chance that the next player holds the colour:
+    red (24 unseen of 23 unseen cards) surely, blue (25 - 20 seen - 1 held = 4) with
+    1 - (19 x 18 x 17) / (23 x 22 x 21)."""
+    from unosim.bots import weights as W
+    sc = _blue_gone(-1.0)
+    assert W.next_odds(sc.st, sc.P, 0, "RYGB".index("R")) == 1.0
+    assert W.next_odds(sc.st, sc.P, 0, "RYGB".index("B")) == pytest.approx(1 - 19 * 18 * 17 / (23 * 22 * 21))
+    blue = W.score_in(sc.st, sc.P, 0, cards.parse("B5"), 1.0, 0.0, 0.0, 1.0, 3.0)
+    assert blue == pytest.approx(-(1 - 19 * 18 * 17 / (23 * 22 * 21)))
+
+
+def test_weights_next_color_odds_leaves_a_colour_the_next_player_lacks():
+    """A negative weight plays the colour the next player is unlikely to hold, and names it
+    after a wild (R9); a positive one the other way round."""
+    assert _blue_gone(-10.0).turn().top == "B5"
+    assert _blue_gone(10.0).turn().top == "R2"
+    sc = _blue_gone(-10.0, colour="R")
+    assert sc.turn().top == "R2"
+    seat = {"strategy": "weights", **ZERO, "w_next_color_odds": -10.0}
+    sc = build([seat, "random"], {0: "W R1 B1", 1: "G1 G2 G3"}, top="G5", draw=" ".join(["Y1"] * 20))
+    remember(sc, 0, " ".join(f"B{1 + i % 9}" for i in range(20)))
+    sc.turn()
+    assert sc.top == "W" and sc.color == "B"
+
+
+def test_weights_watches_only_with_a_colour_odds_weight():
+    """A weights seat keeps counter's memory (P_WATCHERS, policy.observe_play) only when
+    w_next_color_odds is non-zero: the default bot pays nothing and stays as it was."""
+    odds = {"strategy": "weights", "w_next_color_odds": -1.0}
+
+    def watchers(seats):
+        return to_params(default_config(players=len(seats)).replace(seats=seats))[slots.P_WATCHERS]
+    assert watchers(["weights", "random"]) == 0.0
+    assert watchers([{"strategy": "weights", "w_wild_hand": 3.0, "w_attack_leader": 1.0}, "random"]) == 0.0
+    assert watchers([odds, "random"]) == 1.0 and watchers(["weights", "counter"]) == 1.0
+    sc = build([odds, "weights"], {0: "R2 R3", 1: "G1 G2"}, top="R5").turn()
+    assert mem(sc, 0, "R5") == 1 and mem(sc, 0, sc.top) == 1 and seen(sc, 0, "R") == 2
+    sc = build(["weights", "counter"], {0: "R2 R3", 1: "G1 G2"}, top="R5").turn()
+    assert seen(sc, 0, "R") == 0 and seen(sc, 1, "R") == 2
+
+
+def test_weights_wild_hand_keeps_a_wild_until_the_last_cards():
+    """wild_hand = 1 / own cards for a wild: with w_wild -4 and w_wild_hand 10 the wild
+    scores -4 + 10/2 = +1 with two cards (played), -4 + 10/4 = -1.5 with four (kept)."""
+    from unosim.bots import weights as W
+    seat = {"strategy": "weights", **ZERO, "w_wild": -4.0, "w_wild_hand": 10.0}
+    sc = build([seat, "random"], {0: "W R2", 1: DULL}, top="R5")
+    assert W.score_in(sc.st, sc.P, 0, cards.parse("W"), 1.0, 0.0, 0.0, 0.0, 2.0) == pytest.approx(1.0)
+    assert sc.turn().top == "W"
+    sc = build([seat, "random"], {0: "W R2 G3 G4", 1: DULL}, top="R5")
+    assert W.score_in(sc.st, sc.P, 0, cards.parse("W"), 1.0, 0.0, 2.0, 0.0, 2.0) == pytest.approx(-1.5)
+    assert sc.turn().top == "R2"
+
+
+def test_weights_attack_leader_aims_at_the_shortest_hand():
+    """attack_leader: 1 for an attack when the next player holds the fewest cards of all
+    opponents.  3 players; a Skip is worth 10 only when seat 1 (next) is the leader."""
+    from unosim.bots import weights as W
+    seat = {"strategy": "weights", **ZERO, "w_points": -0.01, "w_attack_leader": 10.0}
+    sc = build([seat, "random", "random"], {0: "RS R3", 1: "G1", 2: "G2 G3 G4 G5 G6"}, top="R5")
+    assert W.score_in(sc.st, sc.P, 0, cards.parse("RS"), 2.0, 0.0, 0.0, 0.0, 1.0) == pytest.approx(10.0 - 0.2)
+    assert sc.turn().top == "RS"
+    sc = build([seat, "random", "random"], {0: "RS R3", 1: "G2 G3 G4 G5 G6", 2: "G1"}, top="R5")
+    assert W.score_in(sc.st, sc.P, 0, cards.parse("RS"), 2.0, 0.0, 0.0, 0.0, 5.0) == pytest.approx(-0.2)
+    assert sc.turn().top == "R3"
 
 
 # --------------------------------------------------------------------------- statistics

@@ -20,7 +20,7 @@ from unosim.kernel.rng import chance
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.params import P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
 from unosim.rules.strategies import Strategy
-from . import best, counter
+from . import best, counter, weights
 from . import random as b0
 from .common import Ask, fewest_cards_opponent, maybe_bluff, param, plan_all
 
@@ -154,11 +154,14 @@ def choose_opponent(st, P, rng, p):
 
 @jit(inline=True)
 def observe_play(st, P, p, k):
-    """Every card put on the discard pile (after the colour is named).  Counting
-    strategies (``counter``) keep their memory at ``S_MEM0``; B0 remembers nothing.
-    Nothing to do without a watching seat at the table (``P_WATCHERS``)."""
+    """Every card put on the discard pile (after the colour is named).  Counting seats keep
+    ``counter``'s memory at ``S_MEM0``: every ``counter``, and a ``weights`` seat whose
+    ``w_next_color_odds`` is non-zero (:func:`unosim.bots.weights.watches`); B0 remembers
+    nothing.  Nothing to do without a watching seat at the table (``P_WATCHERS``), so a
+    table of B0 bots pays one read per card."""
     if rule(st, P_WATCHERS) == 0:
         return
     for q in range(st[S_NP]):
-        if strategy(st, q) == Strategy.counter:
+        code = strategy(st, q)
+        if code == Strategy.counter or (code == Strategy.weights and weights.watches(P, q)):
             counter.observe(st, q, k)

@@ -23,7 +23,7 @@ from unosim.rules import cards
 from unosim.rules import params as slots
 from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
                                rules_markdown, toml_value)
-from unosim.rules.strategies import STRATEGIES, WATCHERS
+from unosim.rules.strategies import STRATEGIES, watches
 from unosim.rules.validate import (MAX_CONFIG_BYTES, check_cross, check_seats, check_value, deck_count,
                                    did_you_mean, key_in, safe_name, type_name)
 
@@ -305,7 +305,7 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
         for i, (p, (_, allowed)) in enumerate(spec.items()):
             v = params[p]
             P[base + 1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
-    P[slots.P_WATCHERS] = float(any(name in WATCHERS for name, _ in cfg.seats))
+    P[slots.P_WATCHERS] = float(any(watches(name, params) for name, params in cfg.seats))
     return P
 
 

@@ -35,7 +35,8 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
     "weights": (Strategy.weights, {
         "w_wild": (-2.0, _W), "w_draw4": (0.0, _W), "w_action": (1.0, _W), "w_points": (0.02, _W),
         "w_color_share": (2.0, _W), "w_matches_number": (0.0, _W), "w_attack_next": (2.0, _W),
-        "w_copies": (0.0, _W), "draw_score": (-1000.0, (-1000.0, 1000.0)),
+        "w_copies": (0.0, _W), "w_next_color_odds": (0.0, _W), "w_wild_hand": (0.0, _W),
+        "w_attack_leader": (0.0, _W), "draw_score": (-1000.0, (-1000.0, 1000.0)),
         "bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
     # RLCard 1.2.0's RandomAgent: uniform over legal action ids (a wild is 4); fixed.
     "rlcard_random": (Strategy.rlcard_random, {}),
@@ -45,4 +46,16 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
 # none at the table the engine skips the per-card loop over seats.
 WATCHERS: frozenset[str] = frozenset({"counter"})
 
-__all__ = ["STRATEGIES", "Strategy", "WATCHERS"]
+# Strategies that watch only when a parameter is non-zero: ``weights`` reads counter's memory
+# for its ``next_color_odds`` feature, and a seat that gives it no weight must not pay for
+# the memory (the default bot keeps its speed; compiled twin: bots/weights.py ``watches``).
+WATCHING_PARAMS: dict[str, str] = {"weights": "w_next_color_odds"}
+
+
+def watches(name: str, params: dict) -> bool:
+    """Whether a seat of strategy ``name`` with these (complete) parameters makes the table
+    a watching one (``P_WATCHERS``)."""
+    return name in WATCHERS or (name in WATCHING_PARAMS and float(params[WATCHING_PARAMS[name]]) != 0.0)
+
+
+__all__ = ["STRATEGIES", "Strategy", "WATCHERS", "WATCHING_PARAMS", "watches"]

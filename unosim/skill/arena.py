@@ -29,7 +29,7 @@ from unosim.kernel.layout import O_STALLED, O_WIN_TEAM, O_WINNER
 from unosim.run.botfile import Bot
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.rules.params import BOT_STRIDE, P_BOT0, P_WATCHERS
-from unosim.rules.strategies import WATCHERS
+from unosim.rules.strategies import watches
 from unosim.run.play import play_chunk
 from unosim.run.seating import rotated_params
 from unosim.analysis.stats import z_value
@@ -110,7 +110,7 @@ class Arena:
         self.even = 1.0 / self.teams if self.teams > 1 else 1.0 / n
         self.workers = workers
         self.P = to_params(self.cfg)
-        self._watch = any(b.strategy in WATCHERS for b in field[: n - 1])
+        self._watch = any(watches(b.strategy, b.params) for b in field[: n - 1])
         self._buffer: np.ndarray | None = None
         self.kernel_seconds = 0.0
         self.hands = 0
@@ -119,7 +119,7 @@ class Arena:
         """``P`` with ``bot`` at config seat 0."""
         P = self.P.copy()
         P[P_BOT0:P_BOT0 + BOT_STRIDE] = bot_block(bot)
-        P[P_WATCHERS] = float(self._watch or bot.strategy in WATCHERS)
+        P[P_WATCHERS] = float(self._watch or watches(bot.strategy, bot.params))
         return P
 
     def play(self, bots: list[Bot], seed: int, start: int, deals: int) -> list[Share]:

@@ -1,6 +1,6 @@
 """`unosim tune`: the strongest `weights` bot for a rule set, found by CMA-ES.
 
-What is searched: the 11 parameters of the ``weights`` strategy (docs/bots.md): 8 feature
+What is searched: the 14 parameters of the ``weights`` strategy (docs/bots.md): 11 feature
 weights, ``draw_score``, ``bluff_rate`` and ``challenge_rate``, inside the box of
 :data:`SPACE` (narrower than what a config allows: past |10| a weight only rescales the
 others, and the search would wander there).  CMA-ES (the ``cma`` package) searches a
@@ -60,7 +60,8 @@ class Dim:
 SPACE: tuple[Dim, ...] = (
     Dim("w_wild", -10, 10, 1.0), Dim("w_draw4", -10, 10, 1.0), Dim("w_action", -10, 10, 1.0),
     Dim("w_points", -0.5, 0.5, 0.05), Dim("w_color_share", -10, 10, 1.0), Dim("w_matches_number", -10, 10, 1.0),
-    Dim("w_attack_next", -10, 10, 1.0), Dim("w_copies", -10, 10, 1.0), Dim("draw_score", -10, 10, 1.0),
+    Dim("w_attack_next", -10, 10, 1.0), Dim("w_copies", -10, 10, 1.0), Dim("w_next_color_odds", -10, 10, 1.0),
+    Dim("w_wild_hand", -10, 10, 1.0), Dim("w_attack_leader", -10, 10, 1.0), Dim("draw_score", -10, 10, 1.0),
     Dim("bluff_rate", 0, 1, 0.2), Dim("challenge_rate", 0, 1, 0.2),
 )
 
@@ -85,7 +86,7 @@ def _bot(values: np.ndarray, name: str) -> Bot:
 
 
 def default_popsize() -> int:
-    """CMA-ES's own default for 11 parameters: 4 + floor(3 ln 11) = 11."""
+    """CMA-ES's own default for 14 parameters: 4 + floor(3 ln 14) = 11."""
     return 4 + int(3 * math.log(len(SPACE)))
 
 
