@@ -73,20 +73,20 @@ FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number"
             "next_color_odds", "wild_hand", "attack_leader")
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def watches(P, p):
     """Whether seat p (a ``weights`` seat) needs the memory of the cards seen: only when
     ``next_color_odds`` counts, so the default bot stays as cheap as it was."""
     return param(P, p, W_NEXT_COLOR_ODDS) != 0.0
 
 
-@njit(cache=True)
+@jit()
 def next_odds(st, P, p, c):
     """``next_color_odds`` of colour c: the chance the next player holds a card of c."""
     return holds_colour_chance(st, P, p, next_seat(st, p), c)
 
 
-@njit(cache=True)
+@jit()
 def colour_value(st, P, p, c):
     """The score of naming colour c (R9): cards of c held, plus ``w_next_color_odds`` x
     the next player's chance of holding c when that weight is non-zero."""
@@ -97,7 +97,7 @@ def colour_value(st, P, p, c):
     return v
 
 
-@njit(cache=True)
+@jit()
 def named_colour(st, P, p):
     """The colour a wild played now would name (the first best :func:`colour_value`; the
     real choice breaks ties at random, which a feature must not)."""
@@ -111,7 +111,7 @@ def named_colour(st, P, p):
     return best
 
 
-@njit(cache=True)
+@jit()
 def next_is_leader(st, P, p):
     """``attack_leader``'s test: the next player is an opponent with the fewest cards."""
     q = next_seat(st, p)
