@@ -56,3 +56,22 @@ def test_unosim_warmup_compiles_every_kernel() -> None:
     assert r.exit_code == 0, r.output
     assert all(f"  {k}: ready in" in r.stdout for k in W.KERNELS)
     assert W.cold_kernels() == []
+
+
+def test_the_numba_cache_folder_is_keyed_by_the_engine_sources(tmp_path) -> None:
+    """Numba reuses a cached compile by its own file's stamp only: a stale inlined helper
+    would give wrong rows silently, so every cache folder is named by the sources' digest,
+    under NUMBA_CACHE_DIR too; a folder already so named (a parent's) is kept."""
+    import subprocess
+    import sys
+
+    import unosim
+
+    folder = f"numba-{unosim._sources_digest()}"
+    assert unosim._numba_cache_dir(str(tmp_path)) == str(tmp_path / folder)
+    assert unosim._numba_cache_dir(str(tmp_path / folder)) == str(tmp_path / folder)
+    assert unosim._numba_cache_dir(None).endswith(f"/unosim/{folder}")
+    env = dict(__import__("os").environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", "import os, unosim; print(os.environ['NUMBA_CACHE_DIR'])"],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert out == str(tmp_path / folder)

@@ -9,31 +9,41 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
-def _numba_cache_dir() -> str:
-    """A numba cache folder keyed by the compiled sources' contents.
-
-    Numba checks only a function's own file when it reuses a cached compile, so an edit
-    to a helper inlined from another module would otherwise leave stale machine code.
-    """
+def _sources_digest() -> str:
+    """The compiled sources' contents, as 12 hex digits."""
     root = Path(__file__).parent
     digest = hashlib.sha1()
     for sub in ("rules", "kernel", "bots", "engine"):
         for path in sorted((root / sub).glob("*.py")):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _numba_cache_dir(chosen: str | None) -> str:
+    """A numba cache folder keyed by the compiled sources' contents, under the folder the
+    user chose with ``NUMBA_CACHE_DIR`` or else under ``$XDG_CACHE_HOME/unosim``.
+
+    Numba checks only a function's own file when it reuses a cached compile, so an edit
+    (or an upgrade) of a helper inlined from another module would otherwise leave stale
+    machine code: wrong rows, silently.  A folder already keyed by these sources (set by
+    a parent process, e.g. ``unosim`` started from a test or a benchmark) is kept.
+    """
+    folder = f"numba-{_sources_digest()}"
+    if chosen:
+        return chosen if Path(chosen).name == folder else str(Path(chosen) / folder)
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "unosim"
-    return str(base / f"numba-{digest.hexdigest()[:12]}")
+    return str(base / folder)
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
-    try:  # numba imported before us: its config has already read the environment
-        import sys
+os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir(os.environ.get("NUMBA_CACHE_DIR"))
+try:  # numba imported before us: its config has already read the environment
+    import sys
 
-        if "numba" in sys.modules:
-            sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-    except AttributeError:  # pragma: no cover
-        pass
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+except AttributeError:  # pragma: no cover
+    pass
 
 # The kernel's threads sleep between parallel regions instead of spinning (OpenMP's
 # default): the Parquet writer thread shares the cores with them, and spinning threads
