@@ -501,3 +501,40 @@ def test_every_strategy_keeps_the_invariants_under_every_bundled_config(path):
     shift = CONFIGS.index(path)
     seats = [MIX[(shift + i) % len(MIX)] for i in range(n)]
     check_config(cfg.replace(seats=seats), seed=shift, hands=8)
+
+
+# --------------------------------------------------------------------------- a winning play
+def _extremes():
+    """Every strategy at its defaults and with each parameter at each end of its range (a
+    bool switched on): the seat specs the last-card test plays."""
+    for name, (_, params) in STRATEGIES.items():
+        yield pytest.param(name, id=name)
+        for key, (default, allowed) in params.items():
+            ends = (True,) if allowed is None else allowed if isinstance(allowed[0], str) else allowed
+            for value in ends:
+                if value != default:
+                    yield pytest.param({"strategy": name, key: value}, id=f"{name}-{key}={value}")
+
+
+@pytest.mark.parametrize("seat", list(_extremes()))
+@pytest.mark.parametrize("last", ["R2", "RS", "R+2", "W", "W+4", "B5"])
+def test_a_lone_playable_card_is_always_played(seat, last):
+    """R7, R12: a seat whose last card is legal plays it and wins, whatever its strategy and
+    parameters (a voluntary draw must never beat going out); the draw pile offers a card
+    it could otherwise prefer."""
+    sc = build([seat, "random"], {0: last, 1: DULL}, top="R5", draw="G7 G8").turn()
+    assert sc.done and sc.winner == 0 and sc.count(0) == 0
+
+
+@pytest.mark.parametrize("seat", list(_extremes()))
+@pytest.mark.parametrize("mode, hand", [("identical", "R2 R2"), ("same_rank", "R2 B2 G2")])
+def test_a_multi_play_that_goes_out_is_always_played(seat, mode, hand):
+    """H6 with R7: a hand that can go down at once is played, not kept by a voluntary draw
+    (B0 and ``rlcard_random`` play one card at a time under H6: they never draw holding a
+    legal card, and that one card is played)."""
+    name = seat if isinstance(seat, str) else seat["strategy"]
+    sc = build([seat, "random"], {0: hand, 1: DULL}, top="R5", draw="G7 G8", multi_play=mode).turn()
+    if name in ("random", "rlcard_random"):
+        assert sc.count(0) == len(hand.split()) - 1
+    else:
+        assert sc.done and sc.winner == 0

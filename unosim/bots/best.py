@@ -25,7 +25,7 @@ from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, STACK_KINDS, WILD_DRAW
 from unosim.rules.params import P_VOLUNTARY_DRAW
 from unosim.rules.strategies import Strategy
 from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, wild_saver
-from .common import N_CAND, NEG, Ask, cand, legal_copies, legal_view, maybe_bluff, stack_copies, tie
+from .common import N_CAND, NEG, Ask, cand, goes_out_with, legal_copies, legal_view, maybe_bluff, stack_copies, tie
 
 
 @jit(inline=True)
@@ -68,7 +68,8 @@ def score(st, P, rng, p, code, ask, k, x):
 def choose_play(st, P, rng, p, code):
     """The card p plays: a Wild Draw Four bluff at the strategy's ``bluff_rate`` (R8), else
     its best-scoring legal card; -1 (draw, R7) when nothing is legal, or when voluntary
-    draws are allowed and the best scores below its ``draw_below``.  ``rlcard_random``
+    draws are allowed and the best scores below its ``draw_below``, unless that card goes
+    out (:func:`goes_out_with`): a winning play is never declined.  ``rlcard_random``
     chooses by action ids, not by scores (:mod:`unosim.bots.rlcard_random`)."""
     if code == Strategy.rlcard_random:
         return rlcard_random.choose_play(st, P, rng, p)
@@ -88,7 +89,7 @@ def choose_play(st, P, rng, p, code):
         take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.play, k, x), n, best, ties)
         if take:
             choice = k
-    if (choice >= 0 and rule(st, P_VOLUNTARY_DRAW) != 0
+    if (choice >= 0 and rule(st, P_VOLUNTARY_DRAW) != 0 and not goes_out_with(st, P, p, choice)
             and best < score(st, P, rng, p, code, Ask.draw_below, choice, x)):
         return -1
     return choice

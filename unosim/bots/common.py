@@ -135,6 +135,28 @@ def stack_copies(st, P, p, k):
 
 
 @jit(inline=True)
+def goes_out_with(st, P, p, k):
+    """Whether playing k empties p's hand: k is p's last card, or (H6) every card p holds
+    goes down with it (all copies of k under ``identical``, all of k's rank under
+    ``same_rank``; never for a wild, whose multi-play is capped by ``max_wilds``).  Such
+    a play wins the hand, so no strategy may prefer a voluntary draw to it (R7, R12)."""
+    hs = st[S_HS0 + p]
+    if hs == 1:
+        return True
+    mode = rule(st, P_MULTI_PLAY)
+    if mode == MultiPlay.none or k >= WILD:
+        return False
+    base = S_HAND0 + p * N_KINDS
+    if mode != MultiPlay.same_rank:
+        return st[base + k] == hs
+    r = k % RANKS_PER_COLOR
+    n = 0
+    for c in range(N_COLORS):
+        n += st[base + c * RANKS_PER_COLOR + r]
+    return n == hs
+
+
+@jit(inline=True)
 def has_legal(st, P, p):
     """Whether seat p holds any card it may play honestly (R5, R8, H7)."""
     base = S_HAND0 + p * N_KINDS

@@ -13,7 +13,7 @@ from __future__ import annotations
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 6
+ENGINE_VERSION = 7
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
