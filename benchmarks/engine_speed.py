@@ -58,8 +58,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
-# The environment the CLI subprocesses get: taken before anything imports unosim, which
-# would set NUMBA_CACHE_DIR here and pin the children to this moment's cache folder.
+# The environment the CLI subprocesses get: the user's, as this script started.
 CHILD_ENV = dict(os.environ)
 
 TARGET_ONE_CORE = 300_000

@@ -81,7 +81,12 @@ import importlib.util, json, os, sys
 from pathlib import Path
 
 tree, bench, hands, workers, seed, chunk = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-import unosim  # first: it sets NUMBA_CACHE_DIR from this tree's sources before numba loads
+import unosim  # this tree's package (older trees also set NUMBA_CACHE_DIR here)
+try:
+    from unosim.kernel.cache import cache_folder
+except ImportError:  # a tree from before unosim.kernel.cache
+    def cache_folder():
+        return os.environ.get("NUMBA_CACHE_DIR", "")
 
 def script(name):
     path = tree / "benchmarks" / f"{name}.py"
@@ -116,7 +121,7 @@ else:
     buffer = bs.play_chunk(next(iter(params.values())), 0, 0, hands, w)  # touched once, as bots_speed does
     for name, P in params.items():
         figures[name] = bs.rate(P, hands, w, seed, buffer)
-print(json.dumps({"figures": figures, "unosim": unosim.__file__, "cache": os.environ.get("NUMBA_CACHE_DIR", "")}))
+print(json.dumps({"figures": figures, "unosim": unosim.__file__, "cache": cache_folder()}))
 '''
 
 
@@ -196,7 +201,9 @@ def kernel(tree: Tree, bench: str, hands: int, workers: int) -> dict[str, float]
 
 def cache_dir(tree: Tree) -> str:
     """The numba cache folder the tree's unosim computes for itself ("" if it cannot say)."""
-    proc = subprocess.run([sys.executable, "-c", "import os, unosim; print(os.environ.get('NUMBA_CACHE_DIR', ''))"],
+    code = ("import os, unosim\ntry:\n    from unosim.kernel.cache import cache_folder\n    print(cache_folder())\n"
+            "except ImportError:\n    print(os.environ.get('NUMBA_CACHE_DIR', ''))")
+    proc = subprocess.run([sys.executable, "-c", code],
                           cwd=tree.path, env=child_env(tree.path), capture_output=True, text=True)
     return proc.stdout.strip() if proc.returncode == 0 else ""
 

@@ -65,7 +65,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
 DEFAULT_RLCARD_PYTHON = os.environ.get("RLCARD_PYTHON", sys.executable)
-CHILD_ENV = dict(os.environ)  # before unosim is imported (it sets NUMBA_CACHE_DIR)
+CHILD_ENV = dict(os.environ)  # the user's environment, as the CLI subprocesses should see it
 _RATE_LINE = re.compile(r"([\d,]+) hands/s.*?; mean ([\d.]+) turns per hand")
 
 def resolve_config(name: str) -> Path:

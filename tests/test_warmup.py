@@ -60,18 +60,47 @@ def test_unosim_warmup_compiles_every_kernel() -> None:
 
 def test_the_numba_cache_folder_is_keyed_by_the_engine_sources(tmp_path) -> None:
     """Numba reuses a cached compile by its own file's stamp only: a stale inlined helper
-    would give wrong rows silently, so every cache folder is named by the sources' digest,
-    under NUMBA_CACHE_DIR too; a folder already so named (a parent's) is kept."""
+    would give wrong rows silently, so unosim's compiled code caches in a folder named by
+    the sources' digest, under NUMBA_CACHE_DIR too; a folder already so named (a
+    parent's) is kept, and every unosim dispatcher caches there."""
     import subprocess
     import sys
 
-    import unosim
+    from unosim.engine.batch import play_hands
+    from unosim.kernel.cache import cache_folder, sources_digest
+    from unosim.kernel.jit import _Cached
 
-    folder = f"numba-{unosim._sources_digest()}"
-    assert unosim._numba_cache_dir(str(tmp_path)) == str(tmp_path / folder)
-    assert unosim._numba_cache_dir(str(tmp_path / folder)) == str(tmp_path / folder)
-    assert unosim._numba_cache_dir(None).endswith(f"/unosim/{folder}")
+    folder = f"numba-{sources_digest()}"
+    assert cache_folder(str(tmp_path)) == str(tmp_path / folder)
+    assert cache_folder(str(tmp_path / folder)) == str(tmp_path / folder)
+    assert cache_folder("").endswith(f"/unosim/{folder}")
+    assert isinstance(play_hands, _Cached)
     env = dict(__import__("os").environ, NUMBA_CACHE_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", "import os, unosim; print(os.environ['NUMBA_CACHE_DIR'])"],
-                         env=env, capture_output=True, text=True, check=True).stdout.strip()
-    assert out == str(tmp_path / folder)
+    code = ("from unosim.engine.batch import play_hands; "
+            "print(play_hands._cache._cache_path)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out.startswith(str(tmp_path / folder))
+
+
+def test_import_changes_nothing_in_the_process() -> None:
+    """Importing unosim, its engine and its CLI sets no environment variable and no numba
+    setting (a notebook's own numba code keeps its cache); ``unosim.configure()`` is the
+    explicit call that does."""
+    import subprocess
+    import sys
+
+    code = """
+import os, json
+import numba
+before = (dict(os.environ), numba.config.CACHE_DIR, numba.get_num_threads())
+import unosim, unosim.cli, unosim.engine.batch, unosim.run.runner, unosim.analysis.report
+after = (dict(os.environ), numba.config.CACHE_DIR, numba.get_num_threads())
+print(json.dumps(before == after))
+unosim.configure()
+print(json.dumps(os.environ.get("OMP_WAIT_POLICY")))
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("OMP_WAIT_POLICY",)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["true", '"PASSIVE"']

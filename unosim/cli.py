@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, configure
 
 
 class UserError(click.ClickException):
@@ -84,6 +84,7 @@ def _load(config: str):
 @click.version_option(__version__, prog_name="unosim")
 def main() -> None:
     """Monte Carlo simulation of UNO and its house rules."""
+    configure()
 
 
 @main.command()

@@ -18,8 +18,8 @@ match columns ``M_*`` below.
 """
 
 import numpy as np
-from numba import njit, prange
-from unosim.kernel.jit import jit
+from numba import prange
+from unosim.kernel.jit import jit, kernel
 
 from .batch import STREAM_MATCHES, deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
@@ -198,7 +198,7 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
         dealer = next_dealer(P, rng, dealer, row[O_WINNER])
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@kernel(parallel=True, nogil=True)
 def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
     """Block b plays matches ``lo[b] .. hi[b]-1`` in order into slab ``rows[b]`` until they
     are all played or the slab is full; ``nrows[b]`` gets the rows written and ``done[b]``

@@ -18,9 +18,9 @@ and on the tournament's last row its champions.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from unosim.kernel.jit import jit
+from unosim.kernel.jit import jit, kernel
 
 from .batch import deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
@@ -120,7 +120,7 @@ def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables,
     return k
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@kernel(parallel=True, nogil=True)
 def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, out, blocks):
     """Tournaments ``start .. start+count-1`` into ``out`` (``rows_per`` rows each, in
     tournament order; ``rows_per = rounds * tables * hands_per_round``)."""

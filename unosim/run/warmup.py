@@ -10,7 +10,6 @@ kernel ahead of time (for a set-up script or an image).
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -19,6 +18,8 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 import numpy as np
+
+from unosim.kernel.cache import cache_folder
 
 __all__ = ["KERNELS", "cold_kernels", "compile_notice", "warm", "warmup"]
 
@@ -118,7 +119,7 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
     if not cold:
         yield
         return
-    where = os.environ.get("NUMBA_CACHE_DIR", "the numba cache")
+    where = cache_folder()
     print(f"unosim: compiling the engine ({', '.join(cold)}; first run only, {EXPECTED}); "
           f"cached in {where}", file=stream, flush=True)
     stop = threading.Event()
