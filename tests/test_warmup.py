@@ -47,6 +47,31 @@ def test_a_cold_kernel_is_announced_at_once_even_quiet(monkeypatch: pytest.Monke
     assert out.getvalue().splitlines()[-1].startswith("unosim: engine compiled in ")
 
 
+def test_off_a_terminal_a_compile_is_two_lines_and_comes_first(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    """Piped or redirected: the line as the compile starts and the line as it ends, no clock
+    and no progress bar glued to them; the compile is done before the work it precedes,
+    so its time is the compile's alone (reported once)."""
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    monkeypatch.setattr(W, "cold_kernels", lambda names: list(names))
+    out = io.StringIO()
+    with W.compile_notice(("hands",), stream=out):
+        assert W.cold_kernels.__name__ == "<lambda>" and len(out.getvalue().splitlines()) == 2
+    lines = out.getvalue().splitlines()
+    assert "\r" not in out.getvalue() and len(lines) == 2
+    assert lines[0].startswith("unosim: compiling the engine (hands;") and lines[1].startswith("unosim: engine compiled in ")
+
+    r = CliRunner().invoke(main, ["run", "standard", "--hands", "500", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    err = r.stderr.splitlines()
+    assert len(err) == 2 and err[0].startswith("unosim: compiling the engine (hands;"), r.stderr
+    assert err[1].startswith("unosim: engine compiled in ") and "%|" not in r.stderr
+    assert "loading the engine" not in r.stdout  # the compile's time is said once, on stderr
+
+
 def test_unosim_warmup_compiles_every_kernel() -> None:
     from click.testing import CliRunner
 

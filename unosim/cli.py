@@ -152,8 +152,9 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     except RunError as e:
         raise UserError(str(e)) from None
     with _dask_client(scheduler, cluster) as client:
-        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr, disable=quiet,
-                   leave=False)
+        # shown only on a terminal, and only from the first progress on (after any compile)
+        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
+                   disable=True if quiet else None, delay=0.5, leave=False)
         try:
             with _one_line(job.out), _compiling(job.mode, quiet, client):
                 summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
@@ -186,7 +187,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
     if s.rows == 0:
         return lines + ["  nothing left to play: the result was already complete"]
-    start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" else ""
+    # the compile, if any, was reported on its own line; this is loading the compiled engine
+    start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" and s.startup >= 0.05 else ""
     if job.mode == "matches":
         lines.append(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
                      f"{s.capped:,} matches capped at {job.max_hands:,} hands")
@@ -445,7 +447,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     total = sw.count * len(sw.points)
     with _dask_client(scheduler, cluster) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
-                   file=sys.stderr, disable=quiet, leave=False)
+                   file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
         try:
             with warnings.catch_warnings(), _one_line(out_path), _compiling(sw.unit, quiet, client):
                 warnings.simplefilter("ignore")  # sw.warnings were printed above

@@ -1,11 +1,12 @@
 """Compiling the engine: saying so while it happens, and doing it ahead of time.
 
 The first run on a machine compiles the kernels (a cold `unosim run` compiles the hands
-kernel: 61 s on 2 shared cores; ``unosim warmup``, all three: 93 s); numba caches the
+kernel, about a minute on 2 cores; ``unosim warmup`` every kernel); numba caches the
 machine code, so later starts take about a second.  A user who sees nothing for a minute
-thinks the program hung, so a run that is about to compile says so on stderr at once,
-even with ``--quiet``, with a ticking clock on a terminal; ``unosim warmup`` compiles every
-kernel ahead of time (for a set-up script or an image).
+thinks the program hung, so a command that must compile does that first and says so on
+stderr (even with ``--quiet``), with a ticking clock on a terminal and two plain lines
+elsewhere; ``unosim warmup`` compiles every kernel ahead of time (for a set-up script or
+an image).
 """
 
 from __future__ import annotations
@@ -109,19 +110,14 @@ def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
     return [n for n in names if not _cached(KERNELS[n]()[0])]
 
 
-@contextmanager
-def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] | None = None) -> Iterator[None]:
-    """Around the first call of the ``names`` kernels: if any must compile, say so at once
-    (even ``quiet``: silence for minutes reads as a hang), tick an elapsed clock on a
-    terminal unless ``quiet``, and say how long it took."""
+def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = None) -> dict[str, float]:
+    """Compile the ``cold`` kernels now, saying so: one line as the compile starts (even
+    ``quiet``: silence for minutes reads as a hang) and one when it ends, with its time;
+    between them an elapsed clock only on a terminal unless ``quiet`` (a file or a pipe
+    gets the two lines and nothing else).  Seconds per kernel."""
     stream = stream or sys.stderr
-    cold = cold_kernels(names)
-    if not cold:
-        yield
-        return
-    where = cache_folder()
     print(f"unosim: compiling the engine ({', '.join(cold)}; first run only, {EXPECTED}); "
-          f"cached in {where}", file=stream, flush=True)
+          f"cached in {cache_folder()}", file=stream, flush=True)
     stop = threading.Event()
     t0 = time.monotonic()
 
@@ -135,14 +131,29 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
     if not quiet and stream.isatty():
         ticker = threading.Thread(target=tick, name="unosim-compile-clock", daemon=True)
         ticker.start()
+    seconds: dict[str, float] = {}
     try:
-        yield
+        for name in cold:
+            seconds[name] = warm(name)
     finally:
         stop.set()
         if ticker is not None:
             ticker.join()
             stream.write("\r")
+    if len(seconds) == len(cold):  # not after an interrupt: nothing was compiled then
         print(f"unosim: engine compiled in {time.monotonic() - t0:.0f} s", file=stream, flush=True)
+    return seconds
+
+
+@contextmanager
+def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] | None = None) -> Iterator[None]:
+    """Before a command's work: the ``names`` kernels that must compile are compiled first
+    (:func:`compile_now`), so the compile is announced, timed and reported once, apart
+    from the work that follows."""
+    cold = cold_kernels(names)
+    if cold:
+        compile_now(cold, quiet, stream)
+    yield
 
 
 def warm(name: str) -> float:
@@ -154,6 +165,8 @@ def warm(name: str) -> float:
 
 
 def warmup(names: tuple[str, ...] = tuple(KERNELS), quiet: bool = False) -> dict[str, float]:
-    """``unosim warmup``: every kernel compiled and cached; seconds per kernel."""
-    with compile_notice(names, quiet=quiet):
-        return {n: warm(n) for n in names}
+    """``unosim warmup``: every kernel compiled and cached; seconds per kernel (to compile,
+    or to load from the cache)."""
+    cold = cold_kernels(names)
+    seconds = compile_now(cold, quiet) if cold else {}
+    return {n: seconds[n] if n in seconds else warm(n) for n in names}

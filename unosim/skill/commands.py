@@ -105,7 +105,7 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
     generations = max(0, budget // (default_popsize() + 1))
-    bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=quiet, leave=False)
+    bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
 
     def step(g: int, share: float) -> None:
         bar.set_postfix_str(f"mean's share {share:.2%}")
@@ -184,7 +184,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
-    bar = tqdm(total=deals * len(lg.tables), unit="deal", unit_scale=True, file=sys.stderr, disable=quiet,
+    bar = tqdm(total=deals * len(lg.tables), unit="deal", unit_scale=True, file=sys.stderr, disable=True if quiet else None, delay=0.5,
                leave=False)
     try:
         with _one_line(dest), compile_notice(("hands",), quiet=quiet):
