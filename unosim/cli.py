@@ -418,6 +418,9 @@ def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
               help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")
 @click.option("--chunk-size", type=int, default=None,
               help="Hands (or matches) per part file [default: the sweep's chunk_size, else 200000].")
+@click.option("--hands", type=int, default=None,
+              help="Hands per point instead of the sweep file's (a quick look at a big sweep).")
+@click.option("--matches", type=int, default=None, help="Matches per point instead of the file's (a sweep of matches).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--force", is_flag=True, help="Replace an existing unosim sweep at --out (its files only; anything else is refused).")
@@ -425,7 +428,8 @@ def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
               help="Also accept a finished dataset as it is (an unfinished one resumes without this flag).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
-          cluster: str | None, force: bool, resume: bool, quiet: bool) -> None:
+          cluster: str | None, force: bool, resume: bool, quiet: bool, hands: int | None = None,
+          matches: int | None = None) -> None:
     """Run every point of SWEEP (a TOML sweep file) into one hive-partitioned Parquet dataset.
 
     Every point plays the same seed, so points differ by their rules only.  The same
@@ -438,7 +442,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
     try:
-        sw = load_sweep(sweep_file).with_chunk_size(chunk_size)
+        if hands is not None and matches is not None:
+            raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")
+        sw = load_sweep(sweep_file)
+        sw = sw.with_count("hands", hands) if hands is not None else sw.with_count("matches", matches)
+        sw = sw.with_chunk_size(chunk_size)
     except SweepError as e:
         raise UserError(str(e)) from None
     for note in sw.warnings:
