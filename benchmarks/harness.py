@@ -26,7 +26,9 @@ failure.  The exit status is 0 whatever the verdicts, 1 when a measurement faile
 for a bad option.
 
 The harness imports nothing from unosim (nor numpy): ``--help`` is instant, and the
-measure functions import what they time.
+measure functions import what they time.  It puts this tree first on ``sys.path`` (and
+children's PYTHONPATH), so a script measures the tree it lives in, not whichever checkout
+of unosim is installed.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository this harness lives in: "this tree"."""
+
+# The figures a script takes in its own process and in its children measure the same
+# tree, this one, even where another checkout of unosim is the installed one.
+if str(ROOT) not in sys.path:
+    sys.path.insert(1 if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks" else 0, str(ROOT))
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt,
