@@ -269,7 +269,7 @@ class Target:
         return self.value == self.value and _OPS[self.op](self.value, self.goal)  # NaN: not met
 
     def line(self) -> str:
-        unit = f" {self.unit}" if self.unit and self.unit != "x" else self.unit
+        unit = self.unit if self.unit in ("", "x", "%") else f" {self.unit}"
         note = f" ({self.note})" if self.note else ""
         return (f"[{'met' if self.met else 'NOT MET':<7}] {self.name} {self.op} {self.fmt.format(self.goal)}{unit}: "
                 f"{self.fmt.format(self.value)}{unit}{note}")
