@@ -56,6 +56,7 @@ def parts(path: Path) -> list[Path]:
 GAMES, CHUNK = 60_000, 500  # 120 small parts: the kill lands long before the end
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
     cfg = default_config(players=3)
     (tmp_path / "three.toml").write_text(cfg.to_toml())
@@ -96,6 +97,7 @@ chunk_size = 250
 """
 
 
+@pytest.mark.slow
 def test_killed_sweep_resumes_to_the_rows_of_an_uninterrupted_sweep(tmp_path: Path) -> None:
     f = tmp_path / "s.toml"
     f.write_text(SWEEP)
