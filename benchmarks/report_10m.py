@@ -1,22 +1,21 @@
+#!/usr/bin/env python3
 """Benchmark: ``hand_report`` on a synthetic 10-million-hand result file.
 
 Writes a file with the engine's schema (4 players, a draw2-stacking config so the
 stacking counters are non-zero and must be read), one row group of 1M rows at a time so
 the writer's memory stays flat, then times ``hand_report`` + ``to_text`` in a fresh
-subprocess and prints its wall time and peak RSS (``ru_maxrss`` of the child).
+subprocess (R times: the median wall, the largest peak) and prints its wall time and peak
+RSS (``ru_maxrss`` of that child alone).
 
-Target (README): < 30 s and < 2 GiB peak RSS on a 2-core machine.
+Targets: < 30 s and < 2 GiB peak RSS on a 2-core machine.
 
     python benchmarks/report_10m.py [--rows 10000000] [--path FILE] [--keep]
+    python benchmarks/report_10m.py --quick        # 200,000 rows
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,7 +23,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from harness import Benchmark, Run, count, median, this_tree
 
+TARGET_SECONDS = 30.0
+TARGET_MIB = 2048.0
 PLAYERS = 4
 CONFIG = """name = "stack2"
 [table]
@@ -124,12 +126,14 @@ print(f"import {t1 - t0:.2f} s, hand_report + to_text {t2 - t1:.2f} s")
 """
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=10_000_000)
-    ap.add_argument("--path", type=Path, default=None)
-    ap.add_argument("--keep", action="store_true", help="keep the generated file")
-    args = ap.parse_args()
+bench = Benchmark(__doc__, repeats=1, quick={"rows": 200_000})
+bench.option("--rows", type=count, default=10_000_000, help="rows of the synthetic file [default: 10,000,000]")
+bench.option("--path", type=Path, default=None, help="the file: written if missing, else reused [default: a temporary one]")
+bench.option("--keep", action="store_true", help="keep the generated file")
+
+
+def measure(run: Run) -> None:
+    args = run.args
     tmp = None
     path = args.path
     if path is None:
@@ -140,21 +144,20 @@ def main() -> None:
         write(path, args.rows)
         print(f"wrote {args.rows:,} rows to {path} ({path.stat().st_size / 2**20:.0f} MiB) "
               f"in {time.perf_counter() - t:.1f} s")  # fmt: skip
-    repo = Path(__file__).resolve().parents[1]
-    t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path)], cwd=repo, capture_output=True, text=True)
-    wall = time.perf_counter() - t
+    walls, peaks = [], []
+    for _ in range(args.repeats):
+        out = this_tree().python(CHILD, path, what="hand_report")
+        walls.append(out.wall)
+        peaks.append(out.rss / 2**20)
     print(out.stdout, end="")
-    if out.returncode:
-        print(out.stderr, file=sys.stderr)
-        raise SystemExit(out.returncode)
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+    wall, rss = median(walls), max(peaks)
     print(f"hand_report on {args.rows:,} rows: {wall:.2f} s wall (subprocess), peak RSS {rss:.0f} MiB")
-    ok = wall < 30 and rss < 2048
-    print("target < 30 s and < 2048 MiB:", "met" if ok else "MISSED")
+    run.figure("wall s", walls, "s")
+    run.target("hand_report + to_text, wall", wall, "<", TARGET_SECONDS, unit="s")
+    run.target("hand_report + to_text, peak RSS", rss, "<", TARGET_MIB, unit="MiB", fmt="{:,.0f}")
     if tmp is not None and not args.keep:
         tmp.cleanup()
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)
