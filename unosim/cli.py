@@ -164,6 +164,11 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         click.echo(line)
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 finished chunk``, ``3 finished chunks``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
     cfg = job.cfg
@@ -177,12 +182,15 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
-    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
+    from unosim.rules.bots_text import seating_text
+
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
-        lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+        lines.append(f"  resumed: {_count(s.chunks_skipped, 'finished chunk')} "
+                     f"{'was' if s.chunks_skipped == 1 else 'were'} kept")
     if s.rows == 0:
         return lines + ["  nothing left to play: the result was already complete"]
     start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" else ""
@@ -431,6 +439,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
+    from unosim.rules.bots_text import bots_line, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
@@ -455,13 +464,14 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")
+    click.echo(f"  bots: {bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points})}")
     skipped = sum(p.chunks_skipped for p in s)
     rows = sum(p.rows for p in s)
     for p in s:
         for note in p.notes:
             click.echo(f"  checked: {note}")
     if skipped:
-        click.echo(f"  resumed: kept {skipped} finished chunks")
+        click.echo(f"  resumed: kept {_count(skipped, 'finished chunk')}")
     if not rows:
         click.echo("  nothing left to play: the sweep was already complete")
     if rows:

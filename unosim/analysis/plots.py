@@ -38,6 +38,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
+from unosim.analysis.report.render import bots_of
 
 __all__ = [
     "plot_win_share",
@@ -97,8 +98,16 @@ def _fit_titles(fig: Figure) -> None:
             return
 
 
+def _caption(fig: Figure, text: str) -> None:
+    """One line under the axes (wrapped to the figure's width): what played, e.g. the bots."""
+    fig.supxlabel(_wrap(text, fig.get_figwidth(), 10.0), fontsize="small", color="0.25")
+
+
 def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
-    """Fit the titles, say when the results are incomplete, and write the PNG."""
+    """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
+    bots = bots_of(rep) if rep is not None else ""
+    if bots and not fig.get_supxlabel():
+        _caption(fig, f"bots: {bots}")
     if rep is not None and rep.notes:
         # what the reader must know first (an unfinished run or sweep) goes in the title
         notes = "\n".join(f"note: {n}" for n in dict.fromkeys(rep.notes))

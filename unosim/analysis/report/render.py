@@ -12,6 +12,7 @@ import pandas as pd
 
 from unosim.analysis.report.model import BALANCE_METRICS, LENGTH_COLUMNS, Report
 from unosim.analysis.report.skill import SKILL_METRIC
+from unosim.rules.bots_text import bots_line
 
 
 _SECTION_TITLES = {
@@ -193,6 +194,18 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     return header, rows, is_head
 
 
+def bots_of(report: Report) -> str:
+    """Which bots sat, in the one wording of :mod:`unosim.rules.bots_text` ('' if unknown)."""
+    return bots_line({lab: meta.get("seating", "") for lab, meta in report.sources.items()})
+
+
+def _head(report: Report) -> list[str]:
+    """The lines above a table: what the reader must know first (an unfinished result), then
+    which bots sat."""
+    bots = bots_of(report)
+    return [f"note: {n}" for n in report.notes] + ([f"bots: {bots}"] if bots else [])
+
+
 def _title(report: Report) -> str:
     if report.kind == "compare":
         return f"unosim comparison: other - baseline ({report.baseline}), 95% intervals, effect sizes h/d"
@@ -210,7 +223,7 @@ def to_text(report: Report, width: int | None = None) -> str:
     if width is None:
         width = max(shutil.get_terminal_size((120, 40)).columns, 80)
     header, rows, is_head = _display(report)
-    lines = [_title(report)] + [f"note: {n}" for n in report.notes]
+    lines = [_title(report)] + _head(report)
     if not rows:
         return "\n".join(lines) + "\n(no rows)\n"
     ncol = len(header)
@@ -256,7 +269,8 @@ def to_markdown(report: Report) -> str:
     """A GitHub-flavoured markdown table (no ``tabulate`` dependency)."""
     header, rows, is_head = _display(report)
     out = [f"**{_md_escape(_title(report))}**", ""]
-    out += [f"> note: {_md_escape(n)}" for n in report.notes] + ([""] if report.notes else [])
+    head = _head(report)
+    out += [f"> {_md_escape(line)}  " for line in head] + ([""] if head else [])
     out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
     out.append("|" + "|".join(":---" if j == 0 else "---:" for j in range(len(header))) + "|")
     for r, h in zip(rows, is_head):
@@ -290,6 +304,7 @@ def to_json(report: Report) -> str:
         "kind": report.kind,
         "title": _title(report),
         "baseline": report.baseline,
+        "bots": bots_of(report),
         "notes": report.notes,
         "sources": report.sources,
         "rows": records,
