@@ -73,3 +73,29 @@ def test_run_and_sweep_commands_print_the_bots(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["sweep", str(sw), "--out", str(tmp_path / "sw"), "--quiet"])
     assert res.exit_code == 0, res.output
     assert "  bots: greedy at every seat" in res.output.splitlines()
+
+
+def test_one_name_per_figure_and_no_repeated_rows(tmp_path: Path) -> None:
+    bal = rp.balance_report(sweep(tmp_path))
+    text = rp.to_text(bal)
+    assert "dealer+1 win share (diff, effect)" in text and "seat_advantage" not in text
+    assert "dealer1_win_share" in set(bal.table["metric"])
+    assert "official rules" in text.splitlines()[0]
+    # every bot holds one seat: wins per seat held would repeat the bot's win share
+    path = write_result(tmp_path / "one_each.parquet", ten_hands(), bots=["a", "b", "c", "d"])
+    assert "(per seat held)" not in rp.to_text(rp.hand_report(path))
+    assert "(per seat held)" in rp.to_text(rp.hand_report(_mixed(tmp_path)))
+
+
+def test_tune_lines_pad_after_the_name() -> None:
+    from unosim.skill.tune import _aligned
+
+    lines = _aligned([("best built-in (counter)", "1"), ("tuned vs the field", "2")])
+    assert lines == ["  best built-in (counter)  1", "  tuned vs the field       2"]
+
+
+def test_a_bad_workers_count_is_refused_before_any_progress(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["run", "standard", "--hands", "10", "--workers", "0", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and res.output.splitlines() == [
+        res.output.splitlines()[0]] and res.output.startswith("Error: --workers: 0 is not between 1")
+    assert not (tmp_path / "r").exists()

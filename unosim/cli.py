@@ -103,7 +103,7 @@ def main() -> None:
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--matches", type=int, default=None,
-              help="Play matches to match_target under S1 and S2 instead of independent hands "
+              help="Play matches to match_target, scored under S1, S2 and S4, instead of independent hands "
                    "(not with --hands; --chunk-size then counts matches, default 10000).")
 @click.option("--max-hands", type=int, default=10_000, show_default=True,
               help="With --matches: stop a match after this many hands (flagged capped).")
@@ -150,6 +150,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
                        max_hands=max_hands if matches is not None else None)
     except RunError as e:
         raise UserError(str(e)) from None
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster) as client:
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr, disable=quiet,
                    leave=False)
@@ -162,6 +163,25 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
     for line in _run_lines(job, summary, where):
         click.echo(line)
+
+
+def _check_workers(workers: int | None, scheduler: str | None) -> None:
+    """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
+    only its sign: the workers' core counts are theirs to check)."""
+    if workers is None:
+        return
+    if scheduler and workers < 1:
+        raise UserError(f"--workers: {workers} is not a positive number of cores")
+    if scheduler:
+        return
+    from unosim.run.jobs import RunError
+    from unosim.run.play import max_workers, set_workers
+
+    try:
+        set_workers(workers)
+    except RunError as e:
+        raise UserError(str(e)) from None
+    set_workers(max_workers())  # the run sets its own count; leave numba as it was
 
 
 def _count(n: int, noun: str) -> str:
@@ -451,6 +471,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         click.echo(f"Warning: {note}", err=True)
     out_path = Path(out) if out else Path("runs") / sw.name
     total = sw.count * len(sw.points)
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=quiet, leave=False)
@@ -479,11 +500,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         rate = rows / seconds if seconds > 0 else float("nan")
         click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
         width = max(len(p.label) for p in s)
-        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 wins':>13}")
+        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 win share':>18}")
         for p in s:
             if p.rows:
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
-                           f"{p.shares()[1 % p.players]:>13.2%}")
+                           f"{p.shares()[1 % p.players]:>18.2%}")
     click.echo(f"  next: unosim report {out_path}")
 
 

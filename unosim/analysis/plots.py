@@ -480,7 +480,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
 
 _BALANCE = {
     "turns": ("Mean turns per hand", "difference from the base (turns)"),
-    "seat_advantage": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
+    "dealer1_win_share": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
     "cards_drawn": ("Mean cards drawn per hand", "difference from the base (cards)"),
     "skill": ("Skill index (unosim skill)", "difference from the base\n(percentage points)"),
 }
@@ -508,7 +508,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     handles: dict[str, Any] = {}
     for ax, m in zip(axes, metrics):
         sub = t[t["metric"] == m].set_index(["change", "players"])
-        scale = 100.0 if m in ("seat_advantage", "skill") else 1.0
+        scale = 100.0 if m in ("dealer1_win_share", "skill") else 1.0
         cells = [
             sub.loc[r, ["diff", "low", "high"]].to_numpy(float) if r in sub.index and r not in inert else [np.nan] * 3
             for r in rows

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unosim.analysis.report.model import BALANCE_METRICS, LENGTH_COLUMNS, Report
+from unosim.analysis.report.model import BALANCE_METRICS, FIGURE_NAMES, LENGTH_COLUMNS, Report
 from unosim.analysis.report.skill import SKILL_METRIC
 from unosim.rules.bots_text import bots_line
 
@@ -116,12 +116,30 @@ def _fmt_diff(stat: str, diff: float, low: float, high: float, effect: float, ki
     return s
 
 
+def _same_per_seat(t: pd.DataFrame, labels: list[str]) -> set[tuple[str, str, str, str]]:
+    """The ``win_per_seat`` rows that repeat the ``win_share`` row above them in every column
+    (each bot held one seat: wins per seat held are its wins)."""
+    if "value" not in t or not len(t):
+        return set()
+    per = t[t["figure"] == "win_per_seat"]
+    share = t[t["figure"] == "win_share"].set_index(["label", "section", "key", "stat"])["value"]
+    out = set()
+    for (sec, key, stat), g in per.groupby(["section", "key", "stat"], sort=False):
+        if len(g) != len(labels):
+            continue
+        if all((r.label, sec, key, stat) in share.index
+               and np.isclose(r.value, share.loc[(r.label, sec, key, stat)], rtol=0, atol=1e-12, equal_nan=True)
+               for r in g.itertuples(index=False)):
+            out.add((sec, "win_per_seat", key, stat))
+    return out
+
+
 def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     """Header, rows of cell strings, and which rows are section headers."""
     t = report.table
     if report.kind == "balance":
         metrics = list(BALANCE_METRICS) + ([SKILL_METRIC] if len(t) and "skill" in set(t["metric"]) else [])
-        header = ["change", "players", *[f"{m} (diff, effect)" for m, _, _ in metrics]]
+        header = ["change", "players", *[f"{FIGURE_NAMES.get(m, m)} (diff, effect)" for m, _, _ in metrics]]
         rows: list[list[str]] = []
         if len(t):
             inert = t["status"].fillna("") != "" if "status" in t else pd.Series(False, index=t.index)
@@ -142,7 +160,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                         cells.append(word)
                         continue
                     r = sub.loc[m]
-                    stat = "share" if m in ("seat_advantage", "skill") else "mean"
+                    stat = "share" if m in ("dealer1_win_share", "skill") else "mean"
                     cells.append(
                         _fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
                     )
@@ -159,6 +177,8 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     else:
         header = ["figure", *labels]
     idx = {lab: t[t["label"] == lab].set_index(keys) for lab in labels}
+    same = _same_per_seat(t, labels)
+    order = order[[(s, f, k, st) not in same for s, f, k, st in order.itertuples(index=False)]]
     rows, is_head = [], []
     current = None
     for section, figure, key, stat in order.itertuples(index=False):
