@@ -190,7 +190,7 @@ def test_skill_sweep_and_balance_column(tmp_path: Path) -> None:
     assert len(table) == 2 and table["is_base"].sum() == 1
     assert (tmp_path / "sw.skill" / "points" / "stacking=draw2" / "players=2" / "bot.toml").exists()
     rep = invoke("report", data)
-    assert rep.exit_code == 0 and "skill (diff, effect)" in rep.output, rep.output
+    assert rep.exit_code == 0 and "skill index (diff, effect)" in rep.output, rep.output
     again = invoke("skill", sweep, "--out", tmp_path / "sw.skill", "--budget", "12", "--deals", "50",
                    "--check-deals", "400", "--quiet")
     assert again.exit_code == 0, again.output  # resumed: every point kept, the same table

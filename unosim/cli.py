@@ -104,7 +104,7 @@ def main() -> None:
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--matches", type=int, default=None,
-              help="Play matches to match_target under S1 and S2 instead of independent hands "
+              help="Play matches to match_target, scored under S1, S2 and S4, instead of independent hands "
                    "(not with --hands; --chunk-size then counts matches, default 10000).")
 @click.option("--max-hands", type=int, default=10_000, show_default=True,
               help="With --matches: stop a match after this many hands (flagged capped).")
@@ -151,6 +151,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
                        max_hands=max_hands if matches is not None else None)
     except RunError as e:
         raise UserError(str(e)) from None
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
@@ -166,6 +167,30 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         click.echo(line)
 
 
+def _check_workers(workers: int | None, scheduler: str | None) -> None:
+    """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
+    only its sign: the workers' core counts are theirs to check)."""
+    if workers is None:
+        return
+    if scheduler and workers < 1:
+        raise UserError(f"--workers: {workers} is not a positive number of cores")
+    if scheduler:
+        return
+    from unosim.run.jobs import RunError
+    from unosim.run.play import max_workers, set_workers
+
+    try:
+        set_workers(workers)
+    except RunError as e:
+        raise UserError(str(e)) from None
+    set_workers(max_workers())  # the run sets its own count; leave numba as it was
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 finished chunk``, ``3 finished chunks``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
     cfg = job.cfg
@@ -179,12 +204,15 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
-    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
+    from unosim.rules.bots_text import seating_text
+
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
-        lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+        lines.append(f"  resumed: {_count(s.chunks_skipped, 'finished chunk')} "
+                     f"{'was' if s.chunks_skipped == 1 else 'were'} kept")
     if s.rows == 0:
         return lines + ["  nothing left to play: the result was already complete"]
     # the compile, if any, was reported on its own line; this is loading the compiled engine
@@ -438,6 +466,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
+    from unosim.rules.bots_text import bots_line, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
@@ -453,6 +482,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         click.echo(f"Warning: {note}", err=True)
     out_path = Path(out) if out else Path("runs") / sw.name
     total = sw.count * len(sw.points)
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
@@ -466,13 +496,14 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")
+    click.echo(f"  bots: {bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points})}")
     skipped = sum(p.chunks_skipped for p in s)
     rows = sum(p.rows for p in s)
     for p in s:
         for note in p.notes:
             click.echo(f"  checked: {note}")
     if skipped:
-        click.echo(f"  resumed: kept {skipped} finished chunks")
+        click.echo(f"  resumed: kept {_count(skipped, 'finished chunk')}")
     if not rows:
         click.echo("  nothing left to play: the sweep was already complete")
     if rows:
@@ -480,11 +511,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         rate = rows / seconds if seconds > 0 else float("nan")
         click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
         width = max(len(p.label) for p in s)
-        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 wins':>13}")
+        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 win share':>18}")
         for p in s:
             if p.rows:
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
-                           f"{p.shares()[1 % p.players]:>13.2%}")
+                           f"{p.shares()[1 % p.players]:>18.2%}")
     click.echo(f"  next: unosim report {out_path}")
 
 

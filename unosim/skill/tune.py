@@ -204,7 +204,8 @@ class Check:
     vs_best: Share
 
     def lines(self) -> list[str]:
-        """What `unosim tune` prints after the search."""
+        """What `unosim tune` prints after the search (captions padded after their text, so a
+        short bot name leaves no gap inside its parentheses)."""
         def fmt(s: Share) -> str:
             lo, hi = s.interval()
             return f"{s.share:7.2%} [{lo:6.2%}, {hi:6.2%}]"
@@ -213,11 +214,12 @@ class Check:
         b, blo, bhi = self.tuned.minus(self.builtins[self.best])
         out = [f"check on {self.deals:,} fresh deals x rotations (even share {self.even:.2%}; 95% intervals, deals "
                "as the unit):",
-               f"  tuned vs the field           {fmt(self.tuned)}",
-               f"  start (weights defaults)     {fmt(self.start)}   tuned - start {d:+.2%} [{dlo:+.2%}, {dhi:+.2%}]",
-               f"  best built-in ({self.best:<12}) {fmt(self.builtins[self.best])}   tuned - it "
-               f"{b:+.2%} [{blo:+.2%}, {bhi:+.2%}]",
-               f"  tuned at a table of {self.best:<8} {fmt(self.vs_best)}"]
+               *_aligned([("tuned vs the field", f"{fmt(self.tuned)}"),
+                          ("start (weights defaults)", f"{fmt(self.start)}   tuned - start "
+                                                       f"{d:+.2%} [{dlo:+.2%}, {dhi:+.2%}]"),
+                          (f"best built-in ({self.best})", f"{fmt(self.builtins[self.best])}   tuned - it "
+                                                           f"{b:+.2%} [{blo:+.2%}, {bhi:+.2%}]"),
+                          (f"tuned at a table of {self.best}", fmt(self.vs_best))])]
         return out
 
     def to_dict(self) -> dict:
@@ -245,3 +247,9 @@ def check(cfg: RulesConfig, bot: Bot, field: list[Bot], *, deals: int = 10_000, 
     best_bot = builtins[BUILTINS.index(best)]
     vs_best = Arena(cfg, [best_bot], workers).play([bot], seed, CHECK_START, deals)[0]
     return Check(deals, arena.even, shares[0], shares[1], by_name, best, vs_best)
+
+
+def _aligned(rows: list[tuple[str, str]]) -> list[str]:
+    """``  caption   value`` lines, the values in one column."""
+    width = max(len(c) for c, _ in rows)
+    return [f"  {c:<{width}}  {v}" for c, v in rows]
