@@ -148,8 +148,90 @@ def test_league_recovers_a_known_order_whatever_the_listing(tmp_path: Path) -> N
     assert list(a["bot"]) == ["counter", "greedy", "random"], a
     pd.testing.assert_frame_equal(a.drop(columns="source"), b.drop(columns="source"))
     assert a["low"].iloc[0] > a["high"].iloc[2]  # counter above random beyond the intervals
-    rows = pd.read_parquet(tmp_path / "l0" / "table=0")
+    rows = pd.read_parquet(tmp_path / "l0" / "table=0" / "order=0")
     assert {"bot_0", "bot_1", "rotation", "winner"} <= set(rows.columns)
+
+
+def test_league_at_three_players_ignores_names_and_listing(tmp_path: Path) -> None:
+    """Every table is played in every seating of its bots, so renaming the bots (bot files
+    with other names) and listing them in another order changes no strength and no
+    interval, to the last bit; at 3 players the old design (one cyclic order, set by the
+    names) did not have that."""
+    from unosim.skill.league import fit_league, make_league, run_league
+
+    def files(names: dict[str, str], where: Path) -> list[Bot]:
+        where.mkdir()
+        out = []
+        for strategy, name in names.items():
+            bot = resolve_bot(strategy)
+            (where / f"{name}.toml").write_text(dump_bot(Bot(name, bot.strategy, bot.params), {}))
+            out.append(resolve_bot(str(where / f"{name}.toml")))
+        return out
+
+    first = files({"counter": "a_counter", "greedy": "b_greedy", "random": "c_random", "wild_saver": "d_saver"},
+                  tmp_path / "one")
+    second = files({"wild_saver": "a_saver", "random": "b_random", "counter": "z_counter", "greedy": "c_greedy"},
+                   tmp_path / "two")
+    three = default_config().with_values({"players": 3})
+    found = []
+    for k, bots in enumerate((first, list(reversed(second)))):
+        lg = make_league(three, bots, deals=60, seed=5)
+        assert lg.orders == 2 and len(lg.jobs(tmp_path / "x")) == 8
+        run_league(lg, tmp_path / f"l{k}", workers=1)
+        t = fit_league(lg, tmp_path / f"l{k}", replicates=50)
+        t["strategy"] = [resolve_bot(s).strategy for s in t["source"]]
+        found.append(t.set_index("strategy").sort_index())
+    a, b = found
+    cols = ["strength", "low", "high", "fisher_low", "fisher_high", "wins", "hands"]
+    pd.testing.assert_frame_equal(a[cols], b[cols], check_exact=True)
+    assert (a["hands"] == 60 * 3 * 2 * 3).all()  # 3 tables each, 3! seatings of 60 deals
+
+
+def test_league_fit_matches_choix() -> None:
+    """The Newton fit from per-table counts is the maximum likelihood choix finds from the
+    hands one by one (the same Plackett-Luce top-1 model)."""
+    import choix
+    import numpy as np
+
+    from unosim.skill.league import fit_counts
+
+    M = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]])
+    C = np.array([[30, 20, 10], [25, 18, 12], [33, 9, 14], [21, 12, 19]])
+    data = [(int(M[t, i]), [int(x) for x in M[t] if x != M[t, i]]) for t in range(4) for i in range(3)
+            for _ in range(C[t, i])]
+    ref = np.asarray(choix.ilsr_top1(4, data, alpha=1e-6, tol=1e-12))
+    ours = fit_counts(M, C, 4)
+    assert np.abs((ref - ref.mean()) - ours).max() < 1e-5, (ref, ours)
+
+
+def test_league_goodness_of_fit_flags_a_cycle() -> None:
+    """Counts drawn from the model pass the residual test; a rock-paper-scissors cycle
+    (each bot wins 70% against one rival and 30% against the other: every strength 0
+    predicts 50%) fails it, and the leaderboard prints the warning."""
+    import numpy as np
+
+    from unosim.skill.league import League, fit_table, render_fit
+
+    bots = tuple(resolve_bot(b) for b in ("counter", "greedy", "random"))
+    lg = League(HEADS_UP, bots, 2, 2000, 3)
+    rng = np.random.default_rng(0)
+    M = np.array(lg.tables)
+
+    def counts(first_wins: np.ndarray) -> np.ndarray:
+        c = np.zeros((len(M), 2000, 2))
+        c[:, :, 0] = rng.binomial(2, first_wins[:, None], (len(M), 2000))  # 2 seatings per deal
+        c[:, :, 1] = 2 - c[:, :, 0]
+        return c
+
+    theta = np.array([0.3, 0.0, -0.3])
+    fits = fit_table(lg, counts(1 / (1 + np.exp(theta[M[:, 1]] - theta[M[:, 0]]))), replicates=20)
+    assert fits.df == 1 and fits.p > 1e-3, fits
+    assert np.abs(fits.theta - theta).max() < 0.05
+    cycle = fit_table(lg, counts(np.array([0.7, 0.3, 0.7])), replicates=20)  # 0>1, 2>0, 1>2
+    assert cycle.p < 1e-6, cycle
+    lines = render_fit(cycle)
+    assert len(lines) == 2 and "does not fit" in lines[1]
+    assert len(render_fit(fits)) == 1
 
 
 def test_league_command_resumes(tmp_path: Path) -> None:

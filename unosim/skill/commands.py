@@ -159,7 +159,7 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Result directory [default: runs/league-<config>-<n>p].")
 @click.option("--deals", type=int, default=2000, show_default=True,
-              help="Deals per table, each played once per seat rotation.")
+              help="Deals per table, each played in every seating of its bots (n! hands: 2 heads-up, 24 at 4).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, default=None, help="Seats per table [default: the config's].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
@@ -167,8 +167,9 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed: int, players: int | None,
            workers: int | None, force: bool, quiet: bool) -> None:
-    """Every combination of the bots at tables of CONFIG's size, seats rotated, the same
-    deals at every table; a Plackett-Luce strength per bot with 95% intervals."""
+    """Every combination of the bots at tables of CONFIG's size, each table in every
+    seating of its bots, the same deals at every table; a Plackett-Luce strength per bot
+    with 95% intervals from a bootstrap of the deals, and the fit's goodness."""
     from tqdm import tqdm
 
     from unosim.cli import _one_line
@@ -184,20 +185,22 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
-    bar = tqdm(total=deals * len(lg.tables), unit="deal", unit_scale=True, file=sys.stderr, disable=quiet,
-               leave=False)
+    bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
+               disable=quiet, leave=False)
+    fit: list = []
     try:
         with _one_line(dest), compile_notice(("hands",), quiet=quiet):
             run_league(lg, dest, workers=workers, force=force, progress=bar.update)
-            table = fit_league(lg, dest)
+            table = fit_league(lg, dest, fit=fit)
     finally:
         bar.close()
-    for line in render_league(table, lg):
+    for line in render_league(table, lg, fit[0]):
         click.echo(line)
     table.to_csv(dest / "leaderboard.csv", index=False)
     plot_league(table, f"League under {cfg.name}, tables of {lg.players}: strength with 95% intervals",
                 dest / "leaderboard.png")
-    click.echo(f"wrote {dest} (rows: one per hand, bot_<seat> columns), leaderboard.csv, leaderboard.png")
+    click.echo(f"wrote {dest} (rows: one per hand under table=<k>/order=<j>, bot_<seat> columns), leaderboard.csv, "
+               "leaderboard.png")
 
 
 @click.command()
