@@ -130,7 +130,7 @@ def test_tune_command_writes_a_usable_bot(tmp_path: Path) -> None:
     assert {"generation", "candidate", "w_wild", "fitness"} <= set(hist.columns) and len(hist) == 24
     assert json.loads((out / "check.json").read_text())["best_builtin"]
     d = invoke("duel", out / "bot.toml", "random", "--hands", "300")
-    assert d.exit_code == 0 and "A: weights(" in d.output, d.output
+    assert d.exit_code == 0 and "A: tuned-standard-2p" in d.output, d.output  # labelled by its name
 
 
 # --------------------------------------------------------------------------- the league
