@@ -72,6 +72,10 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
     one_error(invoke("tune", "standard", "--field", bad), "--field", "leaves out")
     one_error(invoke("skill", "house_rules", "--bot", tmp_path / "missing.toml"), "--bot", "cannot read")
     one_error(invoke("tune", "standard", "--deals", "0", "--budget", "12"), "--deals")
+    one_error(invoke("tune", "standard", "--replicates", "0"), "--replicates")
+    one_error(invoke("tune", "standard", "--replicates", "101"), "--replicates")
+    one_error(invoke("skill", "house_rules", "--replicates", "0"), "--replicates")
+    one_error(invoke("skill", "house_rules", "--replicates", "-2", "--bot", "random"), "--replicates")
 
 
 # --------------------------------------------------------------------------- the tuner
@@ -187,6 +191,42 @@ def test_league_at_three_players_ignores_names_and_listing(tmp_path: Path) -> No
     assert (a["hands"] == 60 * 3 * 2 * 3).all()  # 3 tables each, 3! seatings of 60 deals
 
 
+def test_replicates_combine_search_and_measurement_noise() -> None:
+    """The random-effects mean: the replicates' spread beyond their measurement error is the
+    search's noise, pooled over the points of a group, with Student t's degrees of freedom."""
+    import numpy as np
+
+    from unosim.skill.replicates import combine, quantile
+
+    c = combine(np.array([[1.0, 2.0, 3.0], [5.0, 5.0, 8.0]]), np.full((2, 3), 0.1))
+    tau2 = ((1.0 - 0.01) + (3.0 - 0.01)) / 2
+    assert c.df == 4 and c.tau2 == pytest.approx(tau2)
+    assert c.mean.tolist() == [2.0, 6.0] and c.se == pytest.approx(np.sqrt((tau2 + 0.01) / 3))
+    lo, hi = c.interval()
+    assert hi[0] - lo[0] == pytest.approx(2 * quantile(4) * c.se[0])
+    alike = combine(np.array([[0.5, 0.5, 0.5]]), np.full((1, 3), 0.2))  # no spread: measurement only
+    assert alike.tau2 == 0 and alike.se[0] == pytest.approx(0.2 / np.sqrt(3))
+    one = combine(np.array([[0.4], [0.6]]), np.array([[0.1], [0.1]]))  # one replicate: no search noise known
+    assert one.df is None and quantile(one.df) == pytest.approx(1.959964, abs=1e-6)
+
+
+def test_tune_replicates(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    r = invoke("tune", "standard", "--players", "2", "--budget", "12", "--deals", "30", "--check-deals", "200",
+               "--replicates", "2", "--seed", "4", "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    about = json.loads((out / "replicates.json").read_text())
+    assert about["seeds"] == [4, 5] and (out / "bot.toml").exists()
+    one = json.loads((out / "replicate=1" / "check.json").read_text())
+    assert about["tuned vs the field"]["replicates"][1] == one["tuned_vs_field"]["share"]
+    assert "over 2 replicates" in r.output and "tuned - its best built-in" in r.output
+    # replicate 0 is the very bot `unosim tune --seed 4` tunes
+    single = invoke("tune", "standard", "--players", "2", "--budget", "12", "--deals", "30", "--check-deals", "200",
+                    "--seed", "4", "--out", tmp_path / "s", "--quiet")
+    assert single.exit_code == 0
+    assert load_bot_file(tmp_path / "s" / "bot.toml").params == load_bot_file(out / "replicate=0" / "bot.toml").params
+
+
 def test_league_fit_matches_choix() -> None:
     """The Newton fit from per-table counts is the maximum likelihood choix finds from the
     hands one by one (the same Plackett-Luce top-1 model)."""
@@ -270,7 +310,27 @@ def test_skill_sweep_and_balance_column(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     table = pd.read_parquet(tmp_path / "sw.skill" / "skill.parquet")
     assert len(table) == 2 and table["is_base"].sum() == 1
-    assert (tmp_path / "sw.skill" / "points" / "stacking=draw2" / "players=2" / "bot.toml").exists()
+    assert "3 independently tuned replicates" in r.output and "search noise included" in r.output
+    for k in range(3):  # the default: 3 replicates, seeds 0, 1, 2
+        assert (tmp_path / "sw.skill" / "points" / "stacking=draw2" / "players=2" / f"replicate={k}" /
+                "bot.toml").exists()
+    raw = pd.read_parquet(tmp_path / "sw.skill" / "skill_replicates.parquet")
+    assert len(raw) == 6 and sorted(set(raw["seed"])) == [0, 1, 2]
+    # the point's figure is the mean over its replicates; its interval the search noise's t (2 points x 2 df)
+    import numpy as np
+    from scipy import stats as st
+
+    for row in table.itertuples():
+        mine = raw[raw["label"] == row.label]
+        assert row.share == pytest.approx(mine["share"].mean()) and row.replicates == 3 and row.df == 4
+        assert row.norm_high - row.norm_low == pytest.approx(2 * st.t.ppf(0.975, 4) * row.norm_se)
+        assert row.norm_se >= mine["skill_norm"].std(ddof=1) / np.sqrt(3) * 0.2  # never just the measurement
+    from unosim.analysis.report.skill import skill_rows
+
+    base, point = table[table["is_base"]].iloc[0], table[~table["is_base"]].iloc[0]
+    (row,) = skill_rows([(json.loads(point["partition"]), json.loads(base["partition"]), {})], table, lambda v: v)
+    half = st.t.ppf(0.975, 4) * np.hypot(point["norm_se"], base["norm_se"])
+    assert row["high"] - row["diff"] == pytest.approx(half)
     rep = invoke("report", data)
     assert rep.exit_code == 0 and "skill (diff, effect)" in rep.output, rep.output
     again = invoke("skill", sweep, "--out", tmp_path / "sw.skill", "--budget", "12", "--deals", "50",
