@@ -285,7 +285,10 @@ def render_skill(frame: pd.DataFrame) -> list[str]:
     if not len(frame):
         return out + ["  (no points)"]
     k = int(frame["replicates"].min()) if "replicates" in frame else 1
-    if k > 1:
+    fixed = json.loads(frame["settings"].iloc[0]).get("bot") is not None if "settings" in frame else False
+    if fixed:
+        out.append("  a given bot (--bot), nothing tuned: intervals are the measurement's")
+    elif k > 1:
         out.append(f"  mean over {k} independently tuned replicates; intervals include the search's noise "
                    "(between-replicate variance pooled per table size, Student t)")
     else:

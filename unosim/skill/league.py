@@ -159,7 +159,8 @@ def make_league(cfg: RulesConfig, bots: list[Bot], *, players: int | None = None
                        f"add bots or pass --players {len(bots)}")
     orders = comb(len(bots), n) * factorial(n - 1)
     if orders > MAX_ORDERS:
-        raise RunError(f"--bots: {len(bots)} bots at {n} players make {comb(len(bots), n):,} tables x "
+        tables = comb(len(bots), n)
+        raise RunError(f"--bots: {len(bots)} bots at {n} players make {tables:,} table{'s' if tables > 1 else ''} x "
                        f"{factorial(n - 1):,} seating orders = {orders:,}; at most {MAX_ORDERS:,} (fewer bots or seats)")
     try:
         cfg.with_values({"players": n, "seats": "random"})
