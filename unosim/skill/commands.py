@@ -178,7 +178,7 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     ctx = click.get_current_context()
     checks = []
     for r in range(replicates):
-        click.echo(f"replicate {r + 1}/{replicates} (seed {seed + r}):")
+        click.echo(f"replicate {r + 1}/{replicates} (seed {seed + r}, into {dest / f'replicate={r}'}):")
         ctx.invoke(tune, **{**ctx.params, "out": str(dest / f"replicate={r}"), "seed": seed + r, "replicates": 1})
         checks.append(json.loads((dest / f"replicate={r}" / "check.json").read_text()))
 
@@ -207,8 +207,8 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     (dest / "replicates.json").write_text(json.dumps(
         {"replicates": replicates, "seeds": [seed + r for r in range(replicates)], "bot": f"replicate={median}",
          "best_builtins": [c["best_builtin"] for c in checks], **{k: d for k, (_, d) in rows.items()}}, indent=1))
-    click.echo(f"wrote {dest / 'bot.toml'} (replicate {median + 1}'s, the median against the field), "
-               "replicates.json, replicate=<r>/")
+    click.echo(f"wrote {dest / 'bot.toml'} (the bot of replicate={median}, the median against the field), "
+               "replicates.json")
 
 
 @click.command()
