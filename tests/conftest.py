@@ -29,14 +29,16 @@ if _HERE not in sys.path:
 #   golden       output rows against tests/golden/
 #   e2e          commands and notebooks run as a user runs them
 KINDS: dict[str, tuple[str, ...]] = {
-    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report"),
+    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report",
+             "benchmarks"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips"),
     "property": ("invariants", "house_invariants", "reproducibility"),
     "statistical": ("statistics", "house_statistics", "balance_triggers"),
     "golden": ("golden",),
     "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
-            "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating"),
+            "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
+            "bots_named"),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
 

@@ -563,16 +563,21 @@ def repair(directory: str) -> None:
 @click.argument("b")
 @click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
 @click.option("--hands", type=int, default=20_000, show_default=True,
-              help="Deals; each is played once per seat rotation (HANDS x players hands).")
+              help="Deals; each is played in every seating of A and B (see below).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--others", default="random", show_default=True, help="The bot at every other seat.")
+@click.option("--others", default=None,
+              help="A bot for the seats A and B leave [default: none; A and B fill the table].")
 @click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
-def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, config: str | None,
+def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None, config: str | None,
          workers: int | None) -> None:
-    """Bot A at seat 0 against bot B at seat 1, seats rotated: win shares with 95% intervals.
+    """Bot A against bot B in every seat pattern: win shares and A - B with 95% intervals.
 
-    A bot is a strategy name, name:param=value,... (e.g. counter:suspicion=0.5) or a bot file (.toml)."""
+    Without --others: A alone at a table of B's and B alone at a table of A's, every
+    rotation (heads-up: the two face each other from both seats).  With --others: A and B
+    at a table of that bot in every placement and rotation.  `duel B A` reports minus the
+    difference of `duel A B`.  A bot is a strategy name, name:param=value,... (e.g.
+    counter:suspicion=0.5) or a bot file (.toml), labelled by its name."""
     from unosim.rules.config import ConfigError
     from unosim.analysis.duel import duel as play_duel
     from unosim.analysis.duel import render

@@ -84,7 +84,9 @@ def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
 def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
     """The skill index of every point, one row per rule set and a colour per table size:
     0 is a game of pure luck (the tuned bot wins no more than B0), 100% one the tuned bot
-    always wins.  The base point of each table size is drawn as a vertical line."""
+    always wins.  The base point of each table size is drawn as a vertical line.  With
+    replicates (``replicates`` > 1) a point is the mean of its tunings and its bar the
+    interval with the search's noise (skill/replicates.py), which the axis says."""
     t = table.copy()
     labels = list(dict.fromkeys(t["rules"]))
     fig, ax = _new((8.0, 0.32 * len(labels) * max(1, t["players"].nunique()) ** 0.5 + 1.8))
@@ -104,8 +106,11 @@ def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
             ax.axvline(100 * base["skill_norm"].iloc[0], color=f"C{j}", ls=":", lw=1)
     ax.axvline(0, color="0.3", lw=1)
     ax.set_yticks(range(len(order)), order, fontsize="small")
+    k = int(t["replicates"].min()) if "replicates" in t and len(t) else 1
+    bars = (f"bars: 95% intervals, mean of {k} tunings, the search's noise included" if k > 1 else
+            "bars: 95% intervals of the measurement (one tuning: the search's noise not included)")
     ax.set_xlabel("skill index: (tuned bot's share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
-                  "dotted: the official rules of that table size")
+                  f"dotted: the official rules of that table size; {bars}")
     ax.set_title(title, fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize="small", loc="lower right")
