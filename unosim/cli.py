@@ -109,7 +109,8 @@ def main() -> None:
               help="With --matches: stop a match after this many hands (flagged capped).")
 @click.option("--rotate-seats", is_flag=True,
               help="Play every hand once per rotation of the bots over the seats (same cards; "
-                   "HANDS x players rows with rotation and bot_<s> columns).")
+                   "HANDS x players rows with rotation and bot_<s> columns); with --matches every "
+                   "match, with --tournaments every tournament (bots rotated over the player numbers).")
 @click.option("--tournaments", type=int, default=None,
               help="Play partner-rotation tournaments (T1, 4 or 8 players) instead of independent hands "
                    "(--chunk-size then counts tournaments, default 10000).")
@@ -126,16 +127,14 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    if matches is not None and rotate_seats:
-        raise UserError("--rotate-seats: only for independent hands (not with --matches)")
     if hands is not None and games is not None:
         raise UserError("--hands: given twice (--games is its old name)")
     hands = hands if hands is not None else games
     if matches is not None and hands is not None:
         raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
                         "hands or matches)")
-    if tournaments is not None and (matches is not None or hands is not None or rotate_seats):
-        raise UserError("--tournaments: cannot be combined with --hands, --matches or --rotate-seats")
+    if tournaments is not None and (matches is not None or hands is not None):
+        raise UserError("--tournaments: cannot be combined with --hands or --matches")
     hands = 100_000 if hands is None else hands
     mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
     count = hands if matches is None else matches
@@ -147,7 +146,8 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
-                       max_hands=max_hands if matches is not None else None)
+                       max_hands=max_hands if matches is not None else None,
+                       rotate=rotate_seats and mode in ("matches", "tournaments"))
     except RunError as e:
         raise UserError(str(e)) from None
     with _dask_client(scheduler, cluster) as client:
@@ -162,6 +162,14 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
     for line in _run_lines(job, summary, where):
         click.echo(line)
+
+
+def _by_bot(job: Any, shares: Any) -> str:
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share."""
+    from unosim.run.seating import bot_label
+
+    labels = [bot_label(name, params) for name, params in job.cfg.seats]
+    return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
 
 
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
@@ -180,6 +188,10 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
+    if job.rotate:
+        over = "player numbers" if job.mode == "tournaments" else "seats"
+        lines.append(f"  each of the {job.count:,} {unit} played {n} times, the bots rotated over the {over} on the "
+                     f"same deals; shares with intervals: unosim report {job.out}")
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
         lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
@@ -196,6 +208,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
             lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
                          "after the first dealer (ties shared):")
             lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+            if job.rotate:
+                lines.append("    by bot:  " + _by_bot(job, s.bot_shares(key)))
         return lines
     if job.mode == "tournaments":
         lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
@@ -203,6 +217,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
             lines.append(f"  {name} champion share by player (ties shared):")
             lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
+            if job.rotate:
+                lines.append("    by bot (the config's player number):  " + _by_bot(job, s.bot_shares(key)))
         return lines
     lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
                  f"hand; {s.stalled:,} stalled")
