@@ -165,10 +165,13 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
 
 def _by_bot(job: Any, shares: Any) -> str:
-    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share."""
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
+    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
+    config seat number says which bot it is)."""
     from unosim.run.seating import bot_label
 
     labels = [bot_label(name, params) for name, params in job.cfg.seats]
+    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
     return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
 
 
