@@ -15,7 +15,7 @@ from unosim.analysis.stats import clustered_share
 from unosim.cli import main
 from unosim.rules.config import default_config
 from unosim.run.jobs import RunError, make_job
-from unosim.run.runner import run_job
+from unosim.run.runner import run_job, run_matches
 from unosim.run.store import StoreError
 
 HEADS_UP = default_config(players=2).replace(seats=["greedy", "counter"], match_target=200)
@@ -69,7 +69,7 @@ def test_rows_do_not_depend_on_workers_or_chunks(tmp_path):
     pd.testing.assert_frame_equal(rows(tmp_path / "a"), rows(tmp_path / "b"))
     assert a.bot_shares("neg").tolist() == b.bot_shares("neg").tolist()
     t1 = play(FOUR, "tournaments", 6, tmp_path / "t1", chunk=2, workers=1)
-    t2 = play(FOUR, "tournaments", 6, tmp_path / "t2", chunk=6, workers=2)
+    play(FOUR, "tournaments", 6, tmp_path / "t2", chunk=6, workers=2)
     pd.testing.assert_frame_equal(rows(tmp_path / "t1"), rows(tmp_path / "t2"))
     assert t1.units == 6 and t1.bot_shares("pos").sum() == pytest.approx(1.0)
 
@@ -95,6 +95,11 @@ def test_rotated_tournaments_move_bots_over_player_numbers(tmp_path):
     assert (first.groupby(["tournament", "round"])["first_player"].nunique() == 1).all()
 
 
+def test_the_python_api_rotates_too(tmp_path):
+    s = run_matches(HEADS_UP, 12, 7, tmp_path / "api", workers=1, rotate_seats=True)
+    assert s.units == 12 and set(pd.read_parquet(tmp_path / "api")["rotation"]) == {0, 1}
+
+
 def test_resume_and_refusals(tmp_path):
     out = tmp_path / "r"
     job = make_job(HEADS_UP, "matches", 20, 7, chunk_size=5, out=out, rotate=True)
@@ -110,6 +115,11 @@ def test_resume_and_refusals(tmp_path):
         run_job(make_job(HEADS_UP, "matches", 20, 7, chunk_size=5, out=out), workers=1)
     with pytest.raises(RunError, match="--chunk-size"):
         make_job(HEADS_UP, "matches", 20, 7, chunk_size=150_000, rotate=True)
+    # a part keeps about the rows of an unrotated one: 1/players as many units by default
+    assert make_job(HEADS_UP, "matches", 20, 7, rotate=True).chunk_size == 5000
+    assert make_job(FOUR, "tournaments", 20, 7, rotate=True).chunk_size == 2500
+    with pytest.raises(RunError, match="--rotate-seats"):
+        make_job(HEADS_UP, "hands", 20, 7, rotate=True)
 
 
 def test_report_gives_per_bot_match_shares_with_clustered_intervals(tmp_path):
@@ -169,3 +179,24 @@ def test_cli_run_report_and_bad_values(tmp_path):
     bad = CliRunner().invoke(main, ["run", str(cfg), "--tournaments", "2", "--rotate-seats", "--out",
                                     str(tmp_path / "y"), "--quiet"])
     assert bad.exit_code == 2 and "--tournaments" in bad.output and "4 or 8" in bad.output, bad.output
+
+
+def test_a_killed_rotated_match_run_resumes_to_the_same_rows(tmp_path):
+    """SIGKILL after the first part; the same command then finishes with exactly the rows
+    of an uninterrupted run (test_resume.py's helper, a real process)."""
+    import sys
+
+    from test_resume import kill_after_first_part
+
+    cfg = tmp_path / "h.toml"
+    cfg.write_text(HEADS_UP.to_toml())
+    out = tmp_path / "killed"
+    args = ["run", str(cfg), "--matches", "1500", "--rotate-seats", "--chunk-size", "20", "--seed", "7",
+            "--workers", "1", "--out", str(out), "--quiet"]
+    kill_after_first_part([sys.executable, "-m", "unosim.cli", *args], out)
+    left = sorted(out.glob("part-*.parquet"))
+    assert 1 <= len(left) < 75, "the run was not interrupted"
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0 and f"resumed: {len(left)} finished chunks were kept" in r.output, r.output
+    play(HEADS_UP, "matches", 1500, tmp_path / "whole", chunk=500, workers=2)
+    pd.testing.assert_frame_equal(rows(out), rows(tmp_path / "whole"))
