@@ -110,7 +110,8 @@ def main() -> None:
               help="With --matches: stop a match after this many hands (flagged capped).")
 @click.option("--rotate-seats", is_flag=True,
               help="Play every hand once per rotation of the bots over the seats (same cards; "
-                   "HANDS x players rows with rotation and bot_<s> columns).")
+                   "HANDS x players rows with rotation and bot_<s> columns); with --matches every "
+                   "match, with --tournaments every tournament (bots rotated over the player numbers).")
 @click.option("--tournaments", type=int, default=None,
               help="Play partner-rotation tournaments (T1, 4 or 8 players) instead of independent hands "
                    "(--chunk-size then counts tournaments, default 10000).")
@@ -127,16 +128,14 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    if matches is not None and rotate_seats:
-        raise UserError("--rotate-seats: only for independent hands (not with --matches)")
     if hands is not None and games is not None:
         raise UserError("--hands: given twice (--games is its old name)")
     hands = hands if hands is not None else games
     if matches is not None and hands is not None:
         raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
                         "hands or matches)")
-    if tournaments is not None and (matches is not None or hands is not None or rotate_seats):
-        raise UserError("--tournaments: cannot be combined with --hands, --matches or --rotate-seats")
+    if tournaments is not None and (matches is not None or hands is not None):
+        raise UserError("--tournaments: cannot be combined with --hands or --matches")
     hands = 100_000 if hands is None else hands
     mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
     count = hands if matches is None else matches
@@ -148,7 +147,8 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
-                       max_hands=max_hands if matches is not None else None)
+                       max_hands=max_hands if matches is not None else None,
+                       rotate=rotate_seats and mode in ("matches", "tournaments"))
     except RunError as e:
         raise UserError(str(e)) from None
     _check_workers(workers, scheduler)
@@ -191,6 +191,17 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
+def _by_bot(job: Any, shares: Any) -> str:
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
+    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
+    config seat number says which bot it is)."""
+    from unosim.run.seating import bot_label
+
+    labels = [bot_label(name, params) for name, params in job.cfg.seats]
+    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
+    return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
+
+
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
     cfg = job.cfg
@@ -209,6 +220,10 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
+    if job.rotate:
+        over = "player numbers" if job.mode == "tournaments" else "seats"
+        lines.append(f"  each of the {job.count:,} {unit} played {n} times, the bots rotated over the {over} on the "
+                     f"same deals; shares with intervals: unosim report {job.out}")
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
         lines.append(f"  resumed: {_count(s.chunks_skipped, 'finished chunk')} "
@@ -227,6 +242,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
             lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
                          "after the first dealer (ties shared):")
             lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+            if job.rotate:
+                lines.append("    by bot:  " + _by_bot(job, s.bot_shares(key)))
         return lines
     if job.mode == "tournaments":
         lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
@@ -234,6 +251,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
             lines.append(f"  {name} champion share by player (ties shared):")
             lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
+            if job.rotate:
+                lines.append("    by bot (the config's player number):  " + _by_bot(job, s.bot_shares(key)))
         return lines
     lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
                  f"hand; {s.stalled:,} stalled")

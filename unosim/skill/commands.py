@@ -73,6 +73,12 @@ def _players(cfg: Any, players: int | None) -> Any:
               help="Deals per evaluation, each played once per seat rotation.")
 @click.option("--check-deals", type=int, default=10_000, show_default=True,
               help="Fresh deals of the final check.")
+@click.option("--check-matches", type=int, default=2000, show_default=True,
+              help="Fresh matches of the final check (each once per seat rotation).")
+@click.option("--objective", default="hands", show_default=True,
+              help="What the search maximises: hands (win share), points (S1 points won minus S2 points lost "
+                   "per hand) or matches (S1 match win share; matches:s2, matches:s4 for the others; "
+                   "--deals then counts matches).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same tuned bot.")
 @click.option("--players", type=int, default=None, help="Players at the table [default: the config's].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
@@ -81,10 +87,11 @@ def _players(cfg: Any, players: int | None) -> Any:
               help="Tune this many times (seeds SEED, SEED+1, ...) and report figures over them, search noise "
                    "included (DIR/replicate=<r>/ each).")
 def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deals: int, check_deals: int, seed: int,
-         players: int | None, workers: int | None, quiet: bool, replicates: int) -> None:
+         players: int | None, workers: int | None, quiet: bool, replicates: int = 1, objective: str = "hands",
+         check_matches: int = 2000) -> None:
     """Tune the `weights` bot's parameters for CONFIG by CMA-ES; write DIR/bot.toml.
 
-    Fitness is the candidate's win share against the field with seats rotated, every
+    Fitness is the candidate's --objective against the field with seats rotated, every
     candidate of a generation on the same deals, fresh deals every generation.  Ctrl-C
     stops the search and still writes the best bot so far (the search's mean)."""
     if replicates != 1:
@@ -103,10 +110,17 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     cfg = _players(_load(config), players)
     field_bots = _bots(field, "--field")
     w = _workers(workers)
+    from unosim.skill.arena import Objective
+
     try:
+        obj = Objective.parse(objective)
         check_args(budget, deals, seed)
         if not 1 <= check_deals <= 10_000_000:
             raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {check_deals})")
+        if not 1 <= check_matches <= 1_000_000:
+            raise RunError(f"--check-matches: must be between 1 and 1,000,000 (got {check_matches})")
+        if obj.name == "matches:s2" and cfg.finish == "last_standing":
+            raise RunError("--objective: matches:s2 is not kept under rules.finish = \"last_standing\" (H13)")
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
@@ -114,12 +128,13 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
 
     def step(g: int, share: float) -> None:
-        bar.set_postfix_str(f"mean's share {share:.2%}")
+        bar.set_postfix_str(f"mean's {obj.name} {obj.format(share)}")
         bar.update(1)
 
     try:
-        with compile_notice(("hands",), quiet=quiet):
-            res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step)
+        with compile_notice(("hands", "matches"), quiet=quiet):
+            res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step,
+                         objective=obj)
     except RunError as e:
         raise _user_error(str(e)) from None
     finally:
@@ -129,11 +144,12 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     except OSError as e:
         raise _user_error(f"--out: cannot create {dest}: {e.strerror or e}") from None
     about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
-             "budget": budget, "deals": deals, "seed": seed, "generations": res.generations,
+             "budget": budget, "deals": deals, "seed": seed, "objective": obj.name, "generations": res.generations,
              "interrupted": res.interrupted}
     (dest / "bot.toml").write_text(dump_bot(res.bot, about))
     res.history.to_parquet(dest / "history.parquet", index=False)
-    click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}: "
+    click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}, "
+               f"objective {obj.name}: "
                f"{res.generations} generations x {res.popsize} candidates (+ mean) = {res.evaluations} evaluations, "
                f"{res.hands:,} hands in {res.seconds:.1f} s ({res.hands / max(res.seconds, 1e-9):,.0f} hands/s, "
                f"{res.kernel_share:.0%} in the kernel)")
@@ -142,17 +158,22 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
         click.echo(f"interrupted: wrote the search's mean so far to {dest / 'bot.toml'}; final check skipped")
     else:
         try:
-            chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w)
+            with compile_notice(("hands", "matches"), quiet=quiet):
+                chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w, objective=obj,
+                                  matches=check_matches)
         except RunError as e:
             raise _user_error(str(e)) from None
         for line in chk.lines():
             click.echo(line)
         (dest / "check.json").write_text(json.dumps(chk.to_dict(), indent=1))
-    even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players)
+    even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players) if obj.is_share else 0.0
     share = (chk.tuned.share, *chk.tuned.interval()) if chk else None
     begin = (chk.start.share, *chk.start.interval()) if chk else None
+    measure = {"hands": "win share against the field", "points": "points per hand against the field (S1 - S2)",
+               "matches": f"{obj.system.upper()} match win share against the field"}[obj.kind]
     plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
-               f"{', '.join(b.name for b in field_bots)}", dest / "curve.png", share, begin)
+               f"{', '.join(b.name for b in field_bots)}, by {obj.name}", dest / "curve.png", share, begin,
+               measure=measure, percent=obj.is_share)
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
         sys.exit(130)
@@ -182,16 +203,19 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
         ctx.invoke(tune, **{**ctx.params, "out": str(dest / f"replicate={r}"), "seed": seed + r, "replicates": 1})
         checks.append(json.loads((dest / f"replicate={r}" / "check.json").read_text()))
 
+    points = checks[0].get("objective", "hands") == "points"  # figures in points per hand, not shares
+
     def over(figures: list[dict], key: str = "share") -> tuple[str, dict]:
-        sign = "+" if key == "diff" else ""
+        sign = "+" if key == "diff" or points else ""
+        pct = ".2f" if points else ".2%"
         y = np.array([[f[key] for f in figures]])
         se = np.array([[(f["high"] - f["low"]) / (2 * 1.959964) for f in figures]])
         c = combine(y, se)
         lo, hi = c.interval()
         d = {"mean": float(c.mean[0]), "low": float(lo[0]), "high": float(hi[0]), "replicate_sd": float(c.sd[0]),
              "replicates": [float(v) for v in y[0]]}
-        return (f"{d['mean']:{sign}7.2%} [{d['low']:{sign}.2%}, {d['high']:{sign}.2%}]  replicates "
-                f"{', '.join(f'{v:{sign}.2%}' for v in y[0])} (sd {d['replicate_sd']:.2%})"), d
+        return (f"{d['mean']:{sign}7{pct}} [{d['low']:{sign}{pct}}, {d['high']:{sign}{pct}}]  replicates "
+                f"{', '.join(f'{v:{sign}{pct}}' for v in y[0])} (sd {d['replicate_sd']:{pct}})"), d
 
     rows = {"tuned vs the field": over([c["tuned_vs_field"] for c in checks]),
             "tuned - start": over([c["tuned_minus_start"] for c in checks], "diff"),
