@@ -159,8 +159,8 @@ def test_league_recovers_a_known_order_whatever_the_listing(tmp_path: Path) -> N
 def test_league_at_three_players_ignores_names_and_listing(tmp_path: Path) -> None:
     """Every table is played in every seating of its bots, so renaming the bots (bot files
     with other names) and listing them in another order changes no strength and no
-    interval, to the last bit; at 3 players the old design (one cyclic order, set by the
-    names) did not have that."""
+    interval, to the last bit (at 3 players one cyclic order, set by sorting the names,
+    would not)."""
     from unosim.skill.league import fit_league, make_league, run_league
 
     def files(names: dict[str, str], where: Path) -> list[Bot]:

@@ -258,7 +258,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     from unosim.cli import _one_line
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
-    from unosim.skill.league import fit_league, make_league, render_league, run_league
+    from unosim.skill.league import POOR_FIT, fit_league, make_league, render_league, run_league
     from unosim.skill.plots import plot_league
 
     cfg = _load(config)
@@ -280,8 +280,11 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     for line in render_league(table, lg, fit[0]):
         click.echo(line)
     table.to_csv(dest / "leaderboard.csv", index=False)
-    plot_league(table, f"League under {cfg.name}, tables of {lg.players}: strength with 95% intervals",
-                dest / "leaderboard.png")
+    f = fit[0]
+    poor = f.p is not None and f.p < POOR_FIT
+    plot_league(table, f"League under {cfg.name}, tables of {lg.players} in every seating: strength with 95% "
+                f"intervals" + (f"\nthe model does not fit these tables (p = {f.p:.2g}): a summary, not a prediction"
+                               if poor else ""), dest / "leaderboard.png")
     click.echo(f"wrote {dest} (rows: one per hand under table=<k>/order=<j>, bot_<seat> columns), leaderboard.csv, "
                "leaderboard.png")
 

@@ -83,7 +83,8 @@ def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
     ax.errorbar(t["strength"], y, xerr=err, fmt="o", color="C0", capsize=4)
     ax.axvline(0, color="0.4", ls="--", lw=1)
     ax.set_yticks(y, [f"{b}  ({s:.1%} of its hands)" for b, s in zip(t["bot"], t["win_share"])])
-    ax.set_xlabel("strength: log-odds of winning against the average bot (Plackett-Luce, 95% interval)")
+    ax.set_xlabel("strength: log-odds of winning against the average bot\n"
+                  "(Plackett-Luce; 95% intervals from a bootstrap of the deals)")
     ax.set_title(title, fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
