@@ -104,13 +104,14 @@ def main() -> None:
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--matches", type=int, default=None,
-              help="Play matches to match_target under S1 and S2 instead of independent hands "
+              help="Play matches to match_target, scored under S1, S2 and S4, instead of independent hands "
                    "(not with --hands; --chunk-size then counts matches, default 10000).")
 @click.option("--max-hands", type=int, default=10_000, show_default=True,
               help="With --matches: stop a match after this many hands (flagged capped).")
 @click.option("--rotate-seats", is_flag=True,
               help="Play every hand once per rotation of the bots over the seats (same cards; "
-                   "HANDS x players rows with rotation and bot_<s> columns).")
+                   "HANDS x players rows with rotation and bot_<s> columns); with --matches every "
+                   "match, with --tournaments every tournament (bots rotated over the player numbers).")
 @click.option("--tournaments", type=int, default=None,
               help="Play partner-rotation tournaments (T1, 4 or 8 players) instead of independent hands "
                    "(--chunk-size then counts tournaments, default 10000).")
@@ -127,16 +128,14 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    if matches is not None and rotate_seats:
-        raise UserError("--rotate-seats: only for independent hands (not with --matches)")
     if hands is not None and games is not None:
         raise UserError("--hands: given twice (--games is its old name)")
     hands = hands if hands is not None else games
     if matches is not None and hands is not None:
         raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
                         "hands or matches)")
-    if tournaments is not None and (matches is not None or hands is not None or rotate_seats):
-        raise UserError("--tournaments: cannot be combined with --hands, --matches or --rotate-seats")
+    if tournaments is not None and (matches is not None or hands is not None):
+        raise UserError("--tournaments: cannot be combined with --hands or --matches")
     hands = 100_000 if hands is None else hands
     mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
     count = hands if matches is None else matches
@@ -148,9 +147,11 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
-                       max_hands=max_hands if matches is not None else None)
+                       max_hands=max_hands if matches is not None else None,
+                       rotate=rotate_seats and mode in ("matches", "tournaments"))
     except RunError as e:
         raise UserError(str(e)) from None
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
@@ -166,6 +167,41 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         click.echo(line)
 
 
+def _check_workers(workers: int | None, scheduler: str | None) -> None:
+    """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
+    only its sign: the workers' core counts are theirs to check)."""
+    if workers is None:
+        return
+    if scheduler and workers < 1:
+        raise UserError(f"--workers: {workers} is not a positive number of cores")
+    if scheduler:
+        return
+    from unosim.run.jobs import RunError
+    from unosim.run.play import max_workers, set_workers
+
+    try:
+        set_workers(workers)
+    except RunError as e:
+        raise UserError(str(e)) from None
+    set_workers(max_workers())  # the run sets its own count; leave numba as it was
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 finished chunk``, ``3 finished chunks``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _by_bot(job: Any, shares: Any) -> str:
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
+    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
+    config seat number says which bot it is)."""
+    from unosim.run.seating import bot_label
+
+    labels = [bot_label(name, params) for name, params in job.cfg.seats]
+    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
+    return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
+
+
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
     cfg = job.cfg
@@ -179,12 +215,19 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
-    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
+    from unosim.rules.bots_text import seating_text
+
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
+    if job.rotate:
+        over = "player numbers" if job.mode == "tournaments" else "seats"
+        lines.append(f"  each of the {job.count:,} {unit} played {n} times, the bots rotated over the {over} on the "
+                     f"same deals; shares with intervals: unosim report {job.out}")
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
-        lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+        lines.append(f"  resumed: {_count(s.chunks_skipped, 'finished chunk')} "
+                     f"{'was' if s.chunks_skipped == 1 else 'were'} kept")
     if s.rows == 0:
         return lines + ["  nothing left to play: the result was already complete"]
     # the compile, if any, was reported on its own line; this is loading the compiled engine
@@ -199,6 +242,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
             lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
                          "after the first dealer (ties shared):")
             lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+            if job.rotate:
+                lines.append("    by bot:  " + _by_bot(job, s.bot_shares(key)))
         return lines
     if job.mode == "tournaments":
         lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
@@ -206,6 +251,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
             lines.append(f"  {name} champion share by player (ties shared):")
             lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
+            if job.rotate:
+                lines.append("    by bot (the config's player number):  " + _by_bot(job, s.bot_shares(key)))
         return lines
     lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
                  f"hand; {s.stalled:,} stalled")
@@ -438,6 +485,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
+    from unosim.rules.bots_text import bots_line, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
@@ -453,6 +501,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         click.echo(f"Warning: {note}", err=True)
     out_path = Path(out) if out else Path("runs") / sw.name
     total = sw.count * len(sw.points)
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
@@ -466,13 +515,14 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")
+    click.echo(f"  bots: {bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points})}")
     skipped = sum(p.chunks_skipped for p in s)
     rows = sum(p.rows for p in s)
     for p in s:
         for note in p.notes:
             click.echo(f"  checked: {note}")
     if skipped:
-        click.echo(f"  resumed: kept {skipped} finished chunks")
+        click.echo(f"  resumed: kept {_count(skipped, 'finished chunk')}")
     if not rows:
         click.echo("  nothing left to play: the sweep was already complete")
     if rows:
@@ -480,11 +530,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         rate = rows / seconds if seconds > 0 else float("nan")
         click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
         width = max(len(p.label) for p in s)
-        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 wins':>13}")
+        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 win share':>18}")
         for p in s:
             if p.rows:
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
-                           f"{p.shares()[1 % p.players]:>13.2%}")
+                           f"{p.shares()[1 % p.players]:>18.2%}")
     click.echo(f"  next: unosim report {out_path}")
 
 
@@ -532,16 +582,21 @@ def repair(directory: str) -> None:
 @click.argument("b")
 @click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
 @click.option("--hands", type=int, default=20_000, show_default=True,
-              help="Deals; each is played once per seat rotation (HANDS x players hands).")
+              help="Deals; each is played in every seating of A and B (see below).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--others", default="random", show_default=True, help="The bot at every other seat.")
+@click.option("--others", default=None,
+              help="A bot for the seats A and B leave [default: none; A and B fill the table].")
 @click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
-def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, config: str | None,
+def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None, config: str | None,
          workers: int | None) -> None:
-    """Bot A at seat 0 against bot B at seat 1, seats rotated: win shares with 95% intervals.
+    """Bot A against bot B in every seat pattern: win shares and A - B with 95% intervals.
 
-    A bot is a strategy name, name:param=value,... (e.g. counter:suspicion=0.5) or a bot file (.toml)."""
+    Without --others: A alone at a table of B's and B alone at a table of A's, every
+    rotation (heads-up: the two face each other from both seats).  With --others: A and B
+    at a table of that bot in every placement and rotation.  `duel B A` reports minus the
+    difference of `duel A B`.  A bot is a strategy name, name:param=value,... (e.g.
+    counter:suspicion=0.5) or a bot file (.toml), labelled by its name."""
     from unosim.rules.config import ConfigError
     from unosim.analysis.duel import duel as play_duel
     from unosim.analysis.duel import render

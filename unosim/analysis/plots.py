@@ -38,6 +38,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
+from unosim.analysis.report.render import bots_of
 
 __all__ = [
     "plot_win_share",
@@ -97,8 +98,16 @@ def _fit_titles(fig: Figure) -> None:
             return
 
 
+def _caption(fig: Figure, text: str) -> None:
+    """One line under the axes (wrapped to the figure's width): what played, e.g. the bots."""
+    fig.supxlabel(_wrap(text, fig.get_figwidth(), 10.0), fontsize="small", color="0.25")
+
+
 def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
-    """Fit the titles, say when the results are incomplete, and write the PNG."""
+    """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
+    bots = bots_of(rep) if rep is not None else ""
+    if bots and not fig.get_supxlabel():
+        _caption(fig, f"bots: {bots}")
     if rep is not None and rep.notes:
         # what the reader must know first (an unfinished run or sweep) goes in the title
         notes = "\n".join(f"note: {n}" for n in dict.fromkeys(rep.notes))
@@ -471,7 +480,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
 
 _BALANCE = {
     "turns": ("Mean turns per hand", "difference from the base (turns)"),
-    "seat_advantage": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
+    "dealer1_win_share": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
     "cards_drawn": ("Mean cards drawn per hand", "difference from the base (cards)"),
     "skill": ("Skill index (unosim skill)", "difference from the base\n(percentage points)"),
 }
@@ -499,7 +508,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     handles: dict[str, Any] = {}
     for ax, m in zip(axes, metrics):
         sub = t[t["metric"] == m].set_index(["change", "players"])
-        scale = 100.0 if m in ("seat_advantage", "skill") else 1.0
+        scale = 100.0 if m in ("dealer1_win_share", "skill") else 1.0
         cells = [
             sub.loc[r, ["diff", "low", "high"]].to_numpy(float) if r in sub.index and r not in inert else [np.nan] * 3
             for r in rows

@@ -44,7 +44,7 @@ def _matches() -> tuple[Any, Callable[[], None]]:
     def go() -> None:
         empty = np.zeros(0, np.int64)
         play_matches(to_params(default_config()), 0, empty, empty, 1, np.zeros((1, 1, N_MOUT), np.int64),
-                     empty, empty)
+                     empty, empty, False)
 
     return play_matches, go
 
