@@ -340,12 +340,14 @@ class Benchmark:
 
     ``doc``: the script's docstring (first paragraph the description, the rest the help
     epilog).  ``repeats``: the default of ``--repeats``.  ``quick``: the options
-    ``--quick`` sets (besides ``repeats=1``).  ``against``: the default revision of
+    ``--quick`` sets (besides ``repeats=1``, unless it names another).  ``repeats_help``:
+    what a repeat is, where it is not a timed repeat.  ``against``: the default revision of
     ``--against`` for a script that compares with another revision (``None``: no such
     option; ``""``: the option, off by default)."""
 
     def __init__(self, doc: str, *, repeats: int, quick: dict[str, Any], against: str | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None,
+                 repeats_help: str = "timed repeats of each figure; medians are reported") -> None:
         caller = sys._getframe(1).f_globals.get("__file__") or sys.argv[0]
         self.name = name or Path(caller).stem
         head, _, rest = doc.strip().partition("\n\n")
@@ -359,7 +361,7 @@ class Benchmark:
         g.add_argument("--quick", action="store_true",
                        help=f"smoke run, checks the script end to end; its figures say little ({sizes})")
         g.add_argument("--repeats", type=count, default=repeats, metavar="R",
-                       help=f"timed repeats of each figure; medians are reported [default: {repeats}]")
+                       help=f"{repeats_help} [default: {repeats}]")
         g.add_argument("--json", type=_json_path, metavar="PATH",
                        help="also write every figure and verdict to PATH as one JSON object")
         if against is not None:
