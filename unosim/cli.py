@@ -374,18 +374,39 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
         raise UserError(str(e)) from None
 
 
+_PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
+          "hands_per_match.png")
+
+
 @main.command()
 @click.argument("results", nargs=-1, required=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True)
-def plot(results: tuple[str, ...], out_dir: str) -> None:
+@click.option("--force", is_flag=True, help="Replace the figures of an earlier `unosim plot` of other results at "
+              "--out (its own files only; a file plot did not write is never replaced).")
+def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     """Write PNG figures for the results into --out."""
+    from contextlib import ExitStack
+
     from unosim.analysis.plots import plot_all
+    from unosim.run.guard import GuardError, guard_output
+    from unosim.run.integrity import LockedError
 
     paths = _report_paths(results)
+    names = list(_PLOTS) + [f"balance_{p.resolve().name}.png" for p in paths] + [f"balance_{p.name}.png" for p in paths]
+    stack = ExitStack()
     try:
-        written = plot_all(paths, out_dir)
-    except (ValueError, OSError) as e:
+        g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
+                                             force=force, names=names))
+    except (GuardError, LockedError) as e:
         raise UserError(str(e)) from None
+    with stack:
+        for name in names:
+            g.path(name)  # listed as plot's before any is written
+        try:
+            written = plot_all(paths, g.root)
+        except (ValueError, OSError) as e:
+            raise UserError(str(e)) from None
+        g.settle([p.name for p in written])
     for p in written:
         click.echo(str(p))
 

@@ -76,23 +76,18 @@ def _players(cfg: Any, players: int | None) -> Any:
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same tuned bot.")
 @click.option("--players", type=int, default=None, help="Players at the table [default: the config's].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--force", is_flag=True, help="Replace the files of an earlier `unosim tune` of other settings at --out "
+              "(its own files only; a file tune did not write is never replaced).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deals: int, check_deals: int, seed: int,
-         players: int | None, workers: int | None, quiet: bool) -> None:
+         players: int | None, workers: int | None, quiet: bool, force: bool = False) -> None:
     """Tune the `weights` bot's parameters for CONFIG by CMA-ES; write DIR/bot.toml.
 
     Fitness is the candidate's win share against the field with seats rotated, every
     candidate of a generation on the same deals, fresh deals every generation.  Ctrl-C
     stops the search and still writes the best bot so far (the search's mean)."""
-    from tqdm import tqdm
-
-    from unosim.run.botfile import dump_bot
     from unosim.run.jobs import RunError
-    from unosim.run.warmup import compile_notice
-    from unosim.skill.plots import plot_curve
-    from unosim.skill.tune import check as final_check
-    from unosim.skill.tune import check_args, default_popsize
-    from unosim.skill.tune import tune as search
+    from unosim.skill.tune import check_args
 
     cfg = _players(_load(config), players)
     field_bots = _bots(field, "--field")
@@ -104,6 +99,27 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
+                "check_deals": check_deals, "seed": seed}
+    stack, g = _guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
+    with stack:
+        _tune(g, cfg, field_bots, budget, deals, check_deals, seed, w, quiet)
+
+
+def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, check_deals: int, seed: int, w: int,
+          quiet: bool) -> None:
+    """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
+    from tqdm import tqdm
+
+    from unosim.run.botfile import dump_bot
+    from unosim.run.jobs import RunError
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.plots import plot_curve
+    from unosim.skill.tune import check as final_check
+    from unosim.skill.tune import default_popsize
+    from unosim.skill.tune import tune as search
+
+    dest = g.root
     generations = max(0, budget // (default_popsize() + 1))
     bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=quiet, leave=False)
 
@@ -118,15 +134,21 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
         raise _user_error(str(e)) from None
     finally:
         bar.close()
-    try:
-        dest.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise _user_error(f"--out: cannot create {dest}: {e.strerror or e}") from None
     about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
              "budget": budget, "deals": deals, "seed": seed, "generations": res.generations,
              "interrupted": res.interrupted}
-    (dest / "bot.toml").write_text(dump_bot(res.bot, about))
-    res.history.to_parquet(dest / "history.parquet", index=False)
+    text = dump_bot(res.bot, about)
+    try:
+        g.write_text("bot.toml", text)
+    except OSError as e:  # a full disk must not lose hours of tuning: the bot goes to stdout
+        click.echo(text)
+        raise _user_error(f"{dest / 'bot.toml'}: {e.strerror or e}; the tuned bot was printed above (save it as "
+                          "a .toml file)") from None
+    try:
+        g.write("history.parquet", lambda p: res.history.to_parquet(p, index=False))
+    except OSError as e:
+        raise _user_error(f"{dest / 'history.parquet'}: {e.strerror or e}; {dest / 'bot.toml'} is written and "
+                          "kept") from None
     click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}: "
                f"{res.generations} generations x {res.popsize} candidates (+ mean) = {res.evaluations} evaluations, "
                f"{res.hands:,} hands in {res.seconds:.1f} s ({res.hands / max(res.seconds, 1e-9):,.0f} hands/s, "
@@ -141,15 +163,35 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
             raise _user_error(str(e)) from None
         for line in chk.lines():
             click.echo(line)
-        (dest / "check.json").write_text(json.dumps(chk.to_dict(), indent=1))
     even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players)
     share = (chk.tuned.share, *chk.tuned.interval()) if chk else None
     begin = (chk.start.share, *chk.start.interval()) if chk else None
-    plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
-               f"{', '.join(b.name for b in field_bots)}", dest / "curve.png", share, begin)
+    try:
+        if chk is not None:
+            g.write_text("check.json", json.dumps(chk.to_dict(), indent=1))
+        g.write("curve.png", lambda p: plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, "
+                f"{cfg.players} players, against {', '.join(b.name for b in field_bots)}", p, share, begin))
+    except OSError as e:
+        raise _user_error(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
         sys.exit(130)
+
+
+def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any) -> tuple[Any, Any]:
+    """The output guard (unosim.run.guard) of a command, its refusals as one line: the
+    stack holding it (``with stack:`` around the command's work) and the guarded folder."""
+    from contextlib import ExitStack
+
+    from unosim.run.guard import GuardError, guard_output
+    from unosim.run.integrity import LockedError
+
+    stack = ExitStack()
+    try:
+        g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names)))
+    except (GuardError, LockedError) as e:
+        raise _user_error(str(e)) from None
+    return stack, g
 
 
 @click.command()
@@ -186,18 +228,41 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
     bar = tqdm(total=deals * len(lg.tables), unit="deal", unit_scale=True, file=sys.stderr, disable=quiet,
                leave=False)
+    fitted: list[Any] = []
+
+    def finish() -> None:  # under the league's lock: its own files, atomically
+        table = fit_league(lg, dest)
+        fitted.append(table)
+        _atomic(dest / "leaderboard.csv", lambda p: table.to_csv(p, index=False))
+        _atomic(dest / "leaderboard.png", lambda p: plot_league(
+            table, f"League under {cfg.name}, tables of {lg.players}: strength with 95% intervals", p))
+
     try:
         with _one_line(dest), compile_notice(("hands",), quiet=quiet):
-            run_league(lg, dest, workers=workers, force=force, progress=bar.update)
-            table = fit_league(lg, dest)
+            summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
     finally:
         bar.close()
-    for line in render_league(table, lg):
+    for s in summaries:
+        for note in s.notes:
+            click.echo(f"  checked: {note}")
+    for line in render_league(fitted[0], lg):
         click.echo(line)
-    table.to_csv(dest / "leaderboard.csv", index=False)
-    plot_league(table, f"League under {cfg.name}, tables of {lg.players}: strength with 95% intervals",
-                dest / "leaderboard.png")
     click.echo(f"wrote {dest} (rows: one per hand, bot_<seat> columns), leaderboard.csv, leaderboard.png")
+
+
+def _atomic(path: Path, write: Any) -> None:
+    """``write(temporary path)``, then renamed to ``path`` (the suffix kept for writers that
+    choose their format by it): a reader sees the old file or the new one."""
+    import os
+    import uuid
+
+    tmp = path.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{path.name}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 @click.command()
@@ -211,18 +276,17 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
 @click.option("--seed", type=int, default=None, help="[default: the sweep's seed]")
 @click.option("--bot", default=None, help="Measure this bot (a strategy or bot file) at every point instead of tuning.")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--force", is_flag=True, help="Replace the files of an earlier `unosim skill` of other settings at "
+              "--out (its own files only).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals: int, seed: int | None,
-          bot: str | None, workers: int | None, quiet: bool) -> None:
+          bot: str | None, workers: int | None, quiet: bool, force: bool = False) -> None:
     """The skill index of every point of SWEEP: a bot tuned for each point's rules, then
     its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck)."""
     from unosim.run.botfile import resolve_bot
     from unosim.rules.config import ConfigError
     from unosim.run.jobs import RunError
     from unosim.run.sweep import SweepError, load_sweep
-    from unosim.run.warmup import compile_notice
-    from unosim.skill.index import base_differences, render_skill, skill_frame, skill_sweep
-    from unosim.skill.plots import plot_skill
     from unosim.skill.tune import check_args, default_popsize
 
     try:
@@ -246,12 +310,37 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         if not quiet:
             click.echo(f"  [{i + 1}/{total}] {label}", err=True)
 
+    identity = {"sweep": [[p.label, p.cfg.to_toml()] for p in sw.points], "budget": budget, "deals": deals,
+                "check_deals": check_deals, "seed": sw.seed if seed is None else seed,
+                "bot": None if fixed is None else fixed.entry()}
+    names = ["skill.parquet", "skill.png"]
+    if fixed is None:
+        names += [f"points/{p.rel}/{f}" for p in sw.points for f in ("bot.toml", "history.parquet")]
+    stack, g = _guarded(dest, "skill", identity, force, names)
+    with stack:
+        for name in names:
+            g.path(name)  # listed as this command's before it is written
+        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step)
+
+
+def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int | None, fixed: Any, w: int,
+           quiet: bool, step: Any) -> None:
+    """`unosim skill` inside its guarded folder ``g``."""
+    from unosim.run.jobs import RunError
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.index import base_differences, render_skill, skill_frame, skill_sweep
+    from unosim.skill.plots import plot_skill
+
+    dest = g.root
     try:
         with compile_notice(("hands",), quiet=quiet):
             points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=fixed,
                                  workers=w, progress=step)
     except RunError as e:
         raise _user_error(str(e)) from None
+    except OSError as e:
+        raise _user_error(f"{e.filename or dest}: {e.strerror or e}; {dest / 'skill.parquet'} keeps every point "
+                          "finished so far, so the same command resumes once this is fixed") from None
     frame = skill_frame(points)
     for line in render_skill(frame):
         click.echo(line)
@@ -260,8 +349,11 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         click.echo("difference from the base point of the same table size (normalised skill, 95% interval):")
         for r in diffs.sort_values("diff", ascending=False).itertuples():
             click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]")
-    plot_skill(frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 (95% intervals)",
-               dest / "skill.png")
+    try:
+        g.write("skill.png", lambda p: plot_skill(
+            frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 (95% intervals)", p))
+    except OSError as e:
+        raise _user_error(f"{dest / 'skill.png'}: {e.strerror or e}; skill.parquet is written and kept") from None
     bots = "" if fixed else ", points/*/bot.toml"
     click.echo(f"wrote {dest / 'skill.parquet'}, skill.png{bots}; "
                f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")
