@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import json
+import mmap
 import os
 import re
 import uuid
@@ -162,15 +163,14 @@ def probe_writable(directory: Path) -> None:
 
 
 def file_crc(path: Path) -> tuple[int, int]:
-    """(CRC-32, size in bytes) of a file's content, read in large blocks."""
-    crc, size = 0, 0
-    buf = bytearray(16 << 20)
-    view = memoryview(buf)
-    with open(path, "rb", buffering=0) as f:
-        while n := f.readinto(buf):
-            crc = zlib.crc32(view[:n], crc)
-            size += n
-    return crc, size
+    """(CRC-32, size in bytes) of a file's content.  The file is mapped, not copied: zlib
+    hashes the page cache's pages in place (about 2 GB/s, the GIL released)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            return 0, 0
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            return zlib.crc32(m), size
 
 
 @dataclass(frozen=True)
