@@ -134,14 +134,17 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
     if not quiet and stream.isatty():
         ticker = threading.Thread(target=tick, name="unosim-compile-clock", daemon=True)
         ticker.start()
+    ok = False
     try:
         yield
+        ok = True
     finally:
         stop.set()
         if ticker is not None:
             ticker.join()
             stream.write("\r")
-        print(f"unosim: engine compiled in {time.monotonic() - t0:.0f} s", file=stream, flush=True)
+        if ok:  # an interrupt or an error mid-compile proves no compiled engine
+            print(f"unosim: engine compiled in {time.monotonic() - t0:.0f} s", file=stream, flush=True)
 
 
 def warm(name: str) -> float:
