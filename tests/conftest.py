@@ -38,7 +38,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "golden": ("golden",),
     "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
             "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
-            "bots_named", "rotated_matches", "objectives"),
+            "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified"),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
 

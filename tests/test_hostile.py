@@ -185,7 +185,7 @@ def test_a_second_writer_is_refused_while_a_run_writes(tmp_path: Path) -> None:
             assert proc.poll() is None and time.monotonic() - t0 < 600
             time.sleep(0.01)
         refused(invoke("run", "standard", "--hands", 100, "--out", out, "--quiet", "--force"),
-                "being written by another unosim run")
+                "being written by another unosim command")
     finally:
         proc.kill()
         proc.wait()
@@ -226,7 +226,10 @@ def test_a_damaged_part_is_replayed_on_resume(tmp_path: Path, damage: str) -> No
         (out / "part-000099.parquet").write_bytes((out / "part-000001.parquet").read_bytes())
     r = invoke(*args, "--out", out)
     assert r.exit_code == 0, r.output
-    assert "checked: part-0000" in r.output and "its chunk is played again" in r.output
+    assert "checked: part-0000" in r.output and "moved to _rejected/part-0000" in r.output
+    if damage != "stray_chunk":
+        assert "its chunk is played again" in r.output
+    assert (out / "_rejected" / ("part-000099.parquet" if damage == "stray_chunk" else "part-000002.parquet")).exists()
     pd.testing.assert_frame_equal(_rows(out), _rows(ref))
 
 
@@ -271,7 +274,9 @@ def test_unosim_repair_rebuilds_from_the_parts_alone(tmp_path: Path) -> None:
     (out / "part-000001.parquet").write_bytes(b"PAR1")
     r = invoke("repair", out)
     assert r.exit_code == 0 and "manifest rebuilt; 3 of 4 chunks verified" in r.output, r.output
-    assert "part-000001.parquet: unreadable" in r.output and "--matches 40" in r.output
+    assert "part-000001.parquet: 4 bytes where its record says" in r.output and "--matches 40" in r.output
+    assert "moved to _rejected/part-000001.parquet" in r.output  # set aside, never deleted
+    assert (out / "_rejected" / "part-000001.parquet").read_bytes() == b"PAR1"
     assert (out / MANIFEST).read_text() == want
     assert invoke(*args).exit_code == 0 and len(list(out.glob("part-*.parquet"))) == 4
     refused(invoke("repair", tmp_path / "nothing"), "not a folder")
@@ -314,10 +319,10 @@ def test_a_full_disk_is_one_line_and_resume_is_exact(tmp_path: Path, monkeypatch
 
     real = ResultDir.write_chunk
 
-    def fill_up(self: ResultDir, index: int, table: object) -> Path:
+    def fill_up(self: ResultDir, index: int, table: object, *chunk: int) -> object:
         if index == 2:
             raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "part-000002.parquet"))
-        return real(self, index, table)
+        return real(self, index, table, *chunk)
 
     args = ["run", "standard", "--hands", 400, "--chunk-size", 100, "--seed", 8, "--quiet"]
     assert invoke(*args, "--out", tmp_path / "ref").exit_code == 0

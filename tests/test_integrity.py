@@ -72,7 +72,7 @@ def test_part_index_reads_only_part_names() -> None:
 def test_the_lock_admits_one_writer(tmp_path: Path) -> None:
     d = tmp_path / "res"
     with hold_lock(d):
-        with pytest.raises(LockedError, match="being written by another unosim run"):
+        with pytest.raises(LockedError, match="being written by another unosim command"):
             with hold_lock(d):
                 pass
     with hold_lock(d):  # released on exit

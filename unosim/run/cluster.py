@@ -182,7 +182,8 @@ def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
         summary.started = time.perf_counter()
         player, rows, rotation = _kernel_thread().submit(_play, spec, workers).result()
         if job.out is not None:
-            ResultDir(job.out).write_chunk(spec.index, player.table(rows, rotation))
+            summary.part = ResultDir(job.out).write_chunk(spec.index, player.table(rows, rotation), spec.start,
+                                                          spec.count)
         summary.ended = time.perf_counter()
     except OSError as e:
         raise ClusterError(f"worker {socket.gethostname()} cannot write {job.out}: {e.strerror or e} "
@@ -200,7 +201,7 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
     summaries = [Summary.of(job, backend="dask") for job in jobs]
     specs: list[tuple[int, ChunkSpec]] = []
     for j, (job, skip) in enumerate(zip(jobs, done)):
-        mine = job.specs(skip)
+        mine = list(job.specs(skip))
         summaries[j].chunks_skipped = len(job.chunks()) - len(mine)
         skipped = sum(c for i, _, c in job.chunks() if i in skip)
         if progress and skipped:
@@ -223,6 +224,8 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
         for fut in distributed.as_completed(list(futures)):
             j = futures[fut]
             part = fut.result()
+            if part.part is not None and jobs[j].out is not None:
+                ResultDir(jobs[j].out).record(part.part)  # the driver alone writes the journal
             summaries[j].merge(part)
             summaries[j].ended = time.perf_counter()
             if progress:

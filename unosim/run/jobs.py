@@ -29,10 +29,12 @@ commands stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -46,7 +48,7 @@ from unosim.run.tournaments import PLAYERS, tournament_rows
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK",
            "TOURNAMENT_PLAYERS", "tournament_rows", "HAND_STRIDE", "MODES", "ChunkSpec",
-           "Job", "Mode", "Progress", "RunError", "chunks", "make_job"]
+           "ChunkPlan", "Job", "Mode", "Progress", "RunError", "chunks", "make_job"]
 
 DEFAULT_CHUNK = 200_000
 """Hands (or deals) per Parquet part file."""
@@ -89,9 +91,44 @@ TOURNAMENT_PLAYERS = PLAYERS
 """The table sizes T1 is defined for (4 or 8)."""
 
 
-def chunks(total: int, size: int) -> list[tuple[int, int, int]]:
-    """(chunk index, first unit, units) covering 0..total-1."""
-    return [(i, start, min(size, total - start)) for i, start in enumerate(range(0, total, size))]
+class ChunkPlan(Sequence[tuple[int, int, int]]):
+    """(chunk index, first unit, units) covering 0..total-1, computed on demand: a plan
+    of 10**12 hands is three integers, not a list of millions of tuples."""
+
+    def __init__(self, total: int, size: int) -> None:
+        self.total = total
+        self.size = size
+
+    def __len__(self) -> int:
+        return -(-self.total // self.size)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[int, int, int]]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        start = i * self.size
+        return i, start, min(self.size, self.total - start)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, ChunkPlan)) else NotImplemented
+
+
+def chunks(total: int, size: int) -> ChunkPlan:
+    """(chunk index, first unit, units) covering 0..total-1, as a lazy sequence."""
+    return ChunkPlan(total, size)
 
 
 MAX_COUNT = 10**12
@@ -166,9 +203,20 @@ class Job:
             m["rotate_seats"] = True
         return m
 
+    def run_id(self) -> str:
+        """The run's identity: a digest of everything that changes its rows (config, seed,
+        mode and seat rotation, ``max_hands``, engine version).  Every part carries it, so a
+        part of any other run is refused whatever its name or footer says."""
+        ident = {"config": self.cfg.to_toml(), "seed": self.seed, "mode": self.mode, "max_hands": self.max_hands,
+                 "engine_version": ENGINE_VERSION}
+        if self.rotate:  # matches / tournaments once per rotation: other rows, another run
+            ident["rotate"] = True
+        return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
+
     def metadata(self, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
         """The key-value metadata of every part file (``extra``: the mode's own keys)."""
-        more = {**self.extra_metadata, "unosim.count": self.count, "unosim.chunk_size": self.chunk_size}
+        more = {**self.extra_metadata, "unosim.count": self.count, "unosim.chunk_size": self.chunk_size,
+                "unosim.run_id": self.run_id()}
         if self.mode == "matches":
             more.update({"unosim.max_hands": self.max_hands, "unosim.hand_stride": HAND_STRIDE})
         if self.mode == "tournaments":
@@ -179,7 +227,7 @@ class Job:
     def params(self) -> np.ndarray:
         return to_params(self.cfg)
 
-    def chunks(self) -> list[tuple[int, int, int]]:
+    def chunks(self) -> ChunkPlan:
         return chunks(self.count, self.chunk_size)
 
     def prepare(self, force: bool = False, resume: bool = False, adopt: bool = False) -> set[int]:
@@ -189,27 +237,32 @@ class Job:
         if self.out is None:
             return set()
         result = ResultDir(self.out)
-        done = result.prepare(self.manifest(), force=force, resume=resume, adopt=adopt, checks=self.part_checks())
+        done = result.prepare(self.manifest(), force=force, resume=resume, adopt=adopt, checks=self.part_check)
         self.notes[:] = result.notes
         return done
 
-    def part_checks(self) -> dict[int, PartCheck]:
-        """What each part must be (read from its footer on resume): its units' range, its row
-        count where the mode fixes it, and this run's seed, config, mode and engine."""
+    def part_check(self, index: int) -> PartCheck | None:
+        """What part ``index`` must be (None: no such chunk in this run): its units' range,
+        its row count where the mode fixes it, and this run's identity digest, seed,
+        config, mode and engine."""
+        plan = self.chunks()
+        if not 0 <= index < len(plan):
+            return None
+        _, start, count = plan[index]
         meta = {k.decode(): v.decode() for k, v in run_metadata(self.cfg, self.seed, self.kind.file_mode).items()}
         same = tuple((k, meta[k]) for k in ("unosim.seed", "unosim.config", "unosim.mode", "unosim.engine_version"))
+        same += (("unosim.run_id", self.run_id()),)
         if self.rotate:
             same += (("unosim.rotate_seats", "true"),)
         unit = {"matches": "match", "tournaments": "tournament"}.get(self.mode, "hand")
         per_unit = {"hands": 1, "rotated": self.cfg.players}.get(self.mode)
         if self.mode == "tournaments":
             per_unit = tournament_rows(self.cfg) * self.rotations
-        return {i: PartCheck(i, start, count, unit, None if per_unit is None else count * per_unit, same)
-                for i, start, count in self.chunks()}
+        return PartCheck(index, start, count, unit, None if per_unit is None else count * per_unit, same)
 
-    def specs(self, done: set[int]) -> list[ChunkSpec]:
-        """The chunks still to play (those without a part file), as tasks."""
-        return [ChunkSpec(self, i, start, count) for i, start, count in self.chunks() if i not in done]
+    def specs(self, done: set[int]) -> Iterator[ChunkSpec]:
+        """The chunks still to play (those without a verified part), as tasks, one at a time."""
+        return (ChunkSpec(self, i, start, count) for i, start, count in self.chunks() if i not in done)
 
 
 @dataclass(frozen=True)

@@ -41,18 +41,18 @@ def _copy_out(summary: Summary, cols: Columns | None, offset: int, rows: np.ndar
     summary.add(rows)
 
 
-def _write_columns(result: ResultDir | None, index: int, cols: Columns | None, meta: dict[bytes, bytes],
-                   last_copy: Future) -> None:
+def _write_columns(result: ResultDir | None, chunk: tuple[int, int, int], cols: Columns | None,
+                   meta: dict[bytes, bytes], last_copy: Future) -> None:
     """On the writer thread: wait for the chunk's last slice to be copied (the copier runs
-    in order, so every slice is), then write the part."""
+    in order, so every slice is), then write the part and record it in the journal."""
     last_copy.result()
     if result is not None and cols is not None:
-        result.write_chunk(index, cols.table(meta))
+        result.record(result.write_chunk(chunk[0], cols.table(meta), chunk[1], chunk[2]))
 
 
-def _write_table(result: ResultDir | None, index: int, table: pa.Table | None) -> None:
+def _write_table(result: ResultDir | None, chunk: tuple[int, int, int], table: pa.Table | None) -> None:
     if result is not None and table is not None:
-        result.write_chunk(index, table)
+        result.record(result.write_chunk(chunk[0], table, chunk[1], chunk[2]))
 
 
 def _stamp(summary: Summary) -> Callable[[Future], None]:
@@ -100,11 +100,11 @@ def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
                         copied[b] = copier.submit(_copy_out, summary, cols, offset, rows)
                         if progress:
                             progress(m)
-                    task = (_write_columns, result, index, cols, player.meta, copied[b])
+                    task = (_write_columns, result, (index, start, count), cols, player.meta, copied[b])
                 else:
                     rows, rotation = player.rows(start, count)
                     summary.add(rows, rotation)
-                    task = (_write_table, result, index, player.table(rows, rotation) if result else None)
+                    task = (_write_table, result, (index, start, count), player.table(rows, rotation) if result else None)
                     if progress:
                         progress(count)
                 if pending is not None:

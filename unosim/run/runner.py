@@ -15,11 +15,13 @@ built from their arguments, run.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from unosim.rules.config import RulesConfig
 from unosim.run.cluster import run_dask
+from unosim.run.guard import lock_owners
 from unosim.run.integrity import hold_lock
 from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MAX_HANDS, Job, Progress, RunError,
     chunks, make_job)
@@ -52,7 +54,11 @@ def run_job(job: Job, *, workers: int | None = None, client: Any = None, force: 
         set_workers(workers)  # a bad --workers is refused before the output is touched
     if job.out is None:
         return execute([job], [set()], workers=workers, client=client, progress=progress)[0]
-    with hold_lock(job.out):  # one writer per result: a second run into it is refused at once
+    with ExitStack() as stack:
+        # one writer per result: a second run into it is refused at once, and so is a run
+        # into a point of a sweep (a table of a league) while the sweep (league) writes
+        lock_owners(stack, job.out)
+        stack.enter_context(hold_lock(job.out))
         done = job.prepare(force=force, resume=resume)
         summary = execute([job], [done], workers=workers, client=client, progress=progress)[0]
     summary.notes = list(job.notes)

@@ -1,7 +1,8 @@
 """Parquet output: one row per hand, one file per chunk, written atomically.
 
 A result is a directory (``runs/standard.parquet/``) of ``part-NNNNNN.parquet`` files
-plus a ``_unosim.json`` manifest.  Each part is written to a temporary name and renamed
+plus a ``_unosim.json`` manifest and the part journal ``_unosim_parts.jsonl`` (each
+complete part's range and checksum, see integrity.py).  Each part is written to a temporary name and renamed
 into place, so an interrupted run leaves only whole chunks and can be resumed;
 ``pandas.read_parquet`` and ``pyarrow.dataset`` read the directory as one table.
 Every part carries the run's metadata (config TOML, seed, versions, bots), so a part
@@ -16,7 +17,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -24,13 +25,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
-from unosim.run.integrity import PartCheck, check_part, part_index, write_json_atomic
+from unosim.run.integrity import (JOURNAL, REJECTED, PartCheck, PartRecord, append_record, check_part, file_crc,
+    part_index, probe_writable, read_records, reject, write_json_atomic, write_records)
 
 
 MANIFEST = "_unosim.json"
 PART = "part-{:06d}.parquet"
-# the only file names a result directory is made of: what --force may delete
-_OWNED = re.compile(r"part-\d{6}\.parquet((\.[0-9a-f]{12})?\.tmp)?|_unosim\.json")
+# a part's temporary name while it is written (a 12-hex token per writer; ".tmp" alone
+# from writers before the token): a name only unosim makes, so a dead writer's may go
+_TEMP = re.compile(r"part-\d{6}\.parquet(\.[0-9a-f]{12})?\.tmp")
 _BOOL_COLUMNS = {"stalled", "pos_end", "neg_end", "capped", "chips_end", "t_end"}
 _BOOL_PREFIXES = ("champion_pos_", "champion_neg_")
 _INT64_COLUMNS = {"hand", "match", "tournament"}
@@ -104,28 +107,36 @@ class ResultDir:
     path: Path
 
     def prepare(self, manifest: dict[str, Any], force: bool, resume: bool, adopt: bool = False,
-                checks: Mapping[int, PartCheck] | None = None) -> set[int]:
+                checks: Callable[[int], PartCheck | None] | None = None) -> set[int]:
         """Create (or check, to resume) the directory; returns the chunks already done.
 
         The manifest gets the engine version added (results of another engine never mix).
         The same run already there is resumed, finished or not: the same command finishes
         an interrupted run, and on a finished one has nothing left to do.  Every part kept is
-        first checked against ``checks`` (chunk index -> what that part must be; footers
-        only): a damaged part, one of another run or a stray name is removed and its chunk
-        played again, each said in :attr:`notes`.  A different run is refused, naming what
-        changed (for the config: the keys).  ``force`` replaces the old result (its files
-        only, see :func:`remove_result`); ``adopt`` (a sweep whose manifest matched) lets a
-        point folder hold files of the user's beside a new result.  A folder whose manifest
-        is damaged or missing but whose parts are unosim's is rebuilt with ``resume``
-        (:func:`damaged_manifest` says what is wrong otherwise)."""
+        first verified (``checks``: chunk index -> what that part must be, None for an index
+        outside the run; see :meth:`verified`): a damaged part, one of another run or a
+        stray Parquet file is moved to ``_rejected/`` and its chunk played again, each said
+        in :attr:`notes`.  A different run is refused, naming what changed (for the config:
+        the keys); so is a folder holding another command's output.  ``force`` replaces
+        the old result (the files its journal lists only, see :func:`remove_result`);
+        ``adopt`` (a sweep whose manifest matched) lets a point folder hold files of the
+        user's beside a new result.  A folder whose manifest is damaged or missing but whose
+        parts are unosim's is rebuilt with ``resume`` (:func:`damaged_manifest` says what
+        is wrong otherwise)."""
+        from unosim.run.guard import folder_kind
+
         self.notes: list[str] = []
         manifest = {**manifest, "engine_version": ENGINE_VERSION}
         p = self.path
         if p.exists() and not p.is_dir():
             raise StoreError(f"--out: {p} exists and is not a directory; choose another path "
                              "(--force only replaces a unosim result)")
+        found = folder_kind(p)
+        if found is not None and found[0] != "run":
+            raise StoreError(f"--out: {p} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
+                             "path (--force only replaces a unosim run result)")
         old = read_manifest(p / MANIFEST) if p.is_dir() else None
-        if p.is_dir() and any(p.iterdir()) and not (adopt and old is None):
+        if p.is_dir() and _entries(p) and not (adopt and old is None):
             if old is None:
                 problem = damaged_manifest(p)
                 if problem is None:
@@ -136,61 +147,104 @@ class ResultDir:
                                      "from the parts (every verified part is kept), or `unosim repair` it")
                 self.notes.append(f"{problem}: rebuilt from this command and the parts")
             elif force:
-                remove_result(p)
+                self.notes += remove_result(p)
             elif old != manifest:
                 raise StoreError(f"--out: {p} holds a different run (differs in: {manifest_diff(old, manifest)}); "
                                  "use --force to overwrite it or choose another path")
         try:
             p.mkdir(parents=True, exist_ok=True)
-            probe = p / ".write-test"
-            probe.write_bytes(b"")
-            probe.unlink()
+            probe_writable(p)
         except OSError as e:
             raise StoreError(f"--out: cannot write to {p}: {e.strerror or e}") from None
         for tmp in p.glob("part-*.tmp"):
-            if _OWNED.fullmatch(tmp.name):
-                tmp.unlink()
+            if _TEMP.fullmatch(tmp.name):
+                tmp.unlink()  # a temporary part of a writer that died: a name only unosim writes
         write_json_atomic(p / MANIFEST, manifest)
         return self.verified(checks) if checks is not None else self.done()
 
-    def verified(self, checks: Mapping[int, PartCheck]) -> set[int]:
-        """The chunks whose part passes its check; every other part file is removed (its
-        chunk will be played again) and said in :attr:`notes`."""
-        good: set[int] = set()
-        for f in sorted(self.path.glob("part-*.parquet")):
+    def verified(self, checks: Callable[[int], PartCheck | None]) -> set[int]:
+        """The chunks whose part passes its checks: its bytes match its journal record
+        (CRC-32 and size), its footer says it is the chunk its name claims, of this run
+        (identity digest, unit range, rows); a part the journal does not list yet (its
+        writer died between the rename and the record) is decoded in full before it is
+        recorded.  Every other Parquet file here is moved to ``_rejected/`` (its chunk is
+        played again) and said in :attr:`notes`; the journal is rewritten to list exactly
+        the parts kept."""
+        records = read_records(self.path) or {}
+        good: dict[int, PartRecord] = {}
+        for f in sorted(self.path.iterdir()):
+            if not f.name.endswith(".parquet") or not (f.is_file() or f.is_symlink()):
+                continue  # not a Parquet file: nothing a reader would count; left alone
             index = part_index(f)
+            want = None if index is None else checks(index)
+            why = None
             if index is None:
-                continue  # not a name this result writes: left alone (report refuses it by name)
-            why = "not a chunk of this run" if index not in checks else check_part(f, checks[index])
-            if why is None:
-                good.add(index)
-                continue
-            f.unlink()
-            self.notes.append(f"{f.name}: {why}; removed, its chunk is played again")
-        return good
+                why = "not a part name of this run"
+            elif want is None:
+                why = "not a chunk of this run"
+            else:
+                rec = records.get(index)
+                if rec is not None and (rec.start, rec.count) != (want.start, want.count):
+                    why = f"its record covers units {rec.start}-{rec.start + rec.count - 1}, not chunk {index}'s"
+                why = why or (rec.verify(f) if rec is not None else None) or check_part(f, want)
+                if why is None and rec is None:
+                    why = _decodes(f)
+                    if why is None:
+                        crc, size = file_crc(f)
+                        rec = PartRecord(index, want.start, want.count, pq.read_metadata(f).num_rows, crc, size)
+                if why is None and rec is not None:
+                    good[index] = rec
+                    continue
+            self.notes.append(reject(self.path, f, f"{why}; its chunk is played again" if want else why))
+        write_records(self.path, good)
+        return set(good)
 
     def done(self) -> set[int]:
         """Indices of the chunks whose part file is in place (unchecked)."""
         return {i for f in self.path.glob("part-*.parquet") if (i := part_index(f)) is not None}
 
-    def write_chunk(self, index: int, table: pa.Table) -> Path:
-        """Write one chunk atomically: a reader sees the whole part or none of it.  The
-        temporary name is unique to the writer, so two writers of the same chunk (a Dask task
-        re-run while the first attempt still runs) never mix their bytes: each renames a whole
-        file, the same rows, into place."""
+    def write_chunk(self, index: int, table: pa.Table, start: int = 0, count: int = 0) -> PartRecord:
+        """Write one chunk atomically: a reader sees the whole part or none of it; its
+        record (units ``start..start+count-1``, CRC-32 and size of the bytes on disk) is
+        returned for :meth:`record`.  The temporary name is unique to the writer, so two
+        writers of the same chunk (a Dask task re-run while the first attempt still runs)
+        never mix their bytes: each renames a whole file, the same rows, into place."""
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
         # hand/match indices run up by one: delta-encoded they take almost no room, and a
         # dictionary of unique values would be built only to be thrown away (-27% write
         # time, -34% file size on a standard run); every other column is dictionary-encoded
         indices = [name for name in table.column_names if name in _INT64_COLUMNS]
-        pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),
-                       use_dictionary=[name for name in table.column_names if name not in indices],
-                       column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, final)
-        return final
+        try:
+            pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),
+                           use_dictionary=[name for name in table.column_names if name not in indices],
+                           column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            crc, size = file_crc(tmp)  # the bytes now on disk (read back from the page cache)
+            os.replace(tmp, final)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        return PartRecord(index, start, count, table.num_rows, crc, size)
+
+    def record(self, rec: PartRecord) -> None:
+        """Count a written part: its record appended to the journal (fsynced)."""
+        append_record(self.path, rec)
+
+
+def _entries(path: Path) -> bool:
+    """Whether ``path`` holds anything but a ``_rejected`` folder."""
+    return any(f.name != REJECTED for f in path.iterdir())
+
+
+def _decodes(path: Path) -> str | None:
+    """None if every page of the part decodes, else why not."""
+    try:
+        pq.read_table(path)
+    except (OSError, ValueError) as e:
+        return f"does not decode ({str(e).splitlines()[0][:80] if str(e) else type(e).__name__})"
+    return None
 
 
 def read_manifest(path: Path) -> dict[str, Any] | None:
@@ -203,17 +257,34 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and "engine_version" in data else None
 
 
-def remove_result(path: Path) -> None:
-    """``--force``: delete the files of the unosim result at ``path`` and nothing else.
+def remove_result(path: Path) -> list[str]:
+    """``--force``: delete the unosim result at ``path``, only what it provably wrote.
 
-    Only a directory whose manifest proves it a result qualifies, and in it only the file
-    names a result is made of (parts, their temporary names, the manifest): a user's own
-    file that sits there stays, and so does the directory itself (it may be a symlink)."""
+    Only a directory whose manifest proves it a result qualifies.  A part is deleted only
+    when the result's journal lists it and its bytes match the record (a user's file under
+    a part's name, or beside a stray manifest, is not); every other Parquet file is moved to
+    ``_rejected/`` (so nothing of it mixes with the new result), every other file stays,
+    and so does the directory itself (it may be a symlink).  Returns the lines saying what
+    was moved."""
     if not path.is_dir() or read_manifest(path / MANIFEST) is None:
         raise StoreError(f"--out: {path} is not a unosim result; --force only replaces a unosim result")
-    for f in path.iterdir():
-        if _OWNED.fullmatch(f.name) and f.is_file() and not f.is_symlink():
+    records = read_records(path) or {}
+    lines = []
+    for f in sorted(path.iterdir()):
+        if f.is_symlink() or not f.is_file():
+            if f.name.endswith(".parquet"):
+                lines.append(reject(path, f, "not a file this result wrote"))
+            continue
+        index = part_index(f)
+        if index is not None and index in records and records[index].verify(f) is None:
             f.unlink()
+        elif _TEMP.fullmatch(f.name):
+            f.unlink()
+        elif f.name.endswith(".parquet"):
+            lines.append(reject(path, f, "not a part the replaced result's journal lists"))
+    for name in (JOURNAL, MANIFEST):
+        (path / name).unlink(missing_ok=True)
+    return lines
 
 
 def damaged_manifest(path: Path) -> str | None:

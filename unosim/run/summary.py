@@ -24,6 +24,7 @@ What it holds, by mode (docs/rules.md ids):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -82,6 +83,7 @@ class Summary:
     bot_champ_pos: np.ndarray = field(init=False, default_factory=_zeros)
     bot_champ_neg: np.ndarray = field(init=False, default_factory=_zeros)
     notes: list[str] = field(default_factory=list)  # what resuming found (damaged parts replayed)
+    part: Any = None  # a Dask task's part record (integrity.PartRecord), for the driver's journal
 
     def __post_init__(self) -> None:
         n = self.players

@@ -77,7 +77,8 @@ from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HAN
 from unosim.run.play import set_workers
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
-from unosim.run.integrity import hold_lock, write_json_atomic
+from unosim.run.guard import folder_kind, inside
+from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
 
@@ -471,7 +472,15 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
     if root.exists() and not root.is_dir():
         raise StoreError(f"--out: {root} exists and is not a directory; choose another path "
                          "(--force only replaces a unosim sweep)")
-    if root.is_dir() and any(root.iterdir()):
+    found = folder_kind(root)
+    if found is not None and found[0] != "sweep":
+        raise StoreError(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
+                         "path (--force only replaces a unosim sweep)")
+    for job in jobs:  # a point folder (or one of its parents) that is a link would lead outside --out
+        if not inside(root, job.out) and job.out.exists():
+            raise StoreError(f"--out: {job.out} leads outside {root} (a symlink); a sweep writes only inside "
+                             "its folder: remove the link or choose another path")
+    if root.is_dir() and any(f.name != REJECTED for f in root.iterdir()):
         old = read_manifest(root / SWEEP_MANIFEST)
         if old is None:
             raise StoreError(f"--out: {root} is a non-empty directory that is not a unosim sweep; "

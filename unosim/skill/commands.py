@@ -82,13 +82,15 @@ def _players(cfg: Any, players: int | None) -> Any:
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same tuned bot.")
 @click.option("--players", type=int, default=None, help="Players at the table [default: the config's].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--force", is_flag=True, help="Replace the files of an earlier `unosim tune` of other settings at --out "
+              "(its own files only; a file tune did not write is never replaced).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--replicates", type=int, default=1, show_default=True,
               help="Tune this many times (seeds SEED, SEED+1, ...) and report figures over them, search noise "
                    "included (DIR/replicate=<r>/ each).")
 def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deals: int, check_deals: int, seed: int,
          players: int | None, workers: int | None, quiet: bool, replicates: int = 1, objective: str = "hands",
-         check_matches: int = 2000) -> None:
+         check_matches: int = 2000, force: bool = False) -> None:
     """Tune the `weights` bot's parameters for CONFIG by CMA-ES; write DIR/bot.toml.
 
     Fitness is the candidate's --objective against the field with seats rotated, every
@@ -97,15 +99,8 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     if replicates != 1:
         _tune_replicates(config, out, players, seed, replicates)
         return
-    from tqdm import tqdm
-
-    from unosim.run.botfile import dump_bot
     from unosim.run.jobs import RunError
-    from unosim.run.warmup import compile_notice
-    from unosim.skill.plots import plot_curve
-    from unosim.skill.tune import check as final_check
-    from unosim.skill.tune import check_args, default_popsize
-    from unosim.skill.tune import tune as search
+    from unosim.skill.tune import check_args
 
     cfg = _players(_load(config), players)
     field_bots = _bots(field, "--field")
@@ -124,6 +119,27 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
+                "check_deals": check_deals, "seed": seed, "objective": obj.name, "check_matches": check_matches}
+    stack, g = _guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
+    with stack:
+        _tune(g, cfg, field_bots, budget, deals, check_deals, seed, w, quiet, obj, check_matches)
+
+
+def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, check_deals: int, seed: int, w: int,
+          quiet: bool, obj: Any, check_matches: int) -> None:
+    """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
+    from tqdm import tqdm
+
+    from unosim.run.botfile import dump_bot
+    from unosim.run.jobs import RunError
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.plots import plot_curve
+    from unosim.skill.tune import check as final_check
+    from unosim.skill.tune import default_popsize
+    from unosim.skill.tune import tune as search
+
+    dest = g.root
     generations = max(0, budget // (default_popsize() + 1))
     bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
 
@@ -139,15 +155,21 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
         raise _user_error(str(e)) from None
     finally:
         bar.close()
-    try:
-        dest.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise _user_error(f"--out: cannot create {dest}: {e.strerror or e}") from None
     about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
              "budget": budget, "deals": deals, "seed": seed, "objective": obj.name, "generations": res.generations,
              "interrupted": res.interrupted}
-    (dest / "bot.toml").write_text(dump_bot(res.bot, about))
-    res.history.to_parquet(dest / "history.parquet", index=False)
+    text = dump_bot(res.bot, about)
+    try:
+        g.write_text("bot.toml", text)
+    except OSError as e:  # a full disk must not lose hours of tuning: the bot goes to stdout
+        click.echo(text)
+        raise _user_error(f"{dest / 'bot.toml'}: {e.strerror or e}; the tuned bot was printed above (save it as "
+                          "a .toml file)") from None
+    try:
+        g.write("history.parquet", lambda p: res.history.to_parquet(p, index=False))
+    except OSError as e:
+        raise _user_error(f"{dest / 'history.parquet'}: {e.strerror or e}; {dest / 'bot.toml'} is written and "
+                          "kept") from None
     click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}, "
                f"objective {obj.name}: "
                f"{res.generations} generations x {res.popsize} candidates (+ mean) = {res.evaluations} evaluations, "
@@ -165,15 +187,20 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
             raise _user_error(str(e)) from None
         for line in chk.lines():
             click.echo(line)
-        (dest / "check.json").write_text(json.dumps(chk.to_dict(), indent=1))
     even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players) if obj.is_share else 0.0
     share = (chk.tuned.share, *chk.tuned.interval()) if chk else None
     begin = (chk.start.share, *chk.start.interval()) if chk else None
     measure = {"hands": "win share against the field", "points": "points per hand against the field (S1 - S2)",
                "matches": f"{obj.system.upper()} match win share against the field"}[obj.kind]
-    plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
-               f"{', '.join(b.name for b in field_bots)}, by {obj.name}", dest / "curve.png", share, begin,
-               measure=measure, percent=obj.is_share)
+    try:
+        if chk is not None:
+            g.write_text("check.json", json.dumps(chk.to_dict(), indent=1))
+        g.write("curve.png", lambda p: plot_curve(
+            res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
+            f"{', '.join(b.name for b in field_bots)}, by {obj.name}", p, share, begin, measure=measure,
+            percent=obj.is_share))
+    except OSError as e:
+        raise _user_error(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
         sys.exit(130)
@@ -227,12 +254,32 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
         click.echo(f"  {name:<34} {line}")
     share = [c["tuned_vs_field"]["share"] for c in checks]
     median = int(np.argsort(share)[(replicates - 1) // 2])
-    shutil.copyfile(dest / f"replicate={median}" / "bot.toml", dest / "bot.toml")
-    (dest / "replicates.json").write_text(json.dumps(
-        {"replicates": replicates, "seeds": [seed + r for r in range(replicates)], "bot": f"replicate={median}",
-         "best_builtins": [c["best_builtin"] for c in checks], **{k: d for k, (_, d) in rows.items()}}, indent=1))
+    summary = {"replicates": replicates, "seeds": [seed + r for r in range(replicates)], "bot": f"replicate={median}",
+               "best_builtins": [c["best_builtin"] for c in checks], **{k: d for k, (_, d) in rows.items()}}
+    # the folder's own files go through the output guard too: never over a file tune did not write
+    stack, g = _guarded(dest, "tune", {"replicates": summary["seeds"], "of": checks[0].get("objective", "hands")},
+                        bool(ctx.params.get("force")), ("bot.toml", "replicates.json"))
+    with stack:
+        g.write("bot.toml", lambda p: shutil.copyfile(dest / f"replicate={median}" / "bot.toml", p))
+        g.write_text("replicates.json", json.dumps(summary, indent=1))
     click.echo(f"wrote {dest / 'bot.toml'} (the bot of replicate={median}, the median against the field), "
                "replicates.json")
+
+
+def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any) -> tuple[Any, Any]:
+    """The output guard (unosim.run.guard) of a command, its refusals as one line: the
+    stack holding it (``with stack:`` around the command's work) and the guarded folder."""
+    from contextlib import ExitStack
+
+    from unosim.run.guard import GuardError, guard_output
+    from unosim.run.integrity import LockedError
+
+    stack = ExitStack()
+    try:
+        g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names)))
+    except (GuardError, LockedError) as e:
+        raise _user_error(str(e)) from None
+    return stack, g
 
 
 @click.command()
@@ -270,23 +317,48 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
     bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
                disable=True if quiet else None, delay=0.5, leave=False)
-    fit: list = []
+    fitted: list[Any] = []
+
+    def finish() -> None:  # under the league's lock: its own files, atomically
+        fit: list = []
+        table = fit_league(lg, dest, fit=fit)
+        fitted.append((table, fit[0]))
+        f = fit[0]
+        poor = f.p is not None and f.p < POOR_FIT
+        _atomic(dest / "leaderboard.csv", lambda p: table.to_csv(p, index=False))
+        _atomic(dest / "leaderboard.png", lambda p: plot_league(
+            table, f"League under {cfg.name}, tables of {lg.players} in every seating: strength with 95% "
+            f"intervals" + (f"\nthe model does not fit these tables (p = {f.p:.2g}): a summary, not a prediction"
+                           if poor else ""), p))
+
     try:
         with _one_line(dest), compile_notice(("hands",), quiet=quiet):
-            run_league(lg, dest, workers=workers, force=force, progress=bar.update)
-            table = fit_league(lg, dest, fit=fit)
+            summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
     finally:
         bar.close()
-    for line in render_league(table, lg, fit[0]):
+    for s in summaries:
+        for note in s.notes:
+            click.echo(f"  checked: {note}")
+    table, f = fitted[0]
+    for line in render_league(table, lg, f):
         click.echo(line)
-    table.to_csv(dest / "leaderboard.csv", index=False)
-    f = fit[0]
-    poor = f.p is not None and f.p < POOR_FIT
-    plot_league(table, f"League under {cfg.name}, tables of {lg.players} in every seating: strength with 95% "
-                f"intervals" + (f"\nthe model does not fit these tables (p = {f.p:.2g}): a summary, not a prediction"
-                               if poor else ""), dest / "leaderboard.png")
     click.echo(f"wrote {dest} (rows: one per hand under table=<k>/order=<j>, bot_<seat> columns), leaderboard.csv, "
                "leaderboard.png")
+
+
+def _atomic(path: Path, write: Any) -> None:
+    """``write(temporary path)``, then renamed to ``path`` (the suffix kept for writers that
+    choose their format by it): a reader sees the old file or the new one."""
+    import os
+    import uuid
+
+    tmp = path.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{path.name}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 @click.command()
@@ -300,12 +372,14 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
 @click.option("--seed", type=int, default=None, help="[default: the sweep's seed]")
 @click.option("--bot", default=None, help="Measure this bot (a strategy or bot file) at every point instead of tuning.")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--force", is_flag=True, help="Replace the files of an earlier `unosim skill` of other settings at "
+              "--out (its own files only).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @click.option("--replicates", type=int, default=None,
               help="Tunings per point with independent seeds (SEED, SEED+1, ...); intervals then include the "
                    "search's noise  [default: 3; 1 with --bot].")
 def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals: int, seed: int | None,
-          bot: str | None, workers: int | None, quiet: bool, replicates: int | None) -> None:
+          bot: str | None, workers: int | None, quiet: bool, replicates: int | None, force: bool = False) -> None:
     """The skill index of every point of SWEEP: a bot tuned for each point's rules, then
     its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck).
     Each point is tuned --replicates times and its figures are the mean, with intervals
@@ -318,9 +392,6 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     from unosim.rules.config import ConfigError
     from unosim.run.jobs import RunError
     from unosim.run.sweep import SweepError, load_sweep
-    from unosim.run.warmup import compile_notice
-    from unosim.skill.index import base_differences, render_skill, skill_frame, skill_sweep
-    from unosim.skill.plots import plot_skill
     from unosim.skill.tune import check_args, default_popsize
 
     try:
@@ -344,12 +415,38 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         if not quiet:
             click.echo(f"  [{i + 1}/{total}] {label}", err=True)
 
+    identity = {"sweep": [[p.label, p.cfg.to_toml()] for p in sw.points], "budget": budget, "deals": deals,
+                "check_deals": check_deals, "seed": sw.seed if seed is None else seed,
+                "bot": None if fixed is None else fixed.entry(), "replicates": replicates}
+    names = ["skill.parquet", "skill_replicates.parquet", "skill.png"]
+    if fixed is None:
+        per = [""] if replicates == 1 else [f"replicate={r}/" for r in range(replicates)]
+        names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
+    stack, g = _guarded(dest, "skill", identity, force, names)
+    with stack:
+        for name in names:
+            g.path(name)  # listed as this command's before it is written
+        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates)
+
+
+def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int | None, fixed: Any, w: int,
+           quiet: bool, step: Any, replicates: int) -> None:
+    """`unosim skill` inside its guarded folder ``g``."""
+    from unosim.run.jobs import RunError
+    from unosim.run.warmup import compile_notice
+    from unosim.skill.index import base_differences, render_skill, skill_frame, skill_sweep
+    from unosim.skill.plots import plot_skill
+
+    dest = g.root
     try:
         with compile_notice(("hands",), quiet=quiet):
             points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=fixed,
                                  workers=w, progress=step, replicates=replicates)
     except RunError as e:
         raise _user_error(str(e)) from None
+    except OSError as e:
+        raise _user_error(f"{e.filename or dest}: {e.strerror or e}; {dest / 'skill.parquet'} keeps every point "
+                          "finished so far, so the same command resumes once this is fixed") from None
     frame = skill_frame(points)
     for line in render_skill(frame):
         click.echo(line)
@@ -361,7 +458,11 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
             click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]")
     noise = f"mean of {replicates} tunings, 95% intervals with the search's noise" if replicates > 1 else \
         "95% intervals"
-    plot_skill(frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})", dest / "skill.png")
+    try:
+        g.write("skill.png", lambda p: plot_skill(
+            frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})", p))
+    except OSError as e:
+        raise _user_error(f"{dest / 'skill.png'}: {e.strerror or e}; skill.parquet is written and kept") from None
     bots = "" if fixed else (", points/*/replicate=*/bot.toml" if replicates > 1 else ", points/*/bot.toml")
     click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
                f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")

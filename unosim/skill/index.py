@@ -132,8 +132,12 @@ def rules_label(point_label: str) -> str:
 def _write_table(path: Path, points: list[SkillPoint]) -> None:
     """The table, atomically: a reader sees the old file or the new one."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pd.DataFrame([asdict(p) for p in points]).to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    try:
+        pd.DataFrame([asdict(p) for p in points]).to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def read_skill(path: str | Path) -> pd.DataFrame:

@@ -54,6 +54,8 @@ from unosim.run.jobs import Job, RunError, make_job
 from unosim.run.runner import execute
 from unosim.run.play import set_workers
 from unosim.run.seating import bot_label
+from unosim.run.guard import inside
+from unosim.run.integrity import REJECTED
 from unosim.run.store import MANIFEST, StoreError, read_manifest, remove_result
 from unosim.run.summary import Summary
 from unosim.analysis.stats import z_value
@@ -173,17 +175,31 @@ def make_league(cfg: RulesConfig, bots: list[Bot], *, players: int | None = None
 
 
 def run_league(league: League, out: str | Path, *, workers: int | None = None, force: bool = False,
-               progress: Callable[[int], None] | None = None) -> list[Summary]:
+               progress: Callable[[int], None] | None = None,
+               finish: Callable[[], None] | None = None) -> list[Summary]:
     """Play every table and order still missing under ``out`` (resumable: the same command
-    keeps every finished part).  A directory holding another league is refused, naming it,
-    unless ``force`` (which then removes the old league's results first)."""
-    root = Path(out)
+    keeps every finished part), then call ``finish`` (the command's own files), all under the
+    folder's lock.  A directory holding another league is refused, naming it, unless
+    ``force``, which first removes the old league's tables (their verified parts only), so
+    nothing of a larger old league is left for a report to mix in.  A ``table=k`` folder
+    that is a symlink is refused: a league writes inside ``out`` only."""
+    from unosim.run.guard import folder_kind, resolve_out
+
+    root = resolve_out(out)
     set_workers(workers)
     manifest = league.manifest()
     with hold_lock(root):
         if root.exists() and not root.is_dir():
             raise StoreError(f"--out: {root} exists and is not a directory")
-        if root.is_dir() and any(root.iterdir()):
+        found = folder_kind(root)
+        if found is not None and found[0] != "league":
+            raise StoreError(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
+                             "path (--force only replaces a unosim league)")
+        for t in [*root.glob("table=*"), *root.glob("table=*/order=*")] if root.is_dir() else ():
+            if t.is_symlink() or not inside(root, t):
+                raise StoreError(f"--out: {t} is a symlink; a league writes only inside its folder: remove the "
+                                 "link or choose another path")
+        if root.is_dir() and any(f.name != REJECTED for f in root.iterdir()):
             old = read_manifest(root / LEAGUE_MANIFEST)
             if old is None:
                 raise StoreError(f"--out: {root} is a non-empty directory that is not a unosim league; "
@@ -193,14 +209,35 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
                     what = [k for k in manifest if old.get(k) != manifest[k]]
                     raise StoreError(f"--out: {root} holds a different league (differs in: {', '.join(what)}); "
                                      "use --force to replace it or choose another path")
-                for d in sorted(root.glob("table=*")) + sorted(root.glob("table=*/order=*")):
-                    if d.is_dir() and (d / MANIFEST).is_file():
-                        remove_result(d)  # a stale table of the old league must not be read as this one's
+                _remove_tables(root)
         root.mkdir(parents=True, exist_ok=True)
         write_json_atomic(root / LEAGUE_MANIFEST, manifest)
         jobs = league.jobs(root)
-        done = [j.prepare(force=force, resume=True) for j in jobs]
-        return execute(jobs, done, workers=workers, progress=progress)
+        done = [j.prepare(force=False, resume=True) for j in jobs]
+        summaries = execute(jobs, done, workers=workers, progress=progress)
+        for job, summary in zip(jobs, summaries):
+            summary.notes = [f"{job.name}: {n}" for n in job.notes]
+        if finish is not None:
+            finish()
+        return summaries
+
+
+def _remove_tables(root: Path) -> None:
+    """``--force``: the old league's tables (their verified parts, see
+    :func:`unosim.run.store.remove_result`), its leaderboard and its manifest; a table folder
+    left empty goes too, one holding a user's file stays (its Parquet files set aside)."""
+    for t in sorted(root.glob("table=*")):
+        if not t.is_dir() or t.is_symlink():
+            continue
+        for d in sorted(t.glob("order=*")) + [t]:  # a table's orders (an older league: the table itself)
+            if d.is_dir() and not d.is_symlink() and read_manifest(d / MANIFEST) is not None:
+                remove_result(d)
+                if d != t and not any(d.iterdir()):
+                    d.rmdir()
+        if not any(t.iterdir()):
+            t.rmdir()
+    for name in ("leaderboard.csv", "leaderboard.png", LEAGUE_MANIFEST):
+        (root / name).unlink(missing_ok=True)
 
 
 def read_counts(league: League, out: str | Path, blocks: int = BLOCKS) -> np.ndarray:

@@ -42,6 +42,25 @@ def find_skill(dataset_dir: Any, skill: Any = None) -> pd.DataFrame | None:
         p = d.with_name(d.name + ".skill") / SKILL_FILE
         if not p.is_file():
             return None
+    return _read_skill(p, skill is not None)
+
+
+_SKILL_COLUMNS = ("label", "partition", "skill_norm", "norm_low", "norm_high", "share")
+
+
+def _read_skill(p: Path, named: bool) -> pd.DataFrame:
+    """The skill table at ``p``, or one line saying what the file is instead."""
+    import pyarrow.parquet as pq
+
+    where = "--skill" if named else "skill table"
+    try:
+        names = pq.read_schema(p).names
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{where}: {p} is not a readable Parquet file ({str(e).splitlines()[0][:80]})") from None
+    missing = [c for c in _SKILL_COLUMNS if c not in names]
+    if missing:
+        raise ValueError(f"{where}: {p} is not a `unosim skill` table (no {', '.join(missing[:3])} column); give "
+                         "the folder `unosim skill SWEEP --out DIR` wrote")
     return pd.read_parquet(p)
 
 

@@ -34,6 +34,15 @@ class Source:
     origin: int
     frame: pd.DataFrame | None = None
     notes: tuple[str, ...] = ()
+    checks: tuple[Any, ...] = ()  # futures: each part's checksum, verified while the data streams
+
+    def confirm(self) -> None:
+        """Wait for the source's checksum checks; a part that fails refuses the report (one
+        line).  Called once the data was read: hashing overlaps the reading."""
+        for fut in self.checks:
+            why = fut.result()
+            if why is not None:
+                raise ValueError(why)
 
 
 @dataclass
@@ -80,7 +89,7 @@ def source_meta(sources: Sequence[Source]) -> dict[str, dict[str, str]]:
 # what every hand row of every mode has (O1): a Parquet file without them is not a result
 _REQUIRED = ("winner", "stalled", "turns")
 # what must agree between the parts of one result (one run: config, seed, engine)
-_SAME_RUN = (b"unosim.config", b"unosim.seed", b"unosim.engine_version", b"unosim.mode")
+_SAME_RUN = (b"unosim.config", b"unosim.seed", b"unosim.engine_version", b"unosim.mode", b"unosim.run_id")
 
 
 def _schema(f: Path) -> Any:
@@ -91,6 +100,9 @@ def _schema(f: Path) -> Any:
     missing = [c for c in _REQUIRED if c not in schema.names]
     if missing:
         raise ValueError(f"{f}: not a unosim result (no {', '.join(missing)} column)")
+    meta = schema.metadata or {}
+    if b"unosim.players" not in meta or b"unosim.config" not in meta:
+        raise ValueError(f"{f}: not a unosim result (its columns look like one, but it carries no unosim metadata)")
     return schema
 
 
@@ -105,15 +117,94 @@ def _one_run(leaf: Path, files: Sequence[Path], first: Any) -> None:
                                  f"{k.decode()}); refusing to mix them: keep one run per folder")
 
 
-def _completeness(leaf: Path, files: Sequence[Path], stem: str) -> tuple[str, ...]:
-    """A note when the folder is a run with chunks still to play."""
-    from unosim.run.store import MANIFEST, expected_parts, read_manifest
+_UNVERIFIED = "unverified"  # a placeholder note, gathered into one line per input by discover()
+
+
+_HASHERS: Any = None
+
+
+def _hash_later(rec: Any, f: Path) -> Any:
+    """A future of ``rec.verify(f)`` phrased as the report's refusal, on a background thread
+    (zlib releases the GIL, so hashing runs beside the report's own reading)."""
+    global _HASHERS
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _HASHERS is None:
+        _HASHERS = ThreadPoolExecutor(max_workers=max(1, min(4, (os.cpu_count() or 2) - 1)),
+                                      thread_name_prefix="unosim-verify")
+
+    def check() -> str | None:
+        why = rec.verify(f)
+        return None if why is None else f"{f}: {why}; not reported: the same command sets it aside and plays its chunk again"
+
+    return _HASHERS.submit(check)
+
+
+def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
+    """The parts of the result in ``leaf`` that may be counted, and the notes the reader
+    must see first.
+
+    A result with a part journal (unosim.run.integrity) is verified: every part it lists
+    must have exactly its recorded bytes (CRC-32 and size) and cover its recorded chunk of
+    the run's plan, else one line refuses the folder; a listed part that is missing makes
+    the result incomplete (a note); a Parquet file the journal does not list (a stray
+    ``extra.parquet``, a copy under another name) is named in a note and never counted.
+    A folder without a journal cannot be checked: its report says it is unverified."""
+    from unosim.run.integrity import read_records
+    from unosim.run.store import MANIFEST, PART, expected_parts, read_manifest
 
     manifest = read_manifest(leaf / MANIFEST)
-    total = expected_parts(manifest) if manifest else None
-    if total is None or len(files) >= total:
-        return ()
-    return (f"{stem} is incomplete: {len(files)} of {total} chunks (run the same command again to finish it)",)
+    records = read_records(leaf)
+    if records is None:
+        return list(files), (_UNVERIFIED,), ()
+    notes: list[str] = []
+    size = manifest.get("chunk_size") if manifest else None
+    count = manifest.get("games", manifest.get("matches", manifest.get("tournaments"))) if manifest else None
+    planned = isinstance(count, int) and isinstance(size, int) and count > 0 and size > 0
+    use: list[Path] = []
+    checks: list[Any] = []
+    lost: list[str] = []
+    for i, rec in sorted(records.items()):
+        f = leaf / PART.format(i)
+        if planned and (rec.start != i * size or rec.count != min(size, count - i * size) or rec.count < 1):
+            raise ValueError(f"{f}: its journal record (units {rec.start}-{rec.start + rec.count - 1}) is not chunk "
+                             f"{i} of the run its manifest describes; refusing to report a mixed result")
+        try:
+            nbytes = f.stat().st_size
+        except FileNotFoundError:
+            lost.append(f.name)
+            continue
+        if nbytes != rec.size:
+            raise ValueError(f"{f}: {nbytes:,} bytes where its record says {rec.size:,}; not reported: the same "
+                             "command sets it aside and plays its chunk again")
+        checks.append(_hash_later(rec, f))
+        use.append(f)
+    if not use:
+        raise ValueError(f"{leaf}: no verified part (its journal lists {len(records)}); run the same command again")
+    listed = set(use)
+    stray = [f.name for f in files if f not in listed]
+    if stray:
+        shown = ", ".join(stray[:3]) + (f" and {len(stray) - 3} more" if len(stray) > 3 else "")
+        notes.append(f"{stem}: ignored {shown}: not part{'s' if len(stray) > 1 else ''} of this run "
+                     "(not in its journal)")
+    if lost and manifest is None:
+        notes.append(f"{stem} is incomplete: {', '.join(lost[:3])}{' and more' if len(lost) > 3 else ''} "
+                     f"listed in its journal {'are' if len(lost) > 1 else 'is'} missing (`unosim repair` it, then "
+                     "run the same command again)")
+    if manifest is None:
+        notes.append(f"{stem}: its manifest {MANIFEST} is missing, so its completeness is unknown "
+                     f"({len(use)} verified parts; `unosim repair` rebuilds it)")
+    else:
+        total = expected_parts(manifest)
+        if total is not None and len(use) < total:
+            notes.append(f"{stem} is incomplete: {len(use)} of {total} chunks (run the same command again to "
+                         "finish it)")
+        want = manifest.get("config")
+        first = (pq.read_schema(use[0]).metadata or {}).get(b"unosim.config")
+        if isinstance(want, str) and first is not None and first.decode() != want:
+            raise ValueError(f"{leaf}: its parts are not of the run its manifest describes (config differs); "
+                             "refusing to report a mixed result")
+    return use, tuple(notes), tuple(checks)
 
 
 def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tuple[str, ...]:
@@ -139,40 +230,54 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
             names = tuple(item.frame.columns)
             pending.append(
                 (item.info.config_name or item.label, item.label, item.files, item.info,
-                 names, dict(item.partition), origin, item.frame, ())
+                 names, dict(item.partition), origin, item.frame, (), ())
             )  # fmt: skip
             continue
         path = Path(item)
         if path.is_dir():
             groups: dict[Path, list[Path]] = {}
             for f in sorted(path.rglob("*.parquet")):
+                if any(x.startswith(("_", ".")) for x in f.relative_to(path).parts):
+                    continue  # _rejected/, temporary and hidden files: never part of a result
                 groups.setdefault(f.parent, []).append(f)
             if not groups:
                 raise FileNotFoundError(f"no .parquet files under {path}")
             sweep_note = _sweep_completeness(path, groups)
+            first = len(pending)
+            unverified: list[str] = []
             for leaf, files in sorted(groups.items()):
                 rel = leaf.relative_to(path)
                 part = _parse_partition(rel)
-                schema = _schema(files[0])
-                _one_run(leaf, files, schema)
-                info = RunInfo.from_metadata(schema.metadata, schema.names)
                 if part:
                     stem = ",".join(f"{k}={v}" for k, v in part.items())
                 elif rel.parts:
                     stem = rel.as_posix()
                 else:
                     stem = path.name
+                files, checked, checks = _verified(leaf, files, stem)
+                if _UNVERIFIED in checked:
+                    unverified.append(stem)
+                    checked = tuple(n for n in checked if n != _UNVERIFIED)
+                schema = _schema(files[0])
+                _one_run(leaf, files, schema)
+                info = RunInfo.from_metadata(schema.metadata, schema.names)
                 pending.append(
                     (info.config_name or stem, stem, tuple(files), info,
-                     tuple(schema.names), part, origin, None, sweep_note + _completeness(leaf, files, stem))
+                     tuple(schema.names), part, origin, None, sweep_note + checked, checks)
                 )  # fmt: skip
                 sweep_note = ()
+            if unverified:  # one line for the whole input, on its first source
+                what = (f"{unverified[0]} is unverified" if len(unverified) == 1 else
+                        f"{path.name}: {len(unverified)} of {len(groups)} results are unverified")
+                note = f"{what} (no part journal: content and completeness unchecked)"
+                p0 = pending[first]
+                pending[first] = p0[:-2] + ((note,) + p0[-2], p0[-1])
         elif path.is_file():
             schema = _schema(path)
             info = RunInfo.from_metadata(schema.metadata, schema.names)
             pending.append(
                 (info.config_name or path.stem, path.stem, (path,), info,
-                 tuple(schema.names), {}, origin, None, ())
+                 tuple(schema.names), {}, origin, None, (), ())
             )  # fmt: skip
         else:
             raise FileNotFoundError(f"no such result file or directory: {path}")
@@ -181,13 +286,13 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
         counts[p[0]] = counts.get(p[0], 0) + 1
     used: set[str] = set()
     out: list[Source] = []
-    for name, stem, files, info, names, part, origin, frame, notes in pending:
+    for name, stem, files, info, names, part, origin, frame, notes, checks in pending:
         label = name if counts[name] == 1 or name == stem else f"{name}:{stem}"
         base, i = label, 2
         while label in used:
             label, i = f"{base}#{i}", i + 1
         used.add(label)
-        out.append(Source(label, files, info, names, part, origin, frame, notes))
+        out.append(Source(label, files, info, names, part, origin, frame, notes, checks))
     return out
 
 
@@ -222,6 +327,7 @@ def load(
             frame = src.frame[cols].copy()
         else:
             table = pads.dataset(list(map(str, src.files)), format="parquet").to_table(columns=cols)
+            src.confirm()
             frame = table.to_pandas(strings_to_categorical=True)
         out.append(Result(src.label, frame, src.info, dict(src.partition), src.files))
     return out

@@ -81,19 +81,24 @@ def _iter_batches(src: Source, columns: Sequence[str], batch_rows: int = 1 << 18
                 batch[c] = np.asarray(src.frame[c])
         yield batch
         return
-    for f in src.files:
-        pf = pq.ParquetFile(f, read_dictionary=bot_cols or None, pre_buffer=False)
-        for rb in pf.iter_batches(batch_size=batch_rows, columns=cols, use_threads=True):
-            batch = {}
-            for i, c in enumerate(rb.schema.names):
-                arr = rb.column(i)
-                if c in bot_cols:
-                    if not hasattr(arr, "indices"):
-                        arr = arr.dictionary_encode()
-                    batch[c] = (arr.indices.to_numpy(zero_copy_only=False), arr.dictionary.to_pylist())
-                else:
-                    batch[c] = arr.to_numpy(zero_copy_only=False)
-            yield batch
+    try:
+        for f in src.files:
+            pf = pq.ParquetFile(f, read_dictionary=bot_cols or None, pre_buffer=False)
+            for rb in pf.iter_batches(batch_size=batch_rows, columns=cols, use_threads=True):
+                batch = {}
+                for i, c in enumerate(rb.schema.names):
+                    arr = rb.column(i)
+                    if c in bot_cols:
+                        if not hasattr(arr, "indices"):
+                            arr = arr.dictionary_encode()
+                        batch[c] = (arr.indices.to_numpy(zero_copy_only=False), arr.dictionary.to_pylist())
+                    else:
+                        batch[c] = arr.to_numpy(zero_copy_only=False)
+                yield batch
+    except (OSError, ValueError):
+        src.confirm()  # a damaged part: its checksum says so in plain words
+        raise
+    src.confirm()  # the data was read while its checksums were computed: only now may it count
 
 
 def _add_hist(hists: dict[str, np.ndarray], col: str, values: np.ndarray) -> None:

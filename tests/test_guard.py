@@ -1,0 +1,207 @@
+"""The output guard: no command deletes or overwrites a file it did not write.
+
+One situation per test, each the exact case a hostile user tried: a user's file inside a
+result folder, a stray manifest before ``--force``, ``tune``/``skill``/``plot``/``league``
+into a folder that is not theirs (also through a symlink and with ``--out .``), two
+writers at once, ``league --force`` to a smaller league, a symlinked ``table=0``, a full
+disk under ``tune``.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from unosim.cli import main
+from unosim.run.integrity import hold_lock
+from unosim.run.store import MANIFEST
+
+SWEEP = ('name = "sw"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 60\nseed = 0\nchunk_size = 30\n'
+         '[axes]\n"rules.stacking" = ["draw2"]\n[strata]\n"table.players" = [2]\n')
+
+
+def invoke(*args: object) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def refused(result: Result, *needles: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert "Traceback" not in result.output
+    errors = [ln for ln in result.output.splitlines() if ln.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    for n in needles:
+        assert n in errors[0], (n, errors[0])
+    return errors[0]
+
+
+def run_args(out: Path) -> list[object]:
+    return ["run", "standard", "--hands", 300, "--chunk-size", 100, "--seed", 2, "--quiet", "--out", out]
+
+
+def test_a_users_files_in_a_result_are_set_aside_never_deleted(tmp_path: Path) -> None:
+    """A user's part-000007.parquet (a chunk the run does not have) and .write-test survive a
+    resume: the part is moved to _rejected/ with a line, the probe name is never theirs."""
+    out = tmp_path / "r"
+    assert invoke(*run_args(out)).exit_code == 0
+    (out / "part-000007.parquet").write_bytes((out / "part-000000.parquet").read_bytes())
+    (out / ".write-test").write_text("mine")
+    (out / "extra.parquet").write_bytes(b"mine too")
+    r = invoke(*run_args(out))
+    assert r.exit_code == 0, r.output
+    assert "part-000007.parquet: not a chunk of this run; moved to _rejected/part-000007.parquet" in r.output
+    assert "extra.parquet: not a part name of this run; moved to _rejected/extra.parquet" in r.output
+    assert (out / ".write-test").read_text() == "mine"
+    assert (out / "_rejected" / "extra.parquet").read_bytes() == b"mine too"
+    assert "part-000007.parquet" in (out / "_rejected" / "why.txt").read_text()
+    assert not [f for f in out.iterdir() if f.name.startswith(".unosim-probe")]
+
+
+def test_force_deletes_only_parts_its_journal_lists(tmp_path: Path) -> None:
+    """--force on a folder with a stray _unosim.json (no journal) beside a user's
+    part-000000.parquet: the user's file is set aside, not deleted."""
+    real = tmp_path / "real"
+    assert invoke(*run_args(real)).exit_code == 0
+    out = tmp_path / "user"
+    out.mkdir()
+    (out / MANIFEST).write_text((real / MANIFEST).read_text())  # a copied manifest
+    mine = (real / "part-000000.parquet").read_bytes()
+    (out / "part-000000.parquet").write_bytes(mine)
+    r = invoke(*run_args(out)[:-2], "--seed", 3, "--out", out, "--force")
+    assert r.exit_code == 0, r.output
+    assert (out / "_rejected" / "part-000000.parquet").read_bytes() == mine
+    # a real result's own parts are deleted by --force (its journal lists them)
+    r = invoke(*run_args(real)[:-2], "--seed", 3, "--out", real, "--force")
+    assert r.exit_code == 0 and not (real / "_rejected").exists(), r.output
+
+
+def test_tune_never_overwrites_what_it_did_not_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An existing bot.toml (directly, through a symlink, with --out .), a run result, a
+    locked folder: each refused before any tuning, in one line."""
+    tune = ("tune", "standard", "--players", 2, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet")
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "bot.toml").write_text("hours of work")
+    refused(invoke(*tune, "--out", d), "bot.toml exists and was not written by `unosim tune`")
+    refused(invoke(*tune, "--out", d, "--force"), "bot.toml exists and was not written by `unosim tune`")
+    (tmp_path / "link").symlink_to(d)
+    refused(invoke(*tune, "--out", tmp_path / "link"), str(d / "bot.toml"))
+    monkeypatch.chdir(d)
+    refused(invoke(*tune, "--out", "."), "bot.toml exists")
+    assert (d / "bot.toml").read_text() == "hours of work"
+    run = tmp_path / "run"
+    assert invoke(*run_args(run)).exit_code == 0
+    refused(invoke(*tune, "--out", run), "holds the output of `unosim run`")
+    with hold_lock(tmp_path / "busy"):
+        refused(invoke(*tune, "--out", tmp_path / "busy"), "being written by another unosim command")
+
+
+def test_tune_on_a_full_disk_keeps_the_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk while bot.toml is written: one line, and the bot on stdout (not lost);
+    the same command then resumes into its own folder, a changed one needs --force."""
+    from unosim.run import guard
+
+    tune = ["tune", "standard", "--players", 2, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet",
+            "--out", tmp_path / "t"]
+    real = guard.Output.write
+
+    def full(self: guard.Output, name: str, fn: object) -> Path:
+        if name == "bot.toml":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, name, fn)
+
+    monkeypatch.setattr(guard.Output, "write", full)
+    r = invoke(*tune)
+    refused(r, "bot.toml: No space left on device", "printed above")
+    assert 'strategy = "weights"' in r.output
+    monkeypatch.setattr(guard.Output, "write", real)
+    assert invoke(*tune).exit_code == 0
+    refused(invoke(*tune[:-2], "--seed", 5, "--out", tmp_path / "t"), "other settings", "--force")
+    ok = invoke(*tune[:-2], "--seed", 5, "--out", tmp_path / "t", "--force")
+    assert ok.exit_code == 0, ok.output
+    listed = json.loads((tmp_path / "t" / "_unosim_output.json").read_text())
+    assert listed["kind"] == "tune" and "bot.toml" in listed["files"] and listed["identity"]["seed"] == 5
+
+
+def test_plot_never_overwrites_a_users_figure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = tmp_path / "run"
+    assert invoke(*run_args(run)).exit_code == 0
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "win_share.png").write_bytes(b"my figure")
+    monkeypatch.chdir(mine)
+    refused(invoke("plot", run, "--out", "."), "win_share.png exists and was not written by `unosim plot`")
+    refused(invoke("plot", run, "--out", ".", "--force"), "win_share.png exists")
+    assert (mine / "win_share.png").read_bytes() == b"my figure"
+    refused(invoke("plot", run, "--out", run), "holds the output of `unosim run`")
+    ok = invoke("plot", run, "--out", tmp_path / "p")
+    assert ok.exit_code == 0 and (tmp_path / "p" / "win_share.png").exists(), ok.output
+    assert invoke("plot", run, "--out", tmp_path / "p").exit_code == 0  # its own figures: replaced
+
+
+def test_skill_refuses_a_run_result_and_a_second_writer(tmp_path: Path) -> None:
+    sweep = tmp_path / "sw.toml"
+    sweep.write_text(SWEEP)
+    run = tmp_path / "run"
+    assert invoke(*run_args(run)).exit_code == 0
+    skill = ("skill", sweep, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet")
+    refused(invoke(*skill, "--out", run), "holds the output of `unosim run`")
+    with hold_lock(tmp_path / "busy"):
+        refused(invoke(*skill, "--out", tmp_path / "busy"), "being written by another unosim command")
+
+
+def test_a_sweep_point_is_locked_with_its_sweep(tmp_path: Path) -> None:
+    """A plain run into a point of a sweep that is being written is refused."""
+    sweep = tmp_path / "sw.toml"
+    sweep.write_text(SWEEP)
+    data = tmp_path / "data"
+    assert invoke("sweep", sweep, "--out", data, "--quiet").exit_code == 0
+    point = next(p.parent for p in data.rglob(MANIFEST))
+    with hold_lock(data):
+        refused(invoke(*run_args(point)), "being written by another unosim command", "_unosim_sweep.json")
+
+
+def test_league_guards(tmp_path: Path) -> None:
+    """Two leagues at once; --force to a smaller league leaves no old table; a table=0 that
+    is a symlink to another result is refused, and that result is untouched."""
+    lg = tmp_path / "lg"
+    big = ("league", "standard", "--bots", "counter,greedy,random", "--players", 2, "--deals", 30, "--quiet",
+           "--out", lg)
+    assert invoke(*big).exit_code == 0
+    assert len(list(lg.glob("table=*"))) == 3
+    with hold_lock(lg):
+        refused(invoke(*big), "being written by another unosim command")
+    small = ("league", "standard", "--bots", "counter,greedy", "--players", 2, "--deals", 30, "--quiet", "--out", lg)
+    refused(invoke(*small), "holds a different league", "--force")
+    r = invoke(*small, "--force")
+    assert r.exit_code == 0, r.output
+    assert [p.name for p in lg.glob("table=*")] == ["table=0"]
+    rows = pd.read_parquet(lg / "table=0")
+    assert len(rows) == 60  # 30 deals x 2 rotations: nothing of the old league mixed in
+    # a symlinked table=0 leading to another result
+    other = tmp_path / "other"
+    assert invoke(*run_args(other)).exit_code == 0
+    before = {f.name: f.read_bytes() for f in other.iterdir() if f.is_file()}
+    lg2 = tmp_path / "lg2"
+    lg2.mkdir()
+    (lg2 / "table=0").symlink_to(other)
+    refused(invoke(*small[:-2], "--out", lg2, "--force"), "is a symlink")
+    assert {f.name: f.read_bytes() for f in other.iterdir() if f.is_file()} == before
+    refused(invoke(*small[:-2], "--out", other), "holds the output of `unosim run`")
+
+
+def test_a_symlinked_out_is_judged_as_its_target(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert invoke(*run_args(run)).exit_code == 0
+    (tmp_path / "alias").symlink_to(run)
+    with hold_lock(run):
+        refused(invoke(*run_args(tmp_path / "alias")), "being written by another unosim command")
+    sweep = tmp_path / "sw.toml"
+    sweep.write_text(SWEEP)
+    refused(invoke("sweep", sweep, "--out", tmp_path / "alias", "--quiet"), "holds the output of `unosim run`")
+    assert os.path.islink(tmp_path / "alias")

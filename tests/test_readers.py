@@ -1,0 +1,81 @@
+"""Every reader checks what it reads, and every command ends in one line on a signal.
+
+report, compare and plot accept a run result, a sweep or a result file and say in one
+line what any other folder is (a league, a tune); a Parquet file with result-like columns
+but no unosim metadata, and a ``--skill`` file that is not a skill table, are one line.
+SIGINT, SIGTERM and SIGHUP end a run within moments: one line (what was kept, the exact
+command that resumes), exit 128 + the signal (resuming is tested in test_faults.py).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from unosim.cli import main
+
+
+def invoke(*args: object) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def one_error(res: Result, *needles: str) -> None:
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    (line,) = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert line.startswith("Error:") and all(n in line for n in needles), line
+
+
+def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
+    lg = tmp_path / "lg"
+    assert invoke("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 20, "--quiet",
+                  "--out", lg).exit_code == 0
+    for cmd in (("report", lg), ("compare", lg, lg), ("plot", lg, "--out", tmp_path / "p")):
+        one_error(invoke(*cmd), "is the output of `unosim league`", "table=0")
+    assert invoke("report", lg / "table=0").exit_code == 0  # a table is a run result
+    tune = tmp_path / "t"
+    tune.mkdir()
+    (tune / "_unosim_output.json").write_text('{"kind": "tune", "files": []}')
+    one_error(invoke("report", tune), "is the output of `unosim tune`", "bot.toml")
+
+
+def test_result_like_files_without_metadata_and_a_false_skill_table(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.parquet"
+    pd.DataFrame({"winner": [0, 1], "stalled": [False, False], "turns": [3, 4]}).to_parquet(fake)
+    one_error(invoke("report", fake), "fake.parquet", "no unosim metadata")
+    sweep = tmp_path / "sw.toml"
+    sweep.write_text('name = "sw"\nbase = "standard"\nhands = 60\n[axes]\n"rules.stacking" = ["draw2"]\n')
+    assert invoke("sweep", sweep, "--out", tmp_path / "sw", "--quiet").exit_code == 0
+    other = tmp_path / "other.parquet"
+    pd.DataFrame({"a": [1]}).to_parquet(other)
+    one_error(invoke("report", tmp_path / "sw", "--skill", other), "--skill", "not a `unosim skill` table")
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, sig: int, code: int) -> None:
+    out = tmp_path / "r"
+    args = ["run", "standard", "--hands", "4000000", "--chunk-size", "50000", "--seed", "1", "--out", str(out), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True)  # a new session: SIGINT not ignored
+    journal = out / "_unosim_parts.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
+        time.sleep(0.2)  # wait for the first finished part
+    t = time.monotonic()
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    assert time.monotonic() - t < 10
+    assert p.returncode == code, err
+    lines = [ln for ln in err.splitlines() if ln.startswith("unosim: interrupted")]
+    assert len(lines) == 1 and "every finished part is kept" in lines[0], err
+    assert "resume with: unosim run standard --hands 4000000" in lines[0] and "Traceback" not in err
+    kept = len(journal.read_text().splitlines())
+    assert kept >= 1

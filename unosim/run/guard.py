@@ -1,0 +1,206 @@
+"""The one output guard of every command that writes.
+
+Every writing command (``run``, ``sweep``, ``league``, ``tune``, ``skill``, ``plot``) owns
+the folder it writes, and says so in a manifest: ``_unosim.json`` (a run),
+``_unosim_sweep.json``, ``_unosim_league.json``, or ``_unosim_output.json`` for the
+commands whose output is a set of named files (``tune``, ``skill``, ``plot``), which lists
+every file the command wrote there.  The rules, the same for all of them:
+
+* ``--out`` is resolved first (a symlink, ``.``, ``..``) and judged as its target;
+* a folder holding another command's output is refused in one line naming it, even with
+  ``--force`` (``--force`` replaces a command's own output only);
+* the same command with other settings is refused unless ``--force``, which removes only
+  the files the old manifest lists, so nothing of the old output is left to mix with;
+* a file the command would write that no manifest of its own lists (a user's
+  ``bot.toml``, ``win_share.png``) is never overwritten: refused, with or without
+  ``--force``;
+* the writer holds the folder's lock (:func:`unosim.run.integrity.hold_lock`) for the
+  whole command, so a second writer is refused at once;
+* files are written to a temporary name and renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from unosim.kernel.layout import ENGINE_VERSION
+from unosim.run.integrity import JOURNAL, hold_lock, write_json_atomic
+
+__all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "folder_kind", "guard_output", "inside", "lock_owners",
+           "resolve_out"]
+
+OUTPUT_MANIFEST = "_unosim_output.json"
+_RUN_MANIFEST = "_unosim.json"
+_SWEEP_MANIFEST = "_unosim_sweep.json"
+_LEAGUE_MANIFEST = "_unosim_league.json"
+_PART = re.compile(r"part-\d{6}\.parquet")
+
+
+class GuardError(Exception):
+    """An output folder this command may not write; the message names it and why."""
+
+
+def resolve_out(path: str | Path) -> Path:
+    """``--out`` as the folder it names: user and symlinks expanded, ``.`` and ``..`` gone."""
+    return Path(os.path.expanduser(str(path))).resolve()
+
+
+def inside(root: Path, sub: Path) -> bool:
+    """Whether ``sub`` (after following symlinks) lies inside ``root`` (itself excluded)."""
+    r, s = root.resolve(), sub.resolve()
+    return s != r and s.is_relative_to(r)
+
+
+def _manifest(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def folder_kind(path: Path) -> tuple[str, str] | None:
+    """Which unosim command's output ``path`` holds, as (kind, the file that says so), or
+    None: a run (its manifest, its journal or part files), a sweep, a league, or what an
+    ``_unosim_output.json`` names (tune, skill, plot)."""
+    if not path.is_dir():
+        return None
+    if (path / _SWEEP_MANIFEST).exists():
+        return "sweep", _SWEEP_MANIFEST
+    if (path / _LEAGUE_MANIFEST).exists():
+        return "league", _LEAGUE_MANIFEST
+    if (path / OUTPUT_MANIFEST).exists():
+        m = _manifest(path / OUTPUT_MANIFEST) or {}
+        return str(m.get("kind", "unknown")), OUTPUT_MANIFEST
+    for name in (_RUN_MANIFEST, JOURNAL):
+        if (path / name).exists():
+            return "run", name
+    try:
+        part = next((f.name for f in path.iterdir() if _PART.fullmatch(f.name)), None)
+    except OSError:
+        part = None
+    return ("run", part) if part else None
+
+
+def _owner_of(path: Path) -> tuple[Path, str] | None:
+    """The nearest folder above ``path`` holding a sweep or a league (whose lock its
+    writer holds), or None."""
+    for parent in path.parents:
+        for name in (_SWEEP_MANIFEST, _LEAGUE_MANIFEST):
+            if (parent / name).exists():
+                return parent, name
+    return None
+
+
+def lock_owners(stack: ExitStack, path: Path, option: str = "--out") -> None:
+    """Hold the lock of the sweep or league folder that ``path`` is a point or table of,
+    so that a plain run into it is refused while the sweep or league writes."""
+    owner = _owner_of(path.resolve())
+    if owner is not None:
+        stack.enter_context(hold_lock(owner[0], option, create=False, what=f"the {owner[1]} there"))
+
+
+class Output:
+    """A guarded output folder of named files (see :func:`guard_output`)."""
+
+    def __init__(self, root: Path, kind: str, identity: dict[str, Any], files: list[str]) -> None:
+        self.root = root
+        self.kind = kind
+        self.identity = identity
+        self.files = files
+
+    def _save(self) -> None:
+        write_json_atomic(self.root / OUTPUT_MANIFEST, {"kind": self.kind, "engine_version": ENGINE_VERSION,
+                                                        "identity": self.identity, "files": sorted(self.files)})
+
+    def path(self, name: str) -> Path:
+        """Claim ``name`` (relative to the folder) for this command, listed in its manifest
+        before it is written (so --force can remove it later)."""
+        if name not in self.files:
+            self.files.append(name)
+            self._save()
+        return self.root / name
+
+    def settle(self, written: Sequence[str]) -> None:
+        """After the command's work: list exactly the files it wrote (names claimed but not
+        written are dropped, so a later --force never removes a file of that name)."""
+        self.files = [f for f in self.files if f in set(written)]
+        self._save()
+
+    def write(self, name: str, fn: Callable[[Path], Any]) -> Path:
+        """Write ``name`` atomically: ``fn(temporary path)`` writes it (the temporary name
+        keeps the suffix, for writers that choose their format by it), then it is renamed."""
+        final = self.path(name)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = final.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{final.name}")
+        try:
+            fn(tmp)
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        return final
+
+    def write_text(self, name: str, text: str) -> Path:
+        return self.write(name, lambda p: p.write_text(text, encoding="utf-8"))
+
+
+def _diff(old: Any, new: dict[str, Any]) -> str:
+    if not isinstance(old, dict):
+        return "its settings"
+    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return ", ".join(f"{k} {json.dumps(old.get(k))} -> {json.dumps(new.get(k))}" for k in keys[:4]) or "its settings"
+
+
+@contextmanager
+def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force: bool = False,
+                 names: Sequence[str] = (), option: str = "--out") -> Iterator[Output]:
+    """Own the folder ``out`` for the ``with`` block as command ``kind`` with these
+    settings (``identity``: what makes its files what they are); ``names``: the files it
+    may write, checked before anything is done (see the module docstring for the rules).
+    Raises :class:`GuardError` (one line) when the folder may not be written."""
+    root = resolve_out(out)
+    shown = Path(out)
+    where = f"{shown}" if str(shown) == str(root) else f"{shown} (= {root})"
+    if root.exists() and not root.is_dir():
+        raise GuardError(f"{option}: {where} exists and is not a directory; choose another path")
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(hold_lock(root, option))
+        except OSError as e:
+            raise GuardError(f"{option}: cannot create {where}: {e.strerror or e}") from None
+        found = folder_kind(root)
+        if found is not None and found[0] != kind:
+            raise GuardError(f"{option}: {where} holds the output of `unosim {found[0]}` ({found[1]}); "
+                             f"`unosim {kind}` writes its own folder: choose another path")
+        old = _manifest(root / OUTPUT_MANIFEST) if found else None
+        listed = [f for f in (old or {}).get("files", []) if isinstance(f, str)]
+        if old is not None and (old.get("identity") != identity or old.get("engine_version") != ENGINE_VERSION):
+            if not force:
+                raise GuardError(f"{option}: {where} holds `unosim {kind}` output of other settings (differs in: "
+                                 f"{_diff(old.get('identity'), identity)}); use --force to replace it or choose "
+                                 "another path")
+            for name in listed:
+                f = root / name
+                if (f.is_file() and not f.is_symlink() and inside(root, f)):
+                    f.unlink()
+            listed = []
+        clash = [n for n in names if n not in listed and ((root / n).exists() or (root / n).is_symlink())]
+        if clash:
+            raise GuardError(f"{option}: {root / clash[0]} exists and was not written by `unosim {kind}` here; "
+                             "move it or choose another path (unosim never overwrites a file it did not write)")
+        try:
+            g = Output(root, kind, identity, listed)
+            g._save()
+        except OSError as e:
+            raise GuardError(f"{option}: cannot write to {where}: {e.strerror or e}") from None
+        yield g
