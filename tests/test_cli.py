@@ -181,6 +181,8 @@ def test_error_run_modes_that_do_not_mix(cfg_file: Path, tmp_path: Path) -> None
     out = tmp_path / "o"
     user_error(invoke("run", cfg_file, "--matches", 3, "--tournaments", 2, "--out", out, "--quiet"),
                "--tournaments", "--matches")
+    user_error(invoke("run", cfg_file, "--matches", 3, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),
+               "--chunk-size")
     user_error(invoke("run", cfg_file, "--matches", 3, "--hands", 5, "--out", out, "--quiet"), "--matches", "--hands")
     user_error(invoke("run", cfg_file, "--matches", 3, "--max-hands", 0, "--out", out, "--quiet"), "--max-hands")
     user_error(invoke("run", cfg_file, "--hands", 5, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),

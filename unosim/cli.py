@@ -338,8 +338,10 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
               "--round and --table).")
 @click.option("--round", "rnd", type=int, default=None, help="With --tournament: the round (0-based).")
 @click.option("--table", type=int, default=None, help="With --tournament: the table (0, or 1 with 8 players).")
+@click.option("--rotation", type=int, default=None,
+              help="A hand of a --rotate-seats run: its seat rotation (0 to players-1).")
 def trace(config: str, seed: int, hand: int, match: int | None = None, tournament: int | None = None,
-          rnd: int | None = None, table: int | None = None) -> None:
+          rnd: int | None = None, table: int | None = None, rotation: int | None = None) -> None:
     """Print hand HAND of a run of CONFIG, play by play (of a match or a tournament: the very
     hand that run played)."""
     from .trace import describe
@@ -353,24 +355,27 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     if tournament is None and (rnd is not None or table is not None):
         raise UserError("--round/--table: only with --tournament")
     cfg = _load(config)
+    if rotation is not None and not 0 <= rotation < cfg.players:
+        raise UserError(f"--rotation: a run of {cfg.players} players has rotations 0-{cfg.players - 1} "
+                        f"(got {rotation})")
     from unosim.run.warmup import compile_notice
 
     if match is not None:
         kernels: tuple[str, ...] = ("matches", "trace_match")
-        go = lambda: _trace_match(cfg, seed, match, hand)  # noqa: E731
+        go = lambda: _trace_match(cfg, seed, match, hand, rotation)  # noqa: E731
     elif tournament is not None:
         kernels = ("trace_tournament",)
-        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand)  # noqa: E731
+        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand, rotation)  # noqa: E731
     else:
         kernels = ("trace",)
-        go = lambda: describe(cfg, seed, hand)  # noqa: E731
+        go = lambda: describe(cfg, seed, hand, rotation)  # noqa: E731
     with compile_notice(kernels):
         lines = go()
     for line in lines:
         click.echo(line)
 
 
-def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
+def _trace_match(cfg: Any, seed: int, match: int, hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --match`` (the hand must exist in that match), then its text."""
     from .trace import describe_match
     from unosim.run.jobs import DEFAULT_MAX_HANDS
@@ -382,14 +387,17 @@ def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
         raise UserError(f"--hand: a match has at most {DEFAULT_MAX_HANDS:,} hands (got {hand})")
     from unosim.rules.config import to_params
 
-    played = len(play_match_chunk(to_params(cfg), seed, match, 1, 1))
+    from unosim.run.seating import rotated_params
+
+    P = to_params(cfg) if rotation is None else rotated_params(to_params(cfg), cfg.players, rotation)
+    played = len(play_match_chunk(P, seed, match, 1, 1, split=rotation is not None))
     if hand >= played:
         raise UserError(f"--hand: match {match} of this run has {played} hands (0-{played - 1}); got {hand}")
-    return describe_match(cfg, seed, match, hand)
+    return describe_match(cfg, seed, match, hand, rotation)
 
 
 def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, table: int | None,
-                      hand: int) -> list[str]:
+                      hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --tournament`` (T1 players, round, table, hand), then its text."""
     from .trace import describe_tournament
     from unosim.run.tournaments import PLAYERS, rounds_tables
@@ -407,7 +415,7 @@ def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, tab
     if hand >= cfg.hands_per_round:
         raise UserError(f"--hand: a table plays {cfg.hands_per_round} hands per round "
                         f"(tournament.hands_per_round); got {hand}")
-    return describe_tournament(cfg, seed, tournament, rnd, table, hand)
+    return describe_tournament(cfg, seed, tournament, rnd, table, hand, rotation)
 
 
 @main.command()
