@@ -38,6 +38,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
+from unosim.analysis.report.model import FIGURE_NAMES
 from unosim.analysis.report.render import bots_of
 
 __all__ = [
@@ -479,65 +480,130 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
 # ------------------------------------------------------------------------------ balance chart
 
 _BALANCE = {
-    "turns": ("Mean turns per hand", "difference from the base (turns)"),
-    "dealer1_win_share": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
-    "cards_drawn": ("Mean cards drawn per hand", "difference from the base (cards)"),
-    "skill": ("Skill index (unosim skill)", "difference from the base\n(percentage points)"),
+    "turns": ("turns", 1.0),
+    "dealer1_win_share": ("percentage points", 100.0),
+    "cards_drawn": ("cards", 1.0),
+    "skill": ("percentage points", 100.0),
 }
 
 
-def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """The balance chart: one row per rule change and player count, one axes per metric.
+def _clip_limit(vals: np.ndarray) -> float:
+    """Half-width of a panel's x axis: wide enough for the typical rows' intervals, not for
+    an outlier's (``last_standing`` adds 140 turns at 7 players where stacking takes 1 to 3).
 
-    Each row is the difference from the base point of its player count with its 95%
-    interval; rows are in the report's order (largest effect first, at the top); a change that
-    never triggered or changed no hand is labelled so, without a point. Points are coloured
-    by player count (legend right of the axes). Accepts a balance Report or a sweep directory.
+    The limit is the largest interval end within 4 times the median |end|; ends beyond it are
+    clipped and labelled with their value."""
+    ends = np.abs(vals[np.isfinite(vals)])
+    if not len(ends):
+        return 1.0
+    typical = 4.0 * max(float(np.median(ends)), 1e-9)
+    inside = ends[ends <= typical]
+    lim = float(inside.max()) if len(inside) else typical
+    return max(lim * 1.12, 1e-6)
+
+
+def _rule_order(t: Any) -> list[str]:
+    """Changes grouped by rule (the key before ``=``), the rule with the largest effect first;
+    a rule's values in the order the sweep listed them."""
+    changes = list(dict.fromkeys(t["change"]))
+    key = {c: c.split("=", 1)[0] for c in changes}
+    size: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for c, e in zip(t["change"], t["effect"].abs().fillna(0.0)):
+        size[key[c]] = max(size.get(key[c], 0.0), float(e))
+    for i, c in enumerate(t.sort_values("label", kind="stable")["change"]):
+        first.setdefault(c, i)
+    rules = sorted(dict.fromkeys(key.values()), key=lambda k: -size[k])
+    return [c for r in rules for c in sorted((c for c in changes if key[c] == r), key=lambda c: first[c])]
+
+
+def _base_caption(rep: rp.Report) -> str:
+    """'base: official rules but ...' from the balance report's title."""
+    inner = rep.title.partition("(")[2].rpartition(")")[0]
+    return f"base: {inner}" if inner else ""
+
+
+def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """The balance chart: one row per rule change, its table sizes side by side in the row.
+
+    One panel per metric (mean turns, dealer+1 win share, mean cards drawn, skill index when
+    measured): each point is a rule value's difference from the base point of its table size,
+    with its 95% interval, coloured by table size.  Rows are grouped by rule (a rule's values
+    one under the other, the rule with the largest effect on top).  Each panel has its own
+    scale, set by its typical rows: an interval reaching beyond it is clipped at the edge
+    (an arrow) and labelled with its value.  A point whose rule never acted ("never
+    triggered", "no hand changed") is a hollow grey marker at zero.  The title is short; one
+    caption line under the panels says the base config and the bots.
     """
     rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
     if rep.kind != "balance":
         raise ValueError("plot_balance needs a balance report (unosim.analysis.report.balance_report)")
     t = rep.table
-    metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)
-    rows = list(dict.fromkeys(zip(t["change"], t["players"])))
-    inert = {(c, p): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t))) if w}
-    counts = sorted({p for _, p in rows})
+    metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)[:3]
+    changes = _rule_order(t) if len(t) else []
+    counts = sorted({int(p) for p in t["players"]}) if len(t) else []
     palette = dict(zip(counts, colors(len(counts))))
-    fig, axes = _new(len(metrics), size=(3.6, max(2.6, 0.26 * len(rows) + 1.6)), sharey=True)
-    y = np.arange(len(rows))[::-1]
+    status = {(c, int(p)): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t)))
+              if isinstance(w, str) and w}
+    row_h = 0.16 + 0.07 * len(counts)
+    fig = Figure(figsize=(2.1 + 2.55 * len(metrics), max(3.0, row_h * len(changes) + 1.5)), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = np.atleast_1d(fig.subplots(1, len(metrics), sharey=True, squeeze=False).ravel())
+    y0 = np.arange(len(changes))[::-1].astype(float)
+    ypos = {c: y for c, y in zip(changes, y0)}
+    offset = {p: (0.25 - 0.5 * i / max(len(counts) - 1, 1)) if len(counts) > 1 else 0.0 for i, p in enumerate(counts)}
     handles: dict[str, Any] = {}
     for ax, m in zip(axes, metrics):
-        sub = t[t["metric"] == m].set_index(["change", "players"])
-        scale = 100.0 if m in ("dealer1_win_share", "skill") else 1.0
-        cells = [
-            sub.loc[r, ["diff", "low", "high"]].to_numpy(float) if r in sub.index and r not in inert else [np.nan] * 3
-            for r in rows
-        ]
-        vals = np.array(cells, dtype=float).reshape(-1, 3) * scale
-        err = np.abs(np.stack([vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]]))
-        for p in counts:
-            sel = np.array([q == p for _, q in rows])
-            if not np.isfinite(vals[sel, 0]).any():
+        unit, scale = _BALANCE[m]
+        sub = t[t["metric"] == m]
+        live = sub[[(c, int(p)) not in status for c, p in zip(sub["change"], sub["players"])]]
+        lim = _clip_limit(live[["low", "high"]].to_numpy(float).ravel() * scale)
+        series: dict[int, list[tuple[float, float, float, float]]] = {p: [] for p in counts}
+        inert_y = []
+        for r in sub.itertuples(index=False):
+            p = int(r.players)
+            y = ypos[r.change] + offset[p]
+            if (r.change, p) in status or not np.isfinite(r.diff):
+                inert_y.append(y)
                 continue
-            handles[f"{p} players"] = ax.errorbar(vals[sel, 0], y[sel], xerr=err[:, sel], fmt="o", capsize=3,
-                                                  color=palette[p], markersize=4)  # fmt: skip
+            d, lo, hi = r.diff * scale, r.low * scale, r.high * scale
+            dc, loc, hic = (float(v) for v in np.clip([d, lo, hi], -lim, lim))
+            series[p].append((y, dc, dc - loc, hic - dc))
+            if hi > lim or lo < -lim:  # clipped: an arrow at the edge and the value
+                side = 1 if hi > lim else -1
+                ax.annotate(f"{d:+.3g}", (side * lim, y), xytext=(-10 * side, 0), textcoords="offset points",
+                            ha="right" if side > 0 else "left", va="center", fontsize=6.5, color=palette[p],
+                            bbox={"fc": "white", "ec": "none", "pad": 0.4, "alpha": 0.85}, zorder=3)
+                ax.annotate("", (side * lim, y), xytext=(-4 * side, 0), textcoords="offset points",
+                            arrowprops={"arrowstyle": "-|>", "color": palette[p], "lw": 0.8})
+        for p, pts in series.items():
+            if pts:
+                y, x, el, eh = (np.array(v) for v in zip(*pts))
+                handles[f"{p} players"] = ax.errorbar(x, y, xerr=[el, eh], fmt="o", color=palette[p], ms=3.5,
+                                                      capsize=2, elinewidth=1.0)
+        if inert_y:
+            ax.plot(np.zeros(len(inert_y)), inert_y, marker="o", mfc="none", mec="0.6", ms=4, ls="none")
         ax.axvline(0.0, **_ZERO)
-        title, xlabel = _BALANCE[m]
-        _title(ax, title)
-        ax.set_xlabel(xlabel)
-        ax.set_yticks(y, [f"{c} ({p}p)" + (f": {inert[c, p]}" if (c, p) in inert else "") for c, p in rows],
-                      fontsize="small")
+        ax.set_xlim(-lim, lim)
+        ax.set_title(FIGURE_NAMES.get(m, m), fontsize="medium")
+        ax.set_xlabel(unit, fontsize="small")
+        ax.tick_params(axis="x", labelsize="small", labelbottom=True, labeltop=len(changes) > 12, top=len(changes) > 12)
+        ax.set_yticks(y0, changes, fontsize="small")
         ax.yaxis.set_tick_params(labelleft=ax is axes[0])
-        ax.set_ylim(-0.7, len(rows) - 0.3)
+        ax.set_ylim(-0.7, len(changes) - 0.3)
+        for y in y0[:-1]:
+            ax.axhline(y - 0.5, color="0.92", lw=0.6, zorder=0)
         ax.grid(axis="x", alpha=0.3)
-    axes[0].set_ylabel("rule change (players)")
-    for ax in axes[1:]:
-        ax.set_ylabel("")
-    title = rep.title or "balance against the base point"
-    _suptitle(fig, f"{title[0].upper()}{title[1:]}: each rule change minus the base point of its table, "
-                   "with 95% intervals")
-    if len(handles) > 1:
-        _fig_legend(fig, list(handles.values()), list(handles), title="table")
+    axes[0].set_ylabel("rule change", fontsize="small")
+    name = next((lab.split(":")[0] for lab in t["label"]), "") if len(t) and "label" in t else ""
+    _suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
+    caption = "; ".join(x for x in (_base_caption(rep), f"bots: {bots_of(rep)}" if bots_of(rep) else "") if x)
+    inert = " Hollow grey: never triggered or no hand changed." if status else ""
+    if caption or inert:
+        _caption(fig, caption + ("." if caption else "") + inert)
+    if handles:
+        order = sorted(handles, key=lambda k: int(k.split()[0]))
+        _fig_legend(fig, [handles[k] for k in order], order, title="table")
     return _save(fig, path, rep)
 
 
