@@ -368,11 +368,25 @@ def _is_sweep(path: Path) -> bool:
 @click.option("--skill", "skill_dir", default=None, metavar="DIR",
               help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
                    "next to the sweep directory, when it exists].")
-def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None) -> None:
-    """Summarise one or more result files or directories (a sweep: its balance report)."""
+@click.option("--html", "html_file", default=None, metavar="FILE", callback=_not_empty,
+              help="Also write one self-contained page (tables, every figure, config, bots, notes) to FILE.")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
+           html_file: str | None = None) -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report; with
+    --html also a league or skill directory)."""
     from unosim.analysis import report as rp
 
     paths = _report_paths(results)
+    if html_file is not None:
+        if Path(html_file).is_dir():
+            raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
+        from unosim.analysis.html import write_html
+
+        try:
+            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
+        except (ValueError, OSError) as e:
+            raise UserError(str(e)) from None
+        return
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")

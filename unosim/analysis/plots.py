@@ -28,6 +28,7 @@ import math
 import os
 import re
 import textwrap
+from functools import partial
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ __all__ = [
     "plot_match_winners",
     "plot_hands_per_match",
     "plot_balance",
+    "plot_match_bots",
+    "plot_champions",
+    "run_figures",
     "plot_all",
 ]
 
@@ -390,7 +394,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     labels = _match_labels(rep)
     ncols = min(max(len(labels), 1), 3)
     nrows = max(1, math.ceil(len(labels) / ncols))
-    fig, axes = _new(ncols, nrows, size=(max(4.6, 7.0 / ncols), 3.6), sharey=True)
+    fig, axes = _new(ncols, nrows, size=(max(4.6, 8.0 / ncols), 3.6), sharey=True)
     tables = {sys: _share_table(rep, f"match_{sys}_seat") for sys, _ in _WINNERS}
     systems = [(sys, name) for sys, name in _WINNERS if any(tables[sys].get(lab) for lab in labels)]
     palette = dict(zip((s for s, _ in _WINNERS), colors(3)))
@@ -425,15 +429,18 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
         axes[0].set_axis_off()
         _suptitle(fig, "Match win share by seat: no match results")
         return _save(fig, path, rep)
-    which = " and ".join(n.split(" (")[0] for _, n in systems)
     _suptitle(
         fig,
-        f"Match win share by seat minus the even share {_even_note(players)}, in percentage points, "
-        f"with 95% intervals: {which}"
+        f"Match win share by seat minus {_even_note(players)} (percentage points, 95% intervals)"
         + (f", {targets[0]}" if len(targets) == 1 else "")
         + _for(labels),
     )
-    _fig_legend(fig, list(handles.values()), list(handles), title="scoring", below=True)
+    # short names in the legend, right of the first row's last axes (never clipped, never on
+    # the title); the rules are in the glossary
+    if handles:
+        axes[min(ncols, len(labels)) - 1].legend(
+            list(handles.values()), [n.split(" (")[0] for n in handles], loc="upper left",
+            bbox_to_anchor=(1.01, 1.0), fontsize="small", title="scoring", title_fontsize="small", frameon=False)
     return _save(fig, path, rep)
 
 
@@ -610,6 +617,18 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
 # ------------------------------------------------------------------------------ everything
 
 
+def _read_csv(path: Path) -> Any:
+    import pandas as pd
+
+    return pd.read_csv(path)
+
+
+def _read_parquet(path: Path) -> Any:
+    import pandas as pd
+
+    return pd.read_parquet(path)
+
+
 def _is_sweep(path: Path) -> bool:
     if not path.is_dir():
         return False
@@ -625,6 +644,11 @@ def plot_all(
     ``cards_played.png``; with bots that differ by seat (or a ``--rotate-seats`` run)
     ``bot_win_share.png``; with match results ``match_winners.png`` and
     ``hands_per_match.png``.
+
+    With a tournament run: ``champions.png`` (champion share per player and per bot) and no
+    ``win_share.png`` (under T1 a seat is a player and its bot); with match results by bot:
+    ``match_bots.png``.  A ``unosim league`` directory: ``league_<dir>.png``; a ``unosim
+    skill`` directory: ``skill_<dir>.png``.
 
     For each partitioned sweep directory: ``balance_<dir>.png`` only. A sweep has dozens
     of points (29 rule values x 3 tables for ``configs/sweeps/house_rules.toml``); one bar
@@ -648,6 +672,18 @@ def plot_all(
     balances: list[tuple[str, rp.Report]] = []
     for item in items:
         p = Path(item) if isinstance(item, (str, os.PathLike)) else None
+        if p is not None and p.is_dir() and (p / "leaderboard.csv").exists():  # `unosim league`
+            from unosim.skill.plots import plot_league
+
+            emit(f"league_{p.name}.png", plot_league, _read_csv(p / "leaderboard.csv"),
+                 f"League {p.name}: strength with 95% intervals")
+            continue
+        if p is not None and p.is_dir() and (p / "skill.parquet").exists():  # `unosim skill`
+            from unosim.skill.plots import plot_skill
+
+            emit(f"skill_{p.name}.png", plot_skill, _read_parquet(p / "skill.parquet"),
+                 f"Skill index of {p.name}: how much a tuned bot beats B0 (95% intervals)")
+            continue
         if p is None or not _is_sweep(p):
             runs.append(item)
             continue
@@ -660,15 +696,114 @@ def plot_all(
         else:
             runs.append(item)
     if runs:
-        rep = rp.summarize(runs)
-        emit("win_share.png", plot_win_share, rep)
-        if len(rep.figure("bot", "win_per_seat")):
-            emit("bot_win_share.png", plot_bot_win_share, rep)
-        emit("turns.png", plot_game_length, rep, "turns")
-        emit("cards_played.png", plot_game_length, rep, "cards_played")
-        if _match_labels(rep):
-            emit("match_winners.png", plot_match_winners, rep)
-            emit("hands_per_match.png", plot_hands_per_match, rep)
+        for name, draw in run_figures(rp.summarize(runs)):
+            emit(name, draw)
     for name, bal in balances:
         emit(f"balance_{name}.png", plot_balance, bal)
     return written
+
+
+def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
+    """Every figure of a summary report: (file name, a function drawing it, ``path=`` to write) (what :func:`plot_all` writes for runs
+    and ``unosim report --html`` embeds).
+
+    Seat panels only where seats mean something: a tournament run (T1 seats player p at
+    seat p in every round, so a seat is a player and its bot) gets champion shares per
+    player and per bot instead of hand win shares by seat.
+    """
+    modes = {m.get("mode", "") for m in rep.sources.values()}
+    figs: list[tuple[str, Callable[..., Figure]]] = []
+    if modes != {"tournaments"}:
+        figs.append(("win_share.png", partial(plot_win_share, rep)))
+    if len(rep.figure("bot", "win_per_seat")):
+        figs.append(("bot_win_share.png", partial(plot_bot_win_share, rep)))
+    figs.append(("turns.png", partial(plot_game_length, rep, "turns")))
+    figs.append(("cards_played.png", partial(plot_game_length, rep, "cards_played")))
+    if _match_labels(rep):
+        figs.append(("match_winners.png", partial(plot_match_winners, rep)))
+        if any(len(rep.figure(f"match_{sys}_bot", "win_share")) for sys, _ in _WINNERS):
+            figs.append(("match_bots.png", partial(plot_match_bots, rep)))
+        figs.append(("hands_per_match.png", partial(plot_hands_per_match, rep)))
+    if len(rep.figure("tournament_pos_player", "win_share")):
+        figs.append(("champions.png", partial(plot_champions, rep)))
+    return figs
+
+
+def _per_seat_held(rep: rp.Report, section: str) -> _Shares:
+    """A bot section's wins per seat held: its ``win_per_seat`` rows, else its ``win_share``
+    divided by the seats the bot held (from the result's bots).  An interval for x / m
+    divided by k is one for x / (m k), so the scaled Wilson interval keeps its coverage."""
+    per = _share_table(rep, section, "win_per_seat", numeric=False)
+    if per:
+        return per
+    out: _Shares = {}
+    for lab, shares in _share_table(rep, section, "win_share", numeric=False).items():
+        bots = [b for b in rep.sources.get(lab, {}).get("bots", "").split(",") if b]
+        for b, v in shares.items():
+            k = bots.count(b)
+            if k:
+                out.setdefault(lab, {})[b] = tuple(x / k for x in v)  # type: ignore[assignment]
+    return out
+
+
+def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% Wilson.
+
+    One axes per scoring system, one group per config, one bar per bot: the bot's match win
+    credit over the matches times the seats it held (fair value 1 / players)."""
+    rep = _summary(report)
+    systems = [(sys, name) for sys, name in _WINNERS if len(rep.figure(f"match_{sys}_bot", "win_share"))]
+    fig, axes = _new(len(systems) or 1, size=(4.8, 3.8), sharey=True)
+    handles: dict[str, Any] = {}
+
+    def even(lab: str, _: Any) -> float:
+        p = _players(rep, lab)
+        return 1.0 / p if p else 0.0
+
+    for ax, (sys, name) in zip(axes, systems):
+        data = _per_seat_held(rep, f"match_{sys}_bot")
+        keys = sorted({k for v in data.values() for k in v})
+        hs, names = _diff_bars(ax, data, keys, str, even)
+        handles.update(zip(names, hs))
+        _title(ax, name.split(" (")[0])
+        ax.set_xlabel("config")
+        ax.set_ylabel("match wins per seat held − 1/players\n(percentage points)")
+        ax.yaxis.set_tick_params(labelleft=True)
+    _suptitle(fig, "Match wins per seat held, by bot, minus the even share (percentage points, 95% intervals)"
+                   + _for(list(dict.fromkeys(rep.table["label"]))))
+    _fig_legend(fig, list(handles.values()), list(handles), title="bot")
+    return _save(fig, path, rep)
+
+
+def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """T1 champion share per player and per bot, S1 and S2, minus the even share (95% Wilson).
+
+    Top row: each player's share of the titles; bottom row: each bot's titles per player it
+    had (fair value 1 / players).  Under T1 player p keeps seat p, so the player panel is also
+    the seat panel: a player's edge is its seat's and its bot's together."""
+    rep = _summary(report)
+    systems = (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)"))
+    fig, axes = _new(2, 2, size=(5.0, 3.4))
+
+    def even(lab: str, shares: dict[Any, Any]) -> float:
+        p = _players(rep, lab) or len(shares)
+        return 1.0 / p if p else 0.0
+
+    legends: list[tuple[Any, list[Any], list[str], str]] = []
+    for col, (sys, name) in enumerate(systems):
+        for row, (section, figure, numeric, key_name, what) in enumerate((
+                (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),
+                (f"tournament_{sys}_bot", "win_per_seat", False, str, "bot"))):
+            ax = axes[row * 2 + col]
+            data = _share_table(rep, section, figure, numeric=numeric)
+            keys = sorted({k for v in data.values() for k in v})
+            hs, names = _diff_bars(ax, data, keys, key_name, even)
+            _title(ax, f"{name}: champion share by {what}" + (" (per player held)" if what == "bot" else ""))
+            ax.set_xlabel("config")
+            ax.set_ylabel("champion share − 1/players\n(percentage points)")
+            if col == 1 and hs:
+                ax.legend(hs, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                          title=what, title_fontsize="small", frameon=False)  # fmt: skip
+    _suptitle(fig, "Tournament (T1) champion share minus the even share, in percentage points, with 95% intervals"
+                   + _for(list(dict.fromkeys(rep.table["label"]))))
+    return _save(fig, path, rep)
