@@ -41,7 +41,9 @@ td, th { padding: 0.15em 0.6em; border-bottom: 1px solid #eee; text-align: right
 td:first-child, th:first-child { text-align: left; }
 tr.section td { font-weight: bold; background: #f4f4f4; text-align: left; }
 .scroll { overflow-x: auto; }
-figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figure { margin: 0.5em 0.5em 0.5em 0; display: inline-block; vertical-align: top; max-width: 49%; }
+figure.wide { max-width: 100%; display: block; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #555; }
 .note { background: #fff4d6; padding: 0.4em 0.8em; border-left: 4px solid #e0a800; }
 pre { background: #f7f7f7; padding: 0.6em; font-size: 0.8em; overflow-x: auto; }
@@ -66,8 +68,9 @@ def _png(fig: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _figure(fig: Any, caption: str) -> str:
-    return (f'<figure><img alt="{_esc(caption)}" src="{_png(fig)}">'
+def _figure(fig: Any, caption: str, wide: bool = False) -> str:
+    cls = ' class="wide"' if wide else ""
+    return (f'<figure{cls}><img alt="{_esc(caption)}" src="{_png(fig)}">'
             f"<figcaption>{_esc(caption)}</figcaption></figure>")
 
 
@@ -157,17 +160,16 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
                  _figure(plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index")]
     elif len(items) == 1 and kinds[0] == "sweep":
         bal = rp.balance_report(items[0], skill=skill)
-        body += ["<h2>Balance report</h2>", _head(bal), _report_table(bal),
-                 _figure(plots.plot_balance(bal), "balance chart")]
+        body += [_head(bal), _figure(plots.plot_balance(bal), "balance chart", wide=True), "<h2>Balance report</h2>",
+                 _report_table(bal)]
     else:
         if any(k in ("league", "skill") for k in kinds):
             raise ValueError("--html: a league or skill directory is a page of its own: give it alone")
-        rep = rp.summarize(items)
-        body += ["<h2>Report</h2>", _head(rep), _report_table(rep)]
+        rep = rp.summarize(items)  # figures first: the page is read at a glance, the tables looked up
+        body += [_head(rep), "<h2>Figures</h2>", *_run_figures(rep), "<h2>Report</h2>", _report_table(rep)]
         if len(items) > 1:
             cmp = rp.compare(items[0], items[1:])
             body += ["<h2>Comparison</h2>", _head(cmp), _report_table(cmp)]
-        body += ["<h2>Figures</h2>", *_run_figures(rep)]
     configs = _configs(items if kinds != ["sweep"] else [items[0]])
     if configs:
         body += ["<h2>Config</h2>", configs]

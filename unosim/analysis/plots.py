@@ -498,12 +498,12 @@ def _clip_limit(vals: np.ndarray) -> float:
     """Half-width of a panel's x axis: wide enough for the typical rows' intervals, not for
     an outlier's (``last_standing`` adds 140 turns at 7 players where stacking takes 1 to 3).
 
-    The limit is the largest interval end within 4 times the median |end|; ends beyond it are
+    The limit is the largest interval end within 5 times the median |end|; ends beyond it are
     clipped and labelled with their value."""
     ends = np.abs(vals[np.isfinite(vals)])
     if not len(ends):
         return 1.0
-    typical = 4.0 * max(float(np.median(ends)), 1e-9)
+    typical = 5.0 * max(float(np.median(ends)), 1e-9)
     inside = ends[ends <= typical]
     lim = float(inside.max()) if len(inside) else typical
     return max(lim * 1.12, 1e-6)
