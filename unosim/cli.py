@@ -168,12 +168,10 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 def _check_workers(workers: int | None, scheduler: str | None) -> None:
     """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
     only its sign: the workers' core counts are theirs to check)."""
-    if workers is None:
+    if workers is None or (scheduler and workers >= 1):
         return
-    if scheduler and workers < 1:
-        raise UserError(f"--workers: {workers} is not a positive number of cores")
     if scheduler:
-        return
+        raise UserError(f"--workers: {workers} is not a positive number of cores")
     from unosim.run.jobs import RunError
     from unosim.run.play import max_workers, set_workers
 
@@ -376,22 +374,18 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
     --html also a league or skill directory)."""
     from unosim.analysis import report as rp
 
-    paths = _report_paths(results)
-    if html_file is not None:
-        if Path(html_file).is_dir():
-            raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
-        from unosim.analysis.html import write_html
+    from unosim.page import write_html
 
-        try:
-            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
-        except (ValueError, OSError) as e:
-            raise UserError(str(e)) from None
-        return
+    paths = _report_paths(results)
+    if html_file is not None and Path(html_file).is_dir():
+        raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
     try:
-        if view == "balance" or (view == "auto" and sweep_dir):
+        if html_file is not None:
+            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
+        elif view == "balance" or (view == "auto" and sweep_dir):
             click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
@@ -421,11 +415,11 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True)
 def plot(results: tuple[str, ...], out_dir: str) -> None:
     """Write PNG figures for the results into --out."""
-    from unosim.analysis.plots import plot_all
+    from unosim.page import plot_results
 
     paths = _report_paths(results)
     try:
-        written = plot_all(paths, out_dir)
+        written = plot_results(paths, out_dir)
     except (ValueError, OSError) as e:
         raise UserError(str(e)) from None
     for p in written:

@@ -39,7 +39,6 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
-from unosim.analysis.report.model import FIGURE_NAMES
 from unosim.analysis.report.render import bots_of
 
 __all__ = [
@@ -484,149 +483,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
     return _save(fig, path, rep)
 
 
-# ------------------------------------------------------------------------------ balance chart
-
-_BALANCE = {
-    "turns": ("turns", 1.0),
-    "dealer1_win_share": ("percentage points", 100.0),
-    "cards_drawn": ("cards", 1.0),
-    "skill": ("percentage points", 100.0),
-}
-
-
-def _clip_limit(vals: np.ndarray) -> float:
-    """Half-width of a panel's x axis: wide enough for the typical rows' intervals, not for
-    an outlier's (``last_standing`` adds 140 turns at 7 players where stacking takes 1 to 3).
-
-    The limit is the largest interval end within 5 times the median |end|; ends beyond it are
-    clipped and labelled with their value."""
-    ends = np.abs(vals[np.isfinite(vals)])
-    if not len(ends):
-        return 1.0
-    typical = 5.0 * max(float(np.median(ends)), 1e-9)
-    inside = ends[ends <= typical]
-    lim = float(inside.max()) if len(inside) else typical
-    return max(lim * 1.12, 1e-6)
-
-
-def _rule_order(t: Any) -> list[str]:
-    """Changes grouped by rule (the key before ``=``), the rule with the largest effect first;
-    a rule's values in the order the sweep listed them."""
-    changes = list(dict.fromkeys(t["change"]))
-    key = {c: c.split("=", 1)[0] for c in changes}
-    size: dict[str, float] = {}
-    first: dict[str, int] = {}
-    for c, e in zip(t["change"], t["effect"].abs().fillna(0.0)):
-        size[key[c]] = max(size.get(key[c], 0.0), float(e))
-    for i, c in enumerate(t.sort_values("label", kind="stable")["change"]):
-        first.setdefault(c, i)
-    rules = sorted(dict.fromkeys(key.values()), key=lambda k: -size[k])
-    return [c for r in rules for c in sorted((c for c in changes if key[c] == r), key=lambda c: first[c])]
-
-
-def _base_caption(rep: rp.Report) -> str:
-    """'base: official rules but ...' from the balance report's title."""
-    inner = rep.title.partition("(")[2].rpartition(")")[0]
-    return f"base: {inner}" if inner else ""
-
-
-def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """The balance chart: one row per rule change, its table sizes side by side in the row.
-
-    One panel per metric (mean turns, dealer+1 win share, mean cards drawn, skill index when
-    measured): each point is a rule value's difference from the base point of its table size,
-    with its 95% interval, coloured by table size.  Rows are grouped by rule (a rule's values
-    one under the other, the rule with the largest effect on top).  Each panel has its own
-    scale, set by its typical rows: an interval reaching beyond it is clipped at the edge
-    (an arrow) and labelled with its value.  A point whose rule never acted ("never
-    triggered", "no hand changed") is a hollow grey marker at zero.  The title is short; one
-    caption line under the panels says the base config and the bots.
-    """
-    rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
-    if rep.kind != "balance":
-        raise ValueError("plot_balance needs a balance report (unosim.analysis.report.balance_report)")
-    t = rep.table
-    metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)[:3]
-    changes = _rule_order(t) if len(t) else []
-    counts = sorted({int(p) for p in t["players"]}) if len(t) else []
-    palette = dict(zip(counts, colors(len(counts))))
-    status = {(c, int(p)): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t)))
-              if isinstance(w, str) and w}
-    row_h = 0.16 + 0.07 * len(counts)
-    fig = Figure(figsize=(2.1 + 2.55 * len(metrics), max(3.0, row_h * len(changes) + 1.5)), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = np.atleast_1d(fig.subplots(1, len(metrics), sharey=True, squeeze=False).ravel())
-    y0 = np.arange(len(changes))[::-1].astype(float)
-    ypos = {c: y for c, y in zip(changes, y0)}
-    offset = {p: (0.25 - 0.5 * i / max(len(counts) - 1, 1)) if len(counts) > 1 else 0.0 for i, p in enumerate(counts)}
-    handles: dict[str, Any] = {}
-    for ax, m in zip(axes, metrics):
-        unit, scale = _BALANCE[m]
-        sub = t[t["metric"] == m]
-        live = sub[[(c, int(p)) not in status for c, p in zip(sub["change"], sub["players"])]]
-        lim = _clip_limit(live[["low", "high"]].to_numpy(float).ravel() * scale)
-        series: dict[int, list[tuple[float, float, float, float]]] = {p: [] for p in counts}
-        inert_y = []
-        for r in sub.itertuples(index=False):
-            p = int(r.players)
-            y = ypos[r.change] + offset[p]
-            if (r.change, p) in status or not np.isfinite(r.diff):
-                inert_y.append(y)
-                continue
-            d, lo, hi = r.diff * scale, r.low * scale, r.high * scale
-            dc, loc, hic = (float(v) for v in np.clip([d, lo, hi], -lim, lim))
-            series[p].append((y, dc, dc - loc, hic - dc))
-            if hi > lim or lo < -lim:  # clipped: an arrow at the edge and the value
-                side = 1 if hi > lim else -1
-                ax.annotate(f"{d:+.3g}", (side * lim, y), xytext=(-10 * side, 0), textcoords="offset points",
-                            ha="right" if side > 0 else "left", va="center", fontsize=6.5, color=palette[p],
-                            bbox={"fc": "white", "ec": "none", "pad": 0.4, "alpha": 0.85}, zorder=3)
-                ax.annotate("", (side * lim, y), xytext=(-4 * side, 0), textcoords="offset points",
-                            arrowprops={"arrowstyle": "-|>", "color": palette[p], "lw": 0.8})
-        for p, pts in series.items():
-            if pts:
-                y, x, el, eh = (np.array(v) for v in zip(*pts))
-                handles[f"{p} players"] = ax.errorbar(x, y, xerr=[el, eh], fmt="o", color=palette[p], ms=3.5,
-                                                      capsize=2, elinewidth=1.0)
-        if inert_y:
-            ax.plot(np.zeros(len(inert_y)), inert_y, marker="o", mfc="none", mec="0.6", ms=4, ls="none")
-        ax.axvline(0.0, **_ZERO)
-        ax.set_xlim(-lim, lim)
-        ax.set_title(FIGURE_NAMES.get(m, m), fontsize="medium")
-        ax.set_xlabel(unit, fontsize="small")
-        ax.tick_params(axis="x", labelsize="small", labelbottom=True, labeltop=len(changes) > 12, top=len(changes) > 12)
-        ax.set_yticks(y0, changes, fontsize="small")
-        ax.yaxis.set_tick_params(labelleft=ax is axes[0])
-        ax.set_ylim(-0.7, len(changes) - 0.3)
-        for y in y0[:-1]:
-            ax.axhline(y - 0.5, color="0.92", lw=0.6, zorder=0)
-        ax.grid(axis="x", alpha=0.3)
-    axes[0].set_ylabel("rule change", fontsize="small")
-    name = next((lab.split(":")[0] for lab in t["label"]), "") if len(t) and "label" in t else ""
-    _suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
-    caption = "; ".join(x for x in (_base_caption(rep), f"bots: {bots_of(rep)}" if bots_of(rep) else "") if x)
-    inert = " Hollow grey: never triggered or no hand changed." if status else ""
-    if caption or inert:
-        _caption(fig, caption + ("." if caption else "") + inert)
-    if handles:
-        order = sorted(handles, key=lambda k: int(k.split()[0]))
-        _fig_legend(fig, [handles[k] for k in order], order, title="table")
-    return _save(fig, path, rep)
-
-
 # ------------------------------------------------------------------------------ everything
-
-
-def _read_csv(path: Path) -> Any:
-    import pandas as pd
-
-    return pd.read_csv(path)
-
-
-def _read_parquet(path: Path) -> Any:
-    import pandas as pd
-
-    return pd.read_parquet(path)
 
 
 def _is_sweep(path: Path) -> bool:
@@ -647,8 +504,7 @@ def plot_all(
 
     With a tournament run: ``champions.png`` (champion share per player and per bot) and no
     ``win_share.png`` (under T1 a seat is a player and its bot); with match results by bot:
-    ``match_bots.png``.  A ``unosim league`` directory: ``league_<dir>.png``; a ``unosim
-    skill`` directory: ``skill_<dir>.png``.
+    ``match_bots.png``.  (A league or a skill directory: ``unosim.page.plot_results``.)
 
     For each partitioned sweep directory: ``balance_<dir>.png`` only. A sweep has dozens
     of points (29 rule values x 3 tables for ``configs/sweeps/house_rules.toml``); one bar
@@ -668,22 +524,12 @@ def plot_all(
         fig_fn(*args, path=p)
         written.append(p)
 
+    from unosim.analysis import charts
+
     runs: list[Any] = []
     balances: list[tuple[str, rp.Report]] = []
     for item in items:
         p = Path(item) if isinstance(item, (str, os.PathLike)) else None
-        if p is not None and p.is_dir() and (p / "leaderboard.csv").exists():  # `unosim league`
-            from unosim.skill.plots import plot_league
-
-            emit(f"league_{p.name}.png", plot_league, _read_csv(p / "leaderboard.csv"),
-                 f"League {p.name}: strength with 95% intervals")
-            continue
-        if p is not None and p.is_dir() and (p / "skill.parquet").exists():  # `unosim skill`
-            from unosim.skill.plots import plot_skill
-
-            emit(f"skill_{p.name}.png", plot_skill, _read_parquet(p / "skill.parquet"),
-                 f"Skill index of {p.name}: how much a tuned bot beats B0 (95% intervals)")
-            continue
         if p is None or not _is_sweep(p):
             runs.append(item)
             continue
@@ -699,7 +545,7 @@ def plot_all(
         for name, draw in run_figures(rp.summarize(runs)):
             emit(name, draw)
     for name, bal in balances:
-        emit(f"balance_{name}.png", plot_balance, bal)
+        emit(f"balance_{name}.png", charts.plot_balance, bal)
     return written
 
 
@@ -711,6 +557,8 @@ def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
     seat p in every round, so a seat is a player and its bot) gets champion shares per
     player and per bot instead of hand win shares by seat.
     """
+    from unosim.analysis import charts
+
     modes = {m.get("mode", "") for m in rep.sources.values()}
     figs: list[tuple[str, Callable[..., Figure]]] = []
     if modes != {"tournaments"}:
@@ -722,88 +570,18 @@ def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
     if _match_labels(rep):
         figs.append(("match_winners.png", partial(plot_match_winners, rep)))
         if any(len(rep.figure(f"match_{sys}_bot", "win_share")) for sys, _ in _WINNERS):
-            figs.append(("match_bots.png", partial(plot_match_bots, rep)))
+            figs.append(("match_bots.png", partial(charts.plot_match_bots, rep)))
         figs.append(("hands_per_match.png", partial(plot_hands_per_match, rep)))
     if len(rep.figure("tournament_pos_player", "win_share")):
-        figs.append(("champions.png", partial(plot_champions, rep)))
+        figs.append(("champions.png", partial(charts.plot_champions, rep)))
     return figs
 
 
-def _per_seat_held(rep: rp.Report, section: str) -> _Shares:
-    """A bot section's wins per seat held: its ``win_per_seat`` rows, else its ``win_share``
-    divided by the seats the bot held (from the result's bots).  An interval for x / m
-    divided by k is one for x / (m k), so the scaled Wilson interval keeps its coverage."""
-    per = _share_table(rep, section, "win_per_seat", numeric=False)
-    if per:
-        return per
-    out: _Shares = {}
-    for lab, shares in _share_table(rep, section, "win_share", numeric=False).items():
-        bots = [b for b in rep.sources.get(lab, {}).get("bots", "").split(",") if b]
-        for b, v in shares.items():
-            k = bots.count(b)
-            if k:
-                out.setdefault(lab, {})[b] = tuple(x / k for x in v)  # type: ignore[assignment]
-    return out
+def __getattr__(name: str) -> Any:
+    """The figures of :mod:`unosim.analysis.charts` (the balance chart, match wins by bot,
+    tournament champions) stay reachable as ``plots.plot_balance`` and so on."""
+    if name in ("plot_balance", "plot_match_bots", "plot_champions"):
+        from unosim.analysis import charts
 
-
-def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% Wilson.
-
-    One axes per scoring system, one group per config, one bar per bot: the bot's match win
-    credit over the matches times the seats it held (fair value 1 / players)."""
-    rep = _summary(report)
-    systems = [(sys, name) for sys, name in _WINNERS if len(rep.figure(f"match_{sys}_bot", "win_share"))]
-    fig, axes = _new(len(systems) or 1, size=(4.8, 3.8), sharey=True)
-    handles: dict[str, Any] = {}
-
-    def even(lab: str, _: Any) -> float:
-        p = _players(rep, lab)
-        return 1.0 / p if p else 0.0
-
-    for ax, (sys, name) in zip(axes, systems):
-        data = _per_seat_held(rep, f"match_{sys}_bot")
-        keys = sorted({k for v in data.values() for k in v})
-        hs, names = _diff_bars(ax, data, keys, str, even)
-        handles.update(zip(names, hs))
-        _title(ax, name.split(" (")[0])
-        ax.set_xlabel("config")
-        ax.set_ylabel("match wins per seat held − 1/players\n(percentage points)")
-        ax.yaxis.set_tick_params(labelleft=True)
-    _suptitle(fig, "Match wins per seat held, by bot, minus the even share (percentage points, 95% intervals)"
-                   + _for(list(dict.fromkeys(rep.table["label"]))))
-    _fig_legend(fig, list(handles.values()), list(handles), title="bot")
-    return _save(fig, path, rep)
-
-
-def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """T1 champion share per player and per bot, S1 and S2, minus the even share (95% Wilson).
-
-    Top row: each player's share of the titles; bottom row: each bot's titles per player it
-    had (fair value 1 / players).  Under T1 player p keeps seat p, so the player panel is also
-    the seat panel: a player's edge is its seat's and its bot's together."""
-    rep = _summary(report)
-    systems = (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)"))
-    fig, axes = _new(2, 2, size=(5.0, 3.4))
-
-    def even(lab: str, shares: dict[Any, Any]) -> float:
-        p = _players(rep, lab) or len(shares)
-        return 1.0 / p if p else 0.0
-
-    legends: list[tuple[Any, list[Any], list[str], str]] = []
-    for col, (sys, name) in enumerate(systems):
-        for row, (section, figure, numeric, key_name, what) in enumerate((
-                (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),
-                (f"tournament_{sys}_bot", "win_per_seat", False, str, "bot"))):
-            ax = axes[row * 2 + col]
-            data = _share_table(rep, section, figure, numeric=numeric)
-            keys = sorted({k for v in data.values() for k in v})
-            hs, names = _diff_bars(ax, data, keys, key_name, even)
-            _title(ax, f"{name}: champion share by {what}" + (" (per player held)" if what == "bot" else ""))
-            ax.set_xlabel("config")
-            ax.set_ylabel("champion share − 1/players\n(percentage points)")
-            if col == 1 and hs:
-                ax.legend(hs, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-                          title=what, title_fontsize="small", frameon=False)  # fmt: skip
-    _suptitle(fig, "Tournament (T1) champion share minus the even share, in percentage points, with 95% intervals"
-                   + _for(list(dict.fromkeys(rep.table["label"]))))
-    return _save(fig, path, rep)
+        return getattr(charts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["write_html", "page"]
+__all__ = ["write_html", "page", "plot_results"]
 
 _STYLE = """
 body { font-family: sans-serif; margin: 1.5em auto; max-width: 80em; padding: 0 1em; color: #222; }
@@ -186,3 +186,27 @@ def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(text, encoding="utf-8")
     return dest
+
+
+def plot_results(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.PathLike[str]) -> list[Path]:
+    """``unosim plot``: :func:`unosim.analysis.plots.plot_all`, plus ``league_<dir>.png`` for a
+    ``unosim league`` directory and ``skill_<dir>.png`` for a ``unosim skill`` one."""
+    from unosim.analysis.plots import plot_all
+    from unosim.skill.plots import plot_league, plot_skill
+
+    out = Path(out_dir)
+    written: list[Path] = []
+    rest = []
+    for p in map(Path, paths):
+        kind = _kind(p)
+        if kind == "league":
+            written.append(out / f"league_{p.name}.png")
+            plot_league(pd.read_csv(p / "leaderboard.csv"), f"League {p.name}: strength with 95% intervals",
+                        written[-1])
+        elif kind == "skill":
+            written.append(out / f"skill_{p.name}.png")
+            plot_skill(pd.read_parquet(p / "skill.parquet"),
+                       f"Skill index of {p.name}: how much a tuned bot beats B0 (95% intervals)", written[-1])
+        else:
+            rest.append(p)
+    return written + (plot_all(rest, out) if rest else [])
