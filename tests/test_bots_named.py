@@ -99,3 +99,10 @@ def test_a_bad_workers_count_is_refused_before_any_progress(tmp_path: Path) -> N
     assert res.exit_code == 2 and res.output.splitlines() == [
         res.output.splitlines()[0]] and res.output.startswith("Error: --workers: 0 is not between 1")
     assert not (tmp_path / "r").exists()
+
+
+def test_a_changed_run_is_named_in_todays_words(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert CliRunner().invoke(main, ["run", "standard", "--hands", "100", "--out", str(out), "--quiet"]).exit_code == 0
+    res = CliRunner().invoke(main, ["run", "standard", "--hands", "200", "--out", str(out), "--quiet"])
+    assert res.exit_code == 2 and "differs in: hands 100 -> 200" in res.output, res.output

@@ -236,12 +236,10 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 def _check_workers(workers: int | None, scheduler: str | None) -> None:
     """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
     only its sign: the workers' core counts are theirs to check)."""
-    if workers is None:
+    if workers is None or (scheduler and workers >= 1):
         return
-    if scheduler and workers < 1:
-        raise UserError(f"--workers: {workers} is not a positive number of cores")
     if scheduler:
-        return
+        raise UserError(f"--workers: {workers} is not a positive number of cores")
     from unosim.run.jobs import RunError
     from unosim.run.play import max_workers, set_workers
 
@@ -482,16 +480,26 @@ def _is_sweep(path: Path) -> bool:
 @click.option("--skill", "skill_dir", default=None, metavar="DIR",
               help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
                    "next to the sweep directory, when it exists].")
-def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None) -> None:
-    """Summarise one or more result files or directories (a sweep: its balance report)."""
+@click.option("--html", "html_file", default=None, metavar="FILE", callback=_not_empty,
+              help="Also write one self-contained page (tables, every figure, config, bots, notes) to FILE.")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
+           html_file: str | None = None) -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report; with
+    --html also a league or skill directory)."""
     from unosim.analysis import report as rp
 
+    from unosim.page import write_html
+
     paths = _report_paths(results)
+    if html_file is not None and Path(html_file).is_dir():
+        raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
     try:
-        if view == "balance" or (view == "auto" and sweep_dir):
+        if html_file is not None:
+            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
+        elif view == "balance" or (view == "auto" and sweep_dir):
             click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
@@ -517,7 +525,7 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
 
 
 _PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
-          "hands_per_match.png")
+          "match_bots.png", "hands_per_match.png", "champions.png")  # every name analysis.plots.run_figures writes
 
 
 @main.command()
@@ -529,12 +537,13 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     """Write PNG figures for the results into --out."""
     from contextlib import ExitStack
 
-    from unosim.analysis.plots import plot_all
+    from unosim.page import plot_results
     from unosim.run.guard import GuardError, guard_output
     from unosim.run.integrity import LockedError
 
     paths = _report_paths(results)
-    names = list(_PLOTS) + [f"balance_{p.resolve().name}.png" for p in paths] + [f"balance_{p.name}.png" for p in paths]
+    names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
+                            for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
     try:
         g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
@@ -545,7 +554,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
         for name in names:
             g.path(name)  # listed as plot's before any is written
         try:
-            written = plot_all(paths, g.root)
+            written = plot_results(paths, g.root)
         except (ValueError, OSError) as e:
             raise UserError(str(e)) from None
         g.settle([p.name for p in written])

@@ -59,7 +59,8 @@ def _row_name(section: str, figure: str, key: str, stat: str) -> str:
             who = f"player {key}"
         else:
             who = key
-        return who if figure == "win_share" else f"{who} (per seat held)"
+        held = "player" if section.startswith("tournament") else "seat"
+        return who if figure == "win_share" else f"{who} (per {held} held)"
     name = figure.replace("_", " ")
     if key:
         name += f" {key}"
