@@ -34,3 +34,12 @@ def compiled_kernels() -> None:
 def standard() -> RulesConfig:
     """The official rules (every key at its default)."""
     return default_config()
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    """Say how many faults the fault-injection suite injected, when it ran."""
+    faults = sys.modules.get("test_faults")
+    counts = getattr(faults, "INJECTIONS", None)
+    if counts:
+        terminalreporter.write_line(f"fault injection: {sum(counts.values())} injections ("  # type: ignore[attr-defined]
+                                    + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")")
