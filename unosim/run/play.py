@@ -194,6 +194,9 @@ class Player:
             self.tournament.warm_up()
         else:
             play_hands(self.P, 0, 0, 0, new_out(0), 1)
+        from unosim.run.warmup import mark_compiled
+
+        mark_compiled()
         return time.perf_counter() - t
 
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:

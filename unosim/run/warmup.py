@@ -108,6 +108,16 @@ def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
     return [n for n in names if not _cached(KERNELS[n]()[0])]
 
 
+_COMPILED: list[float] = []  # when the kernel a notice waits for was ready (time.monotonic)
+
+
+def mark_compiled() -> None:
+    """Called once a command's kernel is loaded (compiled or from the cache): the notice then
+    reports the compile time up to here, not the whole command's."""
+    if not _COMPILED:
+        _COMPILED.append(time.monotonic())
+
+
 @contextmanager
 def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] | None = None) -> Iterator[None]:
     """Around the first call of the ``names`` kernels: if any must compile, say so at once
@@ -123,9 +133,10 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
           f"cached in {where}", file=stream, flush=True)
     stop = threading.Event()
     t0 = time.monotonic()
+    _COMPILED.clear()
 
     def tick() -> None:
-        while not stop.wait(1.0):
+        while not stop.wait(1.0) and not _COMPILED:
             s = int(time.monotonic() - t0)
             stream.write(f"\r  compiling... {s // 60}:{s % 60:02d} elapsed")
             stream.flush()
@@ -143,8 +154,9 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
         if ticker is not None:
             ticker.join()
             stream.write("\r")
-        if ok:  # an interrupt or an error mid-compile proves no compiled engine
-            print(f"unosim: engine compiled in {time.monotonic() - t0:.0f} s", file=stream, flush=True)
+        done = _COMPILED[0] if _COMPILED else (time.monotonic() if ok else None)
+        if done is not None:  # an interrupt or an error mid-compile proves no compiled engine
+            print(f"unosim: engine compiled in {done - t0:.0f} s", file=stream, flush=True)
 
 
 def warm(name: str) -> float:
