@@ -218,7 +218,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     except RunError as e:
         raise UserError(str(e)) from None
     _check_workers(workers, scheduler)
-    with _dask_client(scheduler, cluster) as client:
+    with _dask_client(scheduler, cluster, workers) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
                    disable=True if quiet else None, delay=0.5, leave=False)
@@ -563,10 +563,12 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
 
 
 @contextmanager
-def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
+def _dask_client(scheduler: str | None, cluster: str | None, workers: int | None = None) -> Iterator[Any]:
     """A Dask client for --scheduler / --cluster local, or None (local run, no server)."""
     if scheduler and cluster:
         raise UserError("--scheduler and --cluster: give one of the two")
+    if (scheduler or cluster) and workers is not None and workers < 1:
+        raise UserError(f"--workers: must be at least 1 (cores per task on each Dask worker); got {workers}")
     if not scheduler and not cluster:
         yield None
         return
@@ -624,7 +626,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     out_path = Path(out) if out else Path("runs") / sw.name
     total = sw.count * len(sw.points)
     _check_workers(workers, scheduler)
-    with _dask_client(scheduler, cluster) as client:
+    with _dask_client(scheduler, cluster, workers) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
         try:
@@ -724,7 +726,10 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None
     from unosim.analysis.duel import render
     from unosim.run.jobs import RunError
 
+    from unosim.run.botfile import resolve_bot
+
     try:
+        resolve_bot(others, "--others")  # checked even when no seat is left for it
         res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,
                         cfg=_load(config) if config else None, workers=workers)
     except (ConfigError, RunError) as e:
