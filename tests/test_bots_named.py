@@ -1,5 +1,5 @@
 """Every report, summary and chart of a run or sweep names the bots that sat, in one
-wording (unosim.rules.bots_text): a figure measures the rules *and* the bots."""
+wording (unosim.run.bots_text): a figure measures the rules *and* the bots."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from result_files import sweep, ten_hands, write_result
 from unosim.analysis import report as rp
 from unosim.analysis.plots import plot_balance, plot_win_share
 from unosim.cli import main
-from unosim.rules.bots_text import bot_text, bots_line, seating_text
+from unosim.run.bots_text import bot_text, bots_line, seating_text
 
 SAVER = ("wild_saver", {"bluff_rate": 0.2, "challenge_rate": 0.5, "draw_before_wild": True})
 

@@ -227,13 +227,13 @@ class RunInfo:
     @property
     def seats(self) -> list[tuple[str, Any]]:
         """(strategy, parameters) per seat, as the config placed them."""
-        from unosim.rules.bots_text import seats_of
+        from unosim.run.bots_text import seats_of
 
         return seats_of(self.bots, self.bot_params)
 
     def summary(self) -> dict[str, str]:
         """The short metadata a rendered report shows (the config TOML is left out)."""
-        from unosim.rules.bots_text import seating_text
+        from unosim.run.bots_text import seating_text
 
         out = {
             "config_name": self.config_name,
