@@ -194,8 +194,11 @@ def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     """Write :func:`page` to ``out`` (its folder is created); return the path."""
     text = page(paths, skill)
     dest = Path(out)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(text, encoding="utf-8")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"--html: cannot write {dest} ({e.strerror or e})") from None
     return dest
 
 
