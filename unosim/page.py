@@ -64,7 +64,7 @@ def _esc(x: Any) -> str:
 
 def _png(fig: Any) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")  # the skill figures are not constrained
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
