@@ -106,3 +106,12 @@ def test_a_changed_run_is_named_in_todays_words(tmp_path: Path) -> None:
     assert CliRunner().invoke(main, ["run", "standard", "--hands", "100", "--out", str(out), "--quiet"]).exit_code == 0
     res = CliRunner().invoke(main, ["run", "standard", "--hands", "200", "--out", str(out), "--quiet"])
     assert res.exit_code == 2 and "differs in: hands 100 -> 200" in res.output, res.output
+
+
+def test_a_rotated_run_says_its_seats_were_rotated(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "c"\n[table]\nplayers = 3\n[bots]\nseats = ["counter", "random", "random"]\n')
+    out = tmp_path / "r"
+    assert CliRunner().invoke(main, ["run", str(cfg), "--hands", "60", "--rotate-seats", "--out", str(out),
+                                     "--quiet"]).exit_code == 0
+    assert "bots: counter, random x2; seats rotated" in rp.to_text(rp.hand_report(out))

@@ -240,7 +240,8 @@ class RunInfo:
             "players": str(self.players),
             "teams": str(self.teams),
             "bots": ",".join(self.bots),
-            "seating": seating_text(self.seats) if self.bots else "",
+            "seating": (seating_text(self.seats) + ("; seats rotated" if self.rotate_seats else "")
+                        if self.bots else ""),
             "mode": self.mode,
             "finish": self.finish,
             "seed": self.raw.get("seed", ""),
