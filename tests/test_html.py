@@ -93,9 +93,17 @@ def test_a_run_page_has_every_figure_the_notes_and_the_config(results: dict[str,
     assert "[rules]" in text  # the config as TOML
 
 
-@pytest.mark.parametrize("value, needle", [("", "--html: must not be empty"), (".", "--html: . is a directory")])
-def test_bad_html_values(value: str, needle: str, results: dict[str, list[Path]]) -> None:
+@pytest.mark.parametrize("value, needle", [("", "--html: must not be empty"), (".", "--html: . is a directory"),
+                                           ("FILE/r.html", "--html: cannot write")])
+def test_bad_html_values(value: str, needle: str, results: dict[str, list[Path]], tmp_path: Path) -> None:
+    (tmp_path / "FILE").write_text("a file, not a folder")
+    value = value.replace("FILE", str(tmp_path / "FILE"))
     res = invoke("report", results["run"][0], "--html", value)
     assert res.exit_code == 2 and "Traceback" not in res.output
     (line,) = [ln for ln in res.output.splitlines() if ln.strip()]
     assert line.startswith("Error:") and needle in line, line
+
+
+def test_a_league_page_stands_alone(results: dict[str, list[Path]], tmp_path: Path) -> None:
+    res = invoke("report", *results["league"], *results["run"], "--html", tmp_path / "r.html")
+    assert res.exit_code == 2 and "a league or skill directory is a page of its own" in res.output

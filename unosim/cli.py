@@ -279,7 +279,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
-    from unosim.rules.bots_text import seating_text
+    from unosim.run.bots_text import seating_text
 
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
@@ -609,7 +609,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
-    from unosim.rules.bots_text import bots_line, seating_text
+    from unosim.run.bots_text import bots_line, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 

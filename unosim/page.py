@@ -64,7 +64,7 @@ def _esc(x: Any) -> str:
 
 def _png(fig: Any) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")  # the skill figures are not constrained
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -137,6 +137,18 @@ def _kind(path: Path) -> str:
     return "sweep" if _is_sweep(path) else "run"
 
 
+def _balance(path: Path, skill: str | os.PathLike[str] | None) -> Any:
+    """The sweep's balance report, or None when it has none (no base point: its points are
+    then shown as runs, as ``unosim plot`` does)."""
+    from unosim.analysis import report as rp
+
+    try:
+        bal = rp.balance_report(path, skill=skill)
+    except ValueError:
+        return None
+    return bal if len(bal.table) else None
+
+
 def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] | None = None) -> str:
     """The HTML text of the page for ``paths`` (what ``unosim report`` would read)."""
     from unosim.analysis import plots
@@ -158,8 +170,7 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
         frame = pd.read_parquet(items[0] / "skill.parquet")
         body += ["<h2>Skill index</h2>", _frame_table(frame),
                  _figure(plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index")]
-    elif len(items) == 1 and kinds[0] == "sweep":
-        bal = rp.balance_report(items[0], skill=skill)
+    elif len(items) == 1 and kinds[0] == "sweep" and (bal := _balance(items[0], skill)) is not None:
         body += [_head(bal), _figure(plots.plot_balance(bal), "balance chart", wide=True), "<h2>Balance report</h2>",
                  _report_table(bal)]
     else:
@@ -183,8 +194,11 @@ def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     """Write :func:`page` to ``out`` (its folder is created); return the path."""
     text = page(paths, skill)
     dest = Path(out)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(text, encoding="utf-8")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"--html: cannot write {dest} ({e.strerror or e})") from None
     return dest
 
 
