@@ -235,11 +235,9 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
 def _check_workers(workers: int | None, scheduler: str | None) -> None:
     """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
-    only its sign: the workers' core counts are theirs to check)."""
-    if workers is None or (scheduler and workers >= 1):
+    only its sign, by :func:`_dask_client`: the workers' core counts are theirs to check)."""
+    if workers is None or scheduler:  # on a scheduler, _dask_client checks it (its sign only)
         return
-    if scheduler:
-        raise UserError(f"--workers: {workers} is not a positive number of cores")
     from unosim.run.jobs import RunError
     from unosim.run.play import max_workers, set_workers
 
@@ -435,16 +433,19 @@ def rules(fmt: str) -> None:
 
 
 _INSTEAD = {
-    "league": "report one of its tables (`unosim report DIR/table=0`); its leaderboard is DIR/leaderboard.csv",
+    "league": "report one seating of one of its tables (`unosim report DIR/table=0/order=0`), draw it with "
+              "`unosim plot DIR` or `unosim report DIR --html FILE`; its leaderboard is DIR/leaderboard.csv",
     "tune": "its tuned bot is DIR/bot.toml (try it with `unosim duel DIR/bot.toml random`)",
     "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here)",
     "plot": "it holds figures only",
 }
 
 
-def _report_paths(paths: tuple[str, ...]) -> list[Path]:
-    """The RESULTS of report, compare and plot: each must exist and be a run result, a
-    sweep or a result file; another command's folder is one line saying what it is."""
+def _report_paths(paths: tuple[str, ...], kinds: tuple[str, ...] = ("run", "sweep")) -> list[Path]:
+    """The RESULTS of report, compare and plot: each must exist and be a result file or a
+    folder of one of ``kinds`` (by its manifest: a run result, a sweep; a league or a skill
+    run where the command draws those); another command's folder is one line saying what
+    it is."""
     from unosim.run.guard import folder_kind
 
     missing = [p for p in paths if not Path(p).exists()]
@@ -452,7 +453,7 @@ def _report_paths(paths: tuple[str, ...]) -> list[Path]:
         raise UserError(f"RESULTS: no such file or directory: {', '.join(missing)}")
     for p in paths:
         found = folder_kind(Path(p))
-        if found is not None and found[0] not in ("run", "sweep"):
+        if found is not None and found[0] not in kinds:
             hint = _INSTEAD.get(found[0], "not a result")
             raise UserError(f"RESULTS: {p} is the output of `unosim {found[0]}` ({found[1]}), not a run or sweep "
                             f"result; {hint.replace('DIR', str(p))}")
@@ -490,7 +491,7 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
 
     from unosim.page import write_html
 
-    paths = _report_paths(results)
+    paths = _report_paths(results, ("run", "sweep") if html_file is None else ("run", "sweep", "league", "skill"))
     if html_file is not None and Path(html_file).is_dir():
         raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
@@ -541,7 +542,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     from unosim.run.guard import GuardError, guard_output
     from unosim.run.integrity import LockedError
 
-    paths = _report_paths(results)
+    paths = _report_paths(results, ("run", "sweep", "league", "skill"))
     names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
@@ -726,10 +727,7 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None
     from unosim.analysis.duel import render
     from unosim.run.jobs import RunError
 
-    from unosim.run.botfile import resolve_bot
-
     try:
-        resolve_bot(others, "--others")  # checked even when no seat is left for it
         res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,
                         cfg=_load(config) if config else None, workers=workers)
     except (ConfigError, RunError) as e:

@@ -110,11 +110,16 @@ def _caption(fig: Figure, text: str) -> None:
 def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
     """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
     bots = bots_of(rep) if rep is not None else ""
-    if bots and not fig.get_supxlabel():
-        _caption(fig, f"bots: {bots}")
-    if rep is not None and rep.notes:
-        # what the reader must know first (an unfinished run or sweep) goes in the title
-        notes = "\n".join(f"note: {n}" for n in dict.fromkeys(rep.notes))
+    notes = list(dict.fromkeys(rep.notes)) if rep is not None else []
+    # results whose content could not be checked (no part journal) say so in the caption;
+    # what the reader must know first (an unfinished run or sweep) goes in the title
+    unverified = [n for n in notes if "unverified" in n]
+    notes = [n for n in notes if "unverified" not in n]
+    caption = fig.get_supxlabel() or (f"bots: {bots}" if bots else "")
+    if unverified or (bots and not fig.get_supxlabel()):
+        _caption(fig, "; ".join([caption] * bool(caption) + unverified))
+    if notes:
+        notes = "\n".join(f"note: {n}" for n in notes)
         sup = fig.get_suptitle()
         fig.suptitle(f"{sup}\n{notes}" if sup else notes, fontsize="large" if sup else "medium")
     _fit_titles(fig)
