@@ -79,5 +79,14 @@ def threading_main() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+LAST_SIGNAL: list[int] = []  # the signal that interrupted this process, for commands that catch it themselves
+
+
+def exit_status() -> int:
+    """128 + the signal that interrupted this process (130 for Ctrl-C)."""
+    return 128 + (LAST_SIGNAL[-1] if LAST_SIGNAL else 2)
+
+
 def _raise_interrupted(signum: int, frame: Any) -> None:
+    LAST_SIGNAL.append(signum)
     raise Interrupted(signum)
