@@ -7,29 +7,35 @@ least half as fast as B0.
 
 How it measures: both tables use the official rules with 4 players and differ only in
 their [bots] seats.  After a warm-up call per table (numba compiles or loads its cache),
-the kernel alone (`runner.play_chunk` into one reused buffer, no Parquet) plays N hands per table, alternating
-the two tables R times so that a change in machine load hits both alike; the median rate
-of each is reported, and the ratio of the medians.
+the kernel alone (`runner.play_chunk` into one reused buffer, no Parquet) plays N hands
+per table, alternating the two tables R times so that a change in machine load hits both
+alike; the median rate of each is reported, and the ratio of the medians.  The buffer is
+touched once before timing (first touches of fresh pages are slow on a virtual machine,
+and would be timed as the kernel's; the runner reuses its buffers too).
 
-    python benchmarks/bots_speed.py                # 400,000 hands per table, 5 rounds
-    python benchmarks/bots_speed.py --quick        # 40,000 hands, 3 rounds
+    python benchmarks/bots_speed.py                # 400,000 hands per table, 5 repeats
+    python benchmarks/bots_speed.py --quick        # 40,000 hands, 1 repeat
     python benchmarks/bots_speed.py --workers 1    # one core
 
-Timings on a shared machine are indicative only: the load average is printed.
+versus.py takes this script's TABLES and rate() in each tree it compares.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import statistics
 import time
+
+# the harness first: it puts this tree ahead of any installed unosim on sys.path
+from harness import Benchmark, Run, count, count0, median
 
 from unosim.rules.config import default_config, to_params
 from unosim.run.runner import play_chunk, set_workers
 
 TABLES = {"random x4": ["random"] * 4, "counter x4": ["counter"] * 4}
 TARGET = 0.5
+
+bench = Benchmark(__doc__, repeats=5, quick={"hands": 40_000})
+bench.option("--hands", type=count, default=400_000, help="hands per table and repeat [default: 400,000]")
+bench.option("--workers", type=count0, default=0, help="cores [default: 0, all numba may use]")
 
 
 def rate(P, hands: int, workers: int, seed: int, buffer) -> float:
@@ -38,39 +44,26 @@ def rate(P, hands: int, workers: int, seed: int, buffer) -> float:
     return hands / (time.perf_counter() - t0)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=400_000)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--quick", action="store_true", help="40,000 hands, 3 rounds")
-    args = ap.parse_args()
-    if args.quick:
-        args.hands, args.rounds = 40_000, 3
-    workers = set_workers(args.workers)
+def measure(run: Run) -> None:
+    a = run.args
+    workers = set_workers(a.workers or None)
     params = {name: to_params(default_config().replace(seats=seats)) for name, seats in TABLES.items()}
-    print(f"load average before: {os.getloadavg()[0]:.2f}; workers {workers}; "
-          f"{args.hands:,} hands per table x {args.rounds} rounds")
+    print(f"workers {workers}; {a.hands:,} hands per table x {a.repeats} repeats")
     for name, P in params.items():
         t0 = time.perf_counter()
         play_chunk(P, 0, 0, 1000, workers)
         print(f"  warm-up {name}: {time.perf_counter() - t0:.1f} s (compile or cache load)")
-    # one output buffer, touched once before timing: fresh pages cost ~4 ms per MiB on
-    # this kind of VM, which would be timed as the kernel's (the runner reuses buffers too)
-    buffer = play_chunk(params["random x4"], 0, 0, args.hands, workers)
+    buffer = play_chunk(params["random x4"], 0, 0, a.hands, workers)  # touched once, then reused
     rates: dict[str, list[float]] = {name: [] for name in params}
-    for r in range(args.rounds):
+    for r in range(a.repeats):
         for name, P in params.items():
-            rates[name].append(rate(P, args.hands, workers, 1 + r, buffer))
-    med = {name: statistics.median(v) for name, v in rates.items()}
+            rates[name].append(rate(P, a.hands, workers, 1 + r, buffer))
+    med = {name: median(v) for name, v in rates.items()}
     for name, v in rates.items():
-        print(f"  {name:<11} {med[name]:>12,.0f} hands/s  (median of {len(v)}; "
-              f"min {min(v):,.0f}, max {max(v):,.0f})")
-    ratio = med["counter x4"] / med["random x4"]
-    verdict = "met" if ratio >= TARGET else "NOT MET"
-    print(f"  ratio counter/random: {ratio:.2f}  (target >= {TARGET}: {verdict})")
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+        print(f"  {name:<11} {med[name]:>12,.0f} hands/s  (median of {len(v)}; min {min(v):,.0f}, max {max(v):,.0f})")
+        run.figure(f"{name} hands/s", v, "hands/s")
+    run.target("counter / random", med["counter x4"] / med["random x4"], ">=", TARGET, unit="x")
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

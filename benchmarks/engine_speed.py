@@ -29,7 +29,7 @@ Figures per worker count (medians of R):
               start, no imports; the numba cache load and Parquet writing are inside)
   kernel      runner.play_chunk only, in this process
 Targets are judged on `wall`; the other columns say where a miss comes from.  The
-default run is 10 million hands, a typical run of a config: the ~1.2 s fixed start
+default run is 10 million hands, a typical run of a config: the fixed start
 (interpreter, numba and its scipy import, the cached kernel load; its own target is
 < 3 s, see startup.py) is then a small part of it.  `--games 1000000` shows a
 start-dominated run.
@@ -38,29 +38,19 @@ start-dominated run.
     python benchmarks/engine_speed.py --quick          # smoke run: 20,000 hands, 1 repeat
     python benchmarks/engine_speed.py --compare configs/house_favourites.toml
 
-Output files go to a temporary directory that is deleted at the end.  Timings on a busy
-machine are indicative only: the load average is printed before and after.
+Output files go to a temporary directory that is deleted at the end.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
 import shutil
-import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
-# The environment the CLI subprocesses get: taken before anything imports unosim, which
-# would set NUMBA_CACHE_DIR here and pin the children to this moment's cache folder.
-CHILD_ENV = dict(os.environ)
+from harness import ROOT, Benchmark, Run, child, count, median, resolve_config, shown, this_tree, unosim_command
 
 TARGET_ONE_CORE = 300_000
 TARGET_SCALING = 1.7
@@ -68,29 +58,21 @@ TARGET_HOUSE_RATIO = 0.5
 START_GAMES = 1000
 _RATE_LINE = re.compile(r"([\d,]+) hands/s.*?; mean ([\d.]+) turns per hand")
 
-
-def unosim_command() -> list[str]:
-    """The installed `unosim` entry point, else the same CLI through this interpreter."""
-    exe = shutil.which("unosim", path=str(Path(sys.executable).parent)) or shutil.which("unosim")
-    return [exe] if exe else [sys.executable, "-m", "unosim.cli"]
-
-
-def resolve_config(name: str) -> Path:
-    """A TOML path, or a bundled name such as `standard` (configs/<name>.toml)."""
-    path = Path(name)
-    if path.exists():
-        return path.resolve()
-    bundled = ROOT / "configs" / f"{name}.toml"
-    if bundled.exists():
-        return bundled
-    sys.exit(f"error: no such config: {name}")
+bench = Benchmark(__doc__, repeats=3, quick={"games": 20_000})
+bench.option("--config", type=resolve_config, default=ROOT / "configs" / "standard.toml",
+             help="config to benchmark: a TOML path or a bundled name [default: standard]")
+bench.option("--compare", metavar="CONFIG2", type=resolve_config,
+             help="also benchmark CONFIG2 and print its speed relative to --config")
+bench.option("--games", type=count, default=10_000_000, help="hands per timed run [default: 10,000,000]")
+bench.option("--seed", type=int, default=0)
+bench.option("--chunk-size", type=count, default=200_000, help="passed to `unosim run` [default: its own, 200,000]")
+bench.option("--tmp", default=None, help="folder for the temporary result files [default: the system's]")
 
 
 def engine_tag() -> str:
-    """The numba cache folder unosim would use now (it changes when engine/bots sources do)."""
-    out = subprocess.run([sys.executable, "-c", "import unosim, os; print(os.path.basename(unosim._numba_cache_dir()))"],
-                         env=CHILD_ENV, capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
+    """The numba cache folder unosim would use now (it changes when the compiled sources do)."""
+    code = "import os; from unosim.kernel.cache import cache_folder; print(os.path.basename(cache_folder()))"
+    return this_tree().python(code, what="reading the cache folder").stdout.strip() or "unknown"
 
 
 @dataclass
@@ -100,29 +82,22 @@ class CliRun:
     mean_turns: float
 
 
-def run_cli(config: Path, games: int, out: Path, workers: int | None, seed: int, chunk_size: int | None = None,
-            env: dict[str, str] | None = None) -> CliRun:
-    """`unosim run` in a subprocess, timed from outside; exits on failure with its stderr."""
+def run_cli(config: Path, games: int, out: Path, workers: int | None, seed: int, chunk_size: int | None = None) -> CliRun:
+    """`unosim run` in a subprocess, timed from outside; 1 worker pins the whole process to one CPU."""
     cmd = unosim_command() + ["run", str(config), "--games", str(games), "--seed", str(seed),
                               "--out", str(out), "--quiet", "--force"]
     if workers is not None:
         cmd += ["--workers", str(workers)]
     if chunk_size is not None:
         cmd += ["--chunk-size", str(chunk_size)]
-    pin = None
-    if workers == 1 and hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        pin = lambda: os.sched_setaffinity(0, {cpu})  # noqa: E731 - one core for the whole process
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env or CHILD_ENV, capture_output=True, text=True, preexec_fn=pin)
-    wall = time.perf_counter() - t0
-    shutil.rmtree(out, ignore_errors=True)
-    if proc.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}")
+    try:
+        proc = child(cmd, env=this_tree().env, pin=workers == 1)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
     m = _RATE_LINE.search(proc.stdout)
     if not m:
-        sys.exit(f"error: cannot read the rate in the output of {' '.join(cmd)}:\n{proc.stdout}")
-    return CliRun(wall, float(m.group(1).replace(",", "")), float(m.group(2)))
+        raise SystemExit(f"error: cannot read the rate in the output of {' '.join(cmd)}:\n{proc.stdout}")
+    return CliRun(proc.wall, float(m.group(1).replace(",", "")), float(m.group(2)))
 
 
 @dataclass
@@ -135,17 +110,17 @@ class Row:
     kernel: list[float] = field(default_factory=list)
 
     def wall_rate(self, games: int) -> float:
-        return games / statistics.median(self.walls)
+        return games / median(self.walls)
 
     def steady_rate(self, games: int, start: float) -> float:
-        left = statistics.median(self.walls) - start
+        left = median(self.walls) - start
         return games / left if left > 0 else float("nan")
 
     def printed_rate(self) -> float:
-        return statistics.median(self.printed)
+        return median(self.printed)
 
     def kernel_rate(self) -> float:
-        return statistics.median(self.kernel) if self.kernel else float("nan")
+        return median(self.kernel) if self.kernel else float("nan")
 
 
 @dataclass
@@ -174,22 +149,22 @@ def kernel_rates(config: Path, games: int, worker_counts: list[int], repeats: in
         rates[w] = []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            for _, start, count in chunks(games, chunk_size):
-                play_chunk(P, seed, start, count, w, buffer)
+            for _, start, n in chunks(games, chunk_size):
+                play_chunk(P, seed, start, n, w, buffer)
             rates[w].append(games / (time.perf_counter() - t0))
     return rates
 
 
-def measure(config: Path, games: int, worker_counts: list[int], repeats: int, seed: int, chunk_size: int,
-            tmp: Path) -> ConfigResult:
+def measure_config(config: Path, games: int, worker_counts: list[int], repeats: int, seed: int, chunk_size: int,
+                   tmp: Path) -> ConfigResult:
     out = tmp / "run.parquet"
-    print(f"\n== {config.relative_to(ROOT) if config.is_relative_to(ROOT) else config}", flush=True)
+    print(f"\n== {shown(config)}", flush=True)
     t0 = time.perf_counter()
     run_cli(config, START_GAMES, out, None, seed)
     print(f"warm-up ({START_GAMES:,} hands, compiles the numba cache if needed): "
           f"{time.perf_counter() - t0:.1f} s", flush=True)
     starts = [run_cli(config, START_GAMES, out, None, seed).wall for _ in range(repeats)]
-    start = statistics.median(starts)
+    start = median(starts)
     print(f"start cost (a {START_GAMES:,}-hand run, cached): {fmt_list(starts, '{:.2f}')} s -> median {start:.2f} s",
           flush=True)
     rows = [Row(w) for w in worker_counts]
@@ -227,10 +202,6 @@ def ratio(x: float, y: float, width: int = 9) -> str:
     return f"{'n/a':>{width + 1}}" if q != q else f"{q:>{width}.2f}x"
 
 
-def verdict(ok: bool) -> str:
-    return "met    " if ok else "NOT MET"
-
-
 def print_table(res: ConfigResult, games: int) -> None:
     name = res.config.name
     print(f"\n{name} ({res.players} players, mean {res.mean_turns:.1f} turns per hand), {games:,} hands, "
@@ -249,72 +220,60 @@ def print_table(res: ConfigResult, games: int) -> None:
               f"{ratio(r.printed_rate(), one.printed_rate())}  {ratio(r.kernel_rate(), one.kernel_rate())}")
 
 
-def print_targets(res: ConfigResult, games: int, other: ConfigResult | None) -> None:
+def judge(run: Run, res: ConfigResult, games: int, other: ConfigResult | None) -> None:
     print("\nTargets (judged on `wall`: the CLI end to end, in a subprocess, 1 worker pinned to one core;"
-          " other columns in brackets):")
+          " the other columns in brackets):")
     one = res.row(1)
     one_rate = one.wall_rate(games)
-    print(f"  [{verdict(one_rate >= TARGET_ONE_CORE)}] 1 core >= {TARGET_ONE_CORE:,} hands/s: {one_rate:,.0f} "
-          f"(wall-start {rate(one.steady_rate(games, res.start), 0)}, printed {one.printed_rate():,.0f}, "
-          f"kernel {one.kernel_rate():,.0f})")
+    run.target("1 core", one_rate, ">=", TARGET_ONE_CORE, unit="hands/s", fmt="{:,.0f}",
+               note=f"wall-start {rate(one.steady_rate(games, res.start), 0)}, printed {one.printed_rate():,.0f}, "
+                    f"kernel {one.kernel_rate():,.0f}")
     two = res.row(2)
     if two is None:
         print(f"  [n/a    ] 2 workers >= {TARGET_SCALING}x 1 worker: numba may use only 1 core here")
     else:
-        scaling = two.wall_rate(games) / one_rate
         rounds = sorted(a / b for a, b in zip(one.walls, two.walls))
         print(f"  (2 workers / 1 core, wall, round by round: {', '.join(f'{q:.2f}x' for q in rounds)})")
-        print(f"  [{verdict(scaling >= TARGET_SCALING)}] 2 workers >= {TARGET_SCALING}x 1 core: {scaling:.2f}x "
-              f"(wall-start {ratio(two.steady_rate(games, res.start), one.steady_rate(games, res.start), 0)}, "
-              f"printed {ratio(two.printed_rate(), one.printed_rate(), 0)}, "
-              f"kernel {ratio(two.kernel_rate(), one.kernel_rate(), 0)})")
+        run.target("2 workers / 1 core", two.wall_rate(games) / one_rate, ">=", TARGET_SCALING, unit="x",
+                   note=f"wall-start {ratio(two.steady_rate(games, res.start), one.steady_rate(games, res.start), 0)}, "
+                        f"printed {ratio(two.printed_rate(), one.printed_rate(), 0)}, "
+                        f"kernel {ratio(two.kernel_rate(), one.kernel_rate(), 0)}")
     if other is not None:
         for r in res.rows:
             o = other.row(r.workers)
-            rel = o.wall_rate(games) / r.wall_rate(games)
-            print(f"  [{verdict(rel >= TARGET_HOUSE_RATIO)}] {other.config.name} >= {TARGET_HOUSE_RATIO}x "
-                  f"{res.config.name}, {r.workers} worker{'s' if r.workers > 1 else ''}: {rel:.2f}x "
-                  f"(wall-start {ratio(o.steady_rate(games, other.start), r.steady_rate(games, res.start), 0)}, "
-                  f"printed {ratio(o.printed_rate(), r.printed_rate(), 0)}, "
-                  f"kernel {ratio(o.kernel_rate(), r.kernel_rate(), 0)})")
+            run.target(f"{other.config.name} / {res.config.name}, {r.workers} worker{'s' if r.workers > 1 else ''}",
+                       o.wall_rate(games) / r.wall_rate(games), ">=", TARGET_HOUSE_RATIO, unit="x",
+                       note=f"wall-start {ratio(o.steady_rate(games, other.start), r.steady_rate(games, res.start), 0)}, "
+                            f"printed {ratio(o.printed_rate(), r.printed_rate(), 0)}, "
+                            f"kernel {ratio(o.kernel_rate(), r.kernel_rate(), 0)}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", default=str(DEFAULT_CONFIG), help="config to benchmark [default: configs/standard.toml]")
-    p.add_argument("--compare", metavar="CONFIG2", help="also benchmark CONFIG2 and print its speed relative to --config")
-    p.add_argument("--games", type=int, default=10_000_000, help="hands per timed run [default: 10,000,000]")
-    p.add_argument("--repeats", type=int, default=3, help="timed runs per figure; medians are reported [default: 3]")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--chunk-size", type=int, default=200_000, help="passed to `unosim run` [default: its own, 200,000]")
-    p.add_argument("--quick", action="store_true", help="smoke run: 20,000 hands, 1 repeat (overrides --games, --repeats)")
-    p.add_argument("--tmp", default=None, help="folder for the temporary result files [default: the system's]")
-    a = p.parse_args(argv)
-    if a.quick:
-        a.games, a.repeats = 20_000, 1
-    if a.games < 1 or a.repeats < 1:
-        p.error("--games and --repeats must be at least 1")
-
+def measure(run: Run) -> None:
+    a = run.args
     import numba  # only for the core count numba will use (the CLI's default --workers)
 
     top = int(numba.config.NUMBA_NUM_THREADS)
     worker_counts = sorted({w for w in (1, 2, top) if w <= top})
-    configs = [resolve_config(a.config)] + ([resolve_config(a.compare)] if a.compare else [])
+    configs = [a.config] + ([a.compare] if a.compare else [])
     tag = engine_tag()
     print(f"unosim engine speed: {a.games:,} hands per run, median of {a.repeats}; workers {worker_counts}")
-    print(f"CLI: {' '.join(unosim_command())}; python {sys.version.split()[0]}; numba {numba.__version__}; "
-          f"numba threads {top}; cpus {os.cpu_count()}")
-    print(f"engine cache tag {tag}; load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"CLI: {' '.join(unosim_command())}; numba {numba.__version__}; numba threads {top}; engine cache {tag}")
 
     tmp = Path(tempfile.mkdtemp(prefix="unosim-bench-", dir=a.tmp))
     try:
-        results = [measure(c, a.games, worker_counts, a.repeats, a.seed, a.chunk_size, tmp) for c in configs]
+        results = [measure_config(c, a.games, worker_counts, a.repeats, a.seed, a.chunk_size, tmp) for c in configs]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     for res in results:
         print_table(res, a.games)
+        for r in res.rows:
+            run.figure(f"{res.config.stem} wall hands/s, {r.workers} workers", r.wall_rate(a.games), "hands/s")
+            run.figure(f"{res.config.stem} wall-start hands/s, {r.workers} workers",
+                       r.steady_rate(a.games, res.start), "hands/s")
+            run.figure(f"{res.config.stem} printed hands/s, {r.workers} workers", r.printed_rate(), "hands/s")
+            run.figure(f"{res.config.stem} kernel hands/s, {r.workers} workers", r.kernel_rate(), "hands/s")
+        run.figure(f"{res.config.stem} start s", res.start, "s")
     if len(results) == 2:
         base, other = results
         print(f"\n{other.config.name} / {base.config.name}, speed ratio (hands/s):")
@@ -324,16 +283,11 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {r.workers:>7}  {ratio(o.wall_rate(a.games), r.wall_rate(a.games))}  "
                   f"{ratio(o.steady_rate(a.games, other.start), r.steady_rate(a.games, base.start))}  "
                   f"{ratio(o.printed_rate(), r.printed_rate())}  {ratio(o.kernel_rate(), r.kernel_rate())}")
-    print_targets(results[0], a.games, results[1] if len(results) == 2 else None)
-
-    after = engine_tag()
-    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if after != tag:
-        print(f"WARNING: the engine sources changed during the benchmark (cache tag {tag} -> {after}); "
+    judge(run, results[0], a.games, results[1] if len(results) == 2 else None)
+    if engine_tag() != tag:
+        print(f"WARNING: the engine sources changed during the benchmark (cache {tag} -> {engine_tag()}); "
               "some runs may include a compile or measure different code. Run it again.")
-    if a.quick:
-        print("(--quick: a smoke run; hands/s at this size is dominated by start cost and says little)")
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

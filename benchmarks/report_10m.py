@@ -1,27 +1,28 @@
+#!/usr/bin/env python3
 """Benchmark: ``hand_report`` on a synthetic 10-million-hand result file.
 
 Writes a file with the engine's schema (4 players, a draw2-stacking config so the
 stacking counters are non-zero and must be read), one row group of 1M rows at a time so
 the writer's memory stays flat, then times ``hand_report`` + ``to_text`` in a fresh
-subprocess and prints its wall time and peak RSS (``ru_maxrss`` of the child).
+subprocess (R times: the median wall, the largest peak) and prints its wall time and peak
+RSS (``ru_maxrss`` of that child alone).
 
-Target (README): < 30 s and < 2 GiB peak RSS on a 2-core machine.
+Targets: < 30 s and < 2 GiB peak RSS on a 2-core machine.
 
 ``--verify``: the same rows as a result directory (parts of 1M rows, a manifest and the
 part journal with each part's CRC-32), reported twice in the same run: verified (every
 part hashed against the journal, as ``unosim report`` does) and with the journal set
-aside (what was read before verification existed).  Target: verified < 1.1x unverified.
+aside (what was read before verification existed), alternately, best of max(2, R) each.
+Target: verified < 1.1x unverified.
 
-    python benchmarks/report_10m.py [--rows 10000000] [--path FILE] [--keep] [--verify]
+    python benchmarks/report_10m.py [--rows 10000000] [--path FILE] [--keep]
+    python benchmarks/report_10m.py --quick        # 200,000 rows
+    python benchmarks/report_10m.py --verify [--rows N]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -29,7 +30,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from harness import Benchmark, Run, count, median, this_tree
 
+TARGET_SECONDS = 30.0
+TARGET_MIB = 2048.0
+TARGET_VERIFY = 1.1
 PLAYERS = 4
 CONFIG = """name = "stack2"
 [table]
@@ -149,17 +154,13 @@ def write_result(path: Path, rows: int, row_group: int = 1_000_000, seed: int = 
                                                    "engine_version": "bench"}))
 
 
-def _timed(path: Path, repo: Path) -> tuple[float, str]:
-    t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path)], cwd=repo, capture_output=True, text=True)
-    if out.returncode:
-        print(out.stderr, file=sys.stderr)
-        raise SystemExit(out.returncode)
-    return time.perf_counter() - t, out.stdout
+def _timed(path: Path) -> tuple[float, str]:
+    out = this_tree().python(CHILD, path, what="hand_report")
+    return out.wall, out.stdout
 
 
-def verify_main(rows: int) -> None:
-    repo = Path(__file__).resolve().parents[1]
+def verify_main(run: Run, rows: int) -> None:
+    rounds = max(2, run.repeats)
     with tempfile.TemporaryDirectory(prefix="unosim_bench_") as tmp:
         path = Path(tmp) / "result"
         t = time.perf_counter()
@@ -169,27 +170,31 @@ def verify_main(rows: int) -> None:
               f"{time.perf_counter() - t:.1f} s")
         journal = path / "_unosim_parts.jsonl"
         times: dict[str, list[float]] = {"verified": [], "unverified": []}
-        for _ in range(2):  # alternate, so the page cache and the machine's load favour neither
-            times["verified"].append(_timed(path, repo)[0])
+        for _ in range(rounds):  # alternate, so the page cache and the machine's load favour neither
+            times["verified"].append(_timed(path)[0])
             journal.rename(path / "journal.aside")
-            wall, text = _timed(path, repo)
+            wall, text = _timed(path)
             times["unverified"].append(wall)
             (path / "journal.aside").rename(journal)
         print(text.splitlines()[-1])
         v, u = min(times["verified"]), min(times["unverified"])
-        print(f"report on {rows:,} rows: verified {v:.2f} s, unverified {u:.2f} s (best of 2 each): "
-              f"{v / u:.3f}x; target < 1.1x:", "met" if v < 1.1 * u else "MISSED")
+        print(f"report on {rows:,} rows: verified {v:.2f} s, unverified {u:.2f} s (best of {rounds} each)")
+        run.figure("verified s", times["verified"], "s")
+        run.figure("unverified s", times["unverified"], "s")
+        run.target("verified / unverified", v / u, "<", TARGET_VERIFY, unit="x", fmt="{:.3f}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=10_000_000)
-    ap.add_argument("--path", type=Path, default=None)
-    ap.add_argument("--keep", action="store_true", help="keep the generated file")
-    ap.add_argument("--verify", action="store_true", help="time verification (see the module docstring)")
-    args = ap.parse_args()
+bench = Benchmark(__doc__, repeats=1, quick={"rows": 200_000})
+bench.option("--rows", type=count, default=10_000_000, help="rows of the synthetic file [default: 10,000,000]")
+bench.option("--path", type=Path, default=None, help="the file: written if missing, else reused [default: a temporary one]")
+bench.option("--keep", action="store_true", help="keep the generated file")
+bench.option("--verify", action="store_true", help="time verification (see the docstring)")
+
+
+def measure(run: Run) -> None:
+    args = run.args
     if args.verify:
-        verify_main(args.rows)
+        verify_main(run, args.rows)
         return
     tmp = None
     path = args.path
@@ -201,21 +206,20 @@ def main() -> None:
         write(path, args.rows)
         print(f"wrote {args.rows:,} rows to {path} ({path.stat().st_size / 2**20:.0f} MiB) "
               f"in {time.perf_counter() - t:.1f} s")  # fmt: skip
-    repo = Path(__file__).resolve().parents[1]
-    t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path)], cwd=repo, capture_output=True, text=True)
-    wall = time.perf_counter() - t
+    walls, peaks = [], []
+    for _ in range(args.repeats):
+        out = this_tree().python(CHILD, path, what="hand_report")
+        walls.append(out.wall)
+        peaks.append(out.rss / 2**20)
     print(out.stdout, end="")
-    if out.returncode:
-        print(out.stderr, file=sys.stderr)
-        raise SystemExit(out.returncode)
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+    wall, rss = median(walls), max(peaks)
     print(f"hand_report on {args.rows:,} rows: {wall:.2f} s wall (subprocess), peak RSS {rss:.0f} MiB")
-    ok = wall < 30 and rss < 2048
-    print("target < 30 s and < 2048 MiB:", "met" if ok else "MISSED")
+    run.figure("wall s", walls, "s")
+    run.target("hand_report + to_text, wall", wall, "<", TARGET_SECONDS, unit="s")
+    run.target("hand_report + to_text, peak RSS", rss, "<", TARGET_MIB, unit="MiB", fmt="{:,.0f}")
     if tmp is not None and not args.keep:
         tmp.cleanup()
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

@@ -24,6 +24,11 @@ Policies (--policy):
             then a uniform colour for a wild.
 In every policy the action "draw" is listed only when nothing is legal, so it is then
 the only choice.
+
+It does not use benchmarks/harness.py: it is not a benchmark with a target but RLCard's
+side of vs_rlcard.py and vs_rlcard_rules.py, whose protocol is one JSON object on stdout
+(the harness prints a header there), and it runs in RLCard's virtualenv, which has no
+unosim.  `--quick` plays 2,000 hands.
 """
 import argparse
 import json
@@ -32,9 +37,6 @@ import sys
 import time
 
 import numpy as np
-
-import rlcard
-from rlcard.games.uno.game import UnoGame
 
 
 def choose_b0(actions, hand, rng):
@@ -56,6 +58,9 @@ def choose_b0(actions, hand, rng):
 
 
 def run(hands, seed, players, policy, max_steps):
+    import rlcard  # here, so that --help works without RLCard
+    from rlcard.games.uno.game import UnoGame
+
     game = UnoGame(num_players=players)
     game.np_random = np.random.RandomState(seed)  # RLCard's own RNG: deck, wild colours
     rng = random.Random(seed)  # the players' choices
@@ -142,7 +147,12 @@ def main(argv=None):
     p.add_argument("--policy", choices=["actions", "distinct", "b0"], default="actions")
     p.add_argument("--max-steps", type=int, default=100000,
                    help="safety cap on game.step calls per hand (RLCard has no turn limit)")
+    p.add_argument("--quick", action="store_true", help="smoke run: 2,000 hands")
     a = p.parse_args(argv)
+    if a.quick:
+        a.hands = 2000
+    if a.hands < 1:
+        p.error("--hands must be at least 1")
     if a.players < 2:
         p.error("--players must be at least 2")
     print(json.dumps(run(a.hands, a.seed, a.players, a.policy, a.max_steps), indent=2))

@@ -17,31 +17,34 @@ What it runs, each in a fresh subprocess, timed from outside (wall seconds):
            second play_chunk (the play itself), the first Parquet write
   importtime  the top costs of `python -X importtime -c "import unosim.run.runner"`
 
-    python benchmarks/startup.py              # 3 cached repeats
-    python benchmarks/startup.py --quick      # smoke run: 1 repeat
+    python benchmarks/startup.py              # cold compile + 3 cached repeats
+    python benchmarks/startup.py --no-cold    # skip the compile: use unosim's own cache
+    python benchmarks/startup.py --quick      # smoke run: 1 repeat, no cold compile
 
 The temporary cache folder is deleted at the end; the user's own cache is not touched.
-A cold compile of the hands kernel takes about 60 s on 2 cores, much more on a busy machine.
+A cold compile of the hands kernel takes a minute or more (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+from harness import ROOT, Benchmark, Run, child, count, median, resolve_config, this_tree, unosim_command
+
 TARGET_CACHED = 3.0
 GAMES = 1000
+
+bench = Benchmark(__doc__, repeats=3, quick={"no_cold": True})
+bench.option("--config", type=resolve_config, default=ROOT / "configs" / "standard.toml",
+             help="a TOML path or a bundled name [default: standard]")
+bench.option("--top", type=count, default=12, help="rows of the import-time tables [default: 12]")
+bench.option("--no-cold", action="store_true",
+             help="skip the cold compile: use unosim's own numba cache folder, warmed by one run")
 
 # Run inside a child: where a cached start spends its time (seconds per phase).
 PHASES = r"""
@@ -71,18 +74,9 @@ PHASE_NAMES = ["import unosim.run.runner, config, store", "load and check the co
                "first Parquet write (1,000 rows)"]
 
 
-def unosim_command() -> list[str]:
-    exe = shutil.which("unosim", path=str(Path(sys.executable).parent)) or shutil.which("unosim")
-    return [exe] if exe else [sys.executable, "-m", "unosim.cli"]
-
-
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess]:
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if proc.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}")
-    return wall, proc
+    c = child(cmd, env=env)
+    return c.wall, subprocess.CompletedProcess(cmd, 0, c.stdout, c.stderr)
 
 
 def importtime(module: str, env: dict[str, str], top: int) -> tuple[list[tuple[int, int, str]], float]:
@@ -111,48 +105,36 @@ def top_level(module: str, env: dict[str, str], top: int) -> list[tuple[int, str
     return sorted(((us, root) for root, us in by_root.items()), reverse=True)[:top]
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", default=str(DEFAULT_CONFIG), help="[default: configs/standard.toml]")
-    p.add_argument("--repeats", type=int, default=3, help="cached runs and import timings; medians [default: 3]")
-    p.add_argument("--top", type=int, default=12, help="rows of the import-time tables [default: 12]")
-    p.add_argument("--no-cold", action="store_true",
-                   help="skip the cold compile: use unosim's own numba cache folder, warmed by one run")
-    p.add_argument("--quick", action="store_true", help="smoke run: 1 repeat (the cold compile still runs)")
-    a = p.parse_args(argv)
-    if a.quick:
-        a.repeats = 1
-    if a.repeats < 1:
-        p.error("--repeats must be at least 1")
-
+def measure(run: Run) -> None:
+    a = run.args
     cache = Path(tempfile.mkdtemp(prefix="unosim-numba-cache-"))
     # --no-cold: unosim's own cache folder (warmed by the first run), else the empty temp one
-    env = dict(CHILD_ENV) if a.no_cold else dict(CHILD_ENV, NUMBA_CACHE_DIR=str(cache))
+    user = {k: v for k, v in this_tree().env.items() if k != "NUMBA_CACHE_DIR"}
+    env = this_tree().env if a.no_cold else dict(user, NUMBA_CACHE_DIR=str(cache))
     out = cache.parent / (cache.name + "-run.parquet")
-    cmd = unosim_command() + ["run", a.config, "--games", str(GAMES), "--quiet", "--force", "--out", str(out)]
+    cmd = unosim_command() + ["run", str(a.config), "--games", str(GAMES), "--quiet", "--force", "--out", str(out)]
     print(f"unosim start-up: {' '.join(cmd[1:])}")
     where = "unosim's own cache folder" if a.no_cold else f"NUMBA_CACHE_DIR={cache} (temporary)"
-    print(f"python {sys.version.split()[0]}; cpus {os.cpu_count()}; "
-          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {where}\n", flush=True)
+    print(f"{where}\n", flush=True)
     try:
         cold, _ = timed(cmd, env)
         label = "warm-up run (--no-cold: not a cold start)" if a.no_cold else "cold (empty numba cache: compiles)"
         print(f"  {label:<50} {cold:7.2f} s", flush=True)
         cached = [timed(cmd, env)[0] for _ in range(a.repeats)]
-        print(f"  {'cached (same cache folder)':<50} {statistics.median(cached):7.2f} s   "
+        print(f"  {'cached (same cache folder)':<50} {median(cached):7.2f} s   "
               f"(runs: {', '.join(f'{x:.2f}' for x in cached)})", flush=True)
         imports = [timed([sys.executable, "-c", "import unosim.cli"], env)[0] for _ in range(a.repeats)]
         bare = [timed([sys.executable, "-c", "pass"], env)[0] for _ in range(a.repeats)]
         label = 'python -c "import unosim.cli"'
-        print(f"  {label:<50} {statistics.median(imports):7.2f} s   "
-              f"(bare `python -c pass`: {statistics.median(bare):.2f} s)", flush=True)
-        _, proc = timed([sys.executable, "-c", PHASES, a.config, str(out)], env)
+        print(f"  {label:<50} {median(imports):7.2f} s   "
+              f"(bare `python -c pass`: {median(bare):.2f} s)", flush=True)
+        _, proc = timed([sys.executable, "-c", PHASES, str(a.config), str(out)], env)
         phases = json.loads(proc.stdout.strip().splitlines()[-1])
         shutil.rmtree(out, ignore_errors=True)
         print("\n  where a cached start spends its time (one child, same cache; plus interpreter start):")
         for name, sec in zip(PHASE_NAMES, phases):
             print(f"    {name:<48} {sec:7.3f} s")
+            run.figure(f"phase: {name}", sec, "s")
         print(f"    {'sum':<48} {sum(phases):7.3f} s")
         rows, total = importtime("unosim.run.runner", env, a.top)
         roots = top_level("unosim.run.runner", env, a.top)
@@ -168,11 +150,13 @@ def main(argv: list[str] | None = None) -> None:
     print("    single modules with the largest own time (cumulative = with what they import):")
     for own, cumulative, name in rows:
         print(f"      {name.strip():<44} own {own / 1e6:6.3f} s   cumulative {cumulative / 1e6:6.3f} s")
-
-    med = statistics.median(cached)
-    print(f"\n[{'met' if med < TARGET_CACHED else 'NOT MET'}] cached start of `unosim run --games {GAMES}` "
-          f"< {TARGET_CACHED:g} s: {med:.2f} s" + ("" if a.no_cold else f"   (cold: {cold:.1f} s)"))
+    run.figure("cold s" if not a.no_cold else "warm-up s", cold, "s")
+    run.figure("cached s", cached, "s")
+    run.figure("import unosim.cli s", median(imports), "s")
+    print()
+    run.target(f"cached start of `unosim run --games {GAMES}`", median(cached), "<", TARGET_CACHED, unit="s",
+               note="" if a.no_cold else f"cold: {cold:.1f} s")
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

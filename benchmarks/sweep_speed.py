@@ -1,6 +1,8 @@
-"""Does a sweep keep every core busy?  And what does Dask cost on one machine?
+"""Benchmark: does a sweep keep every core busy?  And what does Dask cost on one machine?
 
-    python benchmarks/sweep_speed.py [--points 8] [--hands 50000] [--repeat 2]
+    python benchmarks/sweep_speed.py                    # 8 points x 50,000 hands, 3 repeats
+    python benchmarks/sweep_speed.py --no-dask
+    python benchmarks/sweep_speed.py --quick            # 2 points x 5,000 hands, 1 repeat
 
 Prints, for the official rules at 4 players:
 
@@ -14,26 +16,33 @@ Prints, for the official rules at 4 players:
    kernel uses every core in the worker), with the cluster's start-up time apart.
 
 CPU use is the process's user+sys time over wall time and cores (the local runs only; a
-Dask worker is another process).  The three are timed in turn, ``--repeat`` rounds, and
+Dask worker is another process).  The three are timed in turn, ``--repeats`` rounds, and
 each figure is its best round (interleaving keeps a change in the machine's load from
-favouring one of them).  The
-kernel is compiled (or loaded from the numba cache) before timing.  The machine this was
-written on has 2 cores shared with other engineers' jobs, so figures are indicative only:
-the ratios are more stable than the absolute speeds.
+favouring one of them).  The kernel is compiled (or loaded from the numba cache) before
+timing.  On a shared machine the ratios are more stable than the absolute speeds.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
+# the harness first: it puts this tree ahead of any installed unosim on sys.path
+from harness import Benchmark, Run, count
+
 from unosim.rules.config import default_config
 from unosim.run.runner import max_workers, run_hands
 from unosim.run.sweep import parse_sweep, run_sweep
+
+TARGET = 0.85
+
+bench = Benchmark(__doc__, repeats=3, quick={"points": 2, "hands": 5_000})
+bench.option("--points", type=count, default=8, help="points of the sweep [default: 8]")
+bench.option("--hands", type=count, default=50_000, help="hands per point [default: 50,000]")
+bench.option("--no-dask", action="store_true", help="skip the Dask figures")
 
 
 def timed(fn):
@@ -45,13 +54,8 @@ def timed(fn):
     return out, wall, cpu / wall / max_workers()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--points", type=int, default=8)
-    ap.add_argument("--hands", type=int, default=50_000, help="hands per point")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--no-dask", action="store_true")
-    args = ap.parse_args()
+def measure(run: Run) -> None:
+    args = run.args
     total = args.points * args.hands
     cfg = default_config()
     sweep = parse_sweep({"name": "bench", "hands": args.hands, "seed": 0,
@@ -79,7 +83,7 @@ def main() -> None:
             run_sweep(parse_sweep({"name": "w", "hands": 500, "axes": {"zero_points": [1]}}), tmp / "dwarm",
                       client=client, force=True)
         try:
-            for _ in range(args.repeat):
+            for _ in range(args.repeats):
                 _, w, cpu = timed(lambda: run_hands(cfg, total, 0, tmp / "single", force=True))
                 rounds["single"].append((w, cpu))
                 _, w, cpu = timed(lambda: run_sweep(sweep, tmp / "sweep", force=True))
@@ -92,8 +96,7 @@ def main() -> None:
                 client_cm.__exit__(None, None, None)
         (w_single, cpu_single), (w_sweep, cpu_sweep) = min(rounds["single"]), min(rounds["sweep"])
         single, swept = total / w_single, total / w_sweep
-        print(f"machine: {os.cpu_count()} cores, numba threads {max_workers()}; figures indicative "
-              f"(shared machine), best of {args.repeat} interleaved rounds")
+        print(f"numba threads {max_workers()}; best of {args.repeats} interleaved rounds")
         print(f"single run   {total:>10,} hands  {w_single:7.2f} s  {single:>10,.0f} hands/s  "
               f"CPU {cpu_single:6.1%} of {max_workers()} cores")
         print(f"local sweep  {total:>10,} hands  {w_sweep:7.2f} s  {swept:>10,.0f} hands/s  "
@@ -101,8 +104,11 @@ def main() -> None:
         ratio = swept / single
         paired = sorted(ws / wv for (ws, _), (wv, _) in zip(rounds["single"], rounds["sweep"]))
         median = paired[len(paired) // 2]
-        print(f"sweep / single: {ratio:.1%} best vs best; {median:.1%} median of the rounds' ratios "
-              f"(target >= 85%: {'met' if max(ratio, median) >= 0.85 else 'NOT met'})")
+        run.figure("single hands/s", single, "hands/s")
+        run.figure("local sweep hands/s", swept, "hands/s")
+        run.figure("sweep / single, median of the rounds", median, "x")
+        run.target("local sweep / single run", max(ratio, median), ">=", TARGET, unit="x",
+                   note=f"the better of {ratio:.1%} best vs best and {median:.1%}, the median of the rounds' ratios")
         if client_cm is None:
             return
         w_dask = min(rounds["dask"])[0]
@@ -111,6 +117,8 @@ def main() -> None:
         print(f"dask sweep   {total:>10,} hands  {w_dask:7.2f} s  {dask:>10,.0f} hands/s  "
               f"(LocalCluster: 1 worker process x 1 thread)")
         paired = sorted(wv / wd for (wv, _), (wd, _) in zip(rounds["sweep"], rounds["dask"]))
+        run.figure("dask sweep hands/s", dask, "hands/s")
+        run.figure("dask cluster start s", startup, "s")
         print(f"dask / local sweep: {dask / swept:.1%} best vs best, {paired[len(paired) // 2]:.1%} median; overhead {w_dask - w_sweep:+.2f} s on {tasks} tasks "
               f"({(w_dask - w_sweep) / tasks * 1000:+.0f} ms per task); cluster start-up {startup:.2f} s "
               f"(+ the worker's first kernel load, untimed)")
@@ -119,4 +127,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

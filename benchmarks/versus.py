@@ -3,15 +3,16 @@
 
 The performance targets read "within 3% of today's figures, measured in the same run
 against a baseline commit".  Figures taken on different days, or even an hour apart, on
-this shared 2-core VM differ by more than 3% for reasons that have nothing to do with
-the code (other jobs, host load drifting over minutes), so a figure is only compared with
+a shared machine differ by more than 3% for reasons that have nothing to do with the
+code (other jobs, host load drifting over minutes), so a figure is only compared with
 one taken right next to it.  This script:
 
-  1. checks REV (any git revision, default `main`) out into a temporary git worktree
-     (`git worktree add --detach`), removed again at the end, also on Ctrl-C or an error;
-  2. warms each tree once (a tiny run of every chosen benchmark, untimed): each tree
-     computes its own numba cache folder from its own sources, so the baseline's first
-     run compiles (~3 min) and that compile must not be timed;
+  1. exports REV (`--against`, any git revision, default `main`) with `git archive` into
+     a temporary folder (harness.revision), removed again at the end, also on Ctrl-C,
+     SIGTERM or an error, with the numba cache compiled for it;
+  2. warms each tree once (a tiny run of every chosen benchmark, untimed): the baseline
+     compiles into its own new cache folder (a few minutes: "compiling ..." on stderr),
+     and that compile must not be timed;
   3. runs the benchmarks in R rounds, alternately in the current tree and in the baseline
      (A B A B ...: each figure of a round is taken in A, then at once in B), so a drift
      in the host's speed hits both trees alike instead of whichever ran later;
@@ -41,47 +42,55 @@ hands/s (higher is faster):
     counter x4    the same with 4 `counter` bots (the most work per decision)
 
     python benchmarks/versus.py                          # against main: engine, 2,000,000 hands, 5 rounds
-    python benchmarks/versus.py HEAD~1 --bench both
-    python benchmarks/versus.py main --bench engine --hands 5000000 --rounds 7
-    python benchmarks/versus.py v1.2 --workers 1         # one core (the CLI run pinned to one CPU)
+    python benchmarks/versus.py --against HEAD~1 --bench both
+    python benchmarks/versus.py --bench engine --hands 5000000 --repeats 7
+    python benchmarks/versus.py --against v1.2 --workers 1   # one core (the CLI run pinned to one CPU)
+    python benchmarks/versus.py --quick                  # 20,000 hands, 1 round (the baseline still compiles)
 
-"Current" is the tree this script lives in, uncommitted edits included.  The numba
-cache the baseline's worktree compiled is deleted with it (the worktree path is new on
-every run, so it could never be reused).  Figures at small --hands or few --rounds are
-noisy; the per-round ratios show how noisy.
+"Current" is the tree this script lives in, uncommitted edits included.  Figures at
+small --hands or few --repeats are noisy; the per-round ratios show how noisy.  The
+target line judges each figure's ratio against 1 - tolerance: not slower by more than
+the tolerance.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
-import os
 import shutil
-import signal
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from harness import Benchmark, Run, Tree, count, count0, median, revision, this_tree
+
 CONFIG = "configs/standard.toml"
 SEED = 1
 CHUNK_SIZE = 200_000  # engine_speed.py's and `unosim run`'s default
 WARM_HANDS = 1000
 
+bench = Benchmark(__doc__, repeats=5, quick={"hands": 20_000}, against="main")
+bench.option("--bench", choices=["engine", "bots", "both"], default="engine", help="[default: engine]")
+bench.option("--hands", type=count, default=2_000_000, help="hands per timed run [default: 2,000,000]")
+bench.option("--workers", type=count0, default=0, help="cores for every run [default: 0, all numba may use]")
+bench.option("--tolerance", type=float, default=3.0, help="percent counted as `within` [default: 3]")
+bench.option("--tmp", default=None, help="folder for the exported baseline and result files [default: the system's]")
+
 # The child that takes the kernel-only figures.  It loads the measured tree's own
 # benchmark scripts by path and calls their measuring functions, so the imports match
 # that tree's package layout.  Prints one JSON object on its last line.
-CHILD = r'''
+CHILD = r"""
 import importlib.util, json, os, sys
 from pathlib import Path
 
 tree, bench, hands, workers, seed, chunk = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-import unosim  # first: it sets NUMBA_CACHE_DIR from this tree's sources before numba loads
+sys.path.insert(0, str(tree / "benchmarks"))  # the tree's scripts import its harness
+import unosim  # this tree's package (older trees also set NUMBA_CACHE_DIR here)
+try:
+    from unosim.kernel.cache import cache_folder
+except ImportError:  # a tree from before unosim.kernel.cache
+    def cache_folder():
+        return os.environ.get("NUMBA_CACHE_DIR", "")
 
 def script(name):
     path = tree / "benchmarks" / f"{name}.py"
@@ -116,50 +125,18 @@ else:
     buffer = bs.play_chunk(next(iter(params.values())), 0, 0, hands, w)  # touched once, as bots_speed does
     for name, P in params.items():
         figures[name] = bs.rate(P, hands, w, seed, buffer)
-print(json.dumps({"figures": figures, "unosim": unosim.__file__, "cache": os.environ.get("NUMBA_CACHE_DIR", "")}))
-'''
+print(json.dumps({"figures": figures, "unosim": unosim.__file__, "cache": cache_folder()}))
+"""
 
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def git(*args: str, check: bool = True) -> str:
-    proc = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
-    if check and proc.returncode != 0:
-        raise SystemExit(f"error: git {' '.join(args)} failed:\n{proc.stderr.strip()}")
-    return proc.stdout.strip()
-
-
-def child_env(tree: Path) -> dict[str, str]:
-    """This environment, with only `tree` on PYTHONPATH and no NUMBA_CACHE_DIR: the child
-    then computes its tree's own cache folder, as unosim does for a user."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(tree)
-    env.pop("NUMBA_CACHE_DIR", None)
-    return env
-
-
-def pin_one_cpu():
-    """preexec_fn for --workers 1: the whole process on one CPU, as engine_speed.py does."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    cpu = min(os.sched_getaffinity(0))
-    return lambda: os.sched_setaffinity(0, {cpu})
-
-
 @dataclass
-class Tree:
-    label: str  # "current" / "baseline"
-    path: Path
-    desc: str  # commit and state, for the header
-    cache: str = ""  # its numba cache folder, once known
+class Side:
+    tree: Tree
     figures: dict[str, list[float]] = field(default_factory=dict)
-
-
-def fail(tree: Tree, what: str, proc: subprocess.CompletedProcess) -> None:
-    raise SystemExit(f"error: {what} failed in the {tree.label} tree ({tree.path}), exit status "
-                     f"{proc.returncode}:\n{(proc.stderr or '')[-3000:]}{(proc.stdout or '')[-1000:]}")
 
 
 def e2e(tree: Tree, hands: int, workers: int, out: Path) -> float:
@@ -169,172 +146,96 @@ def e2e(tree: Tree, hands: int, workers: int, out: Path) -> float:
     if workers:
         cmd += ["--workers", str(workers)]
     shutil.rmtree(out, ignore_errors=True)
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=tree.path, env=child_env(tree.path), capture_output=True, text=True,
-                          preexec_fn=pin_one_cpu() if workers == 1 else None)
-    wall = time.perf_counter() - t0
-    shutil.rmtree(out, ignore_errors=True)
-    if proc.returncode != 0:
-        fail(tree, " ".join(cmd[1:]), proc)
-    return hands / wall
+    try:
+        return hands / tree.run(cmd, pin=workers == 1, what="unosim run").wall
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
 
 
-def kernel(tree: Tree, bench: str, hands: int, workers: int) -> dict[str, float]:
-    """The kernel-only figures of `bench`, from the tree's own benchmark script, in a child."""
-    cmd = [sys.executable, "-c", CHILD, str(tree.path), bench, str(hands), str(workers), str(SEED), str(CHUNK_SIZE)]
-    proc = subprocess.run(cmd, cwd=tree.path, env=child_env(tree.path), capture_output=True, text=True)
-    if proc.returncode != 0:
-        fail(tree, f"the kernel-only {bench} measure", proc)
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+def kernel(tree: Tree, bench_name: str, hands: int, workers: int) -> dict[str, float]:
+    """The kernel-only figures of `bench_name`, from the tree's own benchmark script, in a child."""
+    out = tree.python(CHILD, tree.path, bench_name, hands, workers, SEED, CHUNK_SIZE,
+                      what=f"the kernel-only {bench_name} measure").last_json()
     where = Path(out["unosim"]).resolve()
     if not where.is_relative_to(tree.path.resolve()):
-        raise SystemExit(f"error: the {tree.label} tree's child imported unosim from {where}, not from "
+        raise SystemExit(f"error: the child of {tree.label} imported unosim from {where}, not from "
                          f"{tree.path}: something on the path shadows PYTHONPATH")
-    tree.cache = out["cache"]
     return out["figures"]
 
 
-def cache_dir(tree: Tree) -> str:
-    """The numba cache folder the tree's unosim computes for itself ("" if it cannot say)."""
-    proc = subprocess.run([sys.executable, "-c", "import os, unosim; print(os.environ.get('NUMBA_CACHE_DIR', ''))"],
-                          cwd=tree.path, env=child_env(tree.path), capture_output=True, text=True)
-    return proc.stdout.strip() if proc.returncode == 0 else ""
-
-
-def measure(tree: Tree, bench: str, hands: int, workers: int, out: Path) -> dict[str, float]:
+def figures(tree: Tree, bench_name: str, hands: int, workers: int, out: Path) -> dict[str, float]:
     """Every figure of one benchmark in one tree, once."""
-    if bench == "engine":
+    if bench_name == "engine":
         return {"e2e": e2e(tree, hands, workers, out), **kernel(tree, "engine", hands, workers)}
     return kernel(tree, "bots", hands, workers)
 
 
-def remove_baseline_cache(tree: Tree) -> None:
-    """Delete the numba cache entries compiled for the temporary worktree: numba keeps them
-    in CACHE_DIR/<folder name>_<sha1 of the folder's absolute path>, one per source folder,
-    and that path never comes back.  Only those exact folders are removed."""
-    if not tree.cache:
-        return
-    cache = Path(tree.cache)
-    for folder in [tree.path / "unosim", *(p for p in (tree.path / "unosim").rglob("*") if p.is_dir())]:
-        entry = cache / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-        if entry.is_dir():
-            shutil.rmtree(entry, ignore_errors=True)
-    try:
-        cache.rmdir()  # only if nothing else is left in it
-    except OSError:
-        pass
-
-
-def verdict(ratio: float, tolerance: float) -> str:
+def describe(ratio: float, tolerance: float) -> str:
     pct = (ratio - 1) * 100
     if abs(pct) <= tolerance:
-        return f"[within {tolerance:g}%]"
-    return f"[SLOWER by {-pct:.1f}%]" if pct < 0 else f"[faster by {pct:.1f}%]"
+        return f"within {tolerance:g}%"
+    return f"SLOWER by {-pct:.1f}%" if pct < 0 else f"faster by {pct:.1f}%"
 
 
-def report(cur: Tree, base: Tree, rounds: int, tolerance: float) -> None:
+def report(run: Run, cur: Side, base: Side) -> None:
+    rounds, tolerance = run.repeats, run.args.tolerance
     names = list(cur.figures)
     width = max(len(n) for n in names) + 2
-    print(f"\nhands/s per round (higher is faster); current = {cur.desc}; baseline = {base.desc}")
+    print(f"\nhands/s per round (higher is faster); current = {cur.tree.desc}; baseline = {base.tree.desc}")
     print(f"  {'round':>5}  {'figure':<{width}} {'current':>12} {'baseline':>12} {'cur/base':>9}")
     for r in range(rounds):
         for n in names:
             c, b = cur.figures[n][r], base.figures[n][r]
             print(f"  {r + 1:>5}  {n:<{width}} {c:>12,.0f} {b:>12,.0f} {c / b:>9.3f}")
     print(f"\nmedians of {rounds} round{'s' if rounds > 1 else ''}:")
-    print(f"  {'figure':<{width}} {'current':>12} {'baseline':>12} {'cur/base':>9}  verdict (tolerance {tolerance:g}%)")
+    print(f"  {'figure':<{width}} {'current':>12} {'baseline':>12} {'cur/base':>9}")
     for n in names:
-        c, b = statistics.median(cur.figures[n]), statistics.median(base.figures[n])
-        q = c / b
+        c, b = median(cur.figures[n]), median(base.figures[n])
+        print(f"  {n:<{width}} {c:>12,.0f} {b:>12,.0f} {c / b:>9.3f}")
+        run.figure(f"{n} hands/s, this tree", cur.figures[n], "hands/s")
+        run.figure(f"{n} hands/s, {base.tree.label}", base.figures[n], "hands/s")
+    print(f"\nverdicts (median ratio current / baseline, tolerance {tolerance:g}%):")
+    for n in names:
+        q = median(cur.figures[n]) / median(base.figures[n])
         per_round = [x / y for x, y in zip(cur.figures[n], base.figures[n])]
         spread = (max(per_round) - min(per_round)) * 100
-        note = (f"  (per-round ratios {min(per_round):.3f}-{max(per_round):.3f}: noisier than the tolerance, "
-                "add rounds or hands)" if rounds > 1 and spread > tolerance else "")
-        print(f"  {n:<{width}} {c:>12,.0f} {b:>12,.0f} {q:>9.3f}  {verdict(q, tolerance)}{note}")
+        note = describe(q, tolerance)
+        if rounds > 1 and spread > tolerance:
+            note += (f"; per-round ratios {min(per_round):.3f}-{max(per_round):.3f}: noisier than the tolerance, "
+                     "add repeats or hands")
+        run.target(f"{n}: this tree / {base.tree.label}", q, ">=", 1 - tolerance / 100, unit="x", fmt="{:.3f}",
+                   note=note)
 
 
-def describe_current() -> str:
-    head = git("rev-parse", "--short", "HEAD")
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return f"{ROOT} at {head}{' + uncommitted edits' if dirty else ''}"
-
-
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("rev", nargs="?", default="main", metavar="REV", help="baseline git revision [default: main]")
-    p.add_argument("--bench", choices=["engine", "bots", "both"], default="engine", help="[default: engine]")
-    p.add_argument("--hands", type=int, default=2_000_000, help="hands per timed run [default: 2,000,000]")
-    p.add_argument("--rounds", type=int, default=5, help="A B rounds; medians are compared [default: 5]")
-    p.add_argument("--workers", type=int, default=0, help="cores for every run [default: all numba may use]")
-    p.add_argument("--tolerance", type=float, default=3.0, help="percent counted as `within` [default: 3]")
-    p.add_argument("--tmp", default=None, help="folder for the worktree and result files [default: the system's]")
-    a = p.parse_args(argv)
-    if a.hands < 1 or a.rounds < 1 or a.workers < 0:
-        p.error("--hands and --rounds must be at least 1, --workers at least 0")
+def measure(run: Run) -> None:
+    a = run.args
     benches = ["engine", "bots"] if a.bench == "both" else [a.bench]
-
-    sha = git("rev-parse", "--verify", "--quiet", f"{a.rev}^{{commit}}", check=False)
-    if not sha:
-        p.error(f"not a git revision here: {a.rev}")
-    cur = Tree("current", ROOT, describe_current())
-    base = Tree("baseline", Path(), f"{a.rev} ({sha[:7]})")
-
-    # SIGTERM/SIGHUP end the run like Ctrl-C does, through the cleanup below
-    def stop(signum, _frame):
-        raise SystemExit(128 + signum)
-
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, stop)
-
     tmp = Path(tempfile.mkdtemp(prefix="unosim-versus-", dir=a.tmp)).resolve()
-    base.path = tmp / "baseline"
     out = tmp / "run.parquet"
-    added = False
     try:
-        log(f"checking out {a.rev} ({sha[:7]}) into {base.path}")
-        git("worktree", "add", "--detach", str(base.path), sha)
-        added = True
-        base.cache = cache_dir(base)  # known before anything compiles, for the cleanup
-        print(f"unosim versus: current {cur.desc}\n               baseline {base.desc}")
-        print(f"bench {a.bench}; {a.hands:,} hands per run; {a.rounds} rounds, interleaved current/baseline; "
-              f"workers {a.workers or 'all'}; seed {SEED}; python {sys.version.split()[0]}")
-        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-
-        for tree in (cur, base):
-            log(f"compiling {tree.label} tree (first run only, ~3 min)")
-            t0 = time.perf_counter()
-            for bench in benches:
-                measure(tree, bench, WARM_HANDS, a.workers, out)
-            log(f"  {tree.label} warm: {time.perf_counter() - t0:.1f} s")
-
-        for r in range(a.rounds):
-            for bench in benches:
-                for tree in (cur, base):
-                    for name, value in measure(tree, bench, a.hands, a.workers, out).items():
-                        tree.figures.setdefault(name, []).append(value)
-            line = "; ".join(f"{n} {c[-1]:,.0f} vs {base.figures[n][-1]:,.0f}" for n, c in cur.figures.items())
-            log(f"round {r + 1}/{a.rounds}: {line}")
-
-        report(cur, base, a.rounds, a.tolerance)
-        load = os.getloadavg()
-        print(f"load average after: {' '.join(f'{x:.2f}' for x in load)}")
-        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        if load[1] > cpus:
-            print(f"(the machine was busy: load {load[1]:.1f} over the last 5 min on {cpus} cores; other work "
-                  "competes with both trees, so differences of a few % are noise: add rounds, or rerun when quiet)")
-    except KeyboardInterrupt:
-        log("interrupted")
-        raise SystemExit(130)
+        log(f"exporting {a.against}")
+        with revision(a.against, a.tmp) as baseline:
+            cur, base = Side(this_tree()), Side(baseline)
+            print(f"unosim versus: current {cur.tree.desc}; baseline {base.tree.desc}")
+            print(f"bench {a.bench}; {a.hands:,} hands per run; {a.repeats} rounds, interleaved current/baseline; "
+                  f"workers {a.workers or 'all'}; seed {SEED}", flush=True)
+            for side in (cur, base):
+                log(f"warming {side.tree.label} (the baseline compiles: a few minutes)")
+                t0 = time.perf_counter()
+                for b in benches:
+                    figures(side.tree, b, WARM_HANDS, a.workers, out)
+                log(f"  {side.tree.label} warm: {time.perf_counter() - t0:.1f} s")
+            for r in range(a.repeats):
+                for b in benches:
+                    for side in (cur, base):
+                        for name, value in figures(side.tree, b, a.hands, a.workers, out).items():
+                            side.figures.setdefault(name, []).append(value)
+                line = "; ".join(f"{n} {c[-1]:,.0f} vs {base.figures[n][-1]:,.0f}" for n, c in cur.figures.items())
+                log(f"round {r + 1}/{a.repeats}: {line}")
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave the worktree behind
-        if added:
-            remove_baseline_cache(base)
-            git("worktree", "remove", "--force", str(base.path), check=False)
         shutil.rmtree(tmp, ignore_errors=True)
-        git("worktree", "prune", check=False)
-        log(f"removed the temporary worktree {base.path}")
+    report(run, cur, base)
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

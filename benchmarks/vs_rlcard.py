@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark: unosim against RLCard 1.2.0's UNO game loop, one core each, same hands.
 
-Issue target it checks: the speed ratio of unosim to RLCard's UNO loop (printed; the
-issue and the design notes ask for "a few hundred times faster").
+What it reports: the speed ratio of unosim to RLCard's UNO loop (a figure with no target
+to judge it against).
 
 RLCard side: benchmarks/rlcard_baseline.py under the RLCard virtualenv
 (--rlcard-python, default $RLCARD_PYTHON, else this interpreter) with `--policy b0` (unosim's
@@ -49,64 +49,57 @@ If the RLCard virtualenv is missing:
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from harness import ROOT, Benchmark, Run, child, count, resolve_config, shown, this_tree, unosim_command
+
 HERE = Path(__file__).resolve().parent
-DEFAULT_CONFIG = ROOT / "configs" / "standard.toml"
 DEFAULT_RLCARD_PYTHON = os.environ.get("RLCARD_PYTHON", sys.executable)
-CHILD_ENV = dict(os.environ)  # before unosim is imported (it sets NUMBA_CACHE_DIR)
 _RATE_LINE = re.compile(r"([\d,]+) hands/s.*?; mean ([\d.]+) turns per hand")
+SETUP = ("python3 -m venv rlcard-venv && rlcard-venv/bin/pip install rlcard==1.2.0 numpy  "
+         "(then --rlcard-python rlcard-venv/bin/python)")
 
-def resolve_config(name: str) -> Path:
-    path = Path(name)
-    if path.exists():
-        return path.resolve()
-    bundled = ROOT / "configs" / f"{name}.toml"
-    if bundled.exists():
-        return bundled
-    sys.exit(f"error: no such config: {name}")
-
-
-def unosim_command() -> list[str]:
-    exe = shutil.which("unosim", path=str(Path(sys.executable).parent)) or shutil.which("unosim")
-    return [exe] if exe else [sys.executable, "-m", "unosim.cli"]
+bench = Benchmark(__doc__, repeats=3, quick={"games": 2000, "trace_sample": 200})
+bench.option("--games", type=count, default=20_000, help="hands for each side [default: 20,000]")
+bench.option("--seed", type=int, default=1)
+bench.option("--config", type=resolve_config, default=ROOT / "configs" / "standard.toml",
+             help="unosim config: a TOML path or a bundled name such as `rlcard` [default: standard]")
+bench.option("--policy", default="b0", choices=["b0", "actions", "distinct"],
+             help="RLCard policy (b0 is the one that matches unosim's `random` bot) [default: b0]")
+bench.option("--trace-sample", type=count, default=2000, help="unosim hands replayed to count draw actions")
+bench.option("--rlcard-python", default=DEFAULT_RLCARD_PYTHON,
+             help=f"a Python with rlcard 1.2.0 [default: $RLCARD_PYTHON, else this one: {DEFAULT_RLCARD_PYTHON}]")
 
 
 def run_rlcard(python: str, hands: int, seed: int, players: int, policy: str) -> dict:
+    """RLCard's side: rlcard_baseline.py under `python`, one JSON object."""
     if not Path(python).exists():
-        sys.exit(f"error: {python} not found. Create the RLCard virtualenv:\n"
-                 "  python3 -m venv rlcard-venv && rlcard-venv/bin/pip install rlcard==1.2.0 numpy  (then --rlcard-python rlcard-venv/bin/python)")
+        raise SystemExit(f"error: {python} not found. Create the RLCard virtualenv:\n  {SETUP}")
     cmd = [python, str(HERE / "rlcard_baseline.py"), "--hands", str(hands), "--seed", str(seed),
            "--players", str(players), "--policy", policy]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
-    return json.loads(proc.stdout)
+    return json.loads(child(cmd, what=f"RLCard's side (is rlcard 1.2.0 installed for {python}? {SETUP})").stdout)
 
 
 def run_cli(config: Path, games: int, seed: int, out: Path) -> tuple[float, float, float]:
     """(wall s, rate unosim printed, mean turns) of `unosim run --workers 1` in a subprocess."""
     cmd = unosim_command() + ["run", str(config), "--games", str(games), "--seed", str(seed), "--workers", "1",
                               "--out", str(out), "--quiet", "--force"]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=CHILD_ENV, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    shutil.rmtree(out, ignore_errors=True)
-    if proc.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}")
+    try:
+        proc = child(cmd, env=this_tree().env)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
     m = _RATE_LINE.search(proc.stdout)
-    return wall, float(m.group(1).replace(",", "")), float(m.group(2))
+    if not m:
+        raise SystemExit(f"error: cannot read the rate in the output of {' '.join(cmd)}:\n{proc.stdout}")
+    return proc.wall, float(m.group(1).replace(",", "")), float(m.group(2))
 
 
 def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, tmp: Path) -> dict:
@@ -122,7 +115,7 @@ def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, t
     P = to_params(cfg)
     set_workers(1)
     out = tmp / "inproc.parquet"
-    # not timed: loads (or compiles) the kernel, and pays the first Parquet write's ~0.3 s
+    # not timed: loads (or compiles) the kernel, and pays the first Parquet write's set-up
     run_hands(cfg, min(games, 1000), seed, out, workers=1, force=True)
     loop, kernel = [], []
     summary = None
@@ -134,8 +127,8 @@ def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, t
     buffer = play_chunk(P, seed, 0, min(games, 200_000), 1)  # touched once, reused as the runner does
     for _ in range(repeats):
         t0 = time.perf_counter()
-        for _, start, count in chunks(games, 200_000):
-            rows = play_chunk(P, seed, start, count, 1, buffer)
+        for _, start, n in chunks(games, 200_000):
+            rows = play_chunk(P, seed, start, n, 1, buffer)
             played += int(rows[:, L.O_PLAYED].sum())
             drawn += int(rows[:, L.O_DRAWN].sum())
         kernel.append(games / (time.perf_counter() - t0))
@@ -163,33 +156,15 @@ def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, t
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=20_000, help="hands for each side [default: 20,000]")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--config", default=str(DEFAULT_CONFIG),
-                   help="unosim config: a TOML path or a bundled name such as `rlcard` [default: configs/standard.toml]")
-    p.add_argument("--policy", default="b0", choices=["b0", "actions", "distinct"],
-                   help="RLCard policy (b0 is the one that matches unosim's `random` bot) [default: b0]")
-    p.add_argument("--repeats", type=int, default=3, help="timed unosim runs; medians are reported [default: 3]")
-    p.add_argument("--trace-sample", type=int, default=2000, help="unosim hands replayed to count draw actions")
-    p.add_argument("--rlcard-python", default=DEFAULT_RLCARD_PYTHON, help=f"[default: {DEFAULT_RLCARD_PYTHON}]")
-    p.add_argument("--quick", action="store_true", help="smoke run: 2,000 hands, 1 repeat, 200 traced hands")
-    a = p.parse_args(argv)
-    if a.quick:
-        a.games, a.repeats, a.trace_sample = 2000, 1, 200
-    if a.games < 1 or a.repeats < 1 or a.trace_sample < 1:
-        p.error("--games, --repeats and --trace-sample must be at least 1")
-
+def measure(run: Run) -> None:
+    a = run.args
     tmp = Path(tempfile.mkdtemp(prefix="unosim-vsrl-"))
     try:
-        config = resolve_config(a.config)
+        config = a.config
         from unosim.rules.config import load_config
 
         players = load_config(config).players
-        print(f"unosim vs RLCard: {players} players, {a.games:,} hands each, one core each; "
-              f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+        print(f"unosim vs RLCard: {players} players, {a.games:,} hands each, one core each", flush=True)
         t0 = time.perf_counter()
         rl = run_rlcard(a.rlcard_python, a.games, a.seed, players, a.policy)
         print(f"RLCard {rl['rlcard_version']} done in {time.perf_counter() - t0:.1f} s "
@@ -213,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     def line(label: str, rlv: str, unv: str, ratio: str = "") -> None:
         print(f"  {label:<{width}} {rlv:>12} {unv:>12} {ratio:>9}")
 
-    print(f"\nunosim config: {config.relative_to(ROOT) if config.is_relative_to(ROOT) else config}; "
+    print(f"\nunosim config: {shown(config)}; "
           f"unosim timings: median of {a.repeats}")
     line("", "RLCard", "unosim", "unosim/RL")
     line("hands/s, game loop in-process (RLCard loop; unosim run loop)",
@@ -243,9 +218,14 @@ def main(argv: list[str] | None = None) -> None:
           "writing the Parquet file.  Turns per hand mean the same thing on both sides (one per\n"
           "seat acting; a draw and its play is one; penalty draws are not turns); they differ\n"
           "because the rules do (see benchmarks/rlcard_rules.md), hence the turns/s line.")
-    if a.quick:
-        print("(--quick: a smoke run; at 2,000 hands unosim's timings are a few milliseconds and noisy)")
+    run.figure("RLCard hands/s", rl_rate, "hands/s")
+    run.figure("unosim run loop hands/s", un["loop_all"], "hands/s")
+    run.figure("unosim kernel hands/s", un["kernel_all"], "hands/s")
+    run.figure("unosim CLI wall hands/s", a.games / cli_wall, "hands/s")
+    run.figure("turns per hand, RLCard", rl_steps)
+    run.figure("turns per hand, unosim", un["turns"])
+    run.figure("unosim / RLCard, game loops", un["loop"] / rl_rate, "x")
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

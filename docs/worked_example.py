@@ -29,7 +29,7 @@ DOC = Path(__file__).resolve().parent / "worked_example.md"
 FIGURE = DOC.parent / "worked_example_turns.png"
 _BLOCK = re.compile(r"```(console|toml|text)\n(.*?)```", re.S)
 _EXCERPT = re.compile(r"<!-- excerpt of: (.+?); from: (.+?) -->\n```text\n(.*?)```", re.S)
-_SPEED = re.compile(r"[\d,]+ (hands|matches)/s \([\d.]+ s, after [\d.]+ s loading the engine\)")
+_SPEED = re.compile(r"[\d,]+ (hands|matches)/s \([\d.]+ s(, after [\d.]+ s loading the engine)?\)")
 
 
 def _unosim(command: str, cwd: Path) -> str:

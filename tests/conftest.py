@@ -20,14 +20,64 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 
-@pytest.fixture(scope="session", autouse=True)
+# Every test file's kind, one marker each (``pytest -m scenario``; README "Tests"):
+#   unit         pure Python: registry, config, layers, interval maths, reports on synthetic
+#                files; compiles nothing
+#   scenario     one rule's sentences: a hand built with unosim.scenario, one action, the exact outcome
+#   property     invariants over many random hands and configs (cards conserved, hands end, ...)
+#   statistical  whole batches against expected rates, tolerances from the sample size
+#   golden       output rows against tests/golden/
+#   e2e          commands and notebooks run as a user runs them
+#   faults       damaged, mixed and killed results: the fault-injection suite
+KINDS: dict[str, tuple[str, ...]] = {
+    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report",
+             "benchmarks"),
+    "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
+                 "rlcard_preset", "chips"),
+    "property": ("invariants", "house_invariants", "reproducibility"),
+    "statistical": ("statistics", "house_statistics", "balance_triggers"),
+    "golden": ("golden",),
+    "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
+            "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
+            "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
+            "balance_chart", "result_figures", "html"),
+    "faults": ("faults",),
+}
+_KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for kind in KINDS:
+        config.addinivalue_line("markers", f"{kind}: a test of kind {kind} (tests/conftest.py KINDS)")
+    config.addinivalue_line("markers", "slow: a test that takes more than a few seconds once compiled")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its file's kind; a test file without a kind is an error, so the
+    taxonomy stays whole."""
+    for item in items:
+        stem = item.path.stem
+        kind = _KIND_OF.get(stem)
+        if kind is None:
+            raise pytest.UsageError(f"{item.path.name}: no kind; add it to KINDS in tests/conftest.py")
+        item.add_marker(getattr(pytest.mark, kind))
+
+
+@pytest.fixture(scope="session")
 def compiled_kernels() -> None:
-    """Compile (or load) every kernel once, first: the suite touches them all anyway, and a
+    """Compile (or load) every kernel once, before the first test that runs the engine: a
     command's output then never depends on which test happened to compile a kernel (a cold
     compile adds a notice on stderr)."""
     from unosim.run.warmup import warmup
 
     warmup(quiet=True)
+
+
+@pytest.fixture(autouse=True)
+def _kernels_unless_unit(request: pytest.FixtureRequest) -> None:
+    """Every test but a unit test gets the compiled kernels; ``pytest -m unit`` compiles nothing."""
+    if request.node.get_closest_marker("unit") is None:
+        request.getfixturevalue("compiled_kernels")
 
 
 @pytest.fixture(scope="session")

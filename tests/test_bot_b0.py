@@ -95,6 +95,7 @@ def test_b0_never_challenges() -> None:
     assert sc[L.S_CHALLENGES] == 0 and sc.count(1) == 6
 
 
+@pytest.mark.slow
 def test_b0_never_bluffs_nor_challenges_in_real_hands() -> None:
     """B0 over 150 whole hands stepped one move at a time: every W+4 a player puts down is
     legal (S_BLUFF = 0 while it is pending), and no challenge is ever made."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from unosim.rules.strategies import STRATEGIES
+from unosim.rules.strategies import STRATEGIES, Strategy
 from pathlib import Path
 
 from unosim.rules.config import ConfigError, default_config, load_config, parse_config, to_params
@@ -55,8 +55,8 @@ def test_strategies_registry_shape():
     assert STRATEGIES["random"] == (0, {"bluff_rate": (0.0, (0.0, 1.0)), "challenge_rate": (0.0, (0.0, 1.0))})
     codes = [code for code, _ in STRATEGIES.values()]
     assert len(set(codes)) == len(codes)
-    assert set(STRATEGIES) == {"random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",
-                               "weights", "rlcard_random"}
+    assert set(STRATEGIES) == set(Strategy._fields)  # every code has its entry, and no entry lacks one
+    assert all(STRATEGIES[name][0] == getattr(Strategy, name) for name in STRATEGIES)
     assert STRATEGIES["rlcard_random"][1] == {}  # RLCard's RandomAgent: fixed, like B0
     for name, (_, params) in STRATEGIES.items():
         assert len(params) <= slots.BOT_STRIDE - 1, name

@@ -56,7 +56,7 @@ def test_a_sweep_is_bounded_and_any_grid_has_valid_names() -> None:
 def test_bot_options_and_workers_are_checked(tmp_path: Path) -> None:
     one_error(invoke("duel", "random", "greedy", "--others", "nosuch", "--hands", 10), "--others", "nosuch")
     one_error(invoke("run", "standard", "--hands", 10, "--workers", 0, "--scheduler", "127.0.0.1:1",
-                     "--out", tmp_path / "w"), "--workers: must be at least 1")
+                     "--out", tmp_path / "w"), "--workers")
 
 
 def _server(reply: bytes | None) -> int:

@@ -168,6 +168,7 @@ def test_sweep_manifest_cannot_point_force_outside(cfg_file: Path, tmp_path: Pat
 
 
 # --------------------------------------------------------------------------- one writer at a time
+@pytest.mark.slow
 def test_a_second_writer_is_refused_while_a_run_writes(tmp_path: Path) -> None:
     """Item 2: a run into a folder another run is writing (even with --force) is one line."""
     import subprocess

@@ -119,6 +119,7 @@ def test_every_figure_of_runs_is_readable(tmp_path: Path, monkeypatch: pytest.Mo
         assert_readable(fig)
 
 
+@pytest.mark.slow
 def test_every_figure_of_many_runs_is_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Twelve configs: no colour comes back after ten, crowded labels stay inside."""
     files = [
@@ -133,6 +134,7 @@ def test_every_figure_of_many_runs_is_readable(tmp_path: Path, monkeypatch: pyte
     assert len(set(_series_colours(ax))) == 12
 
 
+@pytest.mark.slow
 def test_every_figure_of_matches_is_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     figs = _figures_of([match_file(tmp_path), match_file(tmp_path, "m2.parquet")], tmp_path / "figs", monkeypatch)
     assert {"match_winners.png", "hands_per_match.png", "bot_win_share.png"} <= set(figs)
@@ -243,13 +245,14 @@ def test_balance_plot(tmp_path: Path) -> None:
         plots.plot_balance(rp.summarize(write_result(tmp_path / "x.parquet", ten_hands())))
 
 
+@pytest.mark.slow
 def test_plot_all(tmp_path: Path) -> None:
     hands = write_result(tmp_path / "h.parquet", ten_hands())
     out = plots.plot_all([hands, match_file(tmp_path), sweep(tmp_path)], tmp_path / "figs")
     names = sorted(p.name for p in out)
     assert names == sorted(
         ["win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
-         "hands_per_match.png", "balance_sweep.png"]
+         "match_bots.png", "hands_per_match.png", "balance_sweep.png"]
     )  # fmt: skip
     for p in out:
         _png_ok(p)

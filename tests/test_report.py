@@ -248,7 +248,7 @@ def test_balance_report(tmp_path: Path) -> None:
     assert set(t["players"]) == {2, 4}
     r = t[(t["change"] == "stacking=all") & (t["players"] == 4) & (t["metric"] == "turns")].iloc[0]
     assert r["diff"] == pytest.approx(60.0) and r["low"] > 0
-    r = t[(t["change"] == "stacking=draw2") & (t["players"] == 2) & (t["metric"] == "seat_advantage")].iloc[0]
+    r = t[(t["change"] == "stacking=draw2") & (t["players"] == 2) & (t["metric"] == "dealer1_win_share")].iloc[0]
     assert r["diff"] == pytest.approx(5 / 40) and r["effect_kind"] == "h"
     r = t[(t["change"] == "stacking=all") & (t["players"] == 2) & (t["metric"] == "cards_drawn")].iloc[0]
     assert r["diff"] == pytest.approx(6.0)

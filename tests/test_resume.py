@@ -56,6 +56,7 @@ def parts(path: Path) -> list[Path]:
 GAMES, CHUNK = 60_000, 500  # 120 small parts: the kill lands long before the end
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
     cfg = default_config(players=3)
     (tmp_path / "three.toml").write_text(cfg.to_toml())
@@ -70,7 +71,8 @@ def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) 
     # the same command, no flag: resumes (in-process to save a second interpreter start)
     res = CliRunner().invoke(main, cmd[3:])
     assert res.exit_code == 0, res.output
-    assert f"resumed: {len(left)} finished chunks were kept" in res.output
+    k = len(left)
+    assert f"resumed: {k} finished chunk{'s were' if k > 1 else ' was'} kept" in res.output
     assert not list(out.glob("*.tmp"))
     reference = tmp_path / "reference"
     run_hands(cfg, GAMES, 5, reference, chunk_size=CHUNK, workers=1)
@@ -96,6 +98,7 @@ chunk_size = 250
 """
 
 
+@pytest.mark.slow
 def test_killed_sweep_resumes_to_the_rows_of_an_uninterrupted_sweep(tmp_path: Path) -> None:
     f = tmp_path / "s.toml"
     f.write_text(SWEEP)
@@ -106,7 +109,7 @@ def test_killed_sweep_resumes_to_the_rows_of_an_uninterrupted_sweep(tmp_path: Pa
     assert 1 <= len(left) < 4 * 8000 // 250, "the sweep was not interrupted"
     res = CliRunner().invoke(main, cmd[3:])
     assert res.exit_code == 0, res.output
-    assert f"resumed: kept {len(left)} finished chunks" in res.output
+    assert f"resumed: kept {len(left)} finished chunk{'s' if len(left) > 1 else ''}" in res.output
     reference = tmp_path / "reference"
     run_sweep(load_sweep(f), reference, workers=1)
     point_dirs = sorted({p.parent.relative_to(reference) for p in parts(reference)})
@@ -125,7 +128,7 @@ def test_a_changed_config_in_an_existing_directory_is_refused(tmp_path: Path) ->
     assert res.exit_code == 2
     assert 'holds a different run (differs in: config: rules.stacking "none" -> "draw2")' in res.output
     res = CliRunner().invoke(main, args[:2] + ["--hands", "400"] + args[4:])
-    assert res.exit_code == 2 and "games 300 -> 400" in res.output
+    assert res.exit_code == 2 and "hands 300 -> 400" in res.output
     res = CliRunner().invoke(main, ["run", str(tmp_path / "stack.toml")] + args[2:] + ["--force"])
     assert res.exit_code == 0 and 'stacking = "draw2"' in pq.read_schema(out / "part-000000.parquet").metadata[
         b"unosim.config"].decode()

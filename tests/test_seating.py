@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -106,11 +107,12 @@ def test_parse_bot():
 
 
 def test_duel_figures_add_up():
-    res = duel("greedy", "random", players=3, hands=300, seed=4, workers=1)
-    assert res.hands == 900 and res.rotations == 3
+    res = duel("greedy", "random", players=3, hands=300, seed=4, others="random", workers=1)
+    assert res.hands == 300 * 6 and res.seatings == 6  # B one or two seats after A, x 3 rotations
     a, b, others = res.lines
     assert a.label == "A: greedy" and b.label == "B: random" and others.seats == 1
     decided = res.hands - res.stalled
+    assert a.decided == b.decided == others.decided == decided
     assert a.wins + b.wins + others.wins == decided
     assert a.low <= a.share <= a.high
     # S1: what the winners score is what the others are left holding (the winner holds none)
@@ -118,7 +120,51 @@ def test_duel_figures_add_up():
     total_won = a.points_won + b.points_won + others.points_won
     total_left = a.points_left + b.points_left + others.points_left
     assert total_won == pytest.approx(total_left) and total_won > 0
+    # B and the other seat are the same bot, and every placement is played: identical figures
+    assert (b.wins, b.points_won) == (others.wins, others.points_won)
     assert any("95% interval" in line for line in render(res))
+
+
+def test_duel_is_symmetric_at_four_players():
+    """`duel X Y` and `duel Y X` play the same seatings (X alone among Y's and Y alone among
+    X's, every rotation) on the same deals: the same difference with the other sign."""
+    r1 = CliRunner().invoke(main, ["duel", "counter", "greedy", "--players", "4", "--hands", "150", "--seed", "3",
+                                   "--workers", "1"])
+    r2 = CliRunner().invoke(main, ["duel", "greedy", "counter", "--players", "4", "--hands", "150", "--seed", "3",
+                                   "--workers", "1"])
+    assert r1.exit_code == 0 and r2.exit_code == 0, (r1.output, r2.output)
+    d1 = next(ln for ln in r1.output.splitlines() if "A - B" in ln)
+    d2 = next(ln for ln in r2.output.splitlines() if "A - B" in ln)
+    v1 = re.findall(r"[+-]\d+\.\d+", d1)
+    v2 = re.findall(r"[+-]\d+\.\d+", d2)
+    assert float(v1[0]) == -float(v2[0]) != 0 and float(v1[1]) == -float(v2[2]) and float(v1[2]) == -float(v2[1])
+    x = duel("counter", "greedy", players=4, hands=150, seed=3, workers=1)
+    y = duel("greedy", "counter", players=4, hands=150, seed=3, workers=1)
+    assert x.diff == -y.diff and x.diff_low == -y.diff_high and x.seatings == 8
+    assert x.lines[0].share == y.lines[1].share and x.lines[0].label == "A: counter"
+    with_others = [duel(p, q, players=3, hands=100, seed=1, others="random", workers=1)
+                   for p, q in (("counter", "greedy"), ("greedy", "counter"))]
+    assert with_others[0].diff == -with_others[1].diff
+
+
+def test_duel_labels_a_bot_file_by_its_name(tmp_path):
+    from unosim.run.botfile import Bot, dump_bot, resolve_bot
+
+    bot = resolve_bot("counter:suspicion=0.5")
+    (tmp_path / "keeper.toml").write_text(dump_bot(Bot("my-keeper", bot.strategy, bot.params), {}))
+    (tmp_path / "stem.toml").write_text(dump_bot(Bot("x", bot.strategy, bot.params), {}).replace('name = "x"\n', ""))
+    res = duel(str(tmp_path / "keeper.toml"), str(tmp_path / "stem.toml"), hands=20, workers=1)
+    assert [x.label for x in res.lines] == ["A: my-keeper", "B: stem"]
+    assert res.diff == 0  # the same bot on both sides: every deal is won once from each side
+
+
+def test_duel_bad_values_are_one_line():
+    for args, needle in ((["--players", "1"], "--players"), (["--players", "11"], "--players"),
+                         (["--hands", "0"], "--hands"), (["--seed", "-1"], "--seed"),
+                         (["--others", "random"], "--others"), (["--players", "3", "--others", "nope"], "--others")):
+        r = CliRunner().invoke(main, ["duel", "greedy", "random", *args])
+        lines = [ln for ln in r.output.splitlines() if ln.strip()]
+        assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith(f"Error: {needle}"), r.output
 
 
 def test_duel_cli():

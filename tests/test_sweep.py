@@ -253,3 +253,33 @@ def test_a_sweep_of_matches_writes_what_run_matches_writes(tmp_path: Path) -> No
     want = pd.read_parquet(tmp_path / "ref").sort_values("hand").reset_index(drop=True)
     pd.testing.assert_frame_equal(got, want)
     assert (tmp_path / "out" / p.rel / "_unosim.json").read_text() == (tmp_path / "ref" / "_unosim.json").read_text()
+
+
+def test_sweep_hands_overrides_the_file_and_resume_checks_it(tmp_path: Path) -> None:
+    """`unosim sweep --hands N` plays N hands per point instead of the file's; the manifest
+    records it, so the same command resumes and another count is refused in one line."""
+    p = sweep_file(tmp_path, SMALL)
+    out = tmp_path / "out"
+    args = ["sweep", str(p), "--out", str(out), "--workers", "1", "--quiet"]
+    res = CliRunner().invoke(main, args + ["--hands", "40"])
+    assert res.exit_code == 0, res.output
+    assert "6 points x 40 hands" in res.output
+    assert json.loads((out / SWEEP_MANIFEST).read_text())["count"] == 40
+    assert sum(len(pd.read_parquet(f, columns=["hand"])) for f in out.rglob("*.parquet")) == 6 * 40
+    res = CliRunner().invoke(main, args + ["--hands", "40"])
+    assert res.exit_code == 0 and "already complete" in res.output
+    res = CliRunner().invoke(main, args + ["--hands", "50"])
+    assert res.exit_code == 2 and "count 40 -> 50" in res.output, res.output
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--hands", "0"], "--hands: must be between 1 and"),
+    (["--matches", "10"], "--matches: this sweep plays hands"),
+    (["--hands", "5", "--matches", "5"], "--hands: cannot be combined with --matches"),
+])
+def test_sweep_count_options_refuse_bad_values_in_one_line(tmp_path: Path, extra: list[str], message: str) -> None:
+    p = sweep_file(tmp_path, SMALL)
+    res = CliRunner().invoke(main, ["sweep", str(p), "--out", str(tmp_path / "o")] + extra)
+    assert res.exit_code == 2, res.output
+    assert res.output.strip().splitlines()[-1].startswith(f"Error: {message}"), res.output
+    assert not (tmp_path / "o").exists()

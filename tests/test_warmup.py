@@ -47,6 +47,31 @@ def test_a_cold_kernel_is_announced_at_once_even_quiet(monkeypatch: pytest.Monke
     assert out.getvalue().splitlines()[-1].startswith("unosim: engine compiled in ")
 
 
+def test_off_a_terminal_a_compile_is_two_lines_and_comes_first(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    """Piped or redirected: the line as the compile starts and the line as it ends, no clock
+    and no progress bar glued to them; the compile is done before the work it precedes,
+    so its time is the compile's alone (reported once)."""
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    monkeypatch.setattr(W, "cold_kernels", lambda names: list(names))
+    out = io.StringIO()
+    with W.compile_notice(("hands",), stream=out):
+        assert W.cold_kernels.__name__ == "<lambda>" and len(out.getvalue().splitlines()) == 2
+    lines = out.getvalue().splitlines()
+    assert "\r" not in out.getvalue() and len(lines) == 2
+    assert lines[0].startswith("unosim: compiling the engine (hands;") and lines[1].startswith("unosim: engine compiled in ")
+
+    r = CliRunner().invoke(main, ["run", "standard", "--hands", "500", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    err = r.stderr.splitlines()
+    assert len(err) == 2 and err[0].startswith("unosim: compiling the engine (hands;"), r.stderr
+    assert err[1].startswith("unosim: engine compiled in ") and "%|" not in r.stderr
+    assert "loading the engine" not in r.stdout  # the compile's time is said once, on stderr
+
+
 def test_unosim_warmup_compiles_every_kernel() -> None:
     from click.testing import CliRunner
 
@@ -60,18 +85,47 @@ def test_unosim_warmup_compiles_every_kernel() -> None:
 
 def test_the_numba_cache_folder_is_keyed_by_the_engine_sources(tmp_path) -> None:
     """Numba reuses a cached compile by its own file's stamp only: a stale inlined helper
-    would give wrong rows silently, so every cache folder is named by the sources' digest,
-    under NUMBA_CACHE_DIR too; a folder already so named (a parent's) is kept."""
+    would give wrong rows silently, so unosim's compiled code caches in a folder named by
+    the sources' digest, under NUMBA_CACHE_DIR too; a folder already so named (a
+    parent's) is kept, and every unosim dispatcher caches there."""
     import subprocess
     import sys
 
-    import unosim
+    from unosim.engine.batch import play_hands
+    from unosim.kernel.cache import cache_folder, sources_digest
+    from unosim.kernel.jit import _Cached
 
-    folder = f"numba-{unosim._sources_digest()}"
-    assert unosim._numba_cache_dir(str(tmp_path)) == str(tmp_path / folder)
-    assert unosim._numba_cache_dir(str(tmp_path / folder)) == str(tmp_path / folder)
-    assert unosim._numba_cache_dir(None).endswith(f"/unosim/{folder}")
+    folder = f"numba-{sources_digest()}"
+    assert cache_folder(str(tmp_path)) == str(tmp_path / folder)
+    assert cache_folder(str(tmp_path / folder)) == str(tmp_path / folder)
+    assert cache_folder("").endswith(f"/unosim/{folder}")
+    assert isinstance(play_hands, _Cached)
     env = dict(__import__("os").environ, NUMBA_CACHE_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", "import os, unosim; print(os.environ['NUMBA_CACHE_DIR'])"],
-                         env=env, capture_output=True, text=True, check=True).stdout.strip()
-    assert out == str(tmp_path / folder)
+    code = ("from unosim.engine.batch import play_hands; "
+            "print(play_hands._cache._cache_path)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out.startswith(str(tmp_path / folder))
+
+
+def test_import_changes_nothing_in_the_process() -> None:
+    """Importing unosim, its engine and its CLI sets no environment variable and no numba
+    setting (a notebook's own numba code keeps its cache); ``unosim.configure()`` is the
+    explicit call that does."""
+    import subprocess
+    import sys
+
+    code = """
+import os, json
+import numba
+before = (dict(os.environ), numba.config.CACHE_DIR, numba.get_num_threads())
+import unosim, unosim.cli, unosim.engine.batch, unosim.run.runner, unosim.analysis.report
+after = (dict(os.environ), numba.config.CACHE_DIR, numba.get_num_threads())
+print(json.dumps(before == after))
+unosim.configure()
+print(json.dumps(os.environ.get("OMP_WAIT_POLICY")))
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("OMP_WAIT_POLICY",)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["true", '"PASSIVE"']

@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
@@ -16,6 +18,7 @@ def _generator():
     return mod
 
 
+@pytest.mark.slow
 def test_the_worked_example_matches_a_fresh_run(tmp_path: Path) -> None:
     gen = _generator()
     doc = gen.DOC.read_text()

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, configure
 from .interrupts import Unosim
 
 
@@ -85,6 +85,7 @@ def _load(config: str):
 @click.version_option(__version__, prog_name="unosim")
 def main() -> None:
     """Monte Carlo simulation of UNO and its house rules."""
+    configure()
 
 
 @main.command()
@@ -104,13 +105,14 @@ def main() -> None:
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--matches", type=int, default=None,
-              help="Play matches to match_target under S1 and S2 instead of independent hands "
+              help="Play matches to match_target, scored under S1, S2 and S4, instead of independent hands "
                    "(not with --hands; --chunk-size then counts matches, default 10000).")
 @click.option("--max-hands", type=int, default=10_000, show_default=True,
               help="With --matches: stop a match after this many hands (flagged capped).")
 @click.option("--rotate-seats", is_flag=True,
               help="Play every hand once per rotation of the bots over the seats (same cards; "
-                   "HANDS x players rows with rotation and bot_<s> columns).")
+                   "HANDS x players rows with rotation and bot_<s> columns); with --matches every "
+                   "match, with --tournaments every tournament (bots rotated over the player numbers).")
 @click.option("--tournaments", type=int, default=None,
               help="Play partner-rotation tournaments (T1, 4 or 8 players) instead of independent hands "
                    "(--chunk-size then counts tournaments, default 10000).")
@@ -127,16 +129,14 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
     ctx = click.get_current_context()
     explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    if matches is not None and rotate_seats:
-        raise UserError("--rotate-seats: only for independent hands (not with --matches)")
     if hands is not None and games is not None:
         raise UserError("--hands: given twice (--games is its old name)")
     hands = hands if hands is not None else games
     if matches is not None and hands is not None:
         raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
                         "hands or matches)")
-    if tournaments is not None and (matches is not None or hands is not None or rotate_seats):
-        raise UserError("--tournaments: cannot be combined with --hands, --matches or --rotate-seats")
+    if tournaments is not None and (matches is not None or hands is not None):
+        raise UserError("--tournaments: cannot be combined with --hands or --matches")
     hands = 100_000 if hands is None else hands
     mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
     count = hands if matches is None else matches
@@ -148,12 +148,15 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
-                       max_hands=max_hands if matches is not None else None)
+                       max_hands=max_hands if matches is not None else None,
+                       rotate=rotate_seats and mode in ("matches", "tournaments"))
     except RunError as e:
         raise UserError(str(e)) from None
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster, workers) as client:
-        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr, disable=quiet,
-                   leave=False)
+        # shown only on a terminal, and only from the first progress on (after any compile)
+        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
+                   disable=True if quiet else None, delay=0.5, leave=False)
         try:
             with _one_line(job.out), _compiling(job.mode, quiet, client):
                 summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
@@ -163,6 +166,39 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
     for line in _run_lines(job, summary, where):
         click.echo(line)
+
+
+def _check_workers(workers: int | None, scheduler: str | None) -> None:
+    """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
+    only its sign: the workers' core counts are theirs to check)."""
+    if workers is None or (scheduler and workers >= 1):
+        return
+    if scheduler:
+        raise UserError(f"--workers: {workers} is not a positive number of cores")
+    from unosim.run.jobs import RunError
+    from unosim.run.play import max_workers, set_workers
+
+    try:
+        set_workers(workers)
+    except RunError as e:
+        raise UserError(str(e)) from None
+    set_workers(max_workers())  # the run sets its own count; leave numba as it was
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 finished chunk``, ``3 finished chunks``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _by_bot(job: Any, shares: Any) -> str:
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
+    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
+    config seat number says which bot it is)."""
+    from unosim.run.seating import bot_label
+
+    labels = [bot_label(name, params) for name, params in job.cfg.seats]
+    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
+    return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
 
 
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
@@ -178,15 +214,23 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
-    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}"]
+    from unosim.run.bots_text import seating_text
+
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
         lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
+    if job.rotate:
+        over = "player numbers" if job.mode == "tournaments" else "seats"
+        lines.append(f"  each of the {job.count:,} {unit} played {n} times, the bots rotated over the {over} on the "
+                     f"same deals; shares with intervals: unosim report {job.out}")
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
-        lines.append(f"  resumed: {s.chunks_skipped} finished chunks were kept")
+        lines.append(f"  resumed: {_count(s.chunks_skipped, 'finished chunk')} "
+                     f"{'was' if s.chunks_skipped == 1 else 'were'} kept")
     if s.rows == 0:
         return lines + ["  nothing left to play: the result was already complete"]
-    start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" else ""
+    # the compile, if any, was reported on its own line; this is loading the compiled engine
+    start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" and s.startup >= 0.05 else ""
     if job.mode == "matches":
         lines.append(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
                      f"{s.capped:,} matches capped at {job.max_hands:,} hands")
@@ -197,6 +241,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
             lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
                          "after the first dealer (ties shared):")
             lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+            if job.rotate:
+                lines.append("    by bot:  " + _by_bot(job, s.bot_shares(key)))
         return lines
     if job.mode == "tournaments":
         lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
@@ -204,6 +250,8 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
             lines.append(f"  {name} champion share by player (ties shared):")
             lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
+            if job.rotate:
+                lines.append("    by bot (the config's player number):  " + _by_bot(job, s.bot_shares(key)))
         return lines
     lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
                  f"hand; {s.stalled:,} stalled")
@@ -223,8 +271,10 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
               "--round and --table).")
 @click.option("--round", "rnd", type=int, default=None, help="With --tournament: the round (0-based).")
 @click.option("--table", type=int, default=None, help="With --tournament: the table (0, or 1 with 8 players).")
+@click.option("--rotation", type=int, default=None,
+              help="A hand of a --rotate-seats run: its seat rotation (0 to players-1).")
 def trace(config: str, seed: int, hand: int, match: int | None = None, tournament: int | None = None,
-          rnd: int | None = None, table: int | None = None) -> None:
+          rnd: int | None = None, table: int | None = None, rotation: int | None = None) -> None:
     """Print hand HAND of a run of CONFIG, play by play (of a match or a tournament: the very
     hand that run played)."""
     from .trace import describe
@@ -238,24 +288,27 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     if tournament is None and (rnd is not None or table is not None):
         raise UserError("--round/--table: only with --tournament")
     cfg = _load(config)
+    if rotation is not None and not 0 <= rotation < cfg.players:
+        raise UserError(f"--rotation: a run of {cfg.players} players has rotations 0-{cfg.players - 1} "
+                        f"(got {rotation})")
     from unosim.run.warmup import compile_notice
 
     if match is not None:
         kernels: tuple[str, ...] = ("matches", "trace_match")
-        go = lambda: _trace_match(cfg, seed, match, hand)  # noqa: E731
+        go = lambda: _trace_match(cfg, seed, match, hand, rotation)  # noqa: E731
     elif tournament is not None:
         kernels = ("trace_tournament",)
-        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand)  # noqa: E731
+        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand, rotation)  # noqa: E731
     else:
         kernels = ("trace",)
-        go = lambda: describe(cfg, seed, hand)  # noqa: E731
+        go = lambda: describe(cfg, seed, hand, rotation)  # noqa: E731
     with compile_notice(kernels):
         lines = go()
     for line in lines:
         click.echo(line)
 
 
-def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
+def _trace_match(cfg: Any, seed: int, match: int, hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --match`` (the hand must exist in that match), then its text."""
     from .trace import describe_match
     from unosim.run.jobs import DEFAULT_MAX_HANDS
@@ -267,14 +320,17 @@ def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
         raise UserError(f"--hand: a match has at most {DEFAULT_MAX_HANDS:,} hands (got {hand})")
     from unosim.rules.config import to_params
 
-    played = len(play_match_chunk(to_params(cfg), seed, match, 1, 1))
+    from unosim.run.seating import rotated_params
+
+    P = to_params(cfg) if rotation is None else rotated_params(to_params(cfg), cfg.players, rotation)
+    played = len(play_match_chunk(P, seed, match, 1, 1, split=rotation is not None))
     if hand >= played:
         raise UserError(f"--hand: match {match} of this run has {played} hands (0-{played - 1}); got {hand}")
-    return describe_match(cfg, seed, match, hand)
+    return describe_match(cfg, seed, match, hand, rotation)
 
 
 def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, table: int | None,
-                      hand: int) -> list[str]:
+                      hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --tournament`` (T1 players, round, table, hand), then its text."""
     from .trace import describe_tournament
     from unosim.run.tournaments import PLAYERS, rounds_tables
@@ -292,7 +348,7 @@ def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, tab
     if hand >= cfg.hands_per_round:
         raise UserError(f"--hand: a table plays {cfg.hands_per_round} hands per round "
                         f"(tournament.hands_per_round); got {hand}")
-    return describe_tournament(cfg, seed, tournament, rnd, table, hand)
+    return describe_tournament(cfg, seed, tournament, rnd, table, hand, rotation)
 
 
 @main.command()
@@ -348,16 +404,26 @@ def _is_sweep(path: Path) -> bool:
 @click.option("--skill", "skill_dir", default=None, metavar="DIR",
               help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
                    "next to the sweep directory, when it exists].")
-def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None) -> None:
-    """Summarise one or more result files or directories (a sweep: its balance report)."""
+@click.option("--html", "html_file", default=None, metavar="FILE", callback=_not_empty,
+              help="Also write one self-contained page (tables, every figure, config, bots, notes) to FILE.")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
+           html_file: str | None = None) -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report; with
+    --html also a league or skill directory)."""
     from unosim.analysis import report as rp
 
+    from unosim.page import write_html
+
     paths = _report_paths(results)
+    if html_file is not None and Path(html_file).is_dir():
+        raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
     try:
-        if view == "balance" or (view == "auto" and sweep_dir):
+        if html_file is not None:
+            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
+        elif view == "balance" or (view == "auto" and sweep_dir):
             click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
@@ -382,7 +448,8 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
         raise UserError(str(e)) from None
 
 
-_PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png", "hands_per_match.png")
+_PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
+          "match_bots.png", "hands_per_match.png", "champions.png")  # every name analysis.plots.run_figures writes
 
 
 @main.command()
@@ -394,12 +461,13 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     """Write PNG figures for the results into --out."""
     from contextlib import ExitStack
 
-    from unosim.analysis.plots import plot_all
+    from unosim.page import plot_results
     from unosim.run.guard import GuardError, guard_output
     from unosim.run.integrity import LockedError
 
     paths = _report_paths(results)
-    names = list(_PLOTS) + [f"balance_{p.resolve().name}.png" for p in paths] + [f"balance_{p.name}.png" for p in paths]
+    names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
+                            for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
     try:
         g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
@@ -410,7 +478,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
         for name in names:
             g.path(name)  # listed as plot's before any is written
         try:
-            written = plot_all(paths, g.root)
+            written = plot_results(paths, g.root)
         except (ValueError, OSError) as e:
             raise UserError(str(e)) from None
         g.settle([p.name for p in written])
@@ -445,6 +513,9 @@ def _dask_client(scheduler: str | None, cluster: str | None, workers: int | None
               help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")
 @click.option("--chunk-size", type=int, default=None,
               help="Hands (or matches) per part file [default: the sweep's chunk_size, else 200000].")
+@click.option("--hands", type=int, default=None,
+              help="Hands per point instead of the sweep file's (a quick look at a big sweep).")
+@click.option("--matches", type=int, default=None, help="Matches per point instead of the file's (a sweep of matches).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_not_empty, help=_SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=_CLUSTER_HELP)
 @click.option("--force", is_flag=True, help="Replace an existing unosim sweep at --out (its files only; anything else is refused).")
@@ -452,7 +523,8 @@ def _dask_client(scheduler: str | None, cluster: str | None, workers: int | None
               help="Also accept a finished dataset as it is (an unfinished one resumes without this flag).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
-          cluster: str | None, force: bool, resume: bool, quiet: bool) -> None:
+          cluster: str | None, force: bool, resume: bool, quiet: bool, hands: int | None = None,
+          matches: int | None = None) -> None:
     """Run every point of SWEEP (a TOML sweep file) into one hive-partitioned Parquet dataset.
 
     Every point plays the same seed, so points differ by their rules only.  The same
@@ -461,20 +533,26 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
+    from unosim.run.bots_text import bots_line, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
     try:
-        sw = load_sweep(sweep_file).with_chunk_size(chunk_size)
+        if hands is not None and matches is not None:
+            raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")
+        sw = load_sweep(sweep_file)
+        sw = sw.with_count("hands", hands) if hands is not None else sw.with_count("matches", matches)
+        sw = sw.with_chunk_size(chunk_size)
     except SweepError as e:
         raise UserError(str(e)) from None
     for note in sw.warnings:
         click.echo(f"Warning: {note}", err=True)
     out_path = Path(out) if out else Path("runs") / sw.name
     total = sw.count * len(sw.points)
+    _check_workers(workers, scheduler)
     with _dask_client(scheduler, cluster, workers) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
-                   file=sys.stderr, disable=quiet, leave=False)
+                   file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
         try:
             with warnings.catch_warnings(), _one_line(out_path), _compiling(sw.unit, quiet, client):
                 warnings.simplefilter("ignore")  # sw.warnings were printed above
@@ -485,13 +563,14 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")
+    click.echo(f"  bots: {bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points})}")
     skipped = sum(p.chunks_skipped for p in s)
     rows = sum(p.rows for p in s)
     for p in s:
         for note in p.notes:
             click.echo(f"  checked: {note}")
     if skipped:
-        click.echo(f"  resumed: kept {skipped} finished chunks")
+        click.echo(f"  resumed: kept {_count(skipped, 'finished chunk')}")
     if not rows:
         click.echo("  nothing left to play: the sweep was already complete")
     if rows:
@@ -499,11 +578,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         rate = rows / seconds if seconds > 0 else float("nan")
         click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
         width = max(len(p.label) for p in s)
-        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 wins':>13}")
+        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 win share':>18}")
         for p in s:
             if p.rows:
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
-                           f"{p.shares()[1 % p.players]:>13.2%}")
+                           f"{p.shares()[1 % p.players]:>18.2%}")
     click.echo(f"  next: unosim report {out_path}")
 
 
@@ -551,23 +630,28 @@ def repair(directory: str) -> None:
 @click.argument("b")
 @click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
 @click.option("--hands", type=int, default=20_000, show_default=True,
-              help="Deals; each is played once per seat rotation (HANDS x players hands).")
+              help="Deals; each is played in every seating of A and B (see below).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--others", default="random", show_default=True, help="The bot at every other seat.")
+@click.option("--others", default=None,
+              help="A bot for the seats A and B leave [default: none; A and B fill the table].")
 @click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
-def duel(a: str, b: str, players: int, hands: int, seed: int, others: str, config: str | None,
+def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None, config: str | None,
          workers: int | None) -> None:
-    """Bot A at seat 0 against bot B at seat 1, seats rotated: win shares with 95% intervals.
+    """Bot A against bot B in every seat pattern: win shares and A - B with 95% intervals.
 
-    A bot is a strategy name, name:param=value,... (e.g. counter:suspicion=0.5) or a bot file (.toml)."""
+    Without --others: A alone at a table of B's and B alone at a table of A's, every
+    rotation (heads-up: the two face each other from both seats).  With --others: A and B
+    at a table of that bot in every placement and rotation.  `duel B A` reports minus the
+    difference of `duel A B`.  A bot is a strategy name, name:param=value,... (e.g.
+    counter:suspicion=0.5) or a bot file (.toml), labelled by its name."""
     from unosim.rules.config import ConfigError
     from unosim.analysis.duel import duel as play_duel, render
     from unosim.run.botfile import resolve_bot
     from unosim.run.jobs import RunError
 
     try:
-        if players <= 2:  # no seat is left for it, so the table's own check never sees it
+        if others is not None and players <= 2:  # no seat is left for it: the table's check never sees it
             resolve_bot(others, "--others")
         res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,
                         cfg=_load(config) if config else None, workers=workers)

@@ -1,20 +1,33 @@
-"""`unosim duel A B`: two bots at one table, seats rotated, win shares with intervals.
+"""`unosim duel A B`: two bots compared fairly at any table size, as A - B with an interval.
 
-A sits at seat 0 and B at seat 1 (B plays right after A, clockwise); every other seat
-holds ``others`` (``random`` by default).  Every deal is played once per rotation of
-that assignment over the seats (seating.py), so A and B play from every seat and with
-every seat's cards.  A bot is a strategy name, optionally with parameters:
-``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML literals), or a bot file
-(``tuned/bot.toml``, written by `unosim tune`; unosim/run/botfile.py).  A and B may be the
-same bot: they are told apart by their seat in the assignment (A, B), not their name.
+A duel must not favour whichever bot is named first.  At 3 or more seats a single seating
+does (the bot that plays right after the other meets its Skips and Draw Twos; the one
+before it sends them), so a duel plays both bots in every seat pattern, every deal:
 
-Reported per bot: its win share (wins / decided hands; stalled hands, R13, have no
-winner) with a 95% Wilson interval, the points it scores per hand under S1 (the cards
-left in the other hands when it wins, 0 otherwise) and the points left in its own hand
-per hand (what S2 adds up).  The other seats are pooled into one line, per seat.
+* **without** ``others`` (the default): A alone at a table of B's (A in one seat, B in the
+  n-1 others) and the reverse, B alone at a table of A's, each in every rotation over the
+  seats.  A's figure is its win share alone against B's, B's alone against A's, and
+  **A - B** compares the two: at 2 players this is one table (A and B face each other
+  in both seats), and A - B is A's share minus B's there;
+* **with** ``others`` (a bot for the remaining seats): A and B at a table of ``others``
+  in every placement (B one, two, ... n-1 seats after A), each in every rotation: A and B
+  then sit at every pair of seats, and **A - B** is A's share minus B's.
 
-A duel is a job of mode ``rotated`` without output (jobs.py): the figures are the
-per-bot counts of its summary (summary.py).
+Either way the set of seatings is the same with A and B exchanged, so ``duel B A`` reports
+exactly minus the difference of ``duel A B`` on the same seed.  The hand's randomness
+comes from (seed, hand index) only, so a deal deals the same cards in every seating: each
+bot plays every seat's cards (duplicate play), and the deal's luck cancels from A - B.
+Intervals take a deal (all its seatings) as the independent unit: the difference is paired
+by deal.
+
+Reported per bot: its win share (wins / decided hands; stalled hands, R13, have no winner)
+with a 95% interval, the points it scores per hand under S1 (the cards left in the other
+hands when it wins, 0 otherwise) and the points left in its own hand per hand (what S2
+adds up), all where it sits alone.  A bot is a strategy name, optionally with parameters
+(``counter:suspicion=0.5,bluff_rate=0.1``; values are TOML literals), or a bot file
+(``tuned/bot.toml``, written by `unosim tune`; unosim/run/botfile.py), labelled by the
+file's ``name`` (else its stem).  A and B may be the same bot: they are told apart by
+their argument (A, B), not their name.
 """
 
 from __future__ import annotations
@@ -22,16 +35,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from unosim.kernel.layout import O_POINTS0, O_STALLED, O_WINNER
+from unosim.rules.config import ConfigError, RulesConfig, default_config, to_params
 from unosim.run.botfile import is_bot_file, load_bot_file, parse_spec
-from unosim.rules.config import ConfigError, RulesConfig, default_config
-from unosim.run.jobs import RunError, make_job
-from unosim.run.runner import run_job
-from unosim.run.seating import bot_label
-from unosim.analysis.stats import wilson_interval
+from unosim.run.jobs import RunError
+from unosim.run.play import play_chunk, set_workers
+from unosim.run.seating import rotated_params
+from unosim.analysis.stats import z_value
 
 __all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
 
 CHUNK = 100_000
+"""Deals per kernel call (rows of one call: this many)."""
+MAX_DEALS = 10_000_000
+"""Deals one duel may play: the per-deal counts are held in memory."""
 
 
 def parse_bot(spec: str, where: str = "bot") -> str | dict[str, Any]:
@@ -42,9 +61,17 @@ def parse_bot(spec: str, where: str = "bot") -> str | dict[str, Any]:
     return parse_spec(spec, where)
 
 
+def bot_name(spec: str, where: str = "bot") -> str:
+    """A bot's label: a bot file's ``name`` (else its stem), otherwise the spec as given."""
+    if is_bot_file(spec):
+        return load_bot_file(spec, where).name
+    return spec.strip()
+
+
 @dataclass(frozen=True)
 class DuelLine:
-    """One bot's figures (``seats`` > 1: the pooled other seats, figures per seat)."""
+    """One bot's figures where it sits alone (``seats`` > 1: the pooled ``others``,
+    figures per seat)."""
 
     label: str
     seats: int
@@ -61,71 +88,175 @@ class DuelLine:
 class DuelResult:
     cfg: RulesConfig
     deals: int
-    rotations: int
+    seatings: int          # per deal
     hands: int
     stalled: int
     lines: tuple[DuelLine, ...]
+    diff: float            # A's share - B's share
+    diff_low: float
+    diff_high: float
+    others: str | None     # the label of the other seats' bot, None when A and B fill the table
+
+    @property
+    def rotations(self) -> int:
+        return self.cfg.players
 
 
 _ARGUMENT = {"bots.seats[0]": "A", "bots.seats[1]": "B"}
 
 
-def _config(a: str, b: str, players: int, others: str, cfg: RulesConfig | None) -> RulesConfig:
-    """The duel's table; a bad bot is blamed on the argument that named it (A, B or
+def _table(base: RulesConfig, seats: list[Any], roles: list[str], players: int) -> RulesConfig:
+    """One seating's config; a bad bot is blamed on the argument that named it (A, B or
     --others), not on the config's seat list the user never wrote."""
-    base = cfg if cfg is not None else default_config()
-    seats = [parse_bot(a, "A"), parse_bot(b, "B")] + [parse_bot(others, "--others")] * (players - 2)
     try:
         return base.with_values({"players": players, "seats": seats})
     except ConfigError as e:
         msg = str(e)
-        for seat, arg in (*_ARGUMENT.items(), *((f"bots.seats[{s}]", "--others") for s in range(2, players))):
-            if msg.startswith(seat):
-                raise ConfigError(arg + msg[len(seat):], arg) from None
+        for s, role in enumerate(roles):
+            prefix = f"bots.seats[{s}]"
+            if msg.startswith(prefix):
+                arg = {"A": "A", "B": "B", "O": "--others"}[role]
+                raise ConfigError(arg + msg[len(prefix):], arg) from None
         raise
 
 
-def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str = "random",
-         cfg: RulesConfig | None = None, workers: int | None = None) -> DuelResult:
-    """Play ``hands`` deals, each once per seat rotation, of A at seat 0, B at seat 1,
-    ``others`` elsewhere, under ``cfg``'s rules (the official rules by default)."""
-    if players < 2:
-        raise RunError(f"--players: a duel needs at least 2 players (got {players})")
-    table = _config(a, b, players, others, cfg)
-    job = make_job(table, "rotated", hands, seed, chunk_size=CHUNK, count_option="--hands")
-    s = run_job(job, workers=workers)
+def seatings(players: int, with_others: bool) -> list[list[str]]:
+    """The config seatings (a role per seat: A, B or O) a duel plays, each in every
+    rotation (module docstring)."""
     n = players
-    wins, won_points, left_points = s.bot_wins, s.bot_points_won, s.bot_points_left
-    decided = s.rows - s.stalled
-    labels = [bot_label(name, params) for name, params in table.seats]
+    if with_others:
+        return [["A"] + ["B" if s == k else "O" for s in range(1, n)] for k in range(1, n)]
+    if n == 2:
+        return [["A", "B"]]
+    return [["A"] + ["B"] * (n - 1), ["B"] + ["A"] * (n - 1)]
+
+
+class _Tally:
+    """Per-deal wins and decided hands of one role where it sits alone, and its points."""
+
+    def __init__(self, deals: int) -> None:
+        self.wins = np.zeros(deals)
+        self.decided = np.zeros(deals)
+        self.won = 0.0
+        self.left = 0.0
+        self.hands = 0
+        self.seats = 1
+
+    def share(self) -> float:
+        d = self.decided.sum()
+        return float(self.wins.sum() / d) if d else float("nan")
+
+    def residual(self) -> np.ndarray:
+        """Each deal's wins minus its decided hands x the share, over the total decided
+        hands: the ratio estimator's influence per deal (the delta method)."""
+        d = self.decided.sum()
+        return (self.wins - self.share() * self.decided) / d if d else np.zeros_like(self.wins)
+
+
+def _se(r: np.ndarray) -> float:
+    k = len(r)
+    return float(np.sqrt(k / (k - 1) * (r * r).sum())) if k > 1 else float("nan")
+
+
+def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str | None = None,
+         cfg: RulesConfig | None = None, workers: int | None = None, confidence: float = 0.95) -> DuelResult:
+    """Play ``hands`` deals in every seating of A and B (module docstring) under ``cfg``'s
+    rules (the official rules by default)."""
+    if not 2 <= players <= 10:
+        raise RunError(f"--players: a duel needs between 2 and 10 players (got {players})")
+    if not 1 <= hands <= MAX_DEALS:
+        raise RunError(f"--hands: must be between 1 and {MAX_DEALS:,} deals (got {hands:,})")
+    if not 0 <= seed < 2**63:
+        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    if others is not None and players == 2:
+        raise RunError("--others: a table of 2 has no other seats; drop --others or pass --players 3 or more")
+    base = cfg if cfg is not None else default_config()
+    entries = {"A": parse_bot(a, "A"), "B": parse_bot(b, "B")}
+    if others is not None:
+        entries["O"] = parse_bot(others, "--others")
+    tables = [(roles, _table(base, [entries[r] for r in roles], roles, players))
+              for roles in seatings(players, others is not None)]
+    w = set_workers(workers)
+    n = players
+    tally = {r: _Tally(hands) for r in ("A", "B", "O")}
+    tally["O"].seats = n - 2
+    rows_total = stalled = 0
+    buffer = None
+    for roles, table in tables:
+        P = to_params(table)
+        alone = [r for r in ("A", "B") if roles.count(r) == 1] + (["O"] if "O" in roles else [])
+        for rot in range(n):
+            Q = rotated_params(P, n, rot)
+            for start in range(0, hands, CHUNK):
+                count = min(CHUNK, hands - start)
+                rows = play_chunk(Q, seed, start, count, w, buffer)
+                if buffer is None or len(rows) > len(buffer):
+                    buffer = rows
+                rows = rows[:count]
+                ok = (rows[:, O_STALLED] == 0) & (rows[:, O_WINNER] >= 0)
+                rows_total += count
+                stalled += int(count - ok.sum())
+                winner_inst = np.where(ok, (rows[:, O_WINNER] - rot) % n, -1)  # config seat of the winner
+                pts = rows[:, O_POINTS0:O_POINTS0 + n].astype(np.float64)   # by seat
+                own = pts[np.arange(count), np.maximum(rows[:, O_WINNER], 0)]
+                scored = pts.sum(axis=1) - own      # S1: what the winner scores, the cards the others hold
+                sl = slice(start, start + count)
+                for r in alone:
+                    t = tally[r]
+                    inst = [s for s in range(n) if roles[s] == r]
+                    won = np.isin(winner_inst, inst)
+                    t.decided[sl] += ok
+                    t.wins[sl] += won
+                    t.hands += count
+                    t.left += pts[:, [(s + rot) % n for s in inst]].sum()
+                    t.won += scored[won].sum()
+    z = z_value(confidence)
+    labels = {"A": "A: " + bot_name(a, "A"), "B": "B: " + bot_name(b, "B")}
     lines = []
-    names = ["A: " + labels[0], "B: " + labels[1]]
-    for i in range(min(2, n)):
-        lo, hi = wilson_interval(wins[i], decided)
-        lines.append(DuelLine(names[i], 1, float(wins[i]), decided, wins[i] / decided if decided else float("nan"),
-                              float(lo), float(hi), won_points[i] / s.rows, left_points[i] / s.rows))
-    if n > 2:
+    for r in ("A", "B"):
+        t = tally[r]
+        s, se = t.share(), _se(t.residual())
+        lines.append(DuelLine(labels[r], 1, float(t.wins.sum()), int(t.decided.sum()), s, s - z * se, s + z * se,
+                              t.won / t.hands, t.left / t.hands))
+    if others is not None:
+        t = tally["O"]
         k = n - 2
-        w = float(wins[2:].sum())
-        lo, hi = wilson_interval(w, decided)
-        lines.append(DuelLine(f"others: {labels[2]} x{k}", k, w, decided, w / decided if decided else float("nan"),
-                              float(lo), float(hi), won_points[2:].sum() / s.rows / k,
-                              left_points[2:].sum() / s.rows / k))
-    return DuelResult(table, hands, n, s.rows, s.stalled, tuple(lines))
+        s, se = t.share(), _se(t.residual())
+        lines.append(DuelLine(f"others: {bot_name(others, '--others')} x{k}", k, float(t.wins.sum()),
+                              int(t.decided.sum()), s / k, (s - z * se) / k, (s + z * se) / k,
+                              t.won / t.hands / k, t.left / t.hands / k))
+    ta, tb = tally["A"], tally["B"]
+    diff = ta.share() - tb.share()
+    se = _se(ta.residual() - tb.residual())
+    return DuelResult(tables[0][1], hands, len(tables) * n, rows_total, stalled, tuple(lines), diff,
+                      diff - z * se, diff + z * se, None if others is None else bot_name(others, "--others"))
 
 
 def render(res: DuelResult) -> list[str]:
     """The lines `unosim duel` prints."""
-    out = [f"{res.cfg.players} players, {res.deals:,} deals x {res.rotations} seat rotations = "
-           f"{res.hands:,} hands ({res.stalled:,} stalled)"]
+    n = res.cfg.players
+    a, b = res.lines[0].label[3:], res.lines[1].label[3:]
+    if res.others is not None:
+        how = f"A and B at a table of {res.others}, every placement x {n} rotations"
+        col = "win share"
+    elif n == 2:
+        how = "both seats"
+        col = "win share"
+    else:
+        how = f"each alone at a table of the other, x {n} rotations"
+        col = "alone vs other"
+    out = [f"{n} players, {res.deals:,} deals x {res.seatings} seatings ({how}) = {res.hands:,} hands "
+           f"({res.stalled:,} stalled)"]
     width = max(len(x.label) for x in res.lines)
-    out.append(f"  {'bot':<{width}}  win share  95% interval      points won/hand  points left/hand")
+    out.append(f"  {'bot':<{width}}  {col:<14}  95% interval      points won/hand  points left/hand")
     for x in res.lines:
         share = f"{x.share:8.2%}" if x.seats == 1 else f"{x.share:8.2%}*"
-        out.append(f"  {x.label:<{width}}  {share:<9}  [{x.low:6.2%}, {x.high:6.2%}]  {x.points_won:15.2f}  "
+        out.append(f"  {x.label:<{width}}  {share:<14}  [{x.low:6.2%}, {x.high:6.2%}]  {x.points_won:15.2f}  "
                    f"{x.points_left:16.2f}")
+    out.append(f"  A - B ({a} - {b}): {100 * res.diff:+.2f} points of win share "
+               f"[{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] (95%, paired by deal)")
     if any(x.seats > 1 for x in res.lines):
-        out.append(f"  * the other seats together; points are per seat. Even share: {1 / res.cfg.players:.2%} per seat.")
+        out.append(f"  * per seat of the others (their seats together: wins x{n - 2}). Even share: {1 / n:.2%} per seat.")
     else:
-        out.append(f"  Even share: {1 / res.cfg.players:.2%} per seat.")
+        out.append(f"  Even share: {1 / n:.2%} per seat.")
     return out

@@ -16,6 +16,7 @@ Conventions
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -27,6 +28,7 @@ __all__ = [
     "z_value",
     "wilson_interval",
     "proportion",
+    "clustered_share",
     "mean_interval",
     "mean_interval_from_moments",
     "diff_proportions",
@@ -88,6 +90,29 @@ def proportion(successes: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> 
         p = np.where(m > 0, x / np.where(m > 0, m, 1.0), np.nan)
     low, high = wilson_interval(x, m, confidence)
     return Interval(_out(p), low, high)
+
+
+def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
+    """A share sum(x) / sum(n) from per-cluster totals, with the cluster-robust interval.
+
+    For plays that come in correlated groups: the seat rotations of one match (or
+    tournament, or deal) share its deals, so they are one observation, not ``n``.  The
+    share is a ratio estimator; its standard error is the delta method's over clusters,
+    ``sqrt(k/(k-1) * sum((x_c - p n_c)^2)) / sum(n)`` for k clusters (the sandwich
+    estimator of survey sampling), and the interval normal, clipped to [0, 1].  Fewer
+    than two clusters (or no plays) give ``nan`` bounds."""
+    xs = np.asarray(x, dtype=float)
+    ns = np.asarray(n, dtype=float)
+    k, total = len(xs), float(ns.sum())
+    if not total:
+        return Interval(math.nan, math.nan, math.nan)
+    p = float(xs.sum()) / total
+    if k < 2:
+        return Interval(p, math.nan, math.nan)
+    r = xs - p * ns
+    se = math.sqrt(k / (k - 1) * float((r * r).sum())) / total
+    z = z_value(confidence)
+    return Interval(p, max(0.0, p - z * se), min(1.0, p + z * se))
 
 
 def mean_interval_from_moments(

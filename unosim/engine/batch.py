@@ -7,8 +7,8 @@ once per block, not once per hand.
 """
 
 import numpy as np
-from numba import njit, prange
-from unosim.kernel.jit import jit
+from numba import prange
+from unosim.kernel.jit import jit, kernel
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
 from unosim.kernel.layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER, O_DRAWN,
@@ -89,13 +89,13 @@ def write_row(st, P, out, i, index):
         out[i, O_RANK0 + s] = st[S_RANK0 + s] if ranked else 0
 
 
-@njit(cache=True, inline="never")
+@kernel(inline="never")
 def keep_alive(a, b, c):
     """A use of the owning arrays after the loop, so they outlive their borrowed views."""
     return a.shape[0] + b.shape[0] + c.shape[0]
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@kernel(parallel=True, nogil=True)
 def play_hands(P, seed, start, count, out, blocks):
     """Play hands ``start .. start+count-1`` of the run with this seed into ``out[:count]``."""
     for b in prange(blocks):

@@ -4,6 +4,14 @@ A match is one random stream, ``stream_start(seed, STREAM_MATCHES, match)``, con
 from hand to hand (the R4 random dealer draws from it too), so a match's hands depend on
 (seed, match index) alone, never on the thread count or the chunking.
 
+With ``split`` (seat-rotated match runs, seating.py) every hand of a match has its own
+stream instead, ``stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + hand)``,
+from which the dealer is chosen before the hand and the hand is played: hand h of match
+m then deals every seat the same cards whoever sits there and however the match's earlier
+hands went, so each rotation of the bots plays the match on the same deals (one stream
+continued from hand to hand would drift apart after the first hand, since the bots'
+choices consume it).  Unsplit matches keep the single stream, so their rows never change.
+
 Output.  A match has a variable number of hands, so each parallel block owns a fixed
 *slab* of rows and plays its matches one after another into it.  A match that would not
 fit in what is left of the slab is abandoned (its rows are overwritten later) and the
@@ -18,8 +26,8 @@ match columns ``M_*`` below.
 """
 
 import numpy as np
-from numba import njit, prange
-from unosim.kernel.jit import jit
+from numba import prange
+from unosim.kernel.jit import jit, kernel
 
 from .batch import STREAM_MATCHES, deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
@@ -40,6 +48,8 @@ M_NEG0 = M_POS0 + MAX_PLAYERS  # per seat: S2 running total
 M_CHIPS_END = M_NEG0 + MAX_PLAYERS  # 1 on the hand where S4 ended (hand chips_hands - 1)
 M_CHIPS0 = M_CHIPS_END + 1          # per seat: S4 chip balance after this hand (team balance with H12)
 N_MOUT = M_CHIPS0 + MAX_PLAYERS
+
+STREAM_MATCH_HANDS = 4
 
 HAND_STRIDE = 1_000_000
 """The ``hand`` column of a match run is ``match * HAND_STRIDE + hand_in_match``: unique,
@@ -167,14 +177,18 @@ def score_rows(P, rows):
 
 
 @jit()
-def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
+def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split):
     """Play match ``match`` into ``slab[first:]``; return its number of rows, or -1 if it
-    did not fit (the rows written are then garbage).  ``tot`` is scratch (``N_TOT``).
+    did not fit (the rows written are then garbage).  ``tot`` is scratch (``N_TOT``);
+    ``split``: one stream per hand (module docstring).
 
     The match ends when S1, S2 and S4 have all ended (S3; under H13 last_standing S2 is
     not kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
     start_match(P, tot)
-    rng[0] = stream_start(seed, STREAM_MATCHES, match)
+    if split:
+        rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE)
+    else:
+        rng[0] = stream_start(seed, STREAM_MATCHES, match)
     dealer = first_dealer(P, rng)
     cap = slab.shape[0]
     h = 0
@@ -195,15 +209,18 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot):
         if h >= max_hands:
             row[M_CAPPED] = 1
             return h
+        if split:
+            rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + h)
         dealer = next_dealer(P, rng, dealer, row[O_WINNER])
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
+@kernel(parallel=True, nogil=True)
+def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done, split):
     """Block b plays matches ``lo[b] .. hi[b]-1`` in order into slab ``rows[b]`` until they
     are all played or the slab is full; ``nrows[b]`` gets the rows written and ``done[b]``
     the matches finished (``lo[b] .. lo[b]+done[b]-1``; 0 if the first did not fit in the
-    empty slab).  ``rows`` holds ``(blocks, slab rows, N_MOUT)``."""
+    empty slab).  ``rows`` holds ``(blocks, slab rows, N_MOUT)``; ``split``: one stream per
+    hand (module docstring)."""
     for b in prange(lo.shape[0]):
         st_mem = np.zeros(N_STATE, np.int64)
         rng_mem = np.zeros(1, np.uint64)
@@ -218,7 +235,7 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
         used = 0
         k = 0
         for m in range(lo[b], hi[b]):
-            got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot)
+            got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot, split)
             if got < 0:
                 break
             used += got
@@ -232,11 +249,12 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done):
 
 
 @jit()
-def trace_match_hand(P, seed, match, hand, log):
+def trace_match_hand(P, seed, match, hand, log, split):
     """Replay hand ``hand`` of match ``match`` of a run exactly as the run played it (the
     match's earlier hands are played again, unlogged: they move its random stream and pick
     its dealers), with the event log on for that hand; returns its final state (the events
-    are the first ``st[S_NLOG]`` rows of ``log``) and writes its row into ``row``."""
+    are the first ``st[S_NLOG]`` rows of ``log``).  ``split``: the run gave every hand its
+    own stream (a seat-rotated run; ``P`` is then that rotation's vector)."""
     st_mem = np.zeros(N_STATE, np.int64)
     rng_mem = np.zeros(1, np.uint64)
     none = np.zeros((0, LOG_WIDTH), np.int64)
@@ -244,7 +262,10 @@ def trace_match_hand(P, seed, match, hand, log):
     st = address(st_mem)
     rng = address(rng_mem)
     Pv = address(P)
-    rng[0] = stream_start(seed, STREAM_MATCHES, match)
+    if split:
+        rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE)
+    else:
+        rng[0] = stream_start(seed, STREAM_MATCHES, match)
     dealer = first_dealer(Pv, rng)
     for h in range(hand + 1):
         if h == hand:
@@ -253,6 +274,8 @@ def trace_match_hand(P, seed, match, hand, log):
         else:
             play_hand(st, Pv, rng, address(none), dealer)
         write_row(st, Pv, row, 0, match * HAND_STRIDE + h)
+        if split:
+            rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + h + 1)
         dealer = next_dealer(Pv, rng, dealer, row[0, O_WINNER])
     keep_alive(rng_mem, none, log)
     keep_alive(P, row, P)

@@ -10,6 +10,12 @@ STREAM_TOURNAMENTS, (tournament * rounds + round) * tables + table)``, continued
 to hand, so a tournament's rows depend on (seed, tournament index) alone, whatever the
 thread count or the chunking.
 
+With ``split`` (seat-rotated tournament runs, seating.py) every hand has its own stream
+instead, ``stream_start(seed, STREAM_TOURNAMENT_HANDS, tournament * HAND_STRIDE + k)``
+(``k`` the hand's row in the tournament), from which its dealer is chosen and it is
+played: each rotation of the bots over the player numbers then plays every hand of the
+tournament on the same deals.  Unsplit tournaments keep their streams and rows.
+
 Rows come in the order round, table, hand: every tournament has ``rounds * tables *
 hands_per_round`` of them, so tournament ``t`` of a call owns a fixed block of rows.  A
 row is the hand's O1 record (``write_row``; seats are the table's seats) followed by the
@@ -18,9 +24,9 @@ and on the tournament's last row its champions.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from unosim.kernel.jit import jit
+from unosim.kernel.jit import jit, kernel
 
 from .batch import deal_next, keep_alive, write_row
 from unosim.kernel.borrow import address, borrow
@@ -30,6 +36,7 @@ from unosim.kernel.rng import stream_start
 from unosim.rules.params import P_HANDS_PER_ROUND
 
 STREAM_TOURNAMENTS = 3
+STREAM_TOURNAMENT_HANDS = 5
 TABLE_SEATS = 4    # T1 tables seat four: two pairs
 MAX_T_PLAYERS = 8  # T1 is for 4 or 8 players
 
@@ -74,8 +81,9 @@ def score_hand(row, seating_row, tot):
 
 
 @jit()
-def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables, out, first, tot):
-    """Tournament ``t`` into ``out[first : first + rounds * tables * hands_per_round]``."""
+def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables, out, first, tot, split):
+    """Tournament ``t`` into ``out[first : first + rounds * tables * hands_per_round]``;
+    ``split``: one stream per hand (module docstring)."""
     for i in range(2 * MAX_T_PLAYERS):
         tot[i] = 0
     i = first
@@ -87,7 +95,12 @@ def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables,
             hpr = int(P[P_HANDS_PER_ROUND])
             rng[0] = table_stream(seed, t, r, x, rounds, tables)
             dealer = 0  # T1: seat 0 deals the round's first hand, R4 the next ones
+            winner = -1
             for h in range(hpr):
+                if split:
+                    rng[0] = stream_start(seed, STREAM_TOURNAMENT_HANDS, t * HAND_STRIDE + k)
+                    if h > 0:
+                        dealer = deal_next(P, rng, (dealer + 1) % TABLE_SEATS, winner)
                 play_hand(st, P, rng, log, dealer)
                 write_row(st, P, out, i, t * HAND_STRIDE + k)
                 row = out[i]
@@ -104,7 +117,9 @@ def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables,
                     row[T_NEG0 + p] = tot[MAX_T_PLAYERS + p]
                     row[T_CHAMP_POS0 + p] = 0
                     row[T_CHAMP_NEG0 + p] = 0
-                dealer = deal_next(P, rng, (dealer + 1) % TABLE_SEATS, row[O_WINNER])
+                winner = row[O_WINNER]
+                if not split:
+                    dealer = deal_next(P, rng, (dealer + 1) % TABLE_SEATS, winner)
                 i += 1
                 k += 1
     last = out[i - 1]
@@ -120,10 +135,11 @@ def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables,
     return k
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, out, blocks):
+@kernel(parallel=True, nogil=True)
+def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, out, blocks, split):
     """Tournaments ``start .. start+count-1`` into ``out`` (``rows_per`` rows each, in
-    tournament order; ``rows_per = rounds * tables * hands_per_round``)."""
+    tournament order; ``rows_per = rounds * tables * hands_per_round``); ``split``: one
+    stream per hand (module docstring)."""
     rows_per = out.shape[0] // max(count, 1)
     for b in prange(blocks):
         lo = b * count // blocks
@@ -141,17 +157,18 @@ def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, o
         seatv = borrow(seating)
         for j in range(lo, hi):
             play_tournament(st, Psv, seatv, rng, log, seed, start + j, players, rounds, tables, outv,
-                            j * rows_per, tot)
+                            j * rows_per, tot, split)
         keep_alive(st_mem, rng_mem, log_mem)
         keep_alive(tot_mem, tot_mem, tot_mem)
 
 
 @jit()
-def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log):
+def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log, split):
     """Replay hand ``hand`` of one table's round exactly as the run played it (the round's
     earlier hands at that table are played again, unlogged), with the event log on for
     that hand; returns its final state (events: the first ``st[S_NLOG]`` rows of ``log``).
-    ``P``: that table's parameter vector for that round."""
+    ``P``: that table's parameter vector for that round; ``split``: the run gave every
+    hand its own stream (a seat-rotated run)."""
     st_mem = np.zeros(N_STATE, np.int64)
     rng_mem = np.zeros(1, np.uint64)
     none = np.zeros((0, LOG_WIDTH), np.int64)
@@ -160,15 +177,24 @@ def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log):
     rng = address(rng_mem)
     Pv = address(P)
     rng[0] = table_stream(seed, t, rnd, table, rounds, tables)
+    hpr = int(P[P_HANDS_PER_ROUND])
+    k0 = (rnd * tables + table) * hpr  # the round's first hand's row in the tournament
     dealer = 0
+    winner = -1
     for h in range(hand + 1):
+        if split:
+            rng[0] = stream_start(seed, STREAM_TOURNAMENT_HANDS, t * HAND_STRIDE + k0 + h)
+            if h > 0:
+                dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, winner)
         if h == hand:
             st_mem[S_LOGCAP] = log.shape[0]
             play_hand(st, Pv, rng, address(log), dealer)
         else:
             play_hand(st, Pv, rng, address(none), dealer)
         write_row(st, Pv, row, 0, h)
-        dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, row[0, O_WINNER])
+        winner = row[0, O_WINNER]
+        if not split:
+            dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, winner)
     keep_alive(rng_mem, none, log)
     keep_alive(P, row, P)
     return st_mem

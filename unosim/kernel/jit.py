@@ -22,16 +22,35 @@ cold compiles of the hands kernel (2 shared cores, CPU seconds, peak RSS):
 
 The flag is always given: numba lets a callee without one inherit its caller's
 ``forceinline``, which would inline whole rare paths into the hot loop.
+
+Every dispatcher made here caches in :func:`unosim.kernel.cache.cache_folder`, a folder
+named after the engine sources (:class:`unosim.kernel.cache.SourcesCache`); the parallel
+batch kernels take :func:`kernel`, which caches there too.
 """
 
 from numba import njit
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["jit"]
+from .cache import SourcesCache
+
+__all__ = ["jit", "kernel"]
 
 
-class _OneVersion(CPUDispatcher):
+class _Cached(CPUDispatcher):
+    """A CPU dispatcher whose cache is unosim's (:class:`SourcesCache`), not numba's default."""
+
+    def enable_caching(self):
+        self._cache = SourcesCache(self.py_func)
+
+
+def _cached(disp, cls=_Cached):
+    one = cls(py_func=disp.py_func, locals=disp.locals, targetoptions=disp.targetoptions)
+    one.enable_caching()
+    return one
+
+
+class _OneVersion(_Cached):
     """A CPU dispatcher that drops literal argument types when called from compiled code."""
 
     def get_call_template(self, args, kws):
@@ -45,9 +64,16 @@ def jit(inline: bool = False):
     types; ``inline`` asks LLVM to inline the function into every compiled caller."""
 
     def decorate(fn):
-        disp = njit(cache=True, forceinline=inline)(fn)
-        one = _OneVersion(py_func=disp.py_func, locals=disp.locals, targetoptions=disp.targetoptions)
-        one.enable_caching()
-        return one
+        return _cached(njit(forceinline=inline)(fn), _OneVersion)
+
+    return decorate
+
+
+def kernel(**options):
+    """Decorator for an entry point called from Python (``parallel=True`` batch loops):
+    numba's ``njit(**options)``, cached in unosim's folder."""
+
+    def decorate(fn):
+        return _cached(njit(**options)(fn))
 
     return decorate

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim import configure
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import ChunkSpec, Job, Progress, RunError
 from unosim.run.play import Player, max_workers
@@ -219,6 +220,7 @@ def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
     if spec.engine_version != ENGINE_VERSION:
         raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
                        f"{spec.engine_version}: install the same unosim everywhere")
+    configure()  # a worker process is ours to tune, as the unosim command tunes its own
     job = spec.job
     summary = Summary.of(job, backend="dask")
     try:

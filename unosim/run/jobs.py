@@ -18,6 +18,10 @@ The modes (:data:`MODES`) differ in what a unit is and what a row adds:
 * ``tournaments``: a unit is a partner-rotation tournament (docs/rules.md T1, 4 or 8
   players), one row per hand of it (see tournaments.py).
 
+``matches`` and ``tournaments`` jobs with ``rotate`` play every unit once per rotation of
+the bots (over the seats of a match, over the player numbers of a tournament), on the
+same deals, with the ``rotation`` and ``bot_<s>`` columns of ``rotated`` (seating.py).
+
 A new mode (a tournament, a league of bots) is one more :class:`Mode` here, its kernel
 call in play.py and its counts in summary.py; the executors, the store and the
 commands stay as they are.
@@ -136,14 +140,14 @@ MAX_MATCH_CHUNK = 200_000
 
 
 def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None,
-              rows_per_unit: int = 1) -> None:
+              rows_per_unit: int = 1, rotations: int = 1) -> None:
     """The checks every run shares, each a one-line :class:`RunError` naming its option.
     The upper bounds are what fits this machine's memory and a user could mean: past
     them a run would die of a MemoryError after seconds, leaving only a manifest."""
     if not 1 <= count <= MAX_COUNT:
         raise RunError(f"{option}: must be between 1 and {MAX_COUNT:,} (got {count:,})")
     if max_hands is not None:
-        top = MAX_MATCH_CHUNK
+        top = MAX_MATCH_CHUNK // rotations
     else:
         top = MAX_CHUNK_ROWS // rows_per_unit
     if not 1 <= chunk_size <= top:
@@ -171,6 +175,12 @@ class Job:
     label: str = ""
     extra_metadata: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list, compare=False)  # what preparing the output found
+    rotate: bool = False  # matches / tournaments: every unit once per rotation of the bots
+
+    @property
+    def rotations(self) -> int:
+        """How many times each unit is played: once per rotation, or once."""
+        return self.cfg.players if self.rotate or self.mode == "rotated" else 1
 
     @property
     def kind(self) -> Mode:
@@ -189,7 +199,7 @@ class Job:
         if self.mode == "matches":
             m["max_hands"] = self.max_hands
         m["mode"] = self.kind.file_mode
-        if self.mode == "rotated":
+        if self.mode == "rotated" or self.rotate:
             m["rotate_seats"] = True
         return m
 
@@ -199,6 +209,8 @@ class Job:
         part of any other run is refused whatever its name or footer says."""
         ident = {"config": self.cfg.to_toml(), "seed": self.seed, "mode": self.mode, "max_hands": self.max_hands,
                  "engine_version": ENGINE_VERSION}
+        if self.rotate:  # matches / tournaments once per rotation: other rows, another run
+            ident["rotate"] = True
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
 
     def metadata(self, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
@@ -240,10 +252,12 @@ class Job:
         meta = {k.decode(): v.decode() for k, v in run_metadata(self.cfg, self.seed, self.kind.file_mode).items()}
         same = tuple((k, meta[k]) for k in ("unosim.seed", "unosim.config", "unosim.mode", "unosim.engine_version"))
         same += (("unosim.run_id", self.run_id()),)
+        if self.rotate:
+            same += (("unosim.rotate_seats", "true"),)
         unit = {"matches": "match", "tournaments": "tournament"}.get(self.mode, "hand")
         per_unit = {"hands": 1, "rotated": self.cfg.players}.get(self.mode)
         if self.mode == "tournaments":
-            per_unit = tournament_rows(self.cfg)
+            per_unit = tournament_rows(self.cfg) * self.rotations
         return PartCheck(index, start, count, unit, None if per_unit is None else count * per_unit, same)
 
     def specs(self, done: set[int]) -> Iterator[ChunkSpec]:
@@ -266,15 +280,20 @@ class ChunkSpec:
 def make_job(cfg: RulesConfig, mode: str = "hands", count: int = 1, seed: int = 0, *,
              chunk_size: int | None = None, max_hands: int | None = None, out: str | Path | None = None,
              label: str = "", extra_metadata: dict[str, Any] | None = None,
-             count_option: str | None = None) -> Job:
+             count_option: str | None = None, rotate: bool = False) -> Job:
     """A validated job.  ``chunk_size`` and ``max_hands`` default by mode;
     ``count_option`` names the count in errors when a command calls it otherwise
-    (``unosim duel --hands``)."""
+    (``unosim duel --hands``).  ``rotate`` (matches, tournaments): every unit once per
+    rotation of the bots; the default chunk then holds 1/players as many units, so a part
+    keeps about the rows of an unrotated one."""
     if mode not in MODES:
         raise RunError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
+    if rotate and mode not in ("matches", "tournaments"):
+        raise RunError(f"--rotate-seats: a {mode} job rotates with mode 'rotated' (hands), not this flag")
     kind = MODES[mode]
+    rotations = cfg.players if rotate else 1
     if chunk_size is None:
-        chunk_size = kind.default_chunk
+        chunk_size = max(1, kind.default_chunk // rotations)
     if mode == "matches":
         max_hands = DEFAULT_MAX_HANDS if max_hands is None else max_hands
     elif max_hands is not None:
@@ -284,7 +303,7 @@ def make_job(cfg: RulesConfig, mode: str = "hands", count: int = 1, seed: int = 
         if cfg.players not in TOURNAMENT_PLAYERS:
             raise RunError(f"--tournaments: a partner-rotation tournament (T1) is for 4 or 8 players; "
                            f"this config has table.players = {cfg.players}")
-        rows_per_unit = tournament_rows(cfg)
-    check_run(count_option or kind.option, count, seed, chunk_size, max_hands, rows_per_unit)
+        rows_per_unit = tournament_rows(cfg) * rotations
+    check_run(count_option or kind.option, count, seed, chunk_size, max_hands, rows_per_unit, rotations)
     return Job(cfg, mode, count, seed, chunk_size, None if out is None else Path(out), max_hands, label,
-               dict(extra_metadata or {}))
+               dict(extra_metadata or {}), rotate=rotate)

@@ -19,7 +19,8 @@ from unosim.engine.batch import new_out, play_hands
 from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
     M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches)
 from unosim.run.jobs import DEFAULT_MAX_HANDS, Job, RunError
-from unosim.run.seating import SeatRotation
+from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
+from unosim.run.seating import SeatRotation, instance_at, join_rotations
 from unosim.run.tournaments import Tournament, tournament_columns
 from unosim.run.store import column_names, to_table
 
@@ -120,8 +121,10 @@ class Slabs:
 
 
 def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
-                     max_hands: int = DEFAULT_MAX_HANDS, slabs: Slabs | None = None) -> np.ndarray:
-    """Rows of matches ``start .. start+count-1``, in match order (kernel columns ``M_*``).
+                     max_hands: int = DEFAULT_MAX_HANDS, slabs: Slabs | None = None,
+                     split: bool = False) -> np.ndarray:
+    """Rows of matches ``start .. start+count-1``, in match order (kernel columns ``M_*``);
+    ``split``: one random stream per hand, as seat-rotated runs play them.
 
     Each block plays its matches into its slab and stops when the next match does not fit;
     the matches it did not finish go to the next kernel call (see
@@ -139,7 +142,7 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
         now, pending = pieces[: slabs.blocks], pieces[slabs.blocks:]
         lo = np.array([a for a, _ in now], np.int64)
         hi = np.array([b for _, b in now], np.int64)
-        play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done)
+        play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done, bool(split))
         too_small = False
         for b, (a, z) in enumerate(now):
             if done[b]:
@@ -161,16 +164,19 @@ class Player:
     """Plays the chunks of one job on this process, on ``workers`` cores.
 
     It holds what the job's chunks share: the parameter vector (one per rotation in
-    ``rotated`` mode, one per round and table in ``tournaments`` mode), the match kernel's
-    slabs, the file columns and metadata."""
+    ``rotated`` mode and rotated matches, one per round and table in ``tournaments``
+    mode, for every rotation of a rotated one), the match kernel's slabs, the file
+    columns and metadata."""
 
     def __init__(self, job: Job, workers: int) -> None:
         self.job = job
         self.workers = workers
         self.P = job.params()
-        self.rotation = SeatRotation(job.cfg) if job.mode == "rotated" else None
+        self.rotation = SeatRotation(job.cfg) if job.mode == "rotated" or job.rotate else None
         self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS) if job.mode == "matches" else None
         self.tournament = Tournament(job.cfg) if job.mode == "tournaments" else None
+        self.tournaments = ([Tournament(job.cfg, r) for r in range(job.rotations)]
+                            if job.rotate and job.mode == "tournaments" else None)
         n = job.cfg.players
         if job.mode == "matches":
             self.columns = match_columns(n)
@@ -180,7 +186,7 @@ class Player:
             self.columns = column_names(n)
         extra = self.rotation.metadata() if self.rotation is not None else None
         if self.tournament is not None:
-            extra = {"unosim.bot_labels": json.dumps(self.tournament.bot_labels)}
+            extra = {**(extra or {}), "unosim.bot_labels": json.dumps(self.tournament.bot_labels)}
         self.meta = job.metadata(extra)
 
     def warm_up(self) -> float:
@@ -189,23 +195,30 @@ class Player:
         t = time.perf_counter()
         if self.slabs is not None:
             empty = np.zeros(0, np.int64)
-            play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty)
+            play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty,
+                         self.job.rotate)
         elif self.tournament is not None:
             self.tournament.warm_up()
         else:
             play_hands(self.P, 0, 0, 0, new_out(0), 1)
-        from unosim.run.warmup import mark_compiled
-
-        mark_compiled()
         return time.perf_counter() - t
 
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """Kernel rows of units start..start+count-1, and (rotated mode) each row's rotation.
         ``buffer`` (hands mode): see :func:`play_chunk`."""
         seed = self.job.seed
+        if self.slabs is not None and self.rotation is not None:
+            slabs = self.slabs
+
+            def matches(P: np.ndarray, seed: int, start: int, count: int, workers: int) -> np.ndarray:
+                return play_match_chunk(P, seed, start, count, workers, slabs.max_hands, slabs, split=True)
+
+            return self.rotation.play(matches, seed, start, count, self.workers)
         if self.slabs is not None:
             return play_match_chunk(self.P, seed, start, count, self.workers, self.slabs.max_hands,
                                     self.slabs), None
+        if self.tournaments is not None:
+            return join_rotations([t.play(seed, start, count, self.workers, split=True) for t in self.tournaments])
         if self.rotation is not None:
             return self.rotation.play(play_chunk, seed, start, count, self.workers)
         if self.tournament is not None:
@@ -216,6 +229,10 @@ class Player:
         """The rows as the part file's table (compact types, the job's metadata)."""
         table = to_table(rows, self.columns, self.meta)
         if self.rotation is not None and rotation is not None:
-            table = self.rotation.add_columns(table, rotation)
+            instances = None
+            if self.tournaments is not None:  # the table's seats hold players, each with its bot
+                players = rows[:, T_PLAYER0:T_PLAYER0 + TABLE_SEATS]
+                instances = instance_at(players, rotation[:, None], self.job.cfg.players)
+            table = self.rotation.add_columns(table, rotation, instances)
         return table
 

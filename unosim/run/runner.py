@@ -23,7 +23,7 @@ from unosim.rules.config import RulesConfig
 from unosim.run.cluster import run_dask
 from unosim.run.guard import lock_owners
 from unosim.run.integrity import hold_lock
-from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, Job, Progress, RunError,
+from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MAX_HANDS, Job, Progress, RunError,
     chunks, make_job)
 from unosim.run.local import run_local
 from unosim.run.play import max_workers, play_chunk, set_workers
@@ -77,10 +77,14 @@ def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, worke
 
 
 def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, workers: int | None = None,
-                chunk_size: int = DEFAULT_MATCH_CHUNK, force: bool = False, resume: bool = False,
-                progress: Progress | None = None, max_hands: int = DEFAULT_MAX_HANDS) -> Summary:
+                chunk_size: int | None = None, force: bool = False, resume: bool = False,
+                progress: Progress | None = None, max_hands: int = DEFAULT_MAX_HANDS,
+                rotate_seats: bool = False) -> Summary:
     """Play ``matches`` matches of ``cfg`` (docs/rules.md S1-S3) and store one row per hand
-    under ``out``; chunks of ``chunk_size`` matches.  Rows depend on (config, seed,
-    max_hands) only."""
-    job = make_job(cfg, "matches", matches, seed, chunk_size=chunk_size, max_hands=max_hands, out=out)
+    under ``out``; chunks of ``chunk_size`` matches (default: ``DEFAULT_MATCH_CHUNK``, a
+    ``players``-th of it rotated).  Rows depend on (config, seed,
+    max_hands) only.  ``rotate_seats``: every match once per rotation of the bots over
+    the seats, on the same deals (seating.py)."""
+    job = make_job(cfg, "matches", matches, seed, chunk_size=chunk_size, max_hands=max_hands, out=out,
+                   rotate=rotate_seats)
     return run_job(job, workers=workers, force=force, resume=resume, progress=progress)

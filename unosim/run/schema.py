@@ -226,13 +226,24 @@ class RunInfo:
         schema = pq.read_schema(first_part(path))
         return cls.from_metadata(schema.metadata, schema.names)
 
+    @property
+    def seats(self) -> list[tuple[str, Any]]:
+        """(strategy, parameters) per seat, as the config placed them."""
+        from unosim.run.bots_text import seats_of
+
+        return seats_of(self.bots, self.bot_params)
+
     def summary(self) -> dict[str, str]:
         """The short metadata a rendered report shows (the config TOML is left out)."""
+        from unosim.run.bots_text import seating_text
+
         out = {
             "config_name": self.config_name,
             "players": str(self.players),
             "teams": str(self.teams),
             "bots": ",".join(self.bots),
+            "seating": (seating_text(self.seats) + ("; seats rotated" if self.rotate_seats else "")
+                        if self.bots else ""),
             "mode": self.mode,
             "finish": self.finish,
             "seed": self.raw.get("seed", ""),

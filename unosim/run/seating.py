@@ -9,8 +9,16 @@ hand index) only, so the same hand index deals the same cards in every rotation:
 bot gets every seat's cards once, as in duplicate bridge, which removes the luck of the
 deal as well as the seat from a comparison.
 
+Match runs rotate the same way (``unosim run --matches N --rotate-seats``): every match
+index is played once per rotation, each hand of it from its own stream (see
+engine/matches.py), so hand h of match m deals every seat the same cards in every
+rotation.  Tournament runs (``--tournaments``) rotate the bots over the player numbers
+(player p plays the bot the config lists for player (p - r) mod n) and the T1 schedule
+seats the players as always; every hand again has its own stream.
+
 Rows gain a ``rotation`` column and one ``bot_<s>`` string column per seat naming the
-bot that sat there (``report`` reads them for per-bot win shares).  A bot's label is its
+bot that sat there (``report`` reads them for per-bot win shares; in a tournament the
+seats are the table's four).  A bot's label is its
 strategy name, followed by its non-default parameters: ``counter(suspicion=0.5)``.
 Nothing here is compiled: rotating is a permutation of the per-seat blocks of ``P``.
 """
@@ -28,7 +36,7 @@ from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.rules.params import BOT_STRIDE, P_BOT0
 from unosim.kernel.layout import O_WINNER
 
-__all__ = ["SeatRotation", "bot_label", "rotated_params", "seat_of", "instance_at"]
+__all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "seat_of", "instance_at"]
 
 
 def bot_label(name: str, params: dict[str, Any]) -> str:
@@ -58,6 +66,13 @@ def rotated_params(P: np.ndarray, n: int, r: int) -> np.ndarray:
     return Q
 
 
+def join_rotations(parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of each rotation (in rotation order) as one array, and each row's rotation."""
+    rows = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    rotation = np.concatenate([np.full(len(p), r, np.int64) for r, p in enumerate(parts)])
+    return rows, rotation
+
+
 @dataclass
 class SeatRotation:
     """The n rotated parameter vectors of a config and the columns they add to rows."""
@@ -82,20 +97,21 @@ class SeatRotation:
         return [self.labels[instance_at(s, r, self.n)] for s in range(self.n)]
 
     def play(self, play_chunk, seed: int, start: int, count: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-        """Hands start..start+count-1 once per rotation: (rows, rotation of each row).
-        ``play_chunk(P, seed, start, count, workers)`` is the runner's kernel call."""
+        """Units start..start+count-1 once per rotation: (rows, rotation of each row), the
+        rotations one after another.  ``play_chunk(P, seed, start, count, workers)`` is the
+        runner's kernel call (hands, or matches with one stream per hand)."""
         parts = [play_chunk(P, seed, start, count, workers) for P in self.params]
-        rows = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        rotation = np.repeat(np.arange(self.n, dtype=np.int64), count)
-        return rows, rotation
+        return join_rotations(parts)
 
     def instance_winner(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray:
         """Config seat of each row's winner (-1 for a stalled hand)."""
         w = rows[:, O_WINNER]
         return np.where(w >= 0, instance_at(w, rotation, self.n), -1)
 
-    def add_columns(self, table: pa.Table, rotation: np.ndarray) -> pa.Table:
-        """``rotation`` after ``hand`` (when present), ``bot_<s>`` strings at the end."""
+    def add_columns(self, table: pa.Table, rotation: np.ndarray, instances: np.ndarray | None = None) -> pa.Table:
+        """``rotation`` after ``hand`` (when present), ``bot_<s>`` strings at the end.
+        ``instances``: the config seat at each (row, seat) when it is not the row's
+        rotation of seat s (a tournament's table seats its players by the schedule)."""
         col = pa.array(rotation.astype(np.int32))
         names = table.column_names
         at = names.index("hand") + 1 if "hand" in names else len(names)
@@ -103,8 +119,10 @@ class SeatRotation:
         unique = list(dict.fromkeys(self.labels))
         code_of = np.array([unique.index(lab) for lab in self.labels], dtype=np.int32)
         dictionary = pa.array(unique, pa.string())
-        for s in range(self.n):
-            codes = pa.array(code_of[instance_at(s, rotation, self.n)])
+        seats = self.n if instances is None else instances.shape[1]
+        for s in range(seats):
+            inst = instance_at(s, rotation, self.n) if instances is None else instances[:, s]
+            codes = pa.array(code_of[inst])
             table = table.append_column(f"bot_{s}", pa.DictionaryArray.from_arrays(codes, dictionary))
         return table
 

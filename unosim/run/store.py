@@ -324,6 +324,10 @@ def expected_parts(manifest: dict[str, Any]) -> int | None:
     return -(-n // size)
 
 
+# manifest keys kept for old manifests, said in today's words (`--hands`, not `--games`)
+_WORDS = {"games": "hands"}
+
+
 def manifest_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
     """What differs between two run manifests, in words: manifest keys, and for the config
     the keys that changed (``config: rules.stacking "none" -> "draw2"``)."""
@@ -335,7 +339,7 @@ def manifest_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
         if k == "config" and isinstance(a, str) and isinstance(b, str):
             out.append("config: " + _config_diff(a, b))
         else:
-            out.append(f"{k} {json.dumps(a)} -> {json.dumps(b)}")
+            out.append(f"{_WORDS.get(k, k)} {json.dumps(a)} -> {json.dumps(b)}")
     return "; ".join(out)
 
 

@@ -16,6 +16,9 @@ What it holds, by mode (docs/rules.md ids):
 * ``tournaments``: tournaments, and per player the S1 and S2 champion credit (ties shared);
 * ``rotated``: per bot of the config (its seat in the config, whatever seat it sat at):
   wins, points scored under S1 and points left in its own hand (what S2 adds up).
+* rotated ``matches`` and ``tournaments`` (``rotations`` > 1): the same per-bot hand
+  counts, and per bot the S1/S2/S4 match win credit, or the S1/S2 champion credit; a
+  unit is then a match (tournament) with all its rotations.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ class Summary:
     players: int
     finish: str = "first_out"
     backend: str = "local"
+    rotations: int = 1
     units: int = 0
     rows: int = 0
     turns_sum: int = 0
@@ -73,6 +77,11 @@ class Summary:
     bot_wins: np.ndarray = field(init=False, default_factory=_zeros)
     bot_points_won: np.ndarray = field(init=False, default_factory=_zeros)
     bot_points_left: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_pos_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_neg_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_chips_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_champ_pos: np.ndarray = field(init=False, default_factory=_zeros)
+    bot_champ_neg: np.ndarray = field(init=False, default_factory=_zeros)
     notes: list[str] = field(default_factory=list)  # what resuming found (damaged parts replayed)
     part: Any = None  # a Dask task's part record (integrity.PartRecord), for the driver's journal
 
@@ -83,10 +92,13 @@ class Summary:
         self.champ_pos, self.champ_neg = np.zeros(n), np.zeros(n)
         self.bot_wins = np.zeros(n, np.int64)
         self.bot_points_won, self.bot_points_left = np.zeros(n), np.zeros(n)
+        self.bot_pos_credit, self.bot_neg_credit, self.bot_chips_credit = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.bot_champ_pos, self.bot_champ_neg = np.zeros(n), np.zeros(n)
 
     @classmethod
     def of(cls, job: Job, backend: str = "local") -> Summary:
-        return cls(job.name, job.mode, job.cfg.players, job.cfg.finish, backend)
+        rotations = job.rotations if job.rotate else 1
+        return cls(job.name, job.mode, job.cfg.players, job.cfg.finish, backend, rotations)
 
     # ----------------------------------------------------------------------- counting
 
@@ -102,13 +114,20 @@ class Summary:
         rel = (rows[~stalled, O_WINNER] - rows[~stalled, O_DEALER]) % seats
         self.wins_from_dealer[:seats] += np.bincount(rel, minlength=seats)
         if self.mode == "tournaments":
-            last = rows[rows[:, T_END] != 0]
-            self.units += len(last)
-            for base, credit in ((T_CHAMP_POS0, self.champ_pos), (T_CHAMP_NEG0, self.champ_neg)):
+            ends = rows[:, T_END] != 0
+            last = rows[ends]
+            self.units += len(last) // self.rotations
+            for base, credit, by_bot in ((T_CHAMP_POS0, self.champ_pos, self.bot_champ_pos),
+                                         (T_CHAMP_NEG0, self.champ_neg, self.bot_champ_neg)):
                 win = last[:, base:base + n].astype(np.float64)
-                credit += (win / np.maximum(win.sum(axis=1, keepdims=True), 1)).sum(axis=0)
+                share = win / np.maximum(win.sum(axis=1, keepdims=True), 1)
+                credit += share.sum(axis=0)
+                if rotation is not None:  # player p plays config player (p - rotation) mod n
+                    by_bot += _by_instance(share, rotation[ends])
         elif self.mode == "matches":
-            self._add_matches(rows)
+            self._add_matches(rows, rotation)
+            if rotation is not None:
+                self._add_bots(rows, rotation)
         elif self.mode == "rotated":
             assert rotation is not None, "rotated rows come with their rotation"
             self._add_bots(rows, rotation)
@@ -116,22 +135,25 @@ class Summary:
         else:
             self.units += len(rows)
 
-    def _add_matches(self, rows: np.ndarray) -> None:
+    def _add_matches(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
         n = self.players
         self.capped += int((rows[:, M_CAPPED] != 0).sum())
         first = rows[:, M_HAND_IN_MATCH] == 0
-        self.units += int(first.sum())
+        self.units += int(first.sum()) // self.rotations
         m0 = int(rows[0, M_MATCH]) if len(rows) else 0
         dealer0 = np.zeros(int(rows[:, M_MATCH].max()) - m0 + 1 if len(rows) else 0, np.int64)
         dealer0[rows[first, M_MATCH] - m0] = rows[first, O_DEALER]
         for end, base, sign, system in ((M_POS_END, M_POS0, 1, "pos"), (M_NEG_END, M_NEG0, -1, "neg"),
                                         (M_CHIPS_END, M_CHIPS0, 1, "chips")):
-            ended = rows[rows[:, end] != 0]
+            at_end = rows[:, end] != 0
+            ended = rows[at_end]
             if not len(ended):
                 continue
             totals = sign * ended[:, base: base + n]
             win = totals == totals.max(axis=1, keepdims=True)
             credit = win / win.sum(axis=1, keepdims=True)
+            if rotation is not None:
+                getattr(self, f"bot_{system}_credit")[:] += _by_instance(credit, rotation[at_end])
             rel = (np.arange(n)[None, :] - dealer0[ended[:, M_MATCH] - m0][:, None]) % n
             by_pos = np.bincount(rel.ravel(), weights=credit.ravel(), minlength=n)
             hands = int((ended[:, M_HAND_IN_MATCH] + 1).sum())
@@ -166,7 +188,8 @@ class Summary:
         for name in ("units", "rows", "turns_sum", "stalled", "capped", "pos_matches", "neg_matches",
                      "pos_hands", "neg_hands", "wins_from_dealer", "pos_credit", "neg_credit", "bot_wins",
                      "bot_points_won", "bot_points_left", "chips_matches", "chips_hands", "chips_credit",
-                     "champ_pos", "champ_neg"):
+                     "champ_pos", "champ_neg", "bot_pos_credit", "bot_neg_credit", "bot_chips_credit",
+                     "bot_champ_pos", "bot_champ_neg"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     # ----------------------------------------------------------------------- figures
@@ -215,7 +238,28 @@ class Summary:
     def champion_shares(self, system: str) -> np.ndarray:
         """Tournaments: each player's share of the S1 (``"pos"``) or S2 (``"neg"``) titles."""
         c = self.champ_pos if system == "pos" else self.champ_neg
-        return c / self.units if self.units else np.full(self.players, np.nan)
+        plays = self.units * self.rotations
+        return c / plays if plays else np.full(self.players, np.nan)
+
+    def bot_shares(self, system: str) -> np.ndarray:
+        """Rotated matches and tournaments: each config seat's (bot instance's) share of
+        the ``system``'s match wins (``pos``, ``neg``, ``chips``) or, in a tournament, of
+        its S1/S2 titles (``pos``, ``neg``), over every rotation."""
+        if self.mode == "tournaments":
+            c = self.bot_champ_pos if system == "pos" else self.bot_champ_neg
+            plays = self.units * self.rotations
+        else:
+            c = getattr(self, f"bot_{system}_credit")
+            plays = {"pos": self.pos_matches, "neg": self.neg_matches, "chips": self.chips_matches}[system]
+        return c / plays if plays else np.full(self.players, np.nan)
+
+
+def _by_instance(credit: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    """Column sums of ``credit`` (rows x seats, or players) re-indexed by config seat: in
+    rotation r, config seat i sits at (i + r) mod n (seating.py)."""
+    n = credit.shape[1]
+    idx = (np.arange(n)[None, :] + rotation[:, None]) % n
+    return np.take_along_axis(credit, idx, axis=1).sum(axis=0)
 
 
 def wall_seconds(summaries: list[Summary]) -> float:

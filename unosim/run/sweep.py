@@ -143,6 +143,21 @@ class Sweep:
         """Bare key -> the base config's value as partition text, for every varied key."""
         return {KEYS[_bare(k)].name: partition_text(self.base.value(k)) for k in self.keys}
 
+    def with_count(self, unit: str, count: int | None) -> Sweep:
+        """The sweep with ``count`` hands (``unit = "hands"``) or matches per point instead of
+        the file's (``unosim sweep --hands/--matches``); the manifest records it, so resuming
+        with another count is refused like any other change."""
+        if count is None:
+            return self
+        if unit != self.unit:
+            raise SweepError(f"--{unit}: this sweep plays {self.unit} (its file gives {self.unit} = "
+                             f"{self.count:,}); use --{self.unit}")
+        try:
+            check_run(f"--{unit}", count, 0, min(self.chunk_size, count))
+        except RunError as e:
+            raise SweepError(str(e)) from None
+        return dataclasses.replace(self, count=count, chunk_size=min(self.chunk_size, count))
+
     def with_chunk_size(self, chunk_size: int | None) -> Sweep:
         if chunk_size is None:
             return self

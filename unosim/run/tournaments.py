@@ -108,9 +108,11 @@ def tournament_columns(players: int) -> list[tuple[str, int]]:
 class Tournament:
     """A config's tournament: its schedule, one parameter vector per (round, table), and
     the kernel call.  ``table_config(r, x)`` is the config a table plays (its 4 seats'
-    bots, ``teams = 2``)."""
+    bots, ``teams = 2``).  ``rotation`` r moves the bots over the player numbers: player
+    p plays the bot the config lists for player (p - r) mod n (seat-rotated runs)."""
 
     cfg: RulesConfig
+    rotation: int = 0
     players: int = field(init=False)
     seating: np.ndarray = field(init=False, repr=False)   # (rounds * tables, 4)
     params: np.ndarray = field(init=False, repr=False)    # (rounds * tables, N_PARAMS)
@@ -128,7 +130,7 @@ class Tournament:
 
     def table_config(self, rnd: int, table: int) -> RulesConfig:
         who = schedule(self.players)[rnd, table]
-        entries = [_seat_entry(self.cfg.seats[int(p)]) for p in who]
+        entries = [_seat_entry(self.cfg.seats[(int(p) - self.rotation) % self.players]) for p in who]
         return self.cfg.with_values({"players": TABLE_SEATS, "teams": 2, "seats": entries})
 
     @property
@@ -142,17 +144,18 @@ class Tournament:
 
         return [bot_label(name, params) for name, params in self.cfg.seats]
 
-    def play(self, seed: int, start: int, count: int, workers: int) -> np.ndarray:
-        """Kernel rows of tournaments ``start .. start+count-1``, in tournament order."""
+    def play(self, seed: int, start: int, count: int, workers: int, split: bool = False) -> np.ndarray:
+        """Kernel rows of tournaments ``start .. start+count-1``, in tournament order
+        (``split``: one random stream per hand, as seat-rotated runs play them)."""
         out = np.zeros((count * self.rows_per, N_TOUT), np.int64)
         if count:
             play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, int(seed),
-                             int(start), int(count), out, max(1, min(count, workers * 8)))
+                             int(start), int(count), out, max(1, min(count, workers * 8)), bool(split))
         return out
 
     def warm_up(self) -> None:
         play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, 0, 0, 0,
-                         np.zeros((0, N_TOUT), np.int64), 1)
+                         np.zeros((0, N_TOUT), np.int64), 1, False)
 
 
 # --------------------------------------------------------------------------- reference scorer

@@ -1,16 +1,16 @@
 """Compiling the engine: saying so while it happens, and doing it ahead of time.
 
 The first run on a machine compiles the kernels (a cold `unosim run` compiles the hands
-kernel: 61 s on 2 shared cores; ``unosim warmup``, all three: 93 s); numba caches the
+kernel, about a minute on 2 cores; ``unosim warmup`` every kernel); numba caches the
 machine code, so later starts take about a second.  A user who sees nothing for a minute
-thinks the program hung, so a run that is about to compile says so on stderr at once,
-even with ``--quiet``, with a ticking clock on a terminal; ``unosim warmup`` compiles every
-kernel ahead of time (for a set-up script or an image).
+thinks the program hung, so a command that must compile does that first and says so on
+stderr (even with ``--quiet``), with a ticking clock on a terminal and two plain lines
+elsewhere; ``unosim warmup`` compiles every kernel ahead of time (for a set-up script or
+an image).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 import numpy as np
+
+from unosim.kernel.cache import cache_folder
 
 __all__ = ["KERNELS", "cold_kernels", "compile_notice", "warm", "warmup"]
 
@@ -42,7 +44,7 @@ def _matches() -> tuple[Any, Callable[[], None]]:
     def go() -> None:
         empty = np.zeros(0, np.int64)
         play_matches(to_params(default_config()), 0, empty, empty, 1, np.zeros((1, 1, N_MOUT), np.int64),
-                     empty, empty)
+                     empty, empty, False)
 
     return play_matches, go
 
@@ -72,7 +74,7 @@ def _trace_match() -> tuple[Any, Callable[[], None]]:
     from unosim.rules.config import default_config, to_params
 
     def go() -> None:
-        trace_match_hand(to_params(default_config()), 0, 0, 0, np.zeros((1, LOG_WIDTH), np.int64))
+        trace_match_hand(to_params(default_config()), 0, 0, 0, np.zeros((1, LOG_WIDTH), np.int64), False)
 
     return trace_match_hand, go
 
@@ -83,7 +85,8 @@ def _trace_tournament() -> tuple[Any, Callable[[], None]]:
     from unosim.rules.config import default_config, to_params
 
     def go() -> None:
-        trace_tournament_hand(to_params(default_config()), 0, 0, 0, 0, 3, 1, 0, np.zeros((1, LOG_WIDTH), np.int64))
+        trace_tournament_hand(to_params(default_config()), 0, 0, 0, 0, 3, 1, 0, np.zeros((1, LOG_WIDTH), np.int64),
+                              False)
 
     return trace_tournament_hand, go
 
@@ -108,35 +111,19 @@ def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
     return [n for n in names if not _cached(KERNELS[n]()[0])]
 
 
-_COMPILED: list[float] = []  # when the kernel a notice waits for was ready (time.monotonic)
-
-
-def mark_compiled() -> None:
-    """Called once a command's kernel is loaded (compiled or from the cache): the notice then
-    reports the compile time up to here, not the whole command's."""
-    if not _COMPILED:
-        _COMPILED.append(time.monotonic())
-
-
-@contextmanager
-def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] | None = None) -> Iterator[None]:
-    """Around the first call of the ``names`` kernels: if any must compile, say so at once
-    (even ``quiet``: silence for minutes reads as a hang), tick an elapsed clock on a
-    terminal unless ``quiet``, and say how long it took."""
+def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = None) -> dict[str, float]:
+    """Compile the ``cold`` kernels now, saying so: one line as the compile starts (even
+    ``quiet``: silence for minutes reads as a hang) and one when it ends, with its time;
+    between them an elapsed clock only on a terminal unless ``quiet`` (a file or a pipe
+    gets the two lines and nothing else).  Seconds per kernel."""
     stream = stream or sys.stderr
-    cold = cold_kernels(names)
-    if not cold:
-        yield
-        return
-    where = os.environ.get("NUMBA_CACHE_DIR", "the numba cache")
     print(f"unosim: compiling the engine ({', '.join(cold)}; first run only, {EXPECTED}); "
-          f"cached in {where}", file=stream, flush=True)
+          f"cached in {cache_folder()}", file=stream, flush=True)
     stop = threading.Event()
     t0 = time.monotonic()
-    _COMPILED.clear()
 
     def tick() -> None:
-        while not stop.wait(1.0) and not _COMPILED:
+        while not stop.wait(1.0):
             s = int(time.monotonic() - t0)
             stream.write(f"\r  compiling... {s // 60}:{s % 60:02d} elapsed")
             stream.flush()
@@ -145,18 +132,29 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
     if not quiet and stream.isatty():
         ticker = threading.Thread(target=tick, name="unosim-compile-clock", daemon=True)
         ticker.start()
-    ok = False
+    seconds: dict[str, float] = {}
     try:
-        yield
-        ok = True
+        for name in cold:
+            seconds[name] = warm(name)
     finally:
         stop.set()
         if ticker is not None:
             ticker.join()
             stream.write("\r")
-        done = _COMPILED[0] if _COMPILED else (time.monotonic() if ok else None)
-        if done is not None:  # an interrupt or an error mid-compile proves no compiled engine
-            print(f"unosim: engine compiled in {done - t0:.0f} s", file=stream, flush=True)
+    if len(seconds) == len(cold):  # not after an interrupt: nothing was compiled then
+        print(f"unosim: engine compiled in {time.monotonic() - t0:.0f} s", file=stream, flush=True)
+    return seconds
+
+
+@contextmanager
+def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] | None = None) -> Iterator[None]:
+    """Before a command's work: the ``names`` kernels that must compile are compiled first
+    (:func:`compile_now`), so the compile is announced, timed and reported once, apart
+    from the work that follows."""
+    cold = cold_kernels(names)
+    if cold:
+        compile_now(cold, quiet, stream)
+    yield
 
 
 def warm(name: str) -> float:
@@ -168,6 +166,8 @@ def warm(name: str) -> float:
 
 
 def warmup(names: tuple[str, ...] = tuple(KERNELS), quiet: bool = False) -> dict[str, float]:
-    """``unosim warmup``: every kernel compiled and cached; seconds per kernel."""
-    with compile_notice(names, quiet=quiet):
-        return {n: warm(n) for n in names}
+    """``unosim warmup``: every kernel compiled and cached; seconds per kernel (to compile,
+    or to load from the cache)."""
+    cold = cold_kernels(names)
+    seconds = compile_now(cold, quiet) if cold else {}
+    return {n: seconds[n] if n in seconds else warm(n) for n in names}

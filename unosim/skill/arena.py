@@ -16,6 +16,20 @@ cheap, fair and comparable with the others:
 
 Figures come with per-deal counts, so intervals treat a deal (all its rotations) as the
 independent unit: the rotations of one deal are not independent hands.
+
+What is measured is an :class:`Objective` (``unosim tune --objective``):
+
+* ``hands``: the win share of hands (decided hands; a stalled hand has no winner, R13);
+* ``points``: the mean, per hand played, of the points the bot's side scores under S1
+  (the cards left in the other sides' hands when it wins) minus those it adds under S2
+  (its own side's cards when another side wins); a stalled hand scores 0 (S3).  Under
+  H13 last_standing, where S2 is not kept, the side's rank points n + 1 - 2r.  Hands are
+  won and lost in points: a bot that wins many cheap hands and loses a few dear ones
+  wins hands and loses matches;
+* ``matches`` (``:s1``, ``:s2``, ``:s4``): the share of matches whose S1 (S2, S4)
+  winner is the bot's side (ties shared 1/k), every match played once per rotation with
+  one random stream per hand (engine/matches.py), so every rotation plays the same
+  deals; a match (all its rotations) is then the independent unit.
 """
 
 from __future__ import annotations
@@ -25,16 +39,56 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from unosim.kernel.layout import O_STALLED, O_WIN_TEAM, O_WINNER
+from unosim.engine.matches import M_CHIPS0, M_CHIPS_END, M_MATCH, M_NEG0, M_NEG_END, M_POS0, M_POS_END
+from unosim.kernel.layout import O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER
 from unosim.run.botfile import Bot
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.rules.params import BOT_STRIDE, P_BOT0, P_WATCHERS
 from unosim.rules.strategies import watches
-from unosim.run.play import play_chunk
+from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
+from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.analysis.stats import z_value
 
-__all__ = ["Arena", "Share", "bot_block", "share_of"]
+__all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "bot_block", "share_of"]
+
+OBJECTIVES = ("hands", "points", "matches", "matches:s1", "matches:s2", "matches:s4")
+"""What ``--objective`` accepts (``matches`` is ``matches:s1``)."""
+_SYSTEM = {"s1": (M_POS_END, M_POS0, 1), "s2": (M_NEG_END, M_NEG0, -1), "s4": (M_CHIPS_END, M_CHIPS0, 1)}
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a bot is measured by (module docstring): ``kind`` hands, points or matches,
+    and for matches the scoring ``system`` (s1, s2, s4)."""
+
+    kind: str = "hands"
+    system: str = "s1"
+
+    @classmethod
+    def parse(cls, text: str | Objective, option: str = "--objective") -> Objective:
+        """``hands``, ``points``, ``matches`` or ``matches:s1|s2|s4``; anything else is a
+        one-line :class:`RunError` naming ``option`` and the allowed values."""
+        if isinstance(text, Objective):
+            return text
+        if text not in OBJECTIVES:
+            raise RunError(f"{option}: {text!r} is not one of {', '.join(OBJECTIVES)}")
+        kind, _, system = text.partition(":")
+        return cls(kind, system or "s1")
+
+    @property
+    def name(self) -> str:
+        return f"matches:{self.system}" if self.kind == "matches" else self.kind
+
+    @property
+    def is_share(self) -> bool:
+        """A share (hands, matches: printed as %), else a mean of points."""
+        return self.kind != "points"
+
+    def format(self, value: float, signed: bool = False) -> str:
+        if self.is_share:
+            return f"{value:+.2%}" if signed else f"{value:.2%}"
+        return f"{value:+.2f}" if signed else f"{value:.2f}"
 
 
 def bot_block(bot: Bot) -> np.ndarray:
@@ -112,6 +166,7 @@ class Arena:
         self.P = to_params(self.cfg)
         self._watch = any(watches(b.strategy, b.params) for b in field[: n - 1])
         self._buffer: np.ndarray | None = None
+        self._slabs: Slabs | None = None
         self.kernel_seconds = 0.0
         self.hands = 0
 
@@ -122,15 +177,30 @@ class Arena:
         P[P_WATCHERS] = float(self._watch or watches(bot.strategy, bot.params))
         return P
 
-    def play(self, bots: list[Bot], seed: int, start: int, deals: int) -> list[Share]:
-        """Deals ``start .. start+deals-1`` of ``seed``, each once per rotation, for every bot
-        in turn at seat 0: one :class:`Share` per bot, all on the same deals."""
-        return [self.play_params(self.params(b), seed, start, deals) for b in bots]
+    def play(self, bots: list[Bot], seed: int, start: int, deals: int,
+             objective: str | Objective = "hands") -> list[Share]:
+        """Deals ``start .. start+deals-1`` of ``seed`` (matches, for a match objective),
+        each once per rotation, for every bot in turn at seat 0: one :class:`Share` of the
+        ``objective`` per bot, all on the same deals."""
+        obj = Objective.parse(objective)
+        return [self.measure(self.params(b), seed, start, deals, obj)[obj.name] for b in bots]
+
+    def measure(self, P: np.ndarray, seed: int, start: int, count: int,
+                objective: Objective) -> dict[str, Share]:
+        """Every figure one kernel pass gives: ``hands`` and ``points`` from ``count``
+        deals, or ``matches:s1``, ``:s2`` and ``:s4`` from ``count`` matches."""
+        if objective.kind == "matches":
+            return self.play_matches(P, seed, start, count)
+        return self.play_hands(P, seed, start, count)
 
     def play_params(self, P: np.ndarray, seed: int, start: int, deals: int) -> Share:
+        return self.play_hands(P, seed, start, deals)["hands"]
+
+    def play_hands(self, P: np.ndarray, seed: int, start: int, deals: int) -> dict[str, Share]:
         n = self.n
         wins = np.zeros(deals)
         decided = np.zeros(deals)
+        points = np.zeros(deals)
         for r in range(n):
             Q = rotated_params(P, n, r)
             t = time.perf_counter()
@@ -146,4 +216,47 @@ class Arena:
                 won = rows[:deals, O_WINNER] == r
             wins += won & ok
             decided += ok
-        return share_of(wins, decided)
+            points += self._points(rows[:deals], r, ok)
+        return {"hands": share_of(wins, decided), "points": share_of(points, np.full(deals, float(n)))}
+
+    def _points(self, rows: np.ndarray, seat: int, ok: np.ndarray) -> np.ndarray:
+        """Per hand, the S1 points the side of ``seat`` scores minus the S2 points it adds
+        (module docstring); 0 for a stalled hand."""
+        n, teams = self.n, self.teams
+        side = np.arange(n) % teams if teams > 1 else np.arange(n)
+        mine = side == side[seat]
+        if self.cfg.finish == "last_standing":
+            gain = (n + 1 - 2 * rows[:, O_RANK0:O_RANK0 + n][:, mine]).sum(axis=1).astype(np.float64)
+        else:
+            pts = rows[:, O_POINTS0:O_POINTS0 + n].astype(np.float64)
+            won = side[np.clip(rows[:, O_WINNER], 0, n - 1)] == side[seat]
+            gain = np.where(won, pts[:, ~mine].sum(axis=1), -pts[:, mine].sum(axis=1))
+        return np.where(ok, gain, 0.0)
+
+    def play_matches(self, P: np.ndarray, seed: int, start: int, matches: int) -> dict[str, Share]:
+        """Matches ``start .. start+matches-1``, each once per rotation with a stream per
+        hand: the bot's side's match win credit under S1, S2 and S4, per match."""
+        n = self.n
+        if self._slabs is None:
+            self._slabs = Slabs(self.workers, DEFAULT_MAX_HANDS)
+        credit = {k: np.zeros(matches) for k in _SYSTEM}
+        ended = {k: np.zeros(matches) for k in _SYSTEM}
+        for r in range(n):
+            Q = rotated_params(P, n, r)
+            t = time.perf_counter()
+            rows = play_match_chunk(Q, seed, start, matches, self.workers, DEFAULT_MAX_HANDS, self._slabs, split=True)
+            self.kernel_seconds += time.perf_counter() - t
+            self.hands += len(rows)
+            for k, (end, base, sign) in _SYSTEM.items():
+                last = rows[rows[:, end] != 0]
+                if not len(last):
+                    continue
+                totals = sign * last[:, base:base + n]
+                win = totals == totals.max(axis=1, keepdims=True)
+                share = win[:, r] / win.sum(axis=1)
+                if self.teams > 1:  # every member of the winning team shows its total: the team's credit
+                    share = win[:, r] / (win.sum(axis=1) / (n // self.teams))
+                m = last[:, M_MATCH] - start
+                credit[k] += np.bincount(m, weights=share, minlength=matches)
+                ended[k] += np.bincount(m, minlength=matches)
+        return {f"matches:{k}": share_of(credit[k], ended[k]) for k in _SYSTEM}

@@ -73,41 +73,61 @@ def _players(cfg: Any, players: int | None) -> Any:
               help="Deals per evaluation, each played once per seat rotation.")
 @click.option("--check-deals", type=int, default=10_000, show_default=True,
               help="Fresh deals of the final check.")
+@click.option("--check-matches", type=int, default=2000, show_default=True,
+              help="Fresh matches of the final check (each once per seat rotation).")
+@click.option("--objective", default="hands", show_default=True,
+              help="What the search maximises: hands (win share), points (S1 points won minus S2 points lost "
+                   "per hand) or matches (S1 match win share; matches:s2, matches:s4 for the others; "
+                   "--deals then counts matches).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same tuned bot.")
 @click.option("--players", type=int, default=None, help="Players at the table [default: the config's].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--force", is_flag=True, help="Replace the files of an earlier `unosim tune` of other settings at --out "
               "(its own files only; a file tune did not write is never replaced).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--replicates", type=int, default=1, show_default=True,
+              help="Tune this many times (seeds SEED, SEED+1, ...) and report figures over them, search noise "
+                   "included (DIR/replicate=<r>/ each).")
 def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deals: int, check_deals: int, seed: int,
-         players: int | None, workers: int | None, quiet: bool, force: bool = False) -> None:
+         players: int | None, workers: int | None, quiet: bool, replicates: int = 1, objective: str = "hands",
+         check_matches: int = 2000, force: bool = False) -> None:
     """Tune the `weights` bot's parameters for CONFIG by CMA-ES; write DIR/bot.toml.
 
-    Fitness is the candidate's win share against the field with seats rotated, every
+    Fitness is the candidate's --objective against the field with seats rotated, every
     candidate of a generation on the same deals, fresh deals every generation.  Ctrl-C
     stops the search and still writes the best bot so far (the search's mean)."""
+    if replicates != 1:
+        _tune_replicates(config, out, players, seed, replicates)
+        return
     from unosim.run.jobs import RunError
     from unosim.skill.tune import check_args
 
     cfg = _players(_load(config), players)
     field_bots = _bots(field, "--field")
     w = _workers(workers)
+    from unosim.skill.arena import Objective
+
     try:
+        obj = Objective.parse(objective)
         check_args(budget, deals, seed)
         if not 1 <= check_deals <= 10_000_000:
             raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {check_deals})")
+        if not 1 <= check_matches <= 1_000_000:
+            raise RunError(f"--check-matches: must be between 1 and 1,000,000 (got {check_matches})")
+        if obj.name == "matches:s2" and cfg.finish == "last_standing":
+            raise RunError("--objective: matches:s2 is not kept under rules.finish = \"last_standing\" (H13)")
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
     identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
-                "check_deals": check_deals, "seed": seed}
+                "check_deals": check_deals, "seed": seed, "objective": obj.name, "check_matches": check_matches}
     stack, g = _guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
     with stack:
-        _tune(g, cfg, field_bots, budget, deals, check_deals, seed, w, quiet)
+        _tune(g, cfg, field_bots, budget, deals, check_deals, seed, w, quiet, obj, check_matches)
 
 
 def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, check_deals: int, seed: int, w: int,
-          quiet: bool) -> None:
+          quiet: bool, obj: Any, check_matches: int) -> None:
     """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
     from tqdm import tqdm
 
@@ -121,21 +141,22 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
 
     dest = g.root
     generations = max(0, budget // (default_popsize() + 1))
-    bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=quiet, leave=False)
+    bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
 
     def step(g: int, share: float) -> None:
-        bar.set_postfix_str(f"mean's share {share:.2%}")
+        bar.set_postfix_str(f"mean's {obj.name} {obj.format(share)}")
         bar.update(1)
 
     try:
-        with compile_notice(("hands",), quiet=quiet):
-            res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step)
+        with compile_notice(("hands", "matches"), quiet=quiet):
+            res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step,
+                         objective=obj)
     except RunError as e:
         raise _user_error(str(e)) from None
     finally:
         bar.close()
     about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
-             "budget": budget, "deals": deals, "seed": seed, "generations": res.generations,
+             "budget": budget, "deals": deals, "seed": seed, "objective": obj.name, "generations": res.generations,
              "interrupted": res.interrupted}
     text = dump_bot(res.bot, about)
     try:
@@ -149,7 +170,8 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
     except OSError as e:
         raise _user_error(f"{dest / 'history.parquet'}: {e.strerror or e}; {dest / 'bot.toml'} is written and "
                           "kept") from None
-    click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}: "
+    click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}, "
+               f"objective {obj.name}: "
                f"{res.generations} generations x {res.popsize} candidates (+ mean) = {res.evaluations} evaluations, "
                f"{res.hands:,} hands in {res.seconds:.1f} s ({res.hands / max(res.seconds, 1e-9):,.0f} hands/s, "
                f"{res.kernel_share:.0%} in the kernel)")
@@ -158,19 +180,25 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         click.echo(f"interrupted: wrote the search's mean so far to {dest / 'bot.toml'}; final check skipped")
     else:
         try:
-            chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w)
+            with compile_notice(("hands", "matches"), quiet=quiet):
+                chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w, objective=obj,
+                                  matches=check_matches)
         except RunError as e:
             raise _user_error(str(e)) from None
         for line in chk.lines():
             click.echo(line)
-    even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players)
+    even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players) if obj.is_share else 0.0
     share = (chk.tuned.share, *chk.tuned.interval()) if chk else None
     begin = (chk.start.share, *chk.start.interval()) if chk else None
+    measure = {"hands": "win share against the field", "points": "points per hand against the field (S1 - S2)",
+               "matches": f"{obj.system.upper()} match win share against the field"}[obj.kind]
     try:
         if chk is not None:
             g.write_text("check.json", json.dumps(chk.to_dict(), indent=1))
-        g.write("curve.png", lambda p: plot_curve(res.history, even, f"Tuning `weights` for {cfg.name}, "
-                f"{cfg.players} players, against {', '.join(b.name for b in field_bots)}", p, share, begin))
+        g.write("curve.png", lambda p: plot_curve(
+            res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
+            f"{', '.join(b.name for b in field_bots)}, by {obj.name}", p, share, begin, measure=measure,
+            percent=obj.is_share))
     except OSError as e:
         raise _user_error(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
@@ -178,6 +206,66 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         from unosim.interrupts import exit_status
 
         sys.exit(exit_status())  # 130 for Ctrl-C, 143 for SIGTERM
+
+
+def _tune_replicates(config: str, out: str | None, players: int | None, seed: int, replicates: int) -> None:
+    """`unosim tune --replicates K`: the command once per replicate (seed + r, into
+    DIR/replicate=<r>), then every check figure over the replicates with the search noise
+    in its interval (unosim/skill/replicates.py); DIR/bot.toml is the median replicate's
+    bot (by its check against the field: a typical tuned bot, not the luckiest)."""
+    import shutil
+
+    import numpy as np
+
+    from unosim.skill.replicates import combine
+
+    if not 2 <= replicates <= 100:
+        raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
+    if not 0 <= seed or seed + replicates > 2**63:
+        raise _user_error(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
+    cfg = _players(_load(config), players)
+    dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    ctx = click.get_current_context()
+    checks = []
+    for r in range(replicates):
+        click.echo(f"replicate {r + 1}/{replicates} (seed {seed + r}, into {dest / f'replicate={r}'}):")
+        ctx.invoke(tune, **{**ctx.params, "out": str(dest / f"replicate={r}"), "seed": seed + r, "replicates": 1})
+        checks.append(json.loads((dest / f"replicate={r}" / "check.json").read_text()))
+
+    points = checks[0].get("objective", "hands") == "points"  # figures in points per hand, not shares
+
+    def over(figures: list[dict], key: str = "share") -> tuple[str, dict]:
+        sign = "+" if key == "diff" or points else ""
+        pct = ".2f" if points else ".2%"
+        y = np.array([[f[key] for f in figures]])
+        se = np.array([[(f["high"] - f["low"]) / (2 * 1.959964) for f in figures]])
+        c = combine(y, se)
+        lo, hi = c.interval()
+        d = {"mean": float(c.mean[0]), "low": float(lo[0]), "high": float(hi[0]), "replicate_sd": float(c.sd[0]),
+             "replicates": [float(v) for v in y[0]]}
+        return (f"{d['mean']:{sign}7{pct}} [{d['low']:{sign}{pct}}, {d['high']:{sign}{pct}}]  replicates "
+                f"{', '.join(f'{v:{sign}{pct}}' for v in y[0])} (sd {d['replicate_sd']:{pct}})"), d
+
+    rows = {"tuned vs the field": over([c["tuned_vs_field"] for c in checks]),
+            "tuned - start": over([c["tuned_minus_start"] for c in checks], "diff"),
+            "tuned - its best built-in": over([c["tuned_minus_best_builtin"] for c in checks], "diff"),
+            "tuned at a table of that built-in": over([c["tuned_vs_best_builtin_table"] for c in checks])}
+    click.echo(f"over {replicates} replicates (seeds {seed}-{seed + replicates - 1}): mean, 95% interval with the "
+               f"search's noise (Student t, {replicates - 1} df; unosim/skill/replicates.py):")
+    for name, (line, _) in rows.items():
+        click.echo(f"  {name:<34} {line}")
+    share = [c["tuned_vs_field"]["share"] for c in checks]
+    median = int(np.argsort(share)[(replicates - 1) // 2])
+    summary = {"replicates": replicates, "seeds": [seed + r for r in range(replicates)], "bot": f"replicate={median}",
+               "best_builtins": [c["best_builtin"] for c in checks], **{k: d for k, (_, d) in rows.items()}}
+    # the folder's own files go through the output guard too: never over a file tune did not write
+    stack, g = _guarded(dest, "tune", {"replicates": summary["seeds"], "of": checks[0].get("objective", "hands")},
+                        bool(ctx.params.get("force")), ("bot.toml", "replicates.json"))
+    with stack:
+        g.write("bot.toml", lambda p: shutil.copyfile(dest / f"replicate={median}" / "bot.toml", p))
+        g.write_text("replicates.json", json.dumps(summary, indent=1))
+    click.echo(f"wrote {dest / 'bot.toml'} (the bot of replicate={median}, the median against the field), "
+               "replicates.json")
 
 
 def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any) -> tuple[Any, Any]:
@@ -203,7 +291,7 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Result directory [default: runs/league-<config>-<n>p].")
 @click.option("--deals", type=int, default=2000, show_default=True,
-              help="Deals per table, each played once per seat rotation.")
+              help="Deals per table, each played in every seating of its bots (n! hands: 2 heads-up, 24 at 4).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, default=None, help="Seats per table [default: the config's].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
@@ -211,14 +299,15 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed: int, players: int | None,
            workers: int | None, force: bool, quiet: bool) -> None:
-    """Every combination of the bots at tables of CONFIG's size, seats rotated, the same
-    deals at every table; a Plackett-Luce strength per bot with 95% intervals."""
+    """Every combination of the bots at tables of CONFIG's size, each table in every
+    seating of its bots, the same deals at every table; a Plackett-Luce strength per bot
+    with 95% intervals from a bootstrap of the deals, and the fit's goodness."""
     from tqdm import tqdm
 
     from unosim.cli import _one_line
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
-    from unosim.skill.league import fit_league, make_league, render_league, run_league
+    from unosim.skill.league import POOR_FIT, fit_league, make_league, render_league, run_league
     from unosim.skill.plots import plot_league
 
     cfg = _load(config)
@@ -228,16 +317,21 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
-    bar = tqdm(total=deals * len(lg.tables), unit="deal", unit_scale=True, file=sys.stderr, disable=quiet,
-               leave=False)
+    bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
+               disable=True if quiet else None, delay=0.5, leave=False)
     fitted: list[Any] = []
 
     def finish() -> None:  # under the league's lock: its own files, atomically
-        table = fit_league(lg, dest)
-        fitted.append(table)
+        fit: list = []
+        table = fit_league(lg, dest, fit=fit)
+        fitted.append((table, fit[0]))
+        f = fit[0]
+        poor = f.p is not None and f.p < POOR_FIT
         _atomic(dest / "leaderboard.csv", lambda p: table.to_csv(p, index=False))
         _atomic(dest / "leaderboard.png", lambda p: plot_league(
-            table, f"League under {cfg.name}, tables of {lg.players}: strength with 95% intervals", p))
+            table, f"League under {cfg.name}, tables of {lg.players} in every seating: strength with 95% "
+            f"intervals" + (f"\nthe model does not fit these tables (p = {f.p:.2g}): a summary, not a prediction"
+                           if poor else ""), p))
 
     try:
         with _one_line(dest), compile_notice(("hands",), quiet=quiet):
@@ -247,9 +341,11 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     for s in summaries:
         for note in s.notes:
             click.echo(f"  checked: {note}")
-    for line in render_league(fitted[0], lg):
+    table, f = fitted[0]
+    for line in render_league(table, lg, f):
         click.echo(line)
-    click.echo(f"wrote {dest} (rows: one per hand, bot_<seat> columns), leaderboard.csv, leaderboard.png")
+    click.echo(f"wrote {dest} (rows: one per hand under table=<k>/order=<j>, bot_<seat> columns), leaderboard.csv, "
+               "leaderboard.png")
 
 
 def _atomic(path: Path, write: Any) -> None:
@@ -281,10 +377,19 @@ def _atomic(path: Path, write: Any) -> None:
 @click.option("--force", is_flag=True, help="Replace the files of an earlier `unosim skill` of other settings at "
               "--out (its own files only).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
+@click.option("--replicates", type=int, default=None,
+              help="Tunings per point with independent seeds (SEED, SEED+1, ...); intervals then include the "
+                   "search's noise  [default: 3; 1 with --bot].")
 def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals: int, seed: int | None,
-          bot: str | None, workers: int | None, quiet: bool, force: bool = False) -> None:
+          bot: str | None, workers: int | None, quiet: bool, replicates: int | None, force: bool = False) -> None:
     """The skill index of every point of SWEEP: a bot tuned for each point's rules, then
-    its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck)."""
+    its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck).
+    Each point is tuned --replicates times and its figures are the mean, with intervals
+    that include the search's own noise (docs/skill.md)."""
+    if replicates is None:
+        replicates = 1 if bot else 3
+    if not 1 <= replicates <= 100:
+        raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
     from unosim.run.botfile import resolve_bot
     from unosim.rules.config import ConfigError
     from unosim.run.jobs import RunError
@@ -314,19 +419,20 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
 
     identity = {"sweep": [[p.label, p.cfg.to_toml()] for p in sw.points], "budget": budget, "deals": deals,
                 "check_deals": check_deals, "seed": sw.seed if seed is None else seed,
-                "bot": None if fixed is None else fixed.entry()}
-    names = ["skill.parquet", "skill.png"]
+                "bot": None if fixed is None else fixed.entry(), "replicates": replicates}
+    names = ["skill.parquet", "skill_replicates.parquet", "skill.png"]
     if fixed is None:
-        names += [f"points/{p.rel}/{f}" for p in sw.points for f in ("bot.toml", "history.parquet")]
+        per = [""] if replicates == 1 else [f"replicate={r}/" for r in range(replicates)]
+        names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
     stack, g = _guarded(dest, "skill", identity, force, names)
     with stack:
         for name in names:
             g.path(name)  # listed as this command's before it is written
-        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step)
+        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates)
 
 
 def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int | None, fixed: Any, w: int,
-           quiet: bool, step: Any) -> None:
+           quiet: bool, step: Any, replicates: int) -> None:
     """`unosim skill` inside its guarded folder ``g``."""
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
@@ -337,7 +443,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     try:
         with compile_notice(("hands",), quiet=quiet):
             points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=fixed,
-                                 workers=w, progress=step)
+                                 workers=w, progress=step, replicates=replicates)
     except RunError as e:
         raise _user_error(str(e)) from None
     except OSError as e:
@@ -348,16 +454,19 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
         click.echo(line)
     diffs = base_differences(frame)
     if len(diffs):
-        click.echo("difference from the base point of the same table size (normalised skill, 95% interval):")
+        click.echo("difference from the base point of the same table size (normalised skill, 95% interval"
+                   + (", search noise included):" if replicates > 1 else "):"))
         for r in diffs.sort_values("diff", ascending=False).itertuples():
             click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]")
+    noise = f"mean of {replicates} tunings, 95% intervals with the search's noise" if replicates > 1 else \
+        "95% intervals"
     try:
         g.write("skill.png", lambda p: plot_skill(
-            frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 (95% intervals)", p))
+            frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})", p))
     except OSError as e:
         raise _user_error(f"{dest / 'skill.png'}: {e.strerror or e}; skill.parquet is written and kept") from None
-    bots = "" if fixed else ", points/*/bot.toml"
-    click.echo(f"wrote {dest / 'skill.parquet'}, skill.png{bots}; "
+    bots = "" if fixed else (", points/*/replicate=*/bot.toml" if replicates > 1 else ", points/*/bot.toml")
+    click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
                f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")
 
 

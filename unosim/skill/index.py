@@ -14,6 +14,12 @@ first-seat edge, the win share of the first player to act minus 1/n, when every 
 the tuned bot (and when every seat is B0): how much of the game is decided by the seat
 once everyone plays well.
 
+Search noise: another seed tunes another bot, a little stronger or weaker, so every point
+is tuned ``replicates`` times with independent seeds (3 by default in `unosim skill`) and
+its figures are the mean over the replicates, with intervals that include the
+between-replicate variance (unosim/skill/replicates.py); each replicate's own figures are
+kept in ``skill_replicates.parquet``.
+
 The index is a lower bound on the game's true skill: a stronger bot than the tuned one
 may exist (``weights`` is a one-step linear policy), so "more skill" between two rule sets
 means "more reward for the play this search can find".
@@ -27,6 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,10 +48,12 @@ from unosim.analysis.stats import wilson_interval
 from unosim.skill.arena import Arena
 from unosim.skill.tune import CHECK_START, tune
 
-__all__ = ["SKILL_FILE", "SkillPoint", "measure", "skill_sweep"]
+__all__ = ["REPLICATES_FILE", "SKILL_FILE", "SkillPoint", "combine_points", "measure", "skill_sweep"]
 
 SKILL_FILE = "skill.parquet"
 """The table `unosim skill` writes: one row per point (:class:`SkillPoint`)."""
+REPLICATES_FILE = "skill_replicates.parquet"
+"""Every replicate's own figures: one row per point and replicate (what resuming keeps)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,10 @@ class SkillPoint:
     bot: str
     settings: str         # JSON: budget, deals, check_deals, seed (what resuming compares)
     seconds: float
+    replicates: int = 1
+    replicate_sd: float = float("nan")  # the normalised index's standard deviation over the replicates
+    norm_se: float = float("nan")       # its standard error, the search's noise included
+    df: float = float("nan")            # the intervals' Student t degrees of freedom (nan: normal)
 
 
 def _first_seat(cfg: RulesConfig, bot: Bot, seed: int, hands: int, workers: int) -> tuple[float, float, float]:
@@ -133,18 +146,75 @@ def read_skill(path: str | Path) -> pd.DataFrame:
     return pd.read_parquet(p / SKILL_FILE if p.is_dir() else p)
 
 
+def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
+    """The per-point table from every replicate's figures (``raw``: one row per point and
+    replicate, :func:`measure`'s keys plus the point's own): shares and first-seat edges
+    averaged over the replicates, intervals with the search's noise pooled per table size
+    (unosim/skill/replicates.py), the skill indexes derived from the share."""
+    from unosim.skill.replicates import combine
+
+    if not len(raw):
+        return []
+    points = list(dict.fromkeys(raw["label"]))
+    out: dict[str, dict] = {}
+    z = 1.959964
+    for players, group in raw.groupby("players", sort=False):
+        labels = [lab for lab in points if lab in set(group["label"])]
+        K = int(group.groupby("label").size().min())
+        rows = [group[group["label"] == lab].sort_values("replicate").head(K) for lab in labels]
+        figs = {}
+        for q, lo, hi in (("share", "low", "high"), ("edge_tuned", "edge_tuned_low", "edge_tuned_high"),
+                          ("edge_b0", "edge_b0_low", "edge_b0_high")):
+            y = np.array([r[q].to_numpy() for r in rows])
+            se = np.array([((r[hi] - r[lo]) / (2 * z)).to_numpy() for r in rows])
+            figs[q] = combine(y, se)
+        for i, (lab, r) in enumerate(zip(labels, rows)):
+            first = r.iloc[0]
+            e = float(first["even"])
+            d = {}
+            for q, names in (("share", ("share", "low", "high")),
+                             ("edge_tuned", ("edge_tuned", "edge_tuned_low", "edge_tuned_high")),
+                             ("edge_b0", ("edge_b0", "edge_b0_low", "edge_b0_high"))):
+                c = figs[q]
+                lo, hi = c.interval()
+                d.update({names[0]: float(c.mean[i]), names[1]: float(lo[i]), names[2]: float(hi[i])})
+            c = figs["share"]
+            d.update({"even": e, "skill": d["share"] - e, "skill_low": d["low"] - e, "skill_high": d["high"] - e,
+                      "skill_norm": (d["share"] - e) / (1 - e), "norm_low": (d["low"] - e) / (1 - e),
+                      "norm_high": (d["high"] - e) / (1 - e), "replicates": K,
+                      "replicate_sd": float(c.sd[i]) / (1 - e), "norm_se": float(c.se[i]) / (1 - e),
+                      "df": float("nan") if c.df is None else float(c.df)})
+            bots = list(r["bot"])
+            out[lab] = dict(label=lab, rules=first["rules"], players=int(players), is_base=bool(first["is_base"]),
+                            partition=first["partition"], bot=bots[0] if len(set(bots)) == 1 else
+                            str(Path(bots[0]).parent.parent / "replicate=<r>" / "bot.toml"),
+                            settings=first["settings"], seconds=float(r["seconds"].sum()), **d)
+    return [SkillPoint(**out[lab]) for lab in points if lab in out]
+
+
+def _write_frame(path: Path, frame: pd.DataFrame) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    frame.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
 def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check_deals: int, seed: int | None = None,
-                bot: Bot | None = None, workers: int = 1,
+                bot: Bot | None = None, workers: int = 1, replicates: int = 1,
                 progress: Callable[[str, int, int], None] | None = None,
                 tune_progress: Callable[[int, float], None] | None = None) -> list[SkillPoint]:
-    """The skill index of every point of ``sweep`` into ``out``: per point a tuned bot
-    (``out/points/<point>/bot.toml``, its history and curve) unless ``bot`` is given, and
-    a row of ``out/skill.parquet``.  Resumable: a point already in the table with the same
-    settings is kept, the others are (re)done; the table is rewritten after every point.
-    ``progress(label, i, total)`` before each point."""
+    """The skill index of every point of ``sweep`` into ``out``: per point and replicate r
+    (seed + r) a tuned bot (``out/points/<point>/bot.toml``, or ``.../replicate=<r>/bot.toml``
+    with several replicates, its history and curve) unless ``bot`` is given, measured on
+    fresh deals of that seed; a row per replicate in ``out/skill_replicates.parquet`` and per
+    point in ``out/skill.parquet`` (:func:`combine_points`).  Resumable: a point whose
+    replicates are all there with the same settings is kept, the others are (re)done; both
+    tables are rewritten after every point.  ``progress(label, i, total)`` before each point."""
     root = Path(out)
     seed = sweep.seed if seed is None else seed
+    if not 1 <= replicates <= 100:
+        raise RunError(f"--replicates: must be between 1 and 100 (got {replicates})")
     settings = json.dumps({"budget": budget, "deals": deals, "check_deals": check_deals, "seed": seed,
+                           "replicates": replicates,
                            "bot": None if bot is None else [bot.strategy, sorted(bot.params.items())]},
                           sort_keys=True)
     try:
@@ -152,46 +222,60 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
     except OSError as e:
         raise RunError(f"--out: cannot create {root}: {e.strerror or e}") from None
     table = root / SKILL_FILE
-    kept: dict[str, SkillPoint] = {}
-    if table.exists():
+    raw_path = root / REPLICATES_FILE
+    kept: dict[str, list[dict]] = {}
+    if raw_path.exists():
         try:
-            old = pd.read_parquet(table)
+            old = pd.read_parquet(raw_path)
         except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
             old = pd.DataFrame()
         for r in old.to_dict("records"):
             if r.get("settings") == settings:
-                kept[r["label"]] = SkillPoint(**r)
+                kept.setdefault(r["label"], []).append(r)
+        kept = {k: v for k, v in kept.items() if len(v) == replicates}
     base = sweep.base_values()
-    done: list[SkillPoint] = []
+    done: list[dict] = []
+
+    def write(extra: list[dict]) -> list[SkillPoint]:
+        raw = pd.DataFrame(done + extra)
+        pts = combine_points(raw)
+        _write_frame(raw_path, raw)
+        _write_table(table, pts)
+        return pts
+
     for i, p in enumerate(sweep.points):
         if progress:
             progress(p.label, i, len(sweep.points))
         if p.label in kept:
-            done.append(kept[p.label])
+            done.extend(kept[p.label])
             continue
-        t0 = time.perf_counter()
-        where = root / "points" / p.rel
-        if bot is None:
-            res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=seed, workers=workers,
-                       progress=tune_progress, name=f"tuned-{p.label}")
-            if res.interrupted:
-                raise KeyboardInterrupt
-            used = res.bot
-            where.mkdir(parents=True, exist_ok=True)
-            (where / "bot.toml").write_text(dump_bot(used, {"tuned_for": p.label, "budget": budget, "deals": deals,
-                                                           "seed": seed}))
-            res.history.to_parquet(where / "history.parquet", index=False)
-        else:
-            used = bot
-        fig = measure(p.cfg, used, deals=check_deals, seed=seed, workers=workers)
         part = {k.rsplit(".", 1)[-1]: partition_text(v) for k, v in p.values}
         is_base = all(part[k] == base[k] for k in part if k != "players" and k in base)
-        done.append(SkillPoint(p.label, rules_label(p.label), p.cfg.players, is_base, json.dumps(part),
-                               bot=str(where / "bot.toml") if bot is None else (bot.source or bot.name),
-                               settings=settings, seconds=time.perf_counter() - t0, **fig))
-        _write_table(table, done + [kept[q.label] for q in sweep.points[i + 1:] if q.label in kept])
-    _write_table(table, done)
-    return done
+        for r in range(replicates):
+            t0 = time.perf_counter()
+            s_r = seed + r
+            where = root / "points" / p.rel
+            if replicates > 1:
+                where = where / f"replicate={r}"
+            if bot is None:
+                res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=s_r, workers=workers,
+                           progress=tune_progress, name=f"tuned-{p.label}")
+                if res.interrupted:
+                    raise KeyboardInterrupt
+                used = res.bot
+                where.mkdir(parents=True, exist_ok=True)
+                (where / "bot.toml").write_text(dump_bot(used, {"tuned_for": p.label, "budget": budget,
+                                                               "deals": deals, "seed": s_r}))
+                res.history.to_parquet(where / "history.parquet", index=False)
+            else:
+                used = bot
+            fig = measure(p.cfg, used, deals=check_deals, seed=s_r, workers=workers)
+            done.append(dict(label=p.label, rules=rules_label(p.label), players=p.cfg.players, is_base=is_base,
+                             partition=json.dumps(part), replicate=r, seed=s_r,
+                             bot=str(where / "bot.toml") if bot is None else (bot.source or bot.name),
+                             settings=settings, seconds=time.perf_counter() - t0, **fig))
+        write([row for q in sweep.points[i + 1:] if q.label in kept for row in kept[q.label]])
+    return write([])
 
 
 def skill_frame(points: list[SkillPoint]) -> pd.DataFrame:
@@ -204,6 +288,16 @@ def render_skill(frame: pd.DataFrame) -> list[str]:
            "(0 = pure luck); 95% intervals; first-seat edge: first player's share - 1/n, every seat tuned"]
     if not len(frame):
         return out + ["  (no points)"]
+    k = int(frame["replicates"].min()) if "replicates" in frame else 1
+    fixed = json.loads(frame["settings"].iloc[0]).get("bot") is not None if "settings" in frame else False
+    if fixed:
+        out.append("  a given bot (--bot), nothing tuned: intervals are the measurement's")
+    elif k > 1:
+        out.append(f"  mean over {k} independently tuned replicates; intervals include the search's noise "
+                   "(between-replicate variance pooled per table size, Student t)")
+    else:
+        out.append("  one tuning per point: intervals are the measurement's only, not the search's noise "
+                   "(--replicates 3 or more adds it)")
     width = max(len(r) for r in frame["rules"])
     out.append(f"  {'rules':<{width}}  {'n':>2}  {'share':>7}  {'skill (normalised)':<26}  first-seat edge: tuned / B0")
     for r in frame.sort_values(["players", "skill_norm"], ascending=[True, False]).itertuples():
@@ -216,14 +310,24 @@ def render_skill(frame: pd.DataFrame) -> list[str]:
 
 def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     """Each point's normalised skill minus its table size's base point, with an interval
-    (the two measured on separate tables: their variances add)."""
+    (the two tuned and measured apart: their variances add).  With replicates the standard
+    errors include the search's noise and the interval uses their Student t; a frame
+    without them (one tuning per point, or a hand-made one) reads each error off its
+    normal interval."""
+    from unosim.skill.replicates import quantile
+
+    def se_of(r: Any) -> float:
+        se = r.get("norm_se", float("nan"))
+        return float(se) if np.isfinite(se) else float((r["norm_high"] - r["norm_low"]) / (2 * 1.959964))
+
     rows = []
-    for r in frame.itertuples():
-        b = frame[(frame["players"] == r.players) & frame["is_base"]]
-        if not len(b) or r.is_base:
+    for _, r in frame.iterrows():
+        b = frame[(frame["players"] == r["players"]) & frame["is_base"]]
+        if not len(b) or r["is_base"]:
             continue
         b = b.iloc[0]
-        se = np.hypot((r.norm_high - r.norm_low) / 3.92, (b["norm_high"] - b["norm_low"]) / 3.92)
-        d = r.skill_norm - b["skill_norm"]
-        rows.append({"rules": r.rules, "players": r.players, "diff": d, "low": d - 1.96 * se, "high": d + 1.96 * se})
+        se = np.hypot(se_of(r), se_of(b))
+        q = quantile(r.get("df", float("nan")))
+        d = r["skill_norm"] - b["skill_norm"]
+        rows.append({"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se})
     return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high"])

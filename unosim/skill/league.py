@@ -1,20 +1,36 @@
 """`unosim league`: every bot against every other, and a strength for each.
 
 A league of m bots at tables of n seats plays every combination of n distinct bots (C(m, n)
-tables), each table as an ordinary ``rotated`` job of the run pipeline: every deal once per
-rotation of the table's bots over the seats, written as resumable Parquet parts whose
-``bot_<s>`` columns name the bot at every seat (seating.py).  Every table plays the same
-seed, so the same deals: a bot's strength is not the luck of the tables it sat at.
+tables), and every table in every **cyclic order** of its bots: the (n-1)! ways to seat
+them round the table (who follows whom), each an ordinary ``rotated`` job of the run
+pipeline (every deal once per rotation of that order over the seats, written as resumable
+Parquet parts whose ``bot_<s>`` columns name the bot at every seat; seating.py).  So a
+table plays every deal in all n! seatings of its bots: no bot gets a better neighbour
+than another, and the set of seatings does not depend on the bots' names or on the order
+they were listed in.  Every table and order plays the same seed, so the same deals: a
+bot's strength is not the luck of the tables it sat at.  At 2 players there is one order
+(the two rotations are both seatings); at 4, 6 orders x 4 rotations = 24 hands per deal.
 
-Bots are sorted by name before the tables are formed, so the order in which they were
-listed changes nothing: the same tables, seatings, rows and fit.
+Internally the bots are ordered by what they are (strategy and parameters, not their
+name), so renaming or relisting the bots changes no table, no row and no figure, to the
+last bit.
 
 The fit: every decided hand is one Luce choice (Plackett-Luce top-1: the winner is chosen
 among the bots at the table with probability proportional to exp(strength)), fitted by
-``choix.ilsr_top1``; strengths are log-odds centred on the average bot.  Intervals come from
-the observed Fisher information of that likelihood (its inverse is the strengths'
-covariance); they treat hands as independent, which the common deals make conservative
-for differences between bots (the deal's luck is shared) but which is not a bootstrap.
+Newton's method on the per-table win counts (the maximum likelihood ``choix.ilsr_top1``
+finds from the hands one by one; the tests check the two agree); strengths are log-odds
+centred on the average bot.  Intervals come from a deal-level bootstrap: the hands of one
+deal (its n! seatings at every table) are not independent, so whole deals are resampled,
+jointly across tables, and the fit is redone per resample.  The Fisher-information
+intervals, which treat hands as independent, are kept in the leaderboard's CSV for
+comparison only.
+
+The fit's goodness: per table and bot, observed wins minus the wins the strengths predict,
+tested against zero with the residuals' covariance estimated from the deals themselves
+(Hotelling's T^2 over blocks of deals, projected on what the fit leaves free; F test).
+A small p-value says the strengths do not describe the tables (a bot that does well
+against one opponent and badly against another in a way no single number captures): the
+leaderboard then ranks the bots by their wins over these tables and says so.
 """
 
 from __future__ import annotations
@@ -23,7 +39,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import comb
+from math import comb, factorial
 from pathlib import Path
 
 import numpy as np
@@ -44,17 +60,42 @@ from unosim.run.store import MANIFEST, StoreError, read_manifest, remove_result
 from unosim.run.summary import Summary
 from unosim.analysis.stats import z_value
 
-__all__ = ["LEAGUE_MANIFEST", "MAX_TABLES", "League", "fit_league", "make_league", "read_winners", "run_league"]
+__all__ = ["BOOTSTRAP", "LEAGUE_MANIFEST", "MAX_ORDERS", "Fit", "League", "cyclic_orders", "fit_counts",
+           "fit_league", "make_league", "read_counts", "run_league"]
 
 LEAGUE_MANIFEST = "_unosim_league.json"
-MAX_TABLES = 500
-"""Tables one league may have: C(12, 6) = 924 tables is hours; pick fewer bots or seats."""
+MAX_ORDERS = 2000
+"""Table orders (tables x (n-1)! cyclic orders) one league may play, each a job: 7 bots at
+7 players are 720, 8 at 8 are 5,040 (hours of bookkeeping for a handful of deals each)."""
+BOOTSTRAP = 400
+"""Bootstrap resamples of the deals: the Monte Carlo error of a 95% half-width is then
+about 4% of it."""
+BLOCKS = 2000
+"""Deals are pooled into at most this many consecutive blocks before resampling (blocks of
+independent deals are independent), which bounds the memory at any deal count."""
+POOR_FIT = 0.01
+"""A goodness-of-fit p-value below this prints the warning that the model does not fit."""
+DESIGN = "every cyclic order x every rotation, the same deals"
+"""The league's seating design, in its manifest: a league written under another design is
+another league (refused, or replaced with --force)."""
+
+
+def cyclic_orders(members: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every seating of ``members`` round a table up to rotation: the first one fixed, the
+    others in every order ((n-1)! orders); rotating each over the seats gives all n!."""
+    first, rest = members[0], members[1:]
+    return [(first, *p) for p in itertools.permutations(rest)]
+
+
+def _identity(b: Bot) -> str:
+    """What orders the bots internally: the bot itself, never its name or its place in the list."""
+    return json.dumps([b.strategy, sorted(b.params.items())], default=str)
 
 
 @dataclass(frozen=True)
 class League:
-    """A validated league: the rules, the bots (sorted by name), the table size, the deals
-    per table and the seed; ``tables`` are the bots' indices at each table."""
+    """A validated league: the rules, the bots (in :func:`_identity` order), the table size,
+    the deals per table and the seed; ``tables`` are the bots' indices at each table."""
 
     cfg: RulesConfig
     bots: tuple[Bot, ...]
@@ -66,6 +107,11 @@ class League:
     def tables(self) -> list[tuple[int, ...]]:
         return list(itertools.combinations(range(len(self.bots)), self.players))
 
+    @property
+    def orders(self) -> int:
+        """Cyclic orders per table."""
+        return factorial(self.players - 1)
+
     def labels(self) -> list[str]:
         """Each bot's label in the rows' ``bot_<s>`` columns (seating.bot_label)."""
         return [bot_label(b.strategy, b.params) for b in self.bots]
@@ -73,21 +119,24 @@ class League:
     def manifest(self) -> dict:
         return {"engine_version": ENGINE_VERSION,
                 "config": self.cfg.with_values({"players": self.players, "seats": "random"}).to_toml(),
-                "players": self.players, "deals": self.deals, "seed": self.seed,
+                "players": self.players, "deals": self.deals, "seed": self.seed, "design": DESIGN,
                 "bots": [{"name": b.name, "entry": b.entry()} for b in self.bots]}
 
+    def table_dir(self, out: str | Path, k: int, j: int) -> Path:
+        return Path(out) / f"table={k}" / f"order={j}"
+
     def jobs(self, out: str | Path) -> list[Job]:
-        """One ``rotated`` job per table, under ``out/table=<k>``."""
-        root = Path(out)
+        """One ``rotated`` job per table and cyclic order, under ``out/table=<k>/order=<j>``."""
         jobs = []
         for k, members in enumerate(self.tables):
-            cfg = self.cfg.with_values({"players": self.players, "seats": [self.bots[i].entry() for i in members]})
-            name = " v ".join(self.bots[i].name for i in members)
-            jobs.append(make_job(cfg, "rotated", self.deals, self.seed, out=root / f"table={k}", label=name,
-                                 count_option="--deals",
-                                 extra_metadata={"unosim.league_table": k,
-                                                 "unosim.league_bots": json.dumps([self.bots[i].name
-                                                                                   for i in members])}))
+            for j, seating in enumerate(cyclic_orders(members)):
+                cfg = self.cfg.with_values({"players": self.players,
+                                            "seats": [self.bots[i].entry() for i in seating]})
+                names = [self.bots[i].name for i in seating]
+                jobs.append(make_job(cfg, "rotated", self.deals, self.seed, out=self.table_dir(out, k, j),
+                                     label=" v ".join(names), count_option="--deals",
+                                     extra_metadata={"unosim.league_table": k, "unosim.league_order": j,
+                                                     "unosim.league_bots": json.dumps(names)}))
         return jobs
 
 
@@ -110,24 +159,26 @@ def make_league(cfg: RulesConfig, bots: list[Bot], *, players: int | None = None
     if len(bots) < n:
         raise RunError(f"--bots: tables of {n} players need at least {n} different bots (got {len(bots)}); "
                        f"add bots or pass --players {len(bots)}")
-    if comb(len(bots), n) > MAX_TABLES:
-        raise RunError(f"--bots: {len(bots)} bots at {n} players make {comb(len(bots), n):,} tables; at most "
-                       f"{MAX_TABLES}")
+    orders = comb(len(bots), n) * factorial(n - 1)
+    if orders > MAX_ORDERS:
+        tables = comb(len(bots), n)
+        raise RunError(f"--bots: {len(bots)} bots at {n} players make {tables:,} table{'s' if tables > 1 else ''} x "
+                       f"{factorial(n - 1):,} seating orders = {orders:,}; at most {MAX_ORDERS:,} (fewer bots or seats)")
     try:
         cfg.with_values({"players": n, "seats": "random"})
     except Exception as e:  # ConfigError: the rules do not fit n players (deal size, teams)
         raise RunError(f"--players: {e}") from None
     if not 1 <= deals <= 10_000_000:
         raise RunError(f"--deals: must be between 1 and 10,000,000 (got {deals})")
-    ordered = tuple(sorted(bots, key=lambda b: (b.name, b.key())))
+    ordered = tuple(sorted(bots, key=_identity))
     return League(cfg, ordered, n, deals, seed)
 
 
 def run_league(league: League, out: str | Path, *, workers: int | None = None, force: bool = False,
                progress: Callable[[int], None] | None = None,
                finish: Callable[[], None] | None = None) -> list[Summary]:
-    """Play every table still missing under ``out`` (resumable: the same command keeps
-    every finished part), then call ``finish`` (the command's own files), all under the
+    """Play every table and order still missing under ``out`` (resumable: the same command
+    keeps every finished part), then call ``finish`` (the command's own files), all under the
     folder's lock.  A directory holding another league is refused, naming it, unless
     ``force``, which first removes the old league's tables (their verified parts only), so
     nothing of a larger old league is left for a report to mix in.  A ``table=k`` folder
@@ -144,7 +195,7 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
         if found is not None and found[0] != "league":
             raise StoreError(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
                              "path (--force only replaces a unosim league)")
-        for t in root.glob("table=*") if root.is_dir() else ():
+        for t in [*root.glob("table=*"), *root.glob("table=*/order=*")] if root.is_dir() else ():
             if t.is_symlink() or not inside(root, t):
                 raise StoreError(f"--out: {t} is a symlink; a league writes only inside its folder: remove the "
                                  "link or choose another path")
@@ -176,81 +227,218 @@ def _remove_tables(root: Path) -> None:
     :func:`unosim.run.store.remove_result`), its leaderboard and its manifest; a table folder
     left empty goes too, one holding a user's file stays (its Parquet files set aside)."""
     for t in sorted(root.glob("table=*")):
-        if t.is_dir() and read_manifest(t / MANIFEST) is not None:
-            remove_result(t)
-            if not any(t.iterdir()):
-                t.rmdir()
+        if not t.is_dir() or t.is_symlink():
+            continue
+        for d in sorted(t.glob("order=*")) + [t]:  # a table's orders (an older league: the table itself)
+            if d.is_dir() and not d.is_symlink() and read_manifest(d / MANIFEST) is not None:
+                remove_result(d)
+                if d != t and not any(d.iterdir()):
+                    d.rmdir()
+        if not any(t.iterdir()):
+            t.rmdir()
     for name in ("leaderboard.csv", "leaderboard.png", LEAGUE_MANIFEST):
         (root / name).unlink(missing_ok=True)
 
 
-def read_winners(league: League, out: str | Path) -> list[tuple[tuple[int, ...], np.ndarray]]:
-    """Per table: its bots (indices) and the winning bot of every decided hand, read back
-    from the Parquet rows (the winner's seat and the ``bot_<seat>`` column)."""
+def read_counts(league: League, out: str | Path, blocks: int = BLOCKS) -> np.ndarray:
+    """Wins of each table's bots per block of deals, from the Parquet rows: an array
+    (tables, blocks, players), entry [t, k, i] the decided hands bot ``tables[t][i]`` won on
+    the deals of block k (deal d is in block d * blocks // deals), over all its seatings."""
     labels = league.labels()
     index = {lab: i for i, lab in enumerate(labels)}
-    n = league.players
-    found = []
+    n, D = league.players, league.deals
+    nb = min(blocks, D)
+    counts = np.zeros((len(league.tables), nb, n))
+    cols = ["hand", "winner", "stalled"] + [f"bot_{s}" for s in range(n)]
     for k, members in enumerate(league.tables):
-        cols = ["winner", "stalled"] + [f"bot_{s}" for s in range(n)]
-        t = pq.read_table(Path(out) / f"table={k}", columns=cols).to_pandas()
-        ok = (t["stalled"] == 0).to_numpy() & (t["winner"] >= 0).to_numpy()
-        seat_bots = np.stack([t[f"bot_{s}"].astype(str).map(index).to_numpy() for s in range(n)], axis=1)
-        w = t["winner"].to_numpy()[ok].astype(np.int64)
-        found.append((members, seat_bots[ok][np.arange(ok.sum()), w].astype(np.int64)))
-    return found
+        pos = np.full(len(labels), -1)
+        pos[list(members)] = np.arange(n)
+        for j in range(league.orders):
+            t = pq.read_table(league.table_dir(out, k, j), columns=cols).to_pandas()
+            ok = (t["stalled"] == 0).to_numpy() & (t["winner"] >= 0).to_numpy()
+            seat_bots = np.stack([t[f"bot_{s}"].astype(str).map(index).to_numpy() for s in range(n)], axis=1)
+            w = t["winner"].to_numpy()[ok].astype(np.int64)
+            bot = pos[seat_bots[ok][np.arange(ok.sum()), w].astype(np.int64)]
+            block = t["hand"].to_numpy()[ok].astype(np.int64) * nb // D
+            np.add.at(counts[k], (block, bot), 1)
+    return counts
 
 
-def fit_league(league: League, out: str | Path, confidence: float = 0.95) -> pd.DataFrame:
-    """The leaderboard: per bot its strength (``choix.ilsr_top1``) with its interval, wins,
-    hands played and win share, strongest first."""
-    import choix
+def _probabilities(theta: np.ndarray, M: np.ndarray) -> np.ndarray:
+    x = theta[M]
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
 
+
+def _information(M: np.ndarray, N: np.ndarray, p: np.ndarray, m: int) -> np.ndarray:
+    """The observed (= expected) Fisher information of the strengths: sum over tables of
+    N_t (diag p_t - p_t p_t'), scattered onto the tables' bots."""
+    block = N[:, None, None] * (p[:, :, None] * np.eye(p.shape[1]) - p[:, :, None] * p[:, None, :])
+    idx = M[:, :, None] * m + M[:, None, :]
+    return np.bincount(idx.ravel(), block.ravel(), m * m).reshape(m, m)
+
+
+def fit_counts(M: np.ndarray, C: np.ndarray, m: int, start: np.ndarray | None = None,
+               ridge: float = 1e-6) -> np.ndarray:
+    """Plackett-Luce top-1 strengths (mean 0) from per-table win counts: ``M`` (tables,
+    players) the bots at each table, ``C`` their wins.  Newton's method on the concave
+    log-likelihood (steps capped at 1 so a bot that never won walks down safely); a tiny
+    ridge keeps such a bot's strength finite, as choix's ``alpha`` does."""
+    theta = np.zeros(m) if start is None else start.astype(float).copy()
+    N = C.sum(axis=1)
+    gauge = np.full((m, m), 1.0 / m)
+    for _ in range(200):
+        p = _probabilities(theta, M)
+        g = np.bincount(M.ravel(), (C - N[:, None] * p).ravel(), m) - ridge * theta
+        H = _information(M, N, p, m) + ridge * np.eye(m) + gauge
+        step = np.linalg.solve(H, g)
+        big = np.abs(step).max()
+        if big > 1.0:
+            step /= big
+        theta += step
+        theta -= theta.mean()
+        if big < 1e-10:
+            break
+    return theta
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A league's fit: strengths, their bootstrap and Fisher standard errors, and the
+    goodness-of-fit test (``stat`` Hotelling's T^2, ``df``, ``p``; None when the model is
+    saturated or the deals too few to estimate the residuals' covariance)."""
+
+    theta: np.ndarray
+    se_boot: np.ndarray
+    se_fisher: np.ndarray
+    replicates: int
+    stat: float | None
+    df: int
+    p: float | None
+    blocks: int
+
+
+def _goodness(M: np.ndarray, c: np.ndarray, theta: np.ndarray, m: int) -> tuple[float | None, int, float | None]:
+    """Observed minus predicted wins per (table, bot), tested against 0 (module docstring).
+
+    Each block k of deals gives a residual vector u_k (its wins minus its decided hands x
+    the fitted chances); their sum is the residual r.  Fitting the strengths projects r by
+    Q = I - G I^+ A' (A sums a bot's entries, G = d(expected wins)/d(strength), I = A'G),
+    so the test is Hotelling's T^2 of the projected block residuals against mean 0, in the
+    df = tables x (n-1) - (m-1) dimensions the fit leaves free, read as an F statistic."""
+    T, nb, n = c.shape
+    df = T * (n - 1) - (m - 1)
+    if df <= 0 or nb <= df + 1:
+        return None, df, None
+    from scipy import stats as st
+
+    p = _probabilities(theta, M)
+    Nk = c.sum(axis=2)                                             # (T, blocks)
+    u = (c - Nk[:, :, None] * p[:, None, :]).transpose(1, 0, 2).reshape(nb, T * n)
+    K = T * n
+    A = np.zeros((K, m))
+    A[np.arange(K), M.ravel()] = 1.0
+    N = Nk.sum(axis=1)
+    G = np.zeros((K, m))
+    for t in range(T):
+        J = N[t] * (np.diag(p[t]) - np.outer(p[t], p[t]))           # d(expected wins)/d(theta of the table's bots)
+        G[t * n:(t + 1) * n] = J @ A[t * n:(t + 1) * n]
+    Q = np.eye(K) - G @ np.linalg.pinv(A.T @ G) @ A.T
+    v = u @ Q.T
+    mean = v.mean(axis=0)
+    S = np.cov(v, rowvar=False)
+    w, V = np.linalg.eigh(S)
+    keep = np.argsort(w)[::-1][:df]                                 # the df free directions
+    w, V = w[keep], V[:, keep]
+    if w.min() <= 1e-12 * max(w.max(), 1e-300):
+        return None, df, None
+    z = V.T @ mean
+    t2 = float(nb * (z * z / w).sum())
+    f = t2 * (nb - df) / (df * (nb - 1))
+    return t2, df, float(st.f.sf(f, df, nb - df))
+
+
+def fit_table(league: League, counts: np.ndarray, replicates: int = BOOTSTRAP) -> Fit:
+    """Strengths, their deal-level bootstrap and Fisher errors and the goodness of fit from
+    :func:`read_counts`' array.  The resamples are drawn from the league's seed, so the same
+    league gives the same intervals."""
     m = len(league.bots)
-    winners = read_winners(league, out)
-    counts = np.zeros((len(winners), m))
-    data: list[tuple[int, list[int]]] = []
-    for t, (members, w) in enumerate(winners):
-        c = np.bincount(w, minlength=m)
-        counts[t] = c
-        for b in members:
-            others = [x for x in members if x != b]
-            data.extend([(b, others)] * int(c[b]))
-    if not data:
+    M = np.array(league.tables, dtype=np.int64)
+    C = counts.sum(axis=1)
+    if not C.sum():
         raise RunError("league: no decided hand to fit (every hand stalled)")
-    theta = np.asarray(choix.ilsr_top1(m, data, alpha=1e-6), float)
-    theta -= theta.mean()
-    info = np.zeros((m, m))
-    for t, (members, _) in enumerate(winners):
-        idx = np.array(members)
-        e = np.exp(theta[idx] - theta[idx].max())
-        p = e / e.sum()
-        info[np.ix_(idx, idx)] += counts[t].sum() * (np.diag(p) - np.outer(p, p))
-    cov = np.linalg.pinv(info)  # the strengths' gauge (mean 0) is the information's null space
-    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    theta = fit_counts(M, C, m)
+    p = _probabilities(theta, M)
+    cov = np.linalg.pinv(_information(M, C.sum(axis=1), p, m))  # the gauge (mean 0) is its null space
+    se_fisher = np.sqrt(np.clip(np.diag(cov), 0, None))
+    nb = counts.shape[1]
+    rng = np.random.default_rng([league.seed, 0x1EA6])
+    flat = counts.transpose(1, 0, 2).reshape(nb, -1)
+    draws = np.empty((replicates, m))
+    for b in range(replicates):
+        w = rng.multinomial(nb, np.full(nb, 1.0 / nb)).astype(float)
+        draws[b] = fit_counts(M, (w @ flat).reshape(C.shape), m, start=theta)
+    se_boot = draws.std(axis=0, ddof=1) if replicates > 1 else np.full(m, np.nan)
+    stat, df, pval = _goodness(M, counts, theta, m)
+    return Fit(theta, se_boot, se_fisher, replicates, stat, df, pval, nb)
+
+
+def fit_league(league: League, out: str | Path, confidence: float = 0.95, replicates: int = BOOTSTRAP,
+               fit: list | None = None) -> pd.DataFrame:
+    """The leaderboard: per bot its strength with its (bootstrap) interval, the Fisher
+    interval for comparison, wins, hands played and win share, strongest first.  ``fit``: a
+    list the :class:`Fit` is appended to (for the goodness line)."""
+    m = len(league.bots)
+    counts = read_counts(league, out)
+    f = fit_table(league, counts, replicates)
+    if fit is not None:
+        fit.append(f)
     z = z_value(confidence)
+    theta = f.theta
+    wins = np.zeros(m)
     hands = np.zeros(m)
-    for t, (members, _) in enumerate(winners):
-        hands[list(members)] += counts[t].sum()
-    wins = counts.sum(axis=0)
-    table = pd.DataFrame({"bot": [b.name for b in league.bots], "strength": theta, "low": theta - z * se,
-                          "high": theta + z * se, "wins": wins.astype(np.int64), "hands": hands.astype(np.int64),
+    C = counts.sum(axis=1)
+    for t, members in enumerate(league.tables):
+        wins[list(members)] += C[t]
+        hands[list(members)] += C[t].sum()
+    table = pd.DataFrame({"bot": [b.name for b in league.bots], "strength": theta, "low": theta - z * f.se_boot,
+                          "high": theta + z * f.se_boot, "wins": wins.astype(np.int64), "hands": hands.astype(np.int64),
                           "win_share": np.divide(wins, hands, out=np.full(m, np.nan), where=hands > 0),
+                          "fisher_low": theta - z * f.se_fisher, "fisher_high": theta + z * f.se_fisher,
                           "source": [b.source or b.name for b in league.bots]})
     table = table.sort_values(["strength", "bot"], ascending=[False, True]).reset_index(drop=True)
     table.insert(0, "rank", np.arange(1, m + 1))
     return table
 
 
-def render_league(table: pd.DataFrame, league: League) -> list[str]:
+def render_fit(f: Fit) -> list[str]:
+    """The goodness-of-fit line, and the warning when the model does not fit."""
+    if f.stat is None:
+        why = ("every table is fitted exactly (as many strengths as free win counts)" if f.df <= 0 else
+               f"too few deals to estimate the residuals' covariance ({f.blocks} for {f.df} degrees of freedom)")
+        return [f"  Fit: no goodness-of-fit test: {why}."]
+    out = [f"  Fit: observed - predicted wins per table and bot, T^2 = {f.stat:.1f} on {f.df} df, p = {f.p:.3g} "
+           "(deals as the unit)."]
+    if f.p is not None and f.p < POOR_FIT:
+        out.append(f"  Warning: the Plackett-Luce model does not fit these tables (p < {POOR_FIT}): how well a bot "
+                   "does depends on which bots share its table in a way one strength per bot does not capture; "
+                   "read the strengths as a summary of these tables, not a prediction for others.")
+    return out
+
+
+def render_league(table: pd.DataFrame, league: League, fit: Fit | None = None) -> list[str]:
     """The lines `unosim league` prints."""
     n, k = league.players, len(league.tables)
-    out = [f"{len(league.bots)} bots, {k} tables of {n} ({league.deals:,} deals x {n} rotations each, the same "
-           f"deals at every table); strength = Plackett-Luce log-odds, 95% intervals"]
+    seatings = f"{league.orders} orders x {n} rotations" if league.orders > 1 else f"{n} rotations"
+    out = [f"{len(league.bots)} bots, {k} tables of {n} ({league.deals:,} deals x {seatings} each, the same "
+           f"deals at every table); strength = Plackett-Luce log-odds, 95% intervals from "
+           f"{fit.replicates if fit else BOOTSTRAP} bootstrap resamples of the deals"]
     width = max(len(b) for b in table["bot"])
     out.append(f"  {'#':>2}  {'bot':<{width}}  strength  95% interval       win share    hands")
     for r in table.itertuples():
         out.append(f"  {r.rank:>2}  {r.bot:<{width}}  {r.strength:+8.3f}  [{r.low:+.3f}, {r.high:+.3f}]  "
                    f"{r.win_share:9.2%}  {r.hands:>7,}")
     out.append(f"  Even share at a table of {n}: {1 / n:.2%}.")
+    if fit is not None:
+        out += render_fit(fit)
     return out

@@ -36,30 +36,38 @@ def _save(fig, path: PathLike | None):
 
 
 def plot_curve(history: pd.DataFrame, even: float, title: str, path: PathLike | None = None,
-               check: tuple[float, float, float] | None = None, start: tuple[float, float, float] | None = None):
-    """Win share per generation: every candidate (grey dots), the search's mean (line, with
-    its interval) and, at the end, the tuned bot on fresh deals (``check``: share, low, high)
-    beside its starting point on the same deals (``start``).  Each generation's deals differ,
-    so the line moves with their luck as well as with the search."""
+               check: tuple[float, float, float] | None = None, start: tuple[float, float, float] | None = None,
+               measure: str = "win share against the field", percent: bool = True):
+    """Fitness per generation (a win share, or with ``percent`` False points per hand,
+    named by ``measure``): every candidate (grey dots), the search's mean (line, with its
+    interval) and, at the end, the tuned bot on fresh deals (``check``: value, low, high)
+    beside its starting point on the same deals (``start``).  Each generation's deals
+    differ, so the line moves with their luck as well as with the search."""
+    k = 100 if percent else 1
+    sign = "%" if percent else ""
+
+    def show(v: float) -> str:
+        return f"{v:.1f}%" if percent else f"{v:+.2f}"
+
     fig, ax = _new((7.5, 4.2))
     cand = history[history["candidate"] >= 0]
     mean = history[history["candidate"] < 0]
-    ax.scatter(cand["generation"], 100 * cand["fitness"], s=6, color="0.7", label="candidates", zorder=1)
-    ax.fill_between(mean["generation"], 100 * mean["low"], 100 * mean["high"], color="C0", alpha=0.2, lw=0)
-    ax.plot(mean["generation"], 100 * mean["fitness"], color="C0", lw=1.8, label="the search's mean (95% interval)")
-    ax.axhline(100 * even, color="0.3", ls="--", lw=1, label=f"even share {even:.1%}")
+    ax.scatter(cand["generation"], k * cand["fitness"], s=6, color="0.7", label="candidates", zorder=1)
+    ax.fill_between(mean["generation"], k * mean["low"], k * mean["high"], color="C0", alpha=0.2, lw=0)
+    ax.plot(mean["generation"], k * mean["fitness"], color="C0", lw=1.8, label="the search's mean (95% interval)")
+    ax.axhline(k * even, color="0.3", ls="--", lw=1, label=f"even {show(k * even)}")
     if check is not None:
         x = (mean["generation"].max() if len(mean) else 0) + 1
-        s, lo, hi = (100 * v for v in check)
+        s, lo, hi = (k * v for v in check)
         ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="D", color="C3", capsize=4,
-                    label=f"tuned bot, fresh deals: {s:.1f}%")
+                    label=f"tuned bot, fresh deals: {show(s)}")
     if start is not None:
         x = (mean["generation"].max() if len(mean) else 0) + 1
-        s, lo, hi = (100 * v for v in start)
+        s, lo, hi = (k * v for v in start)
         ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="s", color="0.35", capsize=4,
-                    label=f"its start (defaults), same deals: {s:.1f}%")
+                    label=f"its start (defaults), same deals: {show(s)}")
     ax.set_xlabel("generation (fresh deals each; all candidates of one generation on the same deals)")
-    ax.set_ylabel("win share against the field (%)")
+    ax.set_ylabel(f"{measure}{f' ({sign})' if sign else ''}")
     ax.set_title(title, fontsize="medium")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", loc="lower right")
@@ -75,7 +83,8 @@ def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
     ax.errorbar(t["strength"], y, xerr=err, fmt="o", color="C0", capsize=4)
     ax.axvline(0, color="0.4", ls="--", lw=1)
     ax.set_yticks(y, [f"{b}  ({s:.1%} of its hands)" for b, s in zip(t["bot"], t["win_share"])])
-    ax.set_xlabel("strength: log-odds of winning against the average bot (Plackett-Luce, 95% interval)")
+    ax.set_xlabel("strength: log-odds of winning against the average bot\n"
+                  "(Plackett-Luce; 95% intervals from a bootstrap of the deals)")
     ax.set_title(title, fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
@@ -84,7 +93,9 @@ def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
 def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
     """The skill index of every point, one row per rule set and a colour per table size:
     0 is a game of pure luck (the tuned bot wins no more than B0), 100% one the tuned bot
-    always wins.  The base point of each table size is drawn as a vertical line."""
+    always wins.  The base point of each table size is drawn as a vertical line.  With
+    replicates (``replicates`` > 1) a point is the mean of its tunings and its bar the
+    interval with the search's noise (skill/replicates.py), which the axis says."""
     t = table.copy()
     labels = list(dict.fromkeys(t["rules"]))
     fig, ax = _new((8.0, 0.32 * len(labels) * max(1, t["players"].nunique()) ** 0.5 + 1.8))
@@ -104,8 +115,11 @@ def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
             ax.axvline(100 * base["skill_norm"].iloc[0], color=f"C{j}", ls=":", lw=1)
     ax.axvline(0, color="0.3", lw=1)
     ax.set_yticks(range(len(order)), order, fontsize="small")
+    k = int(t["replicates"].min()) if "replicates" in t and len(t) else 1
+    bars = (f"bars: 95% intervals, mean of {k} tunings, the search's noise included" if k > 1 else
+            "bars: 95% intervals of the measurement (one tuning: the search's noise not included)")
     ax.set_xlabel("skill index: (tuned bot's share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
-                  "dotted: the official rules of that table size")
+                  f"dotted: the official rules of that table size; {bars}")
     ax.set_title(title, fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize="small", loc="lower right")

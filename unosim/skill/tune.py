@@ -7,8 +7,12 @@ others, and the search would wander there).  CMA-ES (the ``cma`` package) search
 scaled copy of that box where one unit is one ``scale`` (a weight 1, ``w_points`` 0.05 so
 that 20 points weigh 1, the rates 0.2), starting at the strategy's defaults with sigma 1.
 
-Fitness: the candidate's win share at seat 0 of an :class:`~unosim.skill.arena.Arena`
-against the field (B0 ``random`` by default), every deal played once per rotation.  All
+Fitness: the candidate's figure under the ``objective`` (hands won, points per hand or
+matches won, :class:`~unosim.skill.arena.Objective`) at seat 0 of an
+:class:`~unosim.skill.arena.Arena` against the field (B0 ``random`` by default), every
+deal (match) played once per rotation.  Hands are the default for speed, but UNO is
+scored in points: a bot tuned for hands may hoard the 20- and 50-point cards and win
+hands while it loses matches, so ``points`` and ``matches`` say what is wanted.  All
 candidates of a generation play the same deals (hand indices ``g x deals`` onwards of
 ``seed``), so they are ranked on the same luck; each generation gets fresh deals, so the
 search cannot fit the luck of one set.  Every generation also plays the distribution's
@@ -35,13 +39,15 @@ import pandas as pd
 from unosim.run.botfile import Bot
 from unosim.rules.config import RulesConfig, strategies
 from unosim.run.jobs import RunError
-from unosim.skill.arena import Arena, Share
+from unosim.skill.arena import Arena, Objective, Share
 
-__all__ = ["BUILTINS", "CHECK_START", "Check", "SPACE", "TuneResult", "check", "check_args", "default_popsize",
+__all__ = ["BUILTINS", "CHECK_MATCHES", "CHECK_START", "Check", "SPACE", "TuneResult", "check", "check_args", "default_popsize",
            "start_bot", "tune"]
 
 CHECK_START = 1 << 40
 """First hand index of the check deals: far from every generation's (g x deals onwards)."""
+CHECK_MATCHES = 2000
+"""Matches (each once per rotation) the final check plays for the match figures."""
 BUILTINS = ("greedy", "wild_saver", "color_keeper", "aggressor", "counter")
 """The built-in strategies (default parameters) the check compares with; B0, RLCard's
 random and ``weights`` itself (the start) are measured apart."""
@@ -137,12 +143,14 @@ def check_args(budget: int, deals: int, seed: int, popsize: int | None = None) -
 
 def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 1000, seed: int = 0,
          workers: int = 1, popsize: int | None = None, name: str | None = None,
-         progress: Callable[[int, float], None] | None = None) -> TuneResult:
+         progress: Callable[[int, float], None] | None = None, objective: str | Objective = "hands") -> TuneResult:
     """Search the ``weights`` parameters for the strongest bot against ``field`` under
     ``cfg`` (module docstring).  ``budget``: evaluations (each generation costs popsize + 1:
-    its candidates and the mean); ``deals``: deals per evaluation, each played once per
-    rotation.  ``progress(generation, mean's share)`` after every generation.  Ctrl-C ends
-    the search at once and returns the mean so far (``interrupted``)."""
+    its candidates and the mean); ``deals``: deals per evaluation (matches, for a match
+    ``objective``), each played once per rotation.  ``progress(generation, mean's
+    fitness)`` after every generation.  Ctrl-C ends the search at once and returns the
+    mean so far (``interrupted``)."""
+    obj = Objective.parse(objective)
     lam = check_args(budget, deals, seed, popsize)
     cma = _cma()
     label = name or f"tuned-{cfg.name}-{cfg.players}p"
@@ -169,7 +177,7 @@ def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 
                 mean = np.asarray(es.result.xfavorite, float)
                 points = [mean] + X
                 bots = [_bot(start + scale * x, label) for x in points]
-                shares = arena.play(bots, seed, g * deals, deals)
+                shares = arena.play(bots, seed, g * deals, deals, obj)
                 es.tell(X, [-s.share for s in shares[1:]])
                 for c, (b, s) in enumerate(zip(bots, shares)):
                     lo_s, hi_s = s.interval()
@@ -185,15 +193,23 @@ def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 
     history = pd.DataFrame(rows, columns=["generation", "candidate", *(d.name for d in SPACE), "fitness", "low",
                                           "high"])
     settings = {"config": cfg.name, "players": cfg.players, "field": [b.name for b in field], "budget": budget,
-                "deals": deals, "seed": seed, "popsize": lam}
+                "deals": deals, "seed": seed, "popsize": lam, "objective": obj.name}
     return TuneResult(_bot(start + scale * mean, label), history, done, len(rows), lam, seconds,
                       arena.kernel_seconds, arena.hands, interrupted, settings)
 
 
+FIGURES = ("hands", "points", "matches:s1", "matches:s2", "matches:s4")
+"""What the final check reports the tuned bot by, whatever it was tuned for."""
+_FIGURE_NAMES = {"hands": "hands won", "points": "points per hand", "matches:s1": "S1 matches won",
+                 "matches:s2": "S2 matches won", "matches:s4": "S4 matches won"}
+
+
 @dataclass(frozen=True)
 class Check:
-    """The tuned bot on fresh deals: against the field, and at a table of the best
-    built-in strategy; the start and the built-ins against the field on the same deals."""
+    """The tuned bot on fresh deals, under the tuning ``objective``: against the field,
+    and at a table of the best built-in strategy; the start and the built-ins against the
+    field on the same deals.  ``figures``: the tuned bot under every objective
+    (:data:`FIGURES`), against the field and at a table of ``counter``."""
 
     deals: int
     even: float
@@ -202,22 +218,43 @@ class Check:
     builtins: dict[str, Share]
     best: str
     vs_best: Share
+    objective: str = "hands"
+    matches: int = 0
+    figures: dict[str, tuple[Share, Share]] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
-        """What `unosim tune` prints after the search."""
-        def fmt(s: Share) -> str:
-            lo, hi = s.interval()
-            return f"{s.share:7.2%} [{lo:6.2%}, {hi:6.2%}]"
+        """What `unosim tune` prints after the search (captions padded after their text, so a
+        short bot name leaves no gap inside its parentheses)."""
+        obj = Objective.parse(self.objective)
 
-        d, dlo, dhi = self.tuned.minus(self.start)
-        b, blo, bhi = self.tuned.minus(self.builtins[self.best])
-        out = [f"check on {self.deals:,} fresh deals x rotations (even share {self.even:.2%}; 95% intervals, deals "
-               "as the unit):",
-               f"  tuned vs the field           {fmt(self.tuned)}",
-               f"  start (weights defaults)     {fmt(self.start)}   tuned - start {d:+.2%} [{dlo:+.2%}, {dhi:+.2%}]",
-               f"  best built-in ({self.best:<12}) {fmt(self.builtins[self.best])}   tuned - it "
-               f"{b:+.2%} [{blo:+.2%}, {bhi:+.2%}]",
-               f"  tuned at a table of {self.best:<8} {fmt(self.vs_best)}"]
+        def fmt(s: Share, o: Objective = obj) -> str:
+            lo, hi = s.interval()
+            if o.is_share:
+                return f"{s.share:7.2%} [{lo:6.2%}, {hi:6.2%}]"
+            return f"{s.share:+7.2f} [{lo:+6.2f}, {hi:+6.2f}]"
+
+        def diff(a: Share, b: Share) -> str:
+            d, dlo, dhi = a.minus(b)
+            return f"{obj.format(d, True)} [{obj.format(dlo, True)}, {obj.format(dhi, True)}]"
+
+        units = f"{self.matches:,} fresh matches" if obj.kind == "matches" else f"{self.deals:,} fresh deals"
+        unit = "matches" if obj.kind == "matches" else "deals"
+        even = obj.format(self.even) if obj.is_share else "0.00 points: what one side gains, the others lose"
+        out = [f"check by {_FIGURE_NAMES[obj.name]} on {units} x rotations (even {even}; 95% intervals, "
+               f"{unit} as the unit):",
+               *_aligned([("tuned vs the field", fmt(self.tuned)),
+                          ("start (weights defaults)", f"{fmt(self.start)}   tuned - start "
+                                                       f"{diff(self.tuned, self.start)}"),
+                          (f"best built-in ({self.best})", f"{fmt(self.builtins[self.best])}   tuned - it "
+                                                           f"{diff(self.tuned, self.builtins[self.best])}"),
+                          (f"tuned at a table of {self.best}", fmt(self.vs_best))])]
+        if self.figures:
+            out.append(f"the tuned bot under every objective ({self.deals:,} deals, {self.matches:,} matches, "
+                       "each x rotations):")
+            out.append(f"  {'':<18} {'vs the field':<26} at a table of counter")
+            for name, (vs_field, vs_counter) in self.figures.items():
+                o = Objective.parse(name)
+                out.append(f"  {_FIGURE_NAMES[name]:<18} {fmt(vs_field, o):<26} {fmt(vs_counter, o)}")
         return out
 
     def to_dict(self) -> dict:
@@ -226,22 +263,58 @@ class Check:
             return {"share": s.share, "low": lo, "high": hi}
 
         d, dlo, dhi = self.tuned.minus(self.start)
-        return {"deals": self.deals, "even": self.even, "tuned_vs_field": one(self.tuned),
-                "start_vs_field": one(self.start), "tuned_minus_start": {"diff": d, "low": dlo, "high": dhi},
+        return {"objective": self.objective, "deals": self.deals, "matches": self.matches, "even": self.even,
+                "tuned_vs_field": one(self.tuned), "start_vs_field": one(self.start),
+                "tuned_minus_start": {"diff": d, "low": dlo, "high": dhi},
+                "tuned_minus_best_builtin": dict(zip(("diff", "low", "high"), self.tuned.minus(self.builtins[self.best]))),
                 "builtins_vs_field": {k: one(v) for k, v in self.builtins.items()}, "best_builtin": self.best,
-                "tuned_vs_best_builtin_table": one(self.vs_best)}
+                "tuned_vs_best_builtin_table": one(self.vs_best),
+                "figures": {k: {"vs_field": one(a), "vs_counter": one(b)} for k, (a, b) in self.figures.items()}}
 
 
 def check(cfg: RulesConfig, bot: Bot, field: list[Bot], *, deals: int = 10_000, seed: int = 0,
-          workers: int = 1) -> Check:
-    """Measure ``bot`` on deals the search never saw (hand indices from :data:`CHECK_START`)."""
+          workers: int = 1, objective: str | Objective = "hands", matches: int = CHECK_MATCHES) -> Check:
+    """Measure ``bot`` on deals (and matches) the search never saw (indices from
+    :data:`CHECK_START`): under ``objective`` against the built-ins, then under every
+    objective against the field and at a table of ``counter``."""
     if not 1 <= deals <= 10_000_000:
         raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {deals})")
+    if not 1 <= matches <= 1_000_000:
+        raise RunError(f"--check-matches: must be between 1 and 1,000,000 (got {matches})")
+    obj = Objective.parse(objective)
+    count = matches if obj.kind == "matches" else deals
     arena = Arena(cfg, field, workers)
     builtins = [Bot(n, n, {p: d for p, (d, _) in strategies()[n][1].items()}) for n in BUILTINS]
-    shares = arena.play([bot, start_bot(), *builtins], seed, CHECK_START, deals)
+    measured = [arena.measure(arena.params(b), seed, CHECK_START, count, obj) for b in [bot, start_bot(), *builtins]]
+    shares = [m[obj.name] for m in measured]
     by_name = dict(zip(BUILTINS, shares[2:]))
     best = max(BUILTINS, key=lambda n: by_name[n].share)
-    best_bot = builtins[BUILTINS.index(best)]
-    vs_best = Arena(cfg, [best_bot], workers).play([bot], seed, CHECK_START, deals)[0]
-    return Check(deals, arena.even, shares[0], shares[1], by_name, best, vs_best)
+    best_arena = Arena(cfg, [builtins[BUILTINS.index(best)]], workers)
+    vs_best = best_arena.measure(best_arena.params(bot), seed, CHECK_START, count, obj)
+    counter = builtins[BUILTINS.index("counter")]
+    counter_arena = best_arena if best == "counter" else Arena(cfg, [counter], workers)
+
+    def every(at: Arena, kind: str) -> dict[str, Share]:
+        """The bot at ``at`` by hands and points, or by matches (one kernel pass each)."""
+        n = matches if kind == "matches" else deals
+        return at.measure(at.params(bot), seed, CHECK_START, n, Objective(kind))
+
+    played = "matches" if obj.kind == "matches" else "hands"  # what the lines above played
+    other = "hands" if played == "matches" else "matches"
+    vs_field = {played: measured[0], other: every(arena, other)}
+    vs_counter = {other: every(counter_arena, other),
+                  played: vs_best if best == "counter" else every(counter_arena, played)}
+    figures = {}
+    for name in FIGURES:
+        k = "matches" if name.startswith("matches") else "hands"
+        if name == "matches:s2" and cfg.finish == "last_standing":
+            continue  # S2 is not kept under H13
+        figures[name] = (vs_field[k][name], vs_counter[k][name])
+    even = arena.even if obj.is_share else 0.0
+    return Check(deals, even, shares[0], shares[1], by_name, best, vs_best[obj.name], obj.name, matches, figures)
+
+
+def _aligned(rows: list[tuple[str, str]]) -> list[str]:
+    """``  caption   value`` lines, the values in one column."""
+    width = max(len(c) for c, _ in rows)
+    return [f"  {c:<{width}}  {v}" for c, v in rows]

@@ -28,6 +28,10 @@ Design choices (documented here because they change numbers):
   show the team total, so a winning team of two gives each member 1/2 and the team 1).
   Hands per match counts every hand played up to the end, stalled ones included.
   S2 is skipped under ``finish = "last_standing"``, where docs/rules.md leaves it undefined.
+* **Seat-rotated matches and tournaments** (``rotation`` column): the rotations of one
+  match (tournament) play the same deals, so the per-bot match (champion) shares treat a
+  match as one cluster: the share is the ratio of the bot's credit to the plays, its
+  interval the cluster-robust one (``unosim.analysis.stats.clustered_share``).
 * **Intervals.** 95% by default: Wilson for shares, Student t for means; comparisons
   use Newcombe's hybrid score interval and Welch's interval, with Cohen's h (shares)
   and Cohen's d (means) as effect sizes, all ``other - baseline`` (see ``unosim.analysis.stats``).

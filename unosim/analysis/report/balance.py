@@ -107,7 +107,7 @@ def balance_report(
     confidence: float = 0.95,
     skill: PathLike | None = None,
 ) -> Report:
-    """Effect of every swept rule value on game length, seat advantage and cards drawn.
+    """Effect of every swept rule value on game length, the dealer+1 win share and cards drawn.
 
     ``dataset_dir`` is a hive-partitioned sweep (``stacking=draw2/players=4/...``).
     ``players`` is a stratum, not an effect: each point is compared with the *base
@@ -120,8 +120,8 @@ def balance_report(
     warning). A point differing from its base point in several keys is reported under
     the joined change (``stacking=all,draw=until_playable``).
 
-    Metrics: ``turns`` (mean, Welch, Cohen's d), ``seat_advantage`` (win share of the
-    first seat after the dealer among decided hands, Newcombe, Cohen's h) and
+    Metrics: ``turns`` (mean, Welch, Cohen's d), ``dealer1_win_share`` (the dealer+1 win
+    share: the share of decided hands won by the seat after the dealer, Newcombe, Cohen's h) and
     ``cards_drawn`` (mean, Welch, d). Rows are sorted by |effect|, largest first.
 
     ``status`` says when a zero effect means nothing (:mod:`.triggers`): "never triggered"
@@ -151,7 +151,7 @@ def balance_report(
         first = a.rel_wins[1 % a.players]
         return {
             "turns": (t.mean, t.sd, t.n),
-            "seat_advantage": (float(first), float(decided)),
+            "dealer1_win_share": (float(first), float(decided)),
             "cards_drawn": (c.mean, c.sd, c.n),
         }
 
@@ -215,6 +215,25 @@ def balance_report(
             .reset_index(drop=True)
         )
     srcs = source_meta(sources)
-    base_desc = ", ".join(f"{k}={v}" for k, v in base_vals.items())
+    base_desc = _base_text(next(iter(base_points.values()), None), players_key)
     return Report("balance", table, srcs, f"balance against the base point ({base_desc})",
                   notes=[n for s in sources for n in s.notes])
+
+
+def _base_text(base: Source | None, players_key: str | None) -> str:
+    """The base point in a few words: the official rules, and the keys its config sets
+    otherwise (``official rules but noise_chance=0.05``, as the rows name changes); the table size is a
+    stratum, so it is left out.  Lists every varied key's base value when the stored
+    config cannot be read."""
+    from unosim.rules.config import ConfigError, default_config, parse_config
+
+    if base is None:
+        return "no base point"
+    try:
+        cfg = parse_config(tomllib.loads(base.info.config_text))
+    except (tomllib.TOMLDecodeError, ConfigError, TypeError, ValueError):
+        return ", ".join(f"{k}={v}" for k, v in base.partition.items() if k != players_key)
+    ref = default_config().flat()
+    changed = [f"{k.rsplit('.', 1)[-1]}={_norm(v)}" for k, v in cfg.flat().items()
+               if k not in ("name", "table.players") and ref.get(k) != v]
+    return "official rules" + (f" but {', '.join(changed)}" if changed else "")

@@ -35,6 +35,12 @@ class Rows:
         p, lo, hi = stats.proportion(x, n, self.confidence)
         self._add(section, figure, key, "share", p, low=lo, high=hi, n=n, successes=x)
 
+    def clustered_share(self, section: str, figure: str, key: Any, x: np.ndarray, n: np.ndarray) -> None:
+        """A share from per-cluster totals (the rotations of one match or tournament), its
+        interval cluster-robust (:func:`unosim.analysis.stats.clustered_share`)."""
+        p, lo, hi = stats.clustered_share(x, n, self.confidence)
+        self._add(section, figure, key, "share", p, low=lo, high=hi, n=float(np.sum(n)), successes=float(np.sum(x)))
+
     def count(self, section: str, figure: str, key: Any, value: float) -> None:
         self._add(section, figure, key, "count", value)
 

@@ -52,8 +52,15 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         else:
             seat_bots = None
         if seat_bots is not None:
+            rotated = "rotation" in rows  # the rotations of a match share its deals: one cluster
+            cluster = np.unique(rows["match"][sel], return_inverse=True)[1] if rotated else None
             for b in sorted(set(np.unique(seat_bots).tolist())):
-                out.share(f"{sec}_bot", "win_share", b, credit[seat_bots == b].sum(), m)
+                mine = (credit * (seat_bots == b)).sum(axis=1)
+                if cluster is not None:
+                    out.clustered_share(f"{sec}_bot", "win_share", b, np.bincount(cluster, weights=mine),
+                                        np.bincount(cluster).astype(np.float64))
+                else:
+                    out.share(f"{sec}_bot", "win_share", b, mine.sum(), m)
         hands = rows["hand_in_match"][sel].astype(np.int64) - base + 1
         h = np.bincount(hands)
         dists[f"hands_per_match_{system}"] = h
@@ -107,6 +114,10 @@ def tournament_rows(agg: Aggregate, out: Rows) -> None:
     info = agg.src.info
     n = agg.t_players
     labels = list(info.bot_labels) if len(info.bot_labels) == n else list(info.bots[:n])
+    keys = agg.champion_keys()
+    if keys is not None and len(labels) == n:
+        _rotated_tournament_rows(champs, keys, labels, out)
+        return
     for pre, win in champs.items():
         t = len(win)
         credit = (win / np.maximum(win.sum(axis=1, keepdims=True), 1)).sum(axis=0)
@@ -120,3 +131,31 @@ def tournament_rows(agg: Aggregate, out: Rows) -> None:
                 x = credit[mine].sum()
                 out.share(f"tournament_{pre}_bot", "win_share", b, x, t)
                 out.share(f"tournament_{pre}_bot", "win_per_seat", b, x, t * len(mine))
+
+
+def _rotated_tournament_rows(champs: dict[str, np.ndarray], keys: np.ndarray, labels: list[str],
+                             out: Rows) -> None:
+    """T1 with the bots rotated over the player numbers: in rotation r player p plays the
+    bot the config lists for player (p - r) mod n, so per-player shares measure the player
+    numbers (seats of the schedule) and per-bot shares the bots; a tournament's rotations
+    share its deals and are one cluster of the bots' intervals."""
+    n = len(labels)
+    tournament, rotation = keys[:, 0], keys[:, 1]
+    cluster = np.unique(tournament, return_inverse=True)[1]
+    plays = np.bincount(cluster).astype(np.float64)
+    inst = (np.arange(n)[None, :] - rotation[:, None]) % n  # config player at each player number
+    names = np.asarray(labels, dtype=object)[inst]
+    for pre, win in champs.items():
+        t = len(win)
+        credit = win / np.maximum(win.sum(axis=1, keepdims=True), 1)
+        if pre == "pos":
+            out.count("tournament", "tournaments", "", len(plays))
+            out.count("tournament", "plays", "", t)
+        for q in range(n):
+            out.clustered_share(f"tournament_{pre}_player", "win_share", q, np.bincount(cluster, weights=credit[:, q]),
+                                plays)
+        for b in sorted(set(labels)):
+            mine = (credit * (names == b)).sum(axis=1)
+            x = np.bincount(cluster, weights=mine)
+            out.clustered_share(f"tournament_{pre}_bot", "win_share", b, x, plays)
+            out.clustered_share(f"tournament_{pre}_bot", "win_per_seat", b, x, plays * labels.count(b))

@@ -48,9 +48,18 @@ COMPARE_COLUMNS = (
 #: The balance report's metrics: (name, description, effect size kind).
 BALANCE_METRICS = (
     ("turns", "mean turns", "d"),
-    ("seat_advantage", "win share of the first seat after the dealer", "h"),
+    ("dealer1_win_share", "dealer+1 win share: the share of decided hands won by the seat after the dealer", "h"),
     ("cards_drawn", "mean cards drawn", "d"),
 )
+
+#: The one name of each balance figure in every table header, chart panel, summary line and
+#: docs/reports.md's glossary (the key stays in CSV and JSON).
+FIGURE_NAMES = {
+    "turns": "mean turns",
+    "dealer1_win_share": "dealer+1 win share",
+    "cards_drawn": "mean cards drawn",
+    "skill": "skill index",
+}
 
 
 @dataclass

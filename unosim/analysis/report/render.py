@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unosim.analysis.report.model import BALANCE_METRICS, LENGTH_COLUMNS, Report
+from unosim.analysis.report.model import BALANCE_METRICS, FIGURE_NAMES, LENGTH_COLUMNS, Report
 from unosim.analysis.report.skill import SKILL_METRIC
+from unosim.run.bots_text import bots_line
 
 
 _SECTION_TITLES = {
@@ -58,7 +59,8 @@ def _row_name(section: str, figure: str, key: str, stat: str) -> str:
             who = f"player {key}"
         else:
             who = key
-        return who if figure == "win_share" else f"{who} (per seat held)"
+        held = "player" if section.startswith("tournament") else "seat"
+        return who if figure == "win_share" else f"{who} (per {held} held)"
     name = figure.replace("_", " ")
     if key:
         name += f" {key}"
@@ -115,12 +117,30 @@ def _fmt_diff(stat: str, diff: float, low: float, high: float, effect: float, ki
     return s
 
 
+def _same_per_seat(t: pd.DataFrame, labels: list[str]) -> set[tuple[str, str, str, str]]:
+    """The ``win_per_seat`` rows that repeat the ``win_share`` row above them in every column
+    (each bot held one seat: wins per seat held are its wins)."""
+    if "value" not in t or not len(t):
+        return set()
+    per = t[t["figure"] == "win_per_seat"]
+    share = t[t["figure"] == "win_share"].set_index(["label", "section", "key", "stat"])["value"]
+    out = set()
+    for (sec, key, stat), g in per.groupby(["section", "key", "stat"], sort=False):
+        if len(g) != len(labels):
+            continue
+        if all((r.label, sec, key, stat) in share.index
+               and np.isclose(r.value, share.loc[(r.label, sec, key, stat)], rtol=0, atol=1e-12, equal_nan=True)
+               for r in g.itertuples(index=False)):
+            out.add((sec, "win_per_seat", key, stat))
+    return out
+
+
 def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     """Header, rows of cell strings, and which rows are section headers."""
     t = report.table
     if report.kind == "balance":
         metrics = list(BALANCE_METRICS) + ([SKILL_METRIC] if len(t) and "skill" in set(t["metric"]) else [])
-        header = ["change", "players", *[f"{m} (diff, effect)" for m, _, _ in metrics]]
+        header = ["change", "players", *[f"{FIGURE_NAMES.get(m, m)} (diff, effect)" for m, _, _ in metrics]]
         rows: list[list[str]] = []
         if len(t):
             inert = t["status"].fillna("") != "" if "status" in t else pd.Series(False, index=t.index)
@@ -141,7 +161,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                         cells.append(word)
                         continue
                     r = sub.loc[m]
-                    stat = "share" if m in ("seat_advantage", "skill") else "mean"
+                    stat = "share" if m in ("dealer1_win_share", "skill") else "mean"
                     cells.append(
                         _fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
                     )
@@ -158,6 +178,8 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     else:
         header = ["figure", *labels]
     idx = {lab: t[t["label"] == lab].set_index(keys) for lab in labels}
+    same = _same_per_seat(t, labels)
+    order = order[[(s, f, k, st) not in same for s, f, k, st in order.itertuples(index=False)]]
     rows, is_head = [], []
     current = None
     for section, figure, key, stat in order.itertuples(index=False):
@@ -193,6 +215,18 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     return header, rows, is_head
 
 
+def bots_of(report: Report) -> str:
+    """Which bots sat, in the one wording of :mod:`unosim.run.bots_text` ('' if unknown)."""
+    return bots_line({lab: meta.get("seating", "") for lab, meta in report.sources.items()})
+
+
+def _head(report: Report) -> list[str]:
+    """The lines above a table: what the reader must know first (an unfinished result), then
+    which bots sat."""
+    bots = bots_of(report)
+    return [f"note: {n}" for n in report.notes] + ([f"bots: {bots}"] if bots else [])
+
+
 def _title(report: Report) -> str:
     if report.kind == "compare":
         return f"unosim comparison: other - baseline ({report.baseline}), 95% intervals, effect sizes h/d"
@@ -210,7 +244,7 @@ def to_text(report: Report, width: int | None = None) -> str:
     if width is None:
         width = max(shutil.get_terminal_size((120, 40)).columns, 80)
     header, rows, is_head = _display(report)
-    lines = [_title(report)] + [f"note: {n}" for n in report.notes]
+    lines = [_title(report)] + _head(report)
     if not rows:
         return "\n".join(lines) + "\n(no rows)\n"
     ncol = len(header)
@@ -256,7 +290,8 @@ def to_markdown(report: Report) -> str:
     """A GitHub-flavoured markdown table (no ``tabulate`` dependency)."""
     header, rows, is_head = _display(report)
     out = [f"**{_md_escape(_title(report))}**", ""]
-    out += [f"> note: {_md_escape(n)}" for n in report.notes] + ([""] if report.notes else [])
+    head = _head(report)
+    out += [f"> {_md_escape(line)}  " for line in head] + ([""] if head else [])
     out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
     out.append("|" + "|".join(":---" if j == 0 else "---:" for j in range(len(header))) + "|")
     for r, h in zip(rows, is_head):
@@ -290,6 +325,7 @@ def to_json(report: Report) -> str:
         "kind": report.kind,
         "title": _title(report),
         "baseline": report.baseline,
+        "bots": bots_of(report),
         "notes": report.notes,
         "sources": report.sources,
         "rows": records,

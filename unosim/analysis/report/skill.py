@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as st
 
 from unosim.analysis import stats
 
@@ -67,22 +68,37 @@ def _key(part: Mapping[str, Any], norm: Any) -> tuple:
     return tuple(sorted((k.rsplit(".", 1)[-1], norm(v)) for k, v in part.items()))
 
 
+def _se(row: Mapping[str, Any]) -> float:
+    """A point's standard error: ``norm_se`` (the search's noise over replicates included)
+    when the table has it, else read off its normal interval."""
+    se = row.get("norm_se")
+    if se is not None and math.isfinite(se):
+        return float(se)
+    return (row["norm_high"] - row["norm_low"]) / (2 * 1.959964)
+
+
+def _quantile(row: Mapping[str, Any], confidence: float) -> float:
+    """Student t with the table's pooled degrees of freedom (replicates), else normal."""
+    df = row.get("df")
+    if df is not None and math.isfinite(df) and df > 0:
+        return float(st.t.ppf(0.5 + confidence / 2, df))
+    return stats.z_value(confidence)
+
+
 def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[str, Any]]], table: pd.DataFrame,
                norm: Any, confidence: float = 0.95) -> list[dict[str, Any]]:
     """One ``skill`` row per (point partition, base partition, the point's other row
-    fields) whose two points both have a skill index.  The two are measured at separate
-    tables, so their variances add (each from its reported interval)."""
+    fields) whose two points both have a skill index.  The two are tuned and measured
+    apart, so their variances add; with replicates each includes the search's noise and
+    the interval uses their Student t (unosim/skill/replicates.py)."""
     by_part = {_key(json.loads(r["partition"]), norm): r for r in table.to_dict("records")}
-    z = stats.z_value(confidence)
     out = []
     for point, base, fields in pairs:
         a, b = by_part.get(_key(point, norm)), by_part.get(_key(base, norm))
         if a is None or b is None:
             continue
-        se_a = (a["norm_high"] - a["norm_low"]) / (2 * 1.959964)
-        se_b = (b["norm_high"] - b["norm_low"]) / (2 * 1.959964)
         diff = a["skill_norm"] - b["skill_norm"]
-        half = z * math.hypot(se_a, se_b)
+        half = _quantile(a, confidence) * math.hypot(_se(a), _se(b))
         out.append({**fields, "metric": "skill", "base": b["skill_norm"], "value": a["skill_norm"], "diff": diff,
                     "low": diff - half, "high": diff + half,
                     "effect": float(stats.cohen_h(np.clip(a["share"], 0, 1), np.clip(b["share"], 0, 1))),

@@ -173,6 +173,9 @@ class Aggregate:
         self.champ_cols = [f"champion_{pre}_{q}" for pre in ("pos", "neg") for q in range(self.t_players)
                            if f"champion_{pre}_{q}" in src.names] if self.tournaments and matches else []
         self.champ_parts: list[np.ndarray] = []
+        # a seat-rotated tournament run: each title's tournament (its cluster) and rotation
+        self.champ_keys = ["tournament", "rotation"] if self.champ_cols and "rotation" in src.names else []
+        self.champ_key_parts: list[np.ndarray] = []
         self.bot_cols = [f"bot_{s}" for s in range(p) if f"bot_{s}" in src.names]
         self.counters = [c for c in (*BASE_COUNTERS, *counters) if c in src.names]
         self.n = 0
@@ -185,7 +188,7 @@ class Aggregate:
         self.hists: dict[str, np.ndarray] = {}
         self.end_parts: list[dict[str, np.ndarray]] = []
         self.min_hand_in_match: int | None = None
-        end_cols = ["match", "hand_in_match", "pos_end", "neg_end", "chips_end"]
+        end_cols = ["match", "rotation", "hand_in_match", "pos_end", "neg_end", "chips_end"]
         end_cols += [f"{pre}_total_{s}" for pre in ("pos", "neg", "chips") for s in range(p)]
         self.end_cols = [c for c in (*end_cols, *self.bot_cols) if c in src.names] if self.matches else []
 
@@ -199,7 +202,7 @@ class Aggregate:
         cols += self.end_cols
         cols += self.bot_cols
         if self.champ_cols:
-            cols += ["t_end", *self.champ_cols]
+            cols += ["t_end", *self.champ_cols, *self.champ_keys]
         return list(dict.fromkeys(c for c in cols if c in self.src.names))
 
     def add(self, b: _Batch) -> None:
@@ -210,6 +213,8 @@ class Aggregate:
         if self.champ_cols:
             last = np.asarray(b["t_end"], dtype=bool)
             self.champ_parts.append(np.stack([np.asarray(b[c])[last] for c in self.champ_cols], axis=1))
+            if self.champ_keys:
+                self.champ_key_parts.append(np.stack([np.asarray(b[c])[last] for c in self.champ_keys], axis=1))
 
     def _add_hands(self, b: _Batch) -> None:
         p = self.players
@@ -267,6 +272,13 @@ class Aggregate:
         allc = np.concatenate(self.champ_parts).astype(bool)
         n = self.t_players
         return {"pos": allc[:, :n], "neg": allc[:, n:2 * n]}
+
+    def champion_keys(self) -> np.ndarray | None:
+        """Seat-rotated tournaments: (tournament, rotation) of each row of
+        :meth:`champions`; None for other runs."""
+        if not self.champ_key_parts:
+            return None
+        return np.concatenate(self.champ_key_parts).astype(np.int64)
 
     def end_rows(self) -> dict[str, np.ndarray]:
         """The rows where a scoring system's match ended, as one array per column."""

@@ -20,6 +20,9 @@ def _build(
     paths: Any, hands: bool, matches: bool, confidence: float, title: str
 ) -> Report:
     sources = discover(as_inputs(paths))
+    # a sweep's base points first (its directories sort "stacking=none" after "stacking=all"):
+    # every other column is read against them
+    sources.sort(key=lambda s: (s.origin, (s.info.sweep_point or "").split(",")[0] != "base"))
     aggs = aggregate(sources, hands, matches)
     rows: list[dict[str, Any]] = []
     dists: dict[str, dict[str, np.ndarray]] = {}

@@ -1,0 +1,102 @@
+"""Which bots sat: one wording for every report, summary, chart caption and run line.
+
+A result is a measurement of the rules *and* of the bots that played them (the bundled
+house_rules sweep seats a bluffing, challenging ``wild_saver`` everywhere, and its base
+plays fewer turns than `unosim run standard`), so every place that shows a figure names
+the bots the same way:
+
+* one bot: its strategy name, then the parameters that differ from the strategy's
+  defaults: ``counter (suspicion 0.5)``;
+* a seating: seats in order, a run of identical neighbours written once with its count:
+  ``wild_saver x4 (bluff_rate 0.2, challenge_rate 0.5, draw_before_wild true)``,
+  ``counter, random x3``;
+* several results (a sweep's points, a comparison; :func:`bots_line` of their seating
+  texts): one text when they all seat the same,
+  ``wild_saver at every seat (...)`` when they seat one bot at tables of different sizes,
+  else ``label: seating`` per result.
+
+It reads only the strategy registry, so a report never loads the engine to say it; it sits
+in run/, not rules/, because the rules/ sources key the numba cache.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from unosim.rules.strategies import STRATEGIES
+
+__all__ = ["bot_text", "seating_text", "seats_of", "bots_line"]
+
+Seat = tuple[str, Mapping[str, Any]]
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def _changed(name: str, params: Mapping[str, Any]) -> list[str]:
+    spec = STRATEGIES.get(name, (0, {}))[1]
+    return [f"{p} {_value(v)}" for p, v in params.items() if p not in spec or spec[p][0] != v]
+
+
+def _params(changed: list[str], max_params: int | None) -> str:
+    if not changed:
+        return ""
+    if max_params is not None and len(changed) > max_params:
+        changed = changed[:max_params] + [f"+{len(changed) - max_params} more"]
+    return f" ({', '.join(changed)})"
+
+
+def bot_text(name: str, params: Mapping[str, Any] | None = None, max_params: int | None = None) -> str:
+    """``name``, or ``name (p v, ...)`` with the parameters that differ from the defaults.
+
+    ``max_params``: list at most this many, then ``+k more`` (a tuned ``weights`` bot has a
+    dozen; a chart caption shows a few, the text report all)."""
+    return name + _params(_changed(name, params or {}), max_params)
+
+
+def seating_text(seats: Sequence[Seat], max_params: int | None = None) -> str:
+    """Seats in order, identical neighbours once with their count: ``counter, random x3``."""
+    runs: list[list[Any]] = []
+    for name, params in seats:
+        key = (name, tuple(_changed(name, params or {})))
+        if runs and runs[-1][0] == key:
+            runs[-1][1] += 1
+        else:
+            runs.append([key, 1])
+    parts = []
+    for (name, changed), count in runs:
+        parts.append(name + (f" x{count}" if count > 1 else "") + _params(list(changed), max_params))
+    return ", ".join(parts) if parts else "unknown"
+
+
+def seats_of(bots: Sequence[str], params: Sequence[Any]) -> list[Seat]:
+    """The seating a result's metadata records (``unosim.bots``, ``unosim.bot_params``)."""
+    return [(b, params[i] if i < len(params) and isinstance(params[i], Mapping) else {})
+            for i, b in enumerate(bots)]
+
+
+def _one_bot(text: str) -> str | None:
+    """``name (params)`` when ``text`` seats one bot everywhere (``name xN (params)``), else None."""
+    m = re.fullmatch(r"([^\s,()]+)(?: x\d+)?( \(.*\))?", text)
+    return f"{m.group(1)}{m.group(2) or ''}" if m else None
+
+
+def bots_line(seatings: Mapping[str, str]) -> str:
+    """One text for the bots of several results (label -> :func:`seating_text`); '' when
+    none is known."""
+    known = {lab: t for lab, t in seatings.items() if t}
+    distinct = list(dict.fromkeys(known.values()))
+    if len(distinct) <= 1:
+        return distinct[0] if distinct else ""
+    ones = {_one_bot(t) for t in distinct}
+    if len(ones) == 1 and None not in ones:  # one bot everywhere, tables of different sizes (strata)
+        name, _, params = ones.pop().partition(" ")
+        return f"{name} at every seat" + (f" {params}" if params else "")
+    return "; ".join(f"{lab}: {t}" for lab, t in known.items())
