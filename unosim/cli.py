@@ -369,7 +369,7 @@ def rules(fmt: str) -> None:
         click.echo(f"{'':<{width}}  {r['description']}")
 
 
-def _report_paths(paths: tuple[str, ...]) -> list[Path]:
+def _report_paths(paths: tuple[str, ...], also: tuple[str, ...] = ()) -> list[Path]:
     """The RESULTS of report, compare and plot: each must exist and be a run result, a
     sweep or a result file; another command's folder is one line saying what it is."""
     from unosim.run.guard import not_a_result
@@ -378,7 +378,7 @@ def _report_paths(paths: tuple[str, ...]) -> list[Path]:
     if missing:
         raise UserError(f"RESULTS: no such file or directory: {', '.join(missing)}")
     for p in paths:
-        if (why := not_a_result(Path(p))) is not None:
+        if (why := not_a_result(Path(p), also)) is not None:
             raise UserError(f"RESULTS: {why}")
     return [Path(p) for p in paths]
 
@@ -414,7 +414,7 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
 
     from unosim.page import write_html
 
-    paths = _report_paths(results)
+    paths = _report_paths(results, ("league", "skill") if html_file is not None else ())
     if html_file is not None and Path(html_file).is_dir():
         raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
@@ -465,7 +465,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     from unosim.run.guard import GuardError, guard_output
     from unosim.run.integrity import LockedError
 
-    paths = _report_paths(results)
+    paths = _report_paths(results, ("league", "skill"))
     names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()

@@ -90,18 +90,21 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
 
 
 _INSTEAD = {
-    "league": "report one of its tables (`unosim report DIR/table=0`); its leaderboard is DIR/leaderboard.csv",
+    "league": "its leaderboard is DIR/leaderboard.csv; draw it with `unosim plot DIR` or `unosim report DIR --html "
+              "page.html`",
     "tune": "its tuned bot is DIR/bot.toml (try it with `unosim duel DIR/bot.toml random`)",
-    "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here)",
+    "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here), or draw it with "
+             "`unosim plot DIR`",
     "plot": "it holds figures only",
 }
 
 
-def not_a_result(path: Path) -> str | None:
+def not_a_result(path: Path, also: Sequence[str] = ()) -> str | None:
     """For the readers (report, compare, plot): None when ``path`` may be a result (a run,
-    a sweep, a file), else what it is instead, in words."""
+    a sweep, a file, or the output of a command in ``also``: plot and report --html draw a
+    league or skill folder), else what it is instead, in words."""
     found = folder_kind(path)
-    if found is None or found[0] in ("run", "sweep"):
+    if found is None or found[0] in ("run", "sweep", *also):
         return None
     hint = _INSTEAD.get(found[0], "not a result").replace("DIR", str(path))
     return f"{path} is the output of `unosim {found[0]}` ({found[1]}), not a run or sweep result; {hint}"
