@@ -1,7 +1,7 @@
 """Every reader checks what it reads, and every command ends in one line on a signal.
 
-report, compare and plot accept a run result, a sweep or a result file and say in one
-line what any other folder is (a league, a tune); a Parquet file with result-like columns
+report, compare and plot accept a run result, a sweep or a result file (plot and report
+--html also a league or skill folder) and say in one line what any other folder is; a Parquet file with result-like columns
 but no unosim metadata, and a ``--skill`` file that is not a skill table, are one line.
 SIGINT, SIGTERM and SIGHUP end a run within moments: one line (what was kept, the exact
 command that resumes), exit 128 + the signal (resuming is tested in test_faults.py).
@@ -37,14 +37,15 @@ def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
     lg = tmp_path / "lg"
     assert invoke("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 20, "--quiet",
                   "--out", lg).exit_code == 0
-    for cmd in (("report", lg), ("compare", lg, lg)):
-        one_error(invoke(*cmd), "is the output of `unosim league`", "table=0/order=0")
-    assert invoke("plot", lg, "--out", tmp_path / "p").exit_code == 0  # plot draws a league: its kind is expected
+    for cmd in (("report", lg), ("compare", lg, lg)):  # plot and report --html draw a league
+        one_error(invoke(*cmd), "is the output of `unosim league`", "leaderboard.csv", "unosim plot")
+    assert invoke("plot", lg, "--out", tmp_path / "p").exit_code == 0
     assert invoke("report", lg / "table=0" / "order=0").exit_code == 0  # a table's seating is a run result
     tune = tmp_path / "t"
     tune.mkdir()
     (tune / "_unosim_output.json").write_text('{"kind": "tune", "files": []}')
-    one_error(invoke("report", tune), "is the output of `unosim tune`", "bot.toml")
+    for cmd in (("report", tune), ("plot", tune, "--out", tmp_path / "p"), ("report", tune, "--html", tmp_path / "x.html")):
+        one_error(invoke(*cmd), "is the output of `unosim tune`", "bot.toml")
 
 
 def test_result_like_files_without_metadata_and_a_false_skill_table(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-"""What every `unosim` command shares: the group (interrupts as one line), one-line user
-errors, config loading, the compile notice, the Dask client, result paths."""
+"""What every `unosim` command shares: the group (interrupts as one line, unosim.interrupts),
+one-line user errors, config loading, the compile notice, the Dask client, result paths."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from unosim import __version__, configure
+from unosim.interrupts import Unosim
 
 
 class UserError(click.ClickException):
@@ -78,73 +79,7 @@ def load_config_arg(config: str):
         raise UserError(str(e)) from None
 
 
-class Interrupted(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt, so every
-    command stops the same way: the write in flight finishes, whole parts stay."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-# what an interrupted command leaves: the same command then resumes from it
-_KEPT = {
-    "run": "every finished part is kept",
-    "sweep": "every finished part of every point is kept",
-    "league": "every finished part of every table is kept",
-    "skill": "skill.parquet keeps every finished point",
-    "tune": "the search's mean so far is written as bot.toml when the search was stopped; files written are kept",
-    "plot": "the figures written so far are kept",
-}
-
-
-class _Unosim(click.Group):
-    """The `unosim` group: SIGINT, SIGTERM and SIGHUP end any command within moments in
-    one line (what was kept, the exact command that resumes), exit 128 + the signal
-    (130 for Ctrl-C, 143 for SIGTERM), instead of click's bare "Aborted!"."""
-
-    def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
-        import signal
-
-        self._argv = list(sys.argv[1:] if args is None else args)
-        if threading_main():
-            for sig in (signal.SIGTERM, signal.SIGHUP):
-                try:
-                    signal.signal(sig, _raise_interrupted)
-                except (ValueError, OSError):  # pragma: no cover - not the main thread
-                    pass
-        return super().main(args, *a, **kw)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt as e:
-            import shlex
-            import signal
-
-            signum = e.signum if isinstance(e, Interrupted) else signal.SIGINT
-            # --force again would replace what was just kept
-            argv = [str(x) for x in getattr(self, "_argv", []) if x != "--force"]
-            name = next((x for x in argv if x in self.commands), "")
-            kept = _KEPT.get(name)
-            what = signal.Signals(signum).name
-            line = (f"unosim: interrupted ({what}); {kept}; resume with: unosim {shlex.join(argv)}" if kept
-                    else f"unosim: interrupted ({what}); nothing was written")
-            click.echo(line, err=True)
-            ctx.exit(128 + int(signum))
-
-
-def threading_main() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
-
-
-def _raise_interrupted(signum: int, frame: Any) -> None:
-    raise Interrupted(signum)
-
-
-@click.group(cls=_Unosim, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Unosim, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="unosim")
 def main() -> None:
     """Monte Carlo simulation of UNO and its house rules."""
@@ -171,31 +106,18 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-INSTEAD = {
-    "league": "report one seating of one of its tables (`unosim report DIR/table=0/order=0`), draw it with "
-              "`unosim plot DIR` or `unosim report DIR --html FILE`; its leaderboard is DIR/leaderboard.csv",
-    "tune": "its tuned bot is DIR/bot.toml (try it with `unosim duel DIR/bot.toml random`)",
-    "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here)",
-    "plot": "it holds figures only",
-}
-
-
-def report_paths(paths: tuple[str, ...], kinds: tuple[str, ...] = ("run", "sweep")) -> list[Path]:
-    """The RESULTS of report, compare and plot: each must exist and be a result file or a
-    folder of one of ``kinds`` (by its manifest: a run result, a sweep; a league or a skill
-    run where the command draws those); another command's folder is one line saying what
-    it is."""
-    from unosim.run.guard import folder_kind
+def report_paths(paths: tuple[str, ...], also: tuple[str, ...] = ()) -> list[Path]:
+    """The RESULTS of report, compare and plot: each must exist and be a run result, a
+    sweep or a result file (or the output of a command in ``also``: plot and report --html
+    draw a league or skill folder); another command's folder is one line saying what it is."""
+    from unosim.run.guard import not_a_result
 
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise UserError(f"RESULTS: no such file or directory: {', '.join(missing)}")
     for p in paths:
-        found = folder_kind(Path(p))
-        if found is not None and found[0] not in kinds:
-            hint = INSTEAD.get(found[0], "not a result")
-            raise UserError(f"RESULTS: {p} is the output of `unosim {found[0]}` ({found[1]}), not a run or sweep "
-                            f"result; {hint.replace('DIR', str(p))}")
+        if (why := not_a_result(Path(p), also)) is not None:
+            raise UserError(f"RESULTS: {why}")
     return [Path(p) for p in paths]
 
 

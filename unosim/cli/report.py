@@ -29,7 +29,7 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
 
     from unosim.page import write_html
 
-    paths = report_paths(results, ("run", "sweep") if html_file is None else ("run", "sweep", "league", "skill"))
+    paths = report_paths(results, ("league", "skill") if html_file is not None else ())
     if html_file is not None and Path(html_file).is_dir():
         raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and is_sweep(paths[0])
@@ -80,7 +80,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     from unosim.run.guard import GuardError, guard_output
     from unosim.run.integrity import LockedError
 
-    paths = report_paths(results, ("run", "sweep", "league", "skill"))
+    paths = report_paths(results, ("league", "skill"))
     names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
@@ -98,4 +98,4 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
             raise UserError(str(e)) from None
         g.settle([p.name for p in written])
     for p in written:
-        click.echo(str(p))
+        click.echo(str(Path(out_dir) / p.name))  # as the user named the folder

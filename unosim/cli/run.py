@@ -275,7 +275,7 @@ def repair(directory: str) -> None:
     """Rebuild the manifest of the result DIR from its parts and check every part.
 
     For a result whose _unosim.json was lost or damaged (a full disk): every verified part
-    is kept, a damaged one removed; the run's own command then finishes it."""
+    is kept, a damaged one set aside in DIR/_rejected/; the run's own command then finishes it."""
     from unosim.run.repair import repair as rebuild
 
     with one_line(Path(directory)):

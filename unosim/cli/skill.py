@@ -195,7 +195,9 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         raise _user_error(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
-        sys.exit(130)
+        from unosim.interrupts import exit_status
+
+        sys.exit(exit_status())  # 130 for Ctrl-C, 143 for SIGTERM
 
 
 def _tune_replicates(config: str, out: str | None, players: int | None, seed: int, replicates: int) -> None:

@@ -34,7 +34,7 @@ from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.integrity import JOURNAL, hold_lock, write_json_atomic
 
 __all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "folder_kind", "guard_output", "inside", "lock_owners",
-           "resolve_out"]
+           "not_a_result", "resolve_out"]
 
 OUTPUT_MANIFEST = "_unosim_output.json"
 _RUN_MANIFEST = "_unosim.json"
@@ -87,6 +87,27 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
     except OSError:
         part = None
     return ("run", part) if part else None
+
+
+_INSTEAD = {
+    "league": "its leaderboard is DIR/leaderboard.csv; draw it with `unosim plot DIR` or `unosim report DIR --html "
+              "page.html`",
+    "tune": "its tuned bot is DIR/bot.toml (try it with `unosim duel DIR/bot.toml random`)",
+    "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here), or draw it with "
+             "`unosim plot DIR`",
+    "plot": "it holds figures only",
+}
+
+
+def not_a_result(path: Path, also: Sequence[str] = ()) -> str | None:
+    """For the readers (report, compare, plot): None when ``path`` may be a result (a run,
+    a sweep, a file, or the output of a command in ``also``: plot and report --html draw a
+    league or skill folder), else what it is instead, in words."""
+    found = folder_kind(path)
+    if found is None or found[0] in ("run", "sweep", *also):
+        return None
+    hint = _INSTEAD.get(found[0], "not a result").replace("DIR", str(path))
+    return f"{path} is the output of `unosim {found[0]}` ({found[1]}), not a run or sweep result; {hint}"
 
 
 def _owner_of(path: Path) -> tuple[Path, str] | None:

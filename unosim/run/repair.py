@@ -53,9 +53,15 @@ def job_from_parts(path: Path) -> Job:
 def repair(path: str | Path) -> list[str]:
     """Rebuild the manifest of the result at ``path`` and check every part; what was done,
     in lines."""
+    from unosim.run.guard import folder_kind
+
     p = Path(path)
     if not p.is_dir():
         raise StoreError(f"{p}: not a folder (give the result directory of a run)")
+    found = folder_kind(p)
+    if found is not None and found[0] != "run":
+        raise StoreError(f"{p}: holds the output of `unosim {found[0]}` ({found[1]}); repair rebuilds one run "
+                         "result: give its folder (a sweep's point, a league's table=k)")
     job = job_from_parts(p)
     with hold_lock(p, "DIR"):
         done = job.prepare(resume=True)

@@ -298,9 +298,9 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
                 )  # fmt: skip
                 sweep_note = ()
             if unverified:  # one line for the whole input, on its first source
-                what = (f"{unverified[0]} is unverified" if len(unverified) == 1 else
-                        f"{path.name}: {len(unverified)} of {len(groups)} results are unverified")
-                note = f"{what} (no part journal: content and completeness unchecked)"
+                what = (f"{unverified[0]}" if len(unverified) == 1 else
+                        f"{path.name}: {len(unverified)} of {len(groups)} results")
+                note = f"{what} unverified (no part journal)"
                 p0 = pending[first]
                 pending[first] = p0[:-2] + ((note,) + p0[-2], p0[-1])
         elif path.is_file():

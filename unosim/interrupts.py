@@ -1,0 +1,92 @@
+"""How every `unosim` command ends on a signal: one line, the right exit status.
+
+SIGINT (Ctrl-C), SIGTERM and SIGHUP stop any command the same way: the signal is raised
+in the main thread as a KeyboardInterrupt, so the executors let the write in flight finish
+(only whole parts are ever left), and the command ends with one line on stderr saying
+what was kept and the exact command that resumes, exit 128 + the signal (130, 143, 129),
+instead of click's bare "Aborted!".
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+__all__ = ["Interrupted", "Unosim"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt, so every
+    command stops the same way: the write in flight finishes, whole parts stay."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# what an interrupted command leaves: the same command then resumes from it
+_KEPT = {
+    "run": "every finished part is kept",
+    "sweep": "every finished part of every point is kept",
+    "league": "every finished part of every table is kept",
+    "skill": "skill.parquet keeps every finished point",
+    "tune": "the search's mean so far is written as bot.toml when the search was stopped; files written are kept",
+    "plot": "the figures written so far are kept",
+}
+
+
+class Unosim(click.Group):
+    """The `unosim` group: SIGINT, SIGTERM and SIGHUP end any command within moments in
+    one line (what was kept, the exact command that resumes), exit 128 + the signal
+    (130 for Ctrl-C, 143 for SIGTERM), instead of click's bare "Aborted!"."""
+
+    def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
+        import signal
+
+        self._argv = list(sys.argv[1:] if args is None else args)
+        if threading_main():
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                try:
+                    signal.signal(sig, _raise_interrupted)
+                except (ValueError, OSError):  # pragma: no cover - not the main thread
+                    pass
+        return super().main(args, *a, **kw)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            import shlex
+            import signal
+
+            signum = e.signum if isinstance(e, Interrupted) else signal.SIGINT
+            # --force again would replace what was just kept
+            argv = [str(x) for x in getattr(self, "_argv", []) if x != "--force"]
+            name = next((x for x in argv if x in self.commands), "")
+            kept = _KEPT.get(name)
+            what = signal.Signals(signum).name
+            line = (f"unosim: interrupted ({what}); {kept}; resume with: unosim {shlex.join(argv)}" if kept
+                    else f"unosim: interrupted ({what}); nothing was written")
+            click.echo(line, err=True)
+            ctx.exit(128 + int(signum))
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+LAST_SIGNAL: list[int] = []  # the signal that interrupted this process, for commands that catch it themselves
+
+
+def exit_status() -> int:
+    """128 + the signal that interrupted this process (130 for Ctrl-C)."""
+    return 128 + (LAST_SIGNAL[-1] if LAST_SIGNAL else 2)
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    LAST_SIGNAL.append(signum)
+    raise Interrupted(signum)
