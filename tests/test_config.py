@@ -116,7 +116,7 @@ ENUM_CODES = {  # copied from layout.py's comments, not from config.py
 }
 BOOL_SLOTS = {
     "first_draw2_skips": slots.P_FIRST_DRAW2_SKIPS, "voluntary_draw": slots.P_VOLUNTARY_DRAW,
-    "challenge": slots.P_CHALLENGE, "challenge_success_skip": slots.P_CHALLENGE_SKIP,
+    "challenge": slots.P_CHALLENGE, "challenge_success_skip": slots.P_CHALLENGE_SUCCESS_SKIP,
     "seven_o": slots.P_SEVEN_O, "wild_last": slots.P_WILD_LAST,
 }
 
