@@ -29,7 +29,7 @@ if _HERE not in sys.path:
 #   golden       output rows against tests/golden/
 #   e2e          commands and notebooks run as a user runs them
 KINDS: dict[str, tuple[str, ...]] = {
-    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report",
+    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
              "benchmarks"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips"),
