@@ -21,9 +21,19 @@ from .engine.batch import trace_hand
 from .engine.matches import trace_match_hand
 from .engine.tournaments import trace_tournament_hand
 
-_DRAW_REASON = {L.DR_TURN: "", L.DR_PENALTY: " (penalty)", L.DR_UNO: " (UNO not called)",
-                L.DR_SLAP: " (slowest slap)", L.DR_NOISE: " (made a sound)", L.DR_CHALLENGE: " (challenge)",
-                L.DR_FALSE_CALL: " (wrong UNO call)", L.DR_MISPLAY: " (misplay)"}
+# Why cards were drawn (unosim.kernel.layout.DR_*): what a single drawn card's line adds, and
+# how a penalty drawn at once is told ("as a penalty" where None).
+DRAW_REASONS: dict[int, tuple[str, str | None]] = {
+    L.DR_TURN: ("", None),
+    L.DR_PENALTY: (" (penalty)", None),
+    L.DR_UNO: (" (UNO not called)", "for not calling UNO"),
+    L.DR_SLAP: (" (slowest slap)", None),
+    L.DR_NOISE: (" (made a sound)", None),
+    L.DR_CHALLENGE: (" (challenge)", "after the challenge"),
+    L.DR_FALSE_CALL: (" (wrong UNO call)", "for the wrong call"),
+    L.DR_MISPLAY: (" (misplay)", "for the misplay"),
+}
+assert set(DRAW_REASONS) == {v for k, v in vars(L).items() if k.startswith("DR_")}, "every draw reason has a text"
 
 
 def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
@@ -107,8 +117,13 @@ def _uno(a: int, b: int, c: int) -> str:
     return f"  seat {a} forgets to call UNO" + (" and is caught." if c else " and gets away with it.")
 
 
-_PENALTY_FOR = {L.DR_UNO: "for not calling UNO", L.DR_CHALLENGE: "after the challenge",
-                L.DR_FALSE_CALL: "for the wrong call", L.DR_MISPLAY: "for the misplay"}
+def _draw(a: int, b: int, c: int) -> str:
+    return f"  seat {a} draws {cards.name(b)}{DRAW_REASONS[c][0] if c in DRAW_REASONS else ''}"
+
+
+def _penalty(a: int, b: int, c: int) -> str:
+    why = DRAW_REASONS[c][1] if c in DRAW_REASONS else None
+    return f"  seat {a} has drawn {b} {why or 'as a penalty'}."
 
 Text = Callable[[int, int, int], "str | None"]
 
@@ -120,12 +135,12 @@ EVENT_TEXT: dict[int, Text] = {
     L.EV_PLAY: _play,
     L.EV_STACK: lambda a, b, c: f"Seat {a} stacks {cards.name(b)}{_names(b, c)}",
     L.EV_JUMP: lambda a, b, c: f"Seat {a} jumps in with {cards.name(b)}{_names(b, c)}",
-    L.EV_DRAW: lambda a, b, c: f"  seat {a} draws {cards.name(b)}{_DRAW_REASON.get(c, '')}",
+    L.EV_DRAW: _draw,
     L.EV_KEEP: lambda a, b, c: f"  seat {a} keeps it; turn over.",
     L.EV_PASS: lambda a, b, c: f"Seat {a} cannot draw (both piles empty) and passes.",
     L.EV_SKIPPED: lambda a, b, c: f"  seat {a} loses the turn.",
     L.EV_REVERSE: lambda a, b, c: "  play now goes " + ("clockwise." if a > 0 else "anticlockwise."),
-    L.EV_PENALTY: lambda a, b, c: f"  seat {a} has drawn {b} {_PENALTY_FOR.get(c, 'as a penalty')}.",
+    L.EV_PENALTY: _penalty,
     L.EV_CHALLENGE: lambda a, b, c: (f"Seat {a} challenges seat {b}'s Wild Draw Four: "
                                      + ("the bluff is proven." if c else "the Wild Draw Four was legal.")),
     L.EV_UNO: _uno,
