@@ -22,6 +22,11 @@ from unosim.rules.codes import Dealer, Finish
 STREAM_HANDS = 1
 STREAM_MATCHES = 2
 
+# The counters' st slots as a global array: numba freezes it into the machine code as a
+# constant, so write_row's loop unrolls into one fixed slot read per counter, the code a
+# line per counter would give (a tuple indexed in a loop does not fold the same way).
+_COUNTER_SLOTS = np.array(COUNTER_SLOTS, np.int64)
+
 
 @jit()
 def deal_next(P, rng, rotate_to, winner):
@@ -61,7 +66,7 @@ def write_row(st, P, out, i, index):
     out[i, O_WIN_TEAM] = w % teams if w >= 0 else -1
     out[i, O_STALLED] = st[S_STALLED]
     for j in range(N_COUNTERS):  # the counters block (layout.COUNTERS), one constant slot each
-        out[i, O_COUNTER0 + j] = st[COUNTER_SLOTS[j]]
+        out[i, O_COUNTER0 + j] = st[_COUNTER_SLOTS[j]]
     ranked = rule(st, P_FINISH) == Finish.last_standing
     for s in range(n):
         out[i, O_POINTS0 + s] = hand_points(st, P, s)

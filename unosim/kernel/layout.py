@@ -114,8 +114,7 @@ COUNTERS = (
 )
 N_COUNTERS = len(COUNTERS)
 COUNTER_SLOTS = tuple(globals()["S_" + c.name] for c in COUNTERS)
-"""``st`` slot of each counter, in file order: the row writer's loop over this constant
-tuple unrolls into one slot read per counter."""
+"""``st`` slot of each counter, in file order: what the row writer copies."""
 
 # --------------------------------------------------------------------------- out: one row per hand
 O_HAND = 0
@@ -143,7 +142,7 @@ _STATE = {v: k for k, v in globals().items() if k.startswith("S_") and isinstanc
 assert len(set(COUNTER_SLOTS)) == N_COUNTERS and all(_STATE[s] == "S_" + c.name for s, c in zip(COUNTER_SLOTS, COUNTERS)), \
     "every counter has an st slot of its own below S_HS0"
 assert len({c.column for c in COUNTERS} | {n for n, _ in HAND_COLUMNS[:6]}) == len(HAND_COLUMNS)
-del _i, _c
+del _i, _c, _STATE
 
 # --------------------------------------------------------------------------- trace events
 EV_DEAL = 1         # seat, kind dealt
