@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 
+# the harness first: it puts this tree ahead of any installed unosim on sys.path
 from harness import Benchmark, Run, count, count0, median
 
 from unosim.rules.config import default_config, to_params

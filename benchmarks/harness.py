@@ -26,7 +26,9 @@ failure.  The exit status is 0 whatever the verdicts, 1 when a measurement faile
 for a bad option.
 
 The harness imports nothing from unosim (nor numpy): ``--help`` is instant, and the
-measure functions import what they time.
+measure functions import what they time.  It puts this tree first on ``sys.path`` (and
+children's PYTHONPATH), so a script measures the tree it lives in, not whichever checkout
+of unosim is installed.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository this harness lives in: "this tree"."""
+
+# The figures a script takes in its own process and in its children measure the same
+# tree, this one, even where another checkout of unosim is the installed one.
+if str(ROOT) not in sys.path:
+    sys.path.insert(1 if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks" else 0, str(ROOT))
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt,
@@ -262,7 +269,7 @@ class Target:
         return self.value == self.value and _OPS[self.op](self.value, self.goal)  # NaN: not met
 
     def line(self) -> str:
-        unit = f" {self.unit}" if self.unit and self.unit != "x" else self.unit
+        unit = self.unit if self.unit in ("", "x", "%") else f" {self.unit}"
         note = f" ({self.note})" if self.note else ""
         return (f"[{'met' if self.met else 'NOT MET':<7}] {self.name} {self.op} {self.fmt.format(self.goal)}{unit}: "
                 f"{self.fmt.format(self.value)}{unit}{note}")
@@ -333,12 +340,14 @@ class Benchmark:
 
     ``doc``: the script's docstring (first paragraph the description, the rest the help
     epilog).  ``repeats``: the default of ``--repeats``.  ``quick``: the options
-    ``--quick`` sets (besides ``repeats=1``).  ``against``: the default revision of
+    ``--quick`` sets (besides ``repeats=1``, unless it names another).  ``repeats_help``:
+    what a repeat is, where it is not a timed repeat.  ``against``: the default revision of
     ``--against`` for a script that compares with another revision (``None``: no such
     option; ``""``: the option, off by default)."""
 
     def __init__(self, doc: str, *, repeats: int, quick: dict[str, Any], against: str | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None,
+                 repeats_help: str = "timed repeats of each figure; medians are reported") -> None:
         caller = sys._getframe(1).f_globals.get("__file__") or sys.argv[0]
         self.name = name or Path(caller).stem
         head, _, rest = doc.strip().partition("\n\n")
@@ -352,7 +361,7 @@ class Benchmark:
         g.add_argument("--quick", action="store_true",
                        help=f"smoke run, checks the script end to end; its figures say little ({sizes})")
         g.add_argument("--repeats", type=count, default=repeats, metavar="R",
-                       help=f"timed repeats of each figure; medians are reported [default: {repeats}]")
+                       help=f"{repeats_help} [default: {repeats}]")
         g.add_argument("--json", type=_json_path, metavar="PATH",
                        help="also write every figure and verdict to PATH as one JSON object")
         if against is not None:

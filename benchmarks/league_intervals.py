@@ -18,44 +18,45 @@ fresh deals each, and compares per bot:
 
 Target: the reported intervals cover the bootstrap's (reported se >= big se x 0.95, the
 Monte Carlo margin of 400 resamples) and the seeds' spread (boot se / seeds sd about 1 or
-more).  `--quick` plays 3 seeds of 40 deals (checks the script runs; says little).
+more).  `--repeats` (or `--seeds`) is the number of independent leagues.
+
+    python benchmarks/league_intervals.py               # 20 seeds of 400 deals
+    python benchmarks/league_intervals.py --quick       # 3 seeds of 40 deals (checks the script runs; says little)
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+# the harness first: it puts this tree ahead of any installed unosim on sys.path
+from harness import Benchmark, Run, count
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from unosim.rules.config import default_config  # noqa: E402
-from unosim.run.botfile import resolve_bot  # noqa: E402
-from unosim.skill.league import fit_league, fit_table, make_league, read_counts, run_league  # noqa: E402
+from unosim.rules.config import default_config
+from unosim.run.botfile import resolve_bot
+from unosim.skill.league import fit_league, fit_table, make_league, read_counts, run_league
 
 BOTS = ("counter", "greedy", "random", "wild_saver", "color_keeper")
+TARGET_BIG = 0.95
+TARGET_COVERED = 0.85
+
+bench = Benchmark(__doc__, repeats=20, quick={"repeats": 3, "deals": 40},
+                  repeats_help="independent leagues (seeds)")
+bench.option("--seeds", dest="repeats", type=count, default=argparse.SUPPRESS, metavar="R", help="the same as --repeats")
+bench.option("--deals", type=count, default=400, help="deals per table [default: 400]")
+bench.option("--workers", type=count, default=2, help="[default: 2]")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--deals", type=int, default=400)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--quick", action="store_true")
-    a = ap.parse_args()
-    seeds, deals = (3, 40) if a.quick else (a.seeds, a.deals)
-    print(f"load average {os.getloadavg()[0]:.2f}; {len(BOTS)} bots at 4 players, {deals} deals x 24 seatings "
-          f"per table, {seeds} seeds")
+def measure(run: Run) -> None:
+    a = run.args
+    seeds, deals = a.repeats, a.deals
+    print(f"{len(BOTS)} bots at 4 players, {deals} deals x 24 seatings per table, {seeds} seeds")
     cfg = default_config().with_values({"players": 4})
     bots = [resolve_bot(b) for b in BOTS]
     strengths, lows, highs, fisher, pvals = [], [], [], [], []
     big = None
-    t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for s in range(seeds):
             lg = make_league(cfg, bots, players=4, deals=deals, seed=1000 + s)
@@ -83,14 +84,16 @@ def main() -> None:
         print(f"{b:<13} {truth[i]:+8.3f} {sd[i]:9.4f} {boot[:, i].mean():8.4f} {big[i]:7.4f} {F[:, i].mean():9.4f} "
               f"{boot[:, i].mean() / sd[i]:7.2f} {boot[0, i] / big[i]:8.3f} {boot[:, i].mean() / F[:, i].mean():11.2f} "
               f"{covered[i]}/{seeds}")
-    ok_big = bool((boot[0] >= 0.95 * big).all())
-    ok_sd = bool((covered >= np.floor(0.85 * seeds)).all())
     print(f"goodness-of-fit p-values over the seeds: {', '.join(f'{p:.2f}' for p in pvals if p is not None)}")
-    print(f"reported se >= 0.95 x the 4,000-resample bootstrap's for every bot: {'met' if ok_big else 'NOT MET'}")
-    print(f"reported intervals hold the mean over seeds in >= 85% of the leagues for every bot: "
-          f"{'met' if ok_sd else 'NOT MET'}")
-    print(f"{time.perf_counter() - t0:.0f} s")
+    for i, b in enumerate(BOTS):
+        run.figure(f"{b}: strength, seeds sd, boot se, big se, fisher se, covered",
+                   [truth[i], sd[i], boot[:, i].mean(), big[i], F[:, i].mean(), int(covered[i])])
+    run.target("reported se / the 4,000-resample bootstrap's, smallest over the bots", (boot[0] / big).min(), ">=",
+               TARGET_BIG, unit="x", fmt="{:.3f}")
+    least = int(np.floor(TARGET_COVERED * seeds))
+    run.target(f"leagues whose interval holds the mean over seeds, fewest over the bots (of {seeds})",
+               int(covered.min()), ">=", least, fmt="{:.0f}", note=f"{TARGET_COVERED:.0%} of {seeds}, rounded down")
 
 
 if __name__ == "__main__":
-    main()
+    bench.main(measure)

@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+# the harness first: it puts this tree ahead of any installed unosim on sys.path
 from harness import Benchmark, Run, count
 
 from unosim.rules.config import default_config

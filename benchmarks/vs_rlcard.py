@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark: unosim against RLCard 1.2.0's UNO game loop, one core each, same hands.
 
-What it reports: the speed ratio of unosim to RLCard's UNO loop (a figure, not judged:
-the design notes ask for "a few hundred times faster", which names no number).
+What it reports: the speed ratio of unosim to RLCard's UNO loop (a figure with no target
+to judge it against).
 
 RLCard side: benchmarks/rlcard_baseline.py under the RLCard virtualenv
 (--rlcard-python, default $RLCARD_PYTHON, else this interpreter) with `--policy b0` (unosim's
@@ -115,7 +115,7 @@ def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, t
     P = to_params(cfg)
     set_workers(1)
     out = tmp / "inproc.parquet"
-    # not timed: loads (or compiles) the kernel, and pays the first Parquet write's ~0.3 s
+    # not timed: loads (or compiles) the kernel, and pays the first Parquet write's set-up
     run_hands(cfg, min(games, 1000), seed, out, workers=1, force=True)
     loop, kernel = [], []
     summary = None
@@ -224,7 +224,6 @@ def measure(run: Run) -> None:
     run.figure("unosim CLI wall hands/s", a.games / cli_wall, "hands/s")
     run.figure("turns per hand, RLCard", rl_steps)
     run.figure("turns per hand, unosim", un["turns"])
-    # the design notes ask for "a few hundred times faster", no number to judge against
     run.figure("unosim / RLCard, game loops", un["loop"] / rl_rate, "x")
 
 

@@ -20,6 +20,7 @@ The policy pairs RLCard's side with a unosim bot: ``b0`` (unosim's reference bot
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -90,9 +91,9 @@ def measure(run: Run) -> None:
     a = run.args
     if not Path(a.rlcard_python).exists():
         raise SystemExit(f"error: {a.rlcard_python} not found; set up RLCard's venv as benchmarks/rlcard_rules.md says")
-    rl = child([a.rlcard_python, str(HERE / "rlcard_baseline.py"), "--hands", str(a.hands), "--seed", str(a.seed),
-                "--players", str(a.players), "--policy", a.policy],
-               what=f"RLCard's side (is rlcard 1.2.0 installed for {a.rlcard_python}?)").last_json()
+    cmd = [a.rlcard_python, str(HERE / "rlcard_baseline.py"), "--hands", str(a.hands), "--seed", str(a.seed),
+           "--players", str(a.players), "--policy", a.policy]
+    rl = json.loads(child(cmd, what=f"RLCard's side (is rlcard 1.2.0 installed for {a.rlcard_python}?)").stdout)
     un = unosim_side(a.hands, a.seed, a.players, BOTS[a.policy], a.repeats)
     se = math.sqrt(rl["sd_actions_per_hand"] ** 2 / rl["hands"] + un["sd"] ** 2 / un["hands"])
     z = (un["mean"] - rl["mean_actions_per_hand"]) / se

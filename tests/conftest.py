@@ -28,6 +28,7 @@ if _HERE not in sys.path:
 #   statistical  whole batches against expected rates, tolerances from the sample size
 #   golden       output rows against tests/golden/
 #   e2e          commands and notebooks run as a user runs them
+#   faults       damaged, mixed and killed results: the fault-injection suite
 KINDS: dict[str, tuple[str, ...]] = {
     "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
              "benchmarks"),
@@ -38,7 +39,9 @@ KINDS: dict[str, tuple[str, ...]] = {
     "golden": ("golden",),
     "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
             "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
-            "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified"),
+            "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
+            "balance_chart", "result_figures", "html"),
+    "faults": ("faults",),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
 
@@ -81,3 +84,12 @@ def _kernels_unless_unit(request: pytest.FixtureRequest) -> None:
 def standard() -> RulesConfig:
     """The official rules (every key at its default)."""
     return default_config()
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    """Say how many faults the fault-injection suite injected, when it ran."""
+    faults = sys.modules.get("test_faults")
+    counts = getattr(faults, "INJECTIONS", None)
+    if counts:
+        terminalreporter.write_line(f"fault injection: {sum(counts.values())} injections ("  # type: ignore[attr-defined]
+                                    + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")")

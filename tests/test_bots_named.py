@@ -1,5 +1,5 @@
 """Every report, summary and chart of a run or sweep names the bots that sat, in one
-wording (unosim.rules.bots_text): a figure measures the rules *and* the bots."""
+wording (unosim.run.bots_text): a figure measures the rules *and* the bots."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from result_files import sweep, ten_hands, write_result
 from unosim.analysis import report as rp
 from unosim.analysis.plots import plot_balance, plot_win_share
 from unosim.cli import main
-from unosim.rules.bots_text import bot_text, bots_line, seating_text
+from unosim.run.bots_text import bot_text, bots_line, seating_text
 
 SAVER = ("wild_saver", {"bluff_rate": 0.2, "challenge_rate": 0.5, "draw_before_wild": True})
 
@@ -99,3 +99,19 @@ def test_a_bad_workers_count_is_refused_before_any_progress(tmp_path: Path) -> N
     assert res.exit_code == 2 and res.output.splitlines() == [
         res.output.splitlines()[0]] and res.output.startswith("Error: --workers: 0 is not between 1")
     assert not (tmp_path / "r").exists()
+
+
+def test_a_changed_run_is_named_in_todays_words(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert CliRunner().invoke(main, ["run", "standard", "--hands", "100", "--out", str(out), "--quiet"]).exit_code == 0
+    res = CliRunner().invoke(main, ["run", "standard", "--hands", "200", "--out", str(out), "--quiet"])
+    assert res.exit_code == 2 and "differs in: hands 100 -> 200" in res.output, res.output
+
+
+def test_a_rotated_run_says_its_seats_were_rotated(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "c"\n[table]\nplayers = 3\n[bots]\nseats = ["counter", "random", "random"]\n')
+    out = tmp_path / "r"
+    assert CliRunner().invoke(main, ["run", str(cfg), "--hands", "60", "--rotate-seats", "--out", str(out),
+                                     "--quiet"]).exit_code == 0
+    assert "bots: counter, random x2; seats rotated" in rp.to_text(rp.hand_report(out))

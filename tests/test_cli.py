@@ -177,10 +177,12 @@ def test_error_bad_run_options(cfg_file: Path, tmp_path: Path, args: tuple, opti
 
 
 def test_error_run_modes_that_do_not_mix(cfg_file: Path, tmp_path: Path) -> None:
-    """One run plays one mode: hands, matches (S1-S3) or rotated seats."""
+    """One run plays one mode: hands, matches (S1-S4) or tournaments (any of them with rotated seats)."""
     out = tmp_path / "o"
-    user_error(invoke("run", cfg_file, "--matches", 3, "--rotate-seats", "--out", out, "--quiet"),
-               "--rotate-seats", "--matches")
+    user_error(invoke("run", cfg_file, "--matches", 3, "--tournaments", 2, "--out", out, "--quiet"),
+               "--tournaments", "--matches")
+    user_error(invoke("run", cfg_file, "--matches", 3, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),
+               "--chunk-size")
     user_error(invoke("run", cfg_file, "--matches", 3, "--hands", 5, "--out", out, "--quiet"), "--matches", "--hands")
     user_error(invoke("run", cfg_file, "--matches", 3, "--max-hands", 0, "--out", out, "--quiet"), "--max-hands")
     user_error(invoke("run", cfg_file, "--hands", 5, "--rotate-seats", "--chunk-size", 0, "--out", out, "--quiet"),

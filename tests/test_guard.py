@@ -205,3 +205,30 @@ def test_a_symlinked_out_is_judged_as_its_target(tmp_path: Path) -> None:
     sweep.write_text(SWEEP)
     refused(invoke("sweep", sweep, "--out", tmp_path / "alias", "--quiet"), "holds the output of `unosim run`")
     assert os.path.islink(tmp_path / "alias")
+
+
+def test_skill_on_a_full_disk_is_one_line_and_keeps_its_points(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table is rewritten after every point: a full disk on the second point's write
+    is one line, the first point is kept, and the same command finishes the rest."""
+    from unosim.skill import index
+
+    sweep = tmp_path / "sw.toml"
+    sweep.write_text(SWEEP)
+    args = ("skill", sweep, "--bot", "greedy", "--check-deals", 20, "--quiet", "--out", tmp_path / "k")
+    real = index._write_table
+    calls = []
+
+    def full(path: Path, points: list) -> None:
+        calls.append(len(points))
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, points)
+
+    monkeypatch.setattr(index, "_write_table", full)
+    refused(invoke(*args), "No space left on device", "keeps every point finished so far")
+    assert len(pd.read_parquet(tmp_path / "k" / "skill.parquet")) == 1
+    monkeypatch.setattr(index, "_write_table", real)
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    assert len(pd.read_parquet(tmp_path / "k" / "skill.parquet")) == 2

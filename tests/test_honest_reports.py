@@ -60,6 +60,16 @@ def test_parts_of_different_runs_in_one_folder_are_refused(run5: Path, tmp_path:
     one_error(invoke("report", run5), "part-000001.parquet", "not reported")
     for f in (run5 / "_unosim_parts.jsonl", run5 / "_unosim.json"):  # unverified: the footers still refuse
         f.unlink()
+    with pytest.raises(ValueError, match="both hold hands 0-99"):
+        hand_report(run5)  # part-000001 (hands 0-99 of the other run) overlaps part-000000
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (run5 / "part-000007.parquet").unlink()
+    t = pd.read_parquet(run5 / "part-000001.parquet")
+    meta = pq.read_schema(run5 / "part-000001.parquet").metadata
+    moved = pa.Table.from_pandas(t.assign(hand=t["hand"] + 100), preserve_index=False)
+    pq.write_table(moved.replace_schema_metadata(meta), run5 / "part-000001.parquet")  # hands 100-199 now
     with pytest.raises(ValueError, match="holds parts of different runs"):
         hand_report(run5)
     one_error(invoke("report", run5), "holds parts of different runs", "refusing to mix them")

@@ -106,3 +106,27 @@ def test_bad_objective_values_are_one_line(tmp_path: Path):
     cfg = tmp_path / "ls.toml"
     cfg.write_text(default_config().with_values({"finish": "last_standing"}).to_toml())
     one_error(invoke("tune", cfg, "--objective", "matches:s2"), "--objective", "last_standing")
+
+
+def test_check_by_matches_and_other_tables():
+    """The final check of a match objective plays matches for its main lines and hands for
+    the rest; teams (H12) and last_standing (H13, no S2) are measured too."""
+    from unosim.skill.tune import check
+
+    chk = check(HEADS_UP, GREEDY, [resolve_bot("random")], deals=100, matches=15, seed=2, workers=1,
+                objective="matches")
+    assert chk.objective == "matches:s1" and len(chk.tuned.wins) == 15
+    assert set(chk.figures) == {"hands", "points", "matches:s1", "matches:s2", "matches:s4"}
+    assert any("S1 matches won" in line for line in chk.lines())
+    teams = default_config().with_values({"players": 4, "teams": 2, "match_target": 150})
+    arena = Arena(teams, [COUNTER], 1)
+    got = arena.measure(arena.params(GREEDY), 1, 0, 50, Objective("points"))
+    assert np.isfinite(got["points"].share) and 0 <= got["hands"].share <= 1
+    m = arena.measure(arena.params(GREEDY), 1, 0, 10, Objective("matches"))["matches:s1"]
+    assert 0 <= m.share <= 1 and m.decided.max() <= 4
+    ranked = default_config().with_values({"players": 3, "finish": "last_standing", "match_target": 20})
+    arena = Arena(ranked, [COUNTER], 1)
+    pts = arena.measure(arena.params(GREEDY), 1, 0, 50, Objective("points"))["points"]
+    assert np.all(np.abs(pts.wins) <= 3 * 2)  # rank points n + 1 - 2r lie in [-2, 2] per hand, 3 rotations
+    chk = check(ranked, GREEDY, [COUNTER], deals=50, matches=5, workers=1)
+    assert "matches:s2" not in chk.figures

@@ -252,7 +252,7 @@ def test_plot_all(tmp_path: Path) -> None:
     names = sorted(p.name for p in out)
     assert names == sorted(
         ["win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
-         "hands_per_match.png", "balance_sweep.png"]
+         "match_bots.png", "hands_per_match.png", "balance_sweep.png"]
     )  # fmt: skip
     for p in out:
         _png_ok(p)

@@ -37,9 +37,10 @@ def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
     lg = tmp_path / "lg"
     assert invoke("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 20, "--quiet",
                   "--out", lg).exit_code == 0
-    for cmd in (("report", lg), ("compare", lg, lg), ("plot", lg, "--out", tmp_path / "p")):
-        one_error(invoke(*cmd), "is the output of `unosim league`", "table=0")
-    assert invoke("report", lg / "table=0").exit_code == 0  # a table is a run result
+    for cmd in (("report", lg), ("compare", lg, lg)):
+        one_error(invoke(*cmd), "is the output of `unosim league`", "table=0/order=0")
+    assert invoke("plot", lg, "--out", tmp_path / "p").exit_code == 0  # plot draws a league: its kind is expected
+    assert invoke("report", lg / "table=0" / "order=0").exit_code == 0  # a table's seating is a run result
     tune = tmp_path / "t"
     tune.mkdir()
     (tune / "_unosim_output.json").write_text('{"kind": "tune", "files": []}')

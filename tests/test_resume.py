@@ -128,7 +128,7 @@ def test_a_changed_config_in_an_existing_directory_is_refused(tmp_path: Path) ->
     assert res.exit_code == 2
     assert 'holds a different run (differs in: config: rules.stacking "none" -> "draw2")' in res.output
     res = CliRunner().invoke(main, args[:2] + ["--hands", "400"] + args[4:])
-    assert res.exit_code == 2 and "games 300 -> 400" in res.output
+    assert res.exit_code == 2 and "hands 300 -> 400" in res.output
     res = CliRunner().invoke(main, ["run", str(tmp_path / "stack.toml")] + args[2:] + ["--force"])
     assert res.exit_code == 0 and 'stacking = "draw2"' in pq.read_schema(out / "part-000000.parquet").metadata[
         b"unosim.config"].decode()

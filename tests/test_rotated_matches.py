@@ -201,3 +201,28 @@ def test_a_killed_rotated_match_run_resumes_to_the_same_rows(tmp_path):
     assert r.exit_code == 0 and f"resumed: {kept} kept" in r.output, r.output
     play(HEADS_UP, "matches", 1500, tmp_path / "whole", chunk=500, workers=2)
     pd.testing.assert_frame_equal(rows(out), rows(tmp_path / "whole"))
+
+
+def test_trace_replays_a_hand_of_a_rotated_run(tmp_path):
+    """`unosim trace --match M --hand K --rotation R` (and --tournament) replays the very
+    hand the rotated run played: the same winner, turns and points."""
+    from unosim.kernel import layout as L
+    from unosim.trace import replay_match, replay_tournament
+
+    play(HEADS_UP, "matches", 3, tmp_path / "m")
+    df = rows(tmp_path / "m")
+    for r in df[df["hand_in_match"] > 0].head(4).itertuples():
+        st, _ = replay_match(HEADS_UP, 7, r.match, r.hand_in_match, rotation=r.rotation)
+        assert (st[L.S_WINNER], st[L.S_TURNS], st[L.S_DEALER]) == (r.winner, r.turns, r.dealer)
+    play(FOUR, "tournaments", 2, tmp_path / "t")
+    df = rows(tmp_path / "t")
+    for r in df[(df["hand_in_round"] == 1) & (df["rotation"] == 3)].head(3).itertuples():
+        st, _, _, who = replay_tournament(FOUR, 7, r.tournament, r.round, r.table, r.hand_in_round, rotation=3)
+        assert (st[L.S_WINNER], st[L.S_TURNS]) == (r.winner, r.turns) and who == [r.player_0, r.player_1,
+                                                                                  r.player_2, r.player_3]
+    cfg = tmp_path / "h.toml"
+    cfg.write_text(HEADS_UP.to_toml())
+    ok = CliRunner().invoke(main, ["trace", str(cfg), "--seed", "7", "--match", "1", "--hand", "1", "--rotation", "1"])
+    assert ok.exit_code == 0 and "seat rotation 1 (seat 0: counter, seat 1: greedy)" in ok.output, ok.output
+    bad = CliRunner().invoke(main, ["trace", str(cfg), "--match", "1", "--rotation", "2"])
+    assert bad.exit_code == 2 and bad.output.count("\n") == 1 and "--rotation" in bad.output, bad.output

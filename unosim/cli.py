@@ -218,7 +218,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     except RunError as e:
         raise UserError(str(e)) from None
     _check_workers(workers, scheduler)
-    with _dask_client(scheduler, cluster) as client:
+    with _dask_client(scheduler, cluster, workers) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
         bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
                    disable=True if quiet else None, delay=0.5, leave=False)
@@ -235,12 +235,8 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
 
 def _check_workers(workers: int | None, scheduler: str | None) -> None:
     """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
-    only its sign: the workers' core counts are theirs to check)."""
-    if workers is None:
-        return
-    if scheduler and workers < 1:
-        raise UserError(f"--workers: {workers} is not a positive number of cores")
-    if scheduler:
+    only its sign, by :func:`_dask_client`: the workers' core counts are theirs to check)."""
+    if workers is None or scheduler:  # on a scheduler, _dask_client checks it (its sign only)
         return
     from unosim.run.jobs import RunError
     from unosim.run.play import max_workers, set_workers
@@ -281,7 +277,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
-    from unosim.rules.bots_text import seating_text
+    from unosim.run.bots_text import seating_text
 
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
     if job.mode == "rotated":
@@ -338,8 +334,10 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
               "--round and --table).")
 @click.option("--round", "rnd", type=int, default=None, help="With --tournament: the round (0-based).")
 @click.option("--table", type=int, default=None, help="With --tournament: the table (0, or 1 with 8 players).")
+@click.option("--rotation", type=int, default=None,
+              help="A hand of a --rotate-seats run: its seat rotation (0 to players-1).")
 def trace(config: str, seed: int, hand: int, match: int | None = None, tournament: int | None = None,
-          rnd: int | None = None, table: int | None = None) -> None:
+          rnd: int | None = None, table: int | None = None, rotation: int | None = None) -> None:
     """Print hand HAND of a run of CONFIG, play by play (of a match or a tournament: the very
     hand that run played)."""
     from .trace import describe
@@ -353,24 +351,27 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     if tournament is None and (rnd is not None or table is not None):
         raise UserError("--round/--table: only with --tournament")
     cfg = _load(config)
+    if rotation is not None and not 0 <= rotation < cfg.players:
+        raise UserError(f"--rotation: a run of {cfg.players} players has rotations 0-{cfg.players - 1} "
+                        f"(got {rotation})")
     from unosim.run.warmup import compile_notice
 
     if match is not None:
         kernels: tuple[str, ...] = ("matches", "trace_match")
-        go = lambda: _trace_match(cfg, seed, match, hand)  # noqa: E731
+        go = lambda: _trace_match(cfg, seed, match, hand, rotation)  # noqa: E731
     elif tournament is not None:
         kernels = ("trace_tournament",)
-        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand)  # noqa: E731
+        go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand, rotation)  # noqa: E731
     else:
         kernels = ("trace",)
-        go = lambda: describe(cfg, seed, hand)  # noqa: E731
+        go = lambda: describe(cfg, seed, hand, rotation)  # noqa: E731
     with compile_notice(kernels):
         lines = go()
     for line in lines:
         click.echo(line)
 
 
-def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
+def _trace_match(cfg: Any, seed: int, match: int, hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --match`` (the hand must exist in that match), then its text."""
     from .trace import describe_match
     from unosim.run.jobs import DEFAULT_MAX_HANDS
@@ -382,14 +383,17 @@ def _trace_match(cfg: Any, seed: int, match: int, hand: int) -> list[str]:
         raise UserError(f"--hand: a match has at most {DEFAULT_MAX_HANDS:,} hands (got {hand})")
     from unosim.rules.config import to_params
 
-    played = len(play_match_chunk(to_params(cfg), seed, match, 1, 1))
+    from unosim.run.seating import rotated_params
+
+    P = to_params(cfg) if rotation is None else rotated_params(to_params(cfg), cfg.players, rotation)
+    played = len(play_match_chunk(P, seed, match, 1, 1, split=rotation is not None))
     if hand >= played:
         raise UserError(f"--hand: match {match} of this run has {played} hands (0-{played - 1}); got {hand}")
-    return describe_match(cfg, seed, match, hand)
+    return describe_match(cfg, seed, match, hand, rotation)
 
 
 def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, table: int | None,
-                      hand: int) -> list[str]:
+                      hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --tournament`` (T1 players, round, table, hand), then its text."""
     from .trace import describe_tournament
     from unosim.run.tournaments import PLAYERS, rounds_tables
@@ -407,7 +411,7 @@ def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, tab
     if hand >= cfg.hands_per_round:
         raise UserError(f"--hand: a table plays {cfg.hands_per_round} hands per round "
                         f"(tournament.hands_per_round); got {hand}")
-    return describe_tournament(cfg, seed, tournament, rnd, table, hand)
+    return describe_tournament(cfg, seed, tournament, rnd, table, hand, rotation)
 
 
 @main.command()
@@ -429,16 +433,19 @@ def rules(fmt: str) -> None:
 
 
 _INSTEAD = {
-    "league": "report one of its tables (`unosim report DIR/table=0`); its leaderboard is DIR/leaderboard.csv",
+    "league": "report one seating of one of its tables (`unosim report DIR/table=0/order=0`), draw it with "
+              "`unosim plot DIR` or `unosim report DIR --html FILE`; its leaderboard is DIR/leaderboard.csv",
     "tune": "its tuned bot is DIR/bot.toml (try it with `unosim duel DIR/bot.toml random`)",
     "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here)",
     "plot": "it holds figures only",
 }
 
 
-def _report_paths(paths: tuple[str, ...]) -> list[Path]:
-    """The RESULTS of report, compare and plot: each must exist and be a run result, a
-    sweep or a result file; another command's folder is one line saying what it is."""
+def _report_paths(paths: tuple[str, ...], kinds: tuple[str, ...] = ("run", "sweep")) -> list[Path]:
+    """The RESULTS of report, compare and plot: each must exist and be a result file or a
+    folder of one of ``kinds`` (by its manifest: a run result, a sweep; a league or a skill
+    run where the command draws those); another command's folder is one line saying what
+    it is."""
     from unosim.run.guard import folder_kind
 
     missing = [p for p in paths if not Path(p).exists()]
@@ -446,7 +453,7 @@ def _report_paths(paths: tuple[str, ...]) -> list[Path]:
         raise UserError(f"RESULTS: no such file or directory: {', '.join(missing)}")
     for p in paths:
         found = folder_kind(Path(p))
-        if found is not None and found[0] not in ("run", "sweep"):
+        if found is not None and found[0] not in kinds:
             hint = _INSTEAD.get(found[0], "not a result")
             raise UserError(f"RESULTS: {p} is the output of `unosim {found[0]}` ({found[1]}), not a run or sweep "
                             f"result; {hint.replace('DIR', str(p))}")
@@ -474,16 +481,26 @@ def _is_sweep(path: Path) -> bool:
 @click.option("--skill", "skill_dir", default=None, metavar="DIR",
               help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
                    "next to the sweep directory, when it exists].")
-def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None) -> None:
-    """Summarise one or more result files or directories (a sweep: its balance report)."""
+@click.option("--html", "html_file", default=None, metavar="FILE", callback=_not_empty,
+              help="Also write one self-contained page (tables, every figure, config, bots, notes) to FILE.")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
+           html_file: str | None = None) -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report; with
+    --html also a league or skill directory)."""
     from unosim.analysis import report as rp
 
-    paths = _report_paths(results)
+    from unosim.page import write_html
+
+    paths = _report_paths(results, ("run", "sweep") if html_file is None else ("run", "sweep", "league", "skill"))
+    if html_file is not None and Path(html_file).is_dir():
+        raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and _is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
     try:
-        if view == "balance" or (view == "auto" and sweep_dir):
+        if html_file is not None:
+            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
+        elif view == "balance" or (view == "auto" and sweep_dir):
             click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
@@ -509,7 +526,7 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
 
 
 _PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
-          "hands_per_match.png")
+          "match_bots.png", "hands_per_match.png", "champions.png")  # every name analysis.plots.run_figures writes
 
 
 @main.command()
@@ -521,12 +538,13 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     """Write PNG figures for the results into --out."""
     from contextlib import ExitStack
 
-    from unosim.analysis.plots import plot_all
+    from unosim.page import plot_results
     from unosim.run.guard import GuardError, guard_output
     from unosim.run.integrity import LockedError
 
-    paths = _report_paths(results)
-    names = list(_PLOTS) + [f"balance_{p.resolve().name}.png" for p in paths] + [f"balance_{p.name}.png" for p in paths]
+    paths = _report_paths(results, ("run", "sweep", "league", "skill"))
+    names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
+                            for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
     try:
         g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
@@ -537,7 +555,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
         for name in names:
             g.path(name)  # listed as plot's before any is written
         try:
-            written = plot_all(paths, g.root)
+            written = plot_results(paths, g.root)
         except (ValueError, OSError) as e:
             raise UserError(str(e)) from None
         g.settle([p.name for p in written])
@@ -546,10 +564,12 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
 
 
 @contextmanager
-def _dask_client(scheduler: str | None, cluster: str | None) -> Iterator[Any]:
+def _dask_client(scheduler: str | None, cluster: str | None, workers: int | None = None) -> Iterator[Any]:
     """A Dask client for --scheduler / --cluster local, or None (local run, no server)."""
     if scheduler and cluster:
         raise UserError("--scheduler and --cluster: give one of the two")
+    if (scheduler or cluster) and workers is not None and workers < 1:
+        raise UserError(f"--workers: must be at least 1 (cores per task on each Dask worker); got {workers}")
     if not scheduler and not cluster:
         yield None
         return
@@ -590,7 +610,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
-    from unosim.rules.bots_text import bots_line, seating_text
+    from unosim.run.bots_text import bots_line, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
@@ -607,7 +627,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     out_path = Path(out) if out else Path("runs") / sw.name
     total = sw.count * len(sw.points)
     _check_workers(workers, scheduler)
-    with _dask_client(scheduler, cluster) as client:
+    with _dask_client(scheduler, cluster, workers) as client:
         bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
                    file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
         try:

@@ -3,7 +3,9 @@
 The kernel replays the hand exactly as the run played it, writing events into a log
 array: a hand of a batch from (seed, hand index); a hand of a match (S1-S4) from the
 match's stream, the match's earlier hands played again unlogged; a hand of a tournament
-(T1) from its table's round the same way.  This module only turns those integers into
+(T1) from its table's round the same way.  A hand of a seat-rotated run (``rotation``)
+is replayed with that rotation's seating and, for matches and tournaments, the run's
+one-stream-per-hand randomness (seating.py).  This module only turns those integers into
 sentences.
 """
 
@@ -36,31 +38,45 @@ DRAW_REASONS: dict[int, tuple[str, str | None]] = {
 assert set(DRAW_REASONS) == {v for k, v in vars(L).items() if k.startswith("DR_")}, "every draw reason has a text"
 
 
-def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
-    """(final state vector, events) of hand ``hand`` of a run of ``cfg`` with ``seed``."""
+def _params(cfg: RulesConfig, rotation: int | None) -> np.ndarray:
+    """The rules vector of the run, or of its rotation ``rotation`` (seating.py)."""
+    from unosim.run.seating import rotated_params
+
+    P = to_params(cfg)
+    return P if rotation is None else rotated_params(P, cfg.players, rotation)
+
+
+def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000,
+           rotation: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(final state vector, events) of hand ``hand`` of a run of ``cfg`` with ``seed``
+    (of its rotation ``rotation``, for a seat-rotated run)."""
     log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
-    st = trace_hand(to_params(cfg), seed, hand, log)
+    st = trace_hand(_params(cfg, rotation), seed, hand, log)
     return st, log[: st[L.S_NLOG]]
 
 
-def replay_match(cfg: RulesConfig, seed: int, match: int, hand: int,
-                 capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
-    """(final state, events) of hand ``hand`` of match ``match`` of a match run."""
+def replay_match(cfg: RulesConfig, seed: int, match: int, hand: int, capacity: int = 200_000,
+                 rotation: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(final state, events) of hand ``hand`` of match ``match`` of a match run (in its
+    rotation ``rotation``, for a seat-rotated run)."""
     log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
-    st = trace_match_hand(to_params(cfg), seed, match, hand, log)
+    st = trace_match_hand(_params(cfg, rotation), seed, match, hand, log, rotation is not None)
     return st, log[: st[L.S_NLOG]]
 
 
 def replay_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, table: int, hand: int,
-                      capacity: int = 200_000) -> tuple[np.ndarray, np.ndarray, RulesConfig, list[int]]:
+                      capacity: int = 200_000, rotation: int | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, RulesConfig, list[int]]:
     """(final state, events, the table's config, the player at each seat) of hand ``hand``
-    of table ``table`` in round ``rnd`` of tournament ``tournament`` of a T1 run."""
+    of table ``table`` in round ``rnd`` of tournament ``tournament`` of a T1 run (in its
+    rotation ``rotation`` of the bots over the player numbers, for a seat-rotated run)."""
     from unosim.run.tournaments import Tournament
 
-    t = Tournament(cfg)
+    t = Tournament(cfg, rotation or 0)
     log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
     rt = rnd * t.tables + table
-    st = trace_tournament_hand(t.params[rt], seed, tournament, rnd, table, t.rounds, t.tables, hand, log)
+    st = trace_tournament_hand(t.params[rt], seed, tournament, rnd, table, t.rounds, t.tables, hand, log,
+                               rotation is not None)
     return st, log[: st[L.S_NLOG]], t.table_config(rnd, table), [int(p) for p in t.seating[rt]]
 
 
@@ -70,26 +86,41 @@ def _hand_text(st: np.ndarray, seat: int) -> str:
     return " ".join(names) if names else "(no cards)"
 
 
-def describe(cfg: RulesConfig, seed: int, hand: int) -> list[str]:
+def _seated(cfg: RulesConfig, rotation: int | None) -> str:
+    """Words naming the rotation and who sits where in it (the bot of config seat i at
+    seat (i + r) mod n); nothing for an unrotated run."""
+    if rotation is None:
+        return ""
+    from unosim.run.seating import bot_label
+
+    n = cfg.players
+    labels = [bot_label(*cfg.seats[(s - rotation) % n]) for s in range(n)]
+    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
+    return f", seat rotation {rotation} ({', '.join(f'seat {s}: {lab}' for s, lab in enumerate(labels))})"
+
+
+def describe(cfg: RulesConfig, seed: int, hand: int, rotation: int | None = None) -> list[str]:
     """The hand play by play, one line per event."""
-    st, events = replay(cfg, seed, hand)
-    head = (f"Hand {hand} of a run of {cfg.name!r} with seed {seed}: {cfg.players} players, "
-            f"dealer seat {int(st[L.S_DEALER])}.")
-    return _tell(cfg, st, events, [head])
-
-
-def describe_match(cfg: RulesConfig, seed: int, match: int, hand: int) -> list[str]:
-    """Hand ``hand`` (0-based) of match ``match`` of a match run, play by play."""
-    st, events = replay_match(cfg, seed, match, hand)
-    head = (f"Hand {hand} of match {match} of a match run of {cfg.name!r} with seed {seed}: {cfg.players} "
+    st, events = replay(cfg, seed, hand, rotation=rotation)
+    head = (f"Hand {hand} of a run of {cfg.name!r} with seed {seed}{_seated(cfg, rotation)}: {cfg.players} "
             f"players, dealer seat {int(st[L.S_DEALER])}.")
     return _tell(cfg, st, events, [head])
 
 
-def describe_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, table: int, hand: int) -> list[str]:
+def describe_match(cfg: RulesConfig, seed: int, match: int, hand: int, rotation: int | None = None) -> list[str]:
+    """Hand ``hand`` (0-based) of match ``match`` of a match run, play by play."""
+    st, events = replay_match(cfg, seed, match, hand, rotation=rotation)
+    head = (f"Hand {hand} of match {match} of a match run of {cfg.name!r} with seed {seed}"
+            f"{_seated(cfg, rotation)}: {cfg.players} players, dealer seat {int(st[L.S_DEALER])}.")
+    return _tell(cfg, st, events, [head])
+
+
+def describe_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, table: int, hand: int,
+                        rotation: int | None = None) -> list[str]:
     """Hand ``hand`` of table ``table`` in round ``rnd`` of tournament ``tournament``, play by play."""
-    st, events, table_cfg, who = replay_tournament(cfg, seed, tournament, rnd, table, hand)
-    head = [f"Hand {hand} of round {rnd}, table {table}, of tournament {tournament} of a tournament run of "
+    st, events, table_cfg, who = replay_tournament(cfg, seed, tournament, rnd, table, hand, rotation=rotation)
+    rot = "" if rotation is None else f" (rotation {rotation} of the bots over the player numbers)"
+    head = [f"Hand {hand} of round {rnd}, table {table}, of tournament {tournament}{rot} of a tournament run of "
             f"{cfg.name!r} with seed {seed}: dealer seat {int(st[L.S_DEALER])}.",
             "  " + ", ".join(f"seat {s}: player {p} ({table_cfg.seats[s][0]})" for s, p in enumerate(who))
             + "; partners at seats 0 and 2, 1 and 3."]

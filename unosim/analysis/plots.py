@@ -28,6 +28,7 @@ import math
 import os
 import re
 import textwrap
+from functools import partial
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,9 @@ __all__ = [
     "plot_match_winners",
     "plot_hands_per_match",
     "plot_balance",
+    "plot_match_bots",
+    "plot_champions",
+    "run_figures",
     "plot_all",
 ]
 
@@ -106,11 +110,16 @@ def _caption(fig: Figure, text: str) -> None:
 def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
     """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
     bots = bots_of(rep) if rep is not None else ""
-    if bots and not fig.get_supxlabel():
-        _caption(fig, f"bots: {bots}")
-    if rep is not None and rep.notes:
-        # what the reader must know first (an unfinished run or sweep) goes in the title
-        notes = "\n".join(f"note: {n}" for n in dict.fromkeys(rep.notes))
+    notes = list(dict.fromkeys(rep.notes)) if rep is not None else []
+    # results whose content could not be checked (no part journal) say so in the caption;
+    # what the reader must know first (an unfinished run or sweep) goes in the title
+    unverified = [n for n in notes if "unverified" in n]
+    notes = [n for n in notes if "unverified" not in n]
+    caption = fig.get_supxlabel() or (f"bots: {bots}" if bots else "")
+    if unverified or (bots and not fig.get_supxlabel()):
+        _caption(fig, "; ".join([caption] * bool(caption) + unverified))
+    if notes:
+        notes = "\n".join(f"note: {n}" for n in notes)
         sup = fig.get_suptitle()
         fig.suptitle(f"{sup}\n{notes}" if sup else notes, fontsize="large" if sup else "medium")
     _fit_titles(fig)
@@ -389,7 +398,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     labels = _match_labels(rep)
     ncols = min(max(len(labels), 1), 3)
     nrows = max(1, math.ceil(len(labels) / ncols))
-    fig, axes = _new(ncols, nrows, size=(max(4.6, 7.0 / ncols), 3.6), sharey=True)
+    fig, axes = _new(ncols, nrows, size=(max(4.6, 8.0 / ncols), 3.6), sharey=True)
     tables = {sys: _share_table(rep, f"match_{sys}_seat") for sys, _ in _WINNERS}
     systems = [(sys, name) for sys, name in _WINNERS if any(tables[sys].get(lab) for lab in labels)]
     palette = dict(zip((s for s, _ in _WINNERS), colors(3)))
@@ -424,15 +433,18 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
         axes[0].set_axis_off()
         _suptitle(fig, "Match win share by seat: no match results")
         return _save(fig, path, rep)
-    which = " and ".join(n.split(" (")[0] for _, n in systems)
     _suptitle(
         fig,
-        f"Match win share by seat minus the even share {_even_note(players)}, in percentage points, "
-        f"with 95% intervals: {which}"
+        f"Match win share by seat minus {_even_note(players)} (percentage points, 95% intervals)"
         + (f", {targets[0]}" if len(targets) == 1 else "")
         + _for(labels),
     )
-    _fig_legend(fig, list(handles.values()), list(handles), title="scoring", below=True)
+    # short names in the legend, right of the first row's last axes (never clipped, never on
+    # the title); the rules are in the glossary
+    if handles:
+        axes[min(ncols, len(labels)) - 1].legend(
+            list(handles.values()), [n.split(" (")[0] for n in handles], loc="upper left",
+            bbox_to_anchor=(1.01, 1.0), fontsize="small", title="scoring", title_fontsize="small", frameon=False)
     return _save(fig, path, rep)
 
 
@@ -476,71 +488,6 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
     return _save(fig, path, rep)
 
 
-# ------------------------------------------------------------------------------ balance chart
-
-_BALANCE = {
-    "turns": ("Mean turns per hand", "difference from the base (turns)"),
-    "dealer1_win_share": ("Win share of dealer+1", "difference from the base\n(percentage points)"),
-    "cards_drawn": ("Mean cards drawn per hand", "difference from the base (cards)"),
-    "skill": ("Skill index (unosim skill)", "difference from the base\n(percentage points)"),
-}
-
-
-def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """The balance chart: one row per rule change and player count, one axes per metric.
-
-    Each row is the difference from the base point of its player count with its 95%
-    interval; rows are in the report's order (largest effect first, at the top); a change that
-    never triggered or changed no hand is labelled so, without a point. Points are coloured
-    by player count (legend right of the axes). Accepts a balance Report or a sweep directory.
-    """
-    rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
-    if rep.kind != "balance":
-        raise ValueError("plot_balance needs a balance report (unosim.analysis.report.balance_report)")
-    t = rep.table
-    metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)
-    rows = list(dict.fromkeys(zip(t["change"], t["players"])))
-    inert = {(c, p): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t))) if w}
-    counts = sorted({p for _, p in rows})
-    palette = dict(zip(counts, colors(len(counts))))
-    fig, axes = _new(len(metrics), size=(3.6, max(2.6, 0.26 * len(rows) + 1.6)), sharey=True)
-    y = np.arange(len(rows))[::-1]
-    handles: dict[str, Any] = {}
-    for ax, m in zip(axes, metrics):
-        sub = t[t["metric"] == m].set_index(["change", "players"])
-        scale = 100.0 if m in ("dealer1_win_share", "skill") else 1.0
-        cells = [
-            sub.loc[r, ["diff", "low", "high"]].to_numpy(float) if r in sub.index and r not in inert else [np.nan] * 3
-            for r in rows
-        ]
-        vals = np.array(cells, dtype=float).reshape(-1, 3) * scale
-        err = np.abs(np.stack([vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]]))
-        for p in counts:
-            sel = np.array([q == p for _, q in rows])
-            if not np.isfinite(vals[sel, 0]).any():
-                continue
-            handles[f"{p} players"] = ax.errorbar(vals[sel, 0], y[sel], xerr=err[:, sel], fmt="o", capsize=3,
-                                                  color=palette[p], markersize=4)  # fmt: skip
-        ax.axvline(0.0, **_ZERO)
-        title, xlabel = _BALANCE[m]
-        _title(ax, title)
-        ax.set_xlabel(xlabel)
-        ax.set_yticks(y, [f"{c} ({p}p)" + (f": {inert[c, p]}" if (c, p) in inert else "") for c, p in rows],
-                      fontsize="small")
-        ax.yaxis.set_tick_params(labelleft=ax is axes[0])
-        ax.set_ylim(-0.7, len(rows) - 0.3)
-        ax.grid(axis="x", alpha=0.3)
-    axes[0].set_ylabel("rule change (players)")
-    for ax in axes[1:]:
-        ax.set_ylabel("")
-    title = rep.title or "balance against the base point"
-    _suptitle(fig, f"{title[0].upper()}{title[1:]}: each rule change minus the base point of its table, "
-                   "with 95% intervals")
-    if len(handles) > 1:
-        _fig_legend(fig, list(handles.values()), list(handles), title="table")
-    return _save(fig, path, rep)
-
-
 # ------------------------------------------------------------------------------ everything
 
 
@@ -560,6 +507,10 @@ def plot_all(
     ``bot_win_share.png``; with match results ``match_winners.png`` and
     ``hands_per_match.png``.
 
+    With a tournament run: ``champions.png`` (champion share per player and per bot) and no
+    ``win_share.png`` (under T1 a seat is a player and its bot); with match results by bot:
+    ``match_bots.png``.  (A league or a skill directory: ``unosim.page.plot_results``.)
+
     For each partitioned sweep directory: ``balance_<dir>.png`` only. A sweep has dozens
     of points (29 rule values x 3 tables for ``configs/sweeps/house_rules.toml``); one bar
     group or line per point gives dozens of overlapping labels and colours no reader can
@@ -578,6 +529,8 @@ def plot_all(
         fig_fn(*args, path=p)
         written.append(p)
 
+    from unosim.analysis import charts
+
     runs: list[Any] = []
     balances: list[tuple[str, rp.Report]] = []
     for item in items:
@@ -594,15 +547,46 @@ def plot_all(
         else:
             runs.append(item)
     if runs:
-        rep = rp.summarize(runs)
-        emit("win_share.png", plot_win_share, rep)
-        if len(rep.figure("bot", "win_per_seat")):
-            emit("bot_win_share.png", plot_bot_win_share, rep)
-        emit("turns.png", plot_game_length, rep, "turns")
-        emit("cards_played.png", plot_game_length, rep, "cards_played")
-        if _match_labels(rep):
-            emit("match_winners.png", plot_match_winners, rep)
-            emit("hands_per_match.png", plot_hands_per_match, rep)
+        for name, draw in run_figures(rp.summarize(runs)):
+            emit(name, draw)
     for name, bal in balances:
-        emit(f"balance_{name}.png", plot_balance, bal)
+        emit(f"balance_{name}.png", charts.plot_balance, bal)
     return written
+
+
+def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
+    """Every figure of a summary report: (file name, a function drawing it, ``path=`` to write) (what :func:`plot_all` writes for runs
+    and ``unosim report --html`` embeds).
+
+    Seat panels only where seats mean something: a tournament run (T1 seats player p at
+    seat p in every round, so a seat is a player and its bot) gets champion shares per
+    player and per bot instead of hand win shares by seat.
+    """
+    from unosim.analysis import charts
+
+    modes = {m.get("mode", "") for m in rep.sources.values()}
+    figs: list[tuple[str, Callable[..., Figure]]] = []
+    if modes != {"tournaments"}:
+        figs.append(("win_share.png", partial(plot_win_share, rep)))
+    if len(rep.figure("bot", "win_per_seat")):
+        figs.append(("bot_win_share.png", partial(plot_bot_win_share, rep)))
+    figs.append(("turns.png", partial(plot_game_length, rep, "turns")))
+    figs.append(("cards_played.png", partial(plot_game_length, rep, "cards_played")))
+    if _match_labels(rep):
+        figs.append(("match_winners.png", partial(plot_match_winners, rep)))
+        if any(len(rep.figure(f"match_{sys}_bot", "win_share")) for sys, _ in _WINNERS):
+            figs.append(("match_bots.png", partial(charts.plot_match_bots, rep)))
+        figs.append(("hands_per_match.png", partial(plot_hands_per_match, rep)))
+    if len(rep.figure("tournament_pos_player", "win_share")):
+        figs.append(("champions.png", partial(charts.plot_champions, rep)))
+    return figs
+
+
+def __getattr__(name: str) -> Any:
+    """The figures of :mod:`unosim.analysis.charts` (the balance chart, match wins by bot,
+    tournament champions) stay reachable as ``plots.plot_balance`` and so on."""
+    if name in ("plot_balance", "plot_match_bots", "plot_champions"):
+        from unosim.analysis import charts
+
+        return getattr(charts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -249,11 +249,12 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done, split):
 
 
 @jit()
-def trace_match_hand(P, seed, match, hand, log):
+def trace_match_hand(P, seed, match, hand, log, split):
     """Replay hand ``hand`` of match ``match`` of a run exactly as the run played it (the
     match's earlier hands are played again, unlogged: they move its random stream and pick
     its dealers), with the event log on for that hand; returns its final state (the events
-    are the first ``st[S_NLOG]`` rows of ``log``) and writes its row into ``row``."""
+    are the first ``st[S_NLOG]`` rows of ``log``).  ``split``: the run gave every hand its
+    own stream (a seat-rotated run; ``P`` is then that rotation's vector)."""
     st_mem = np.zeros(N_STATE, np.int64)
     rng_mem = np.zeros(1, np.uint64)
     none = np.zeros((0, LOG_WIDTH), np.int64)
@@ -261,7 +262,10 @@ def trace_match_hand(P, seed, match, hand, log):
     st = address(st_mem)
     rng = address(rng_mem)
     Pv = address(P)
-    rng[0] = stream_start(seed, STREAM_MATCHES, match)
+    if split:
+        rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE)
+    else:
+        rng[0] = stream_start(seed, STREAM_MATCHES, match)
     dealer = first_dealer(Pv, rng)
     for h in range(hand + 1):
         if h == hand:
@@ -270,6 +274,8 @@ def trace_match_hand(P, seed, match, hand, log):
         else:
             play_hand(st, Pv, rng, address(none), dealer)
         write_row(st, Pv, row, 0, match * HAND_STRIDE + h)
+        if split:
+            rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + h + 1)
         dealer = next_dealer(Pv, rng, dealer, row[0, O_WINNER])
     keep_alive(rng_mem, none, log)
     keep_alive(P, row, P)

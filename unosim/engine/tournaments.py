@@ -163,11 +163,12 @@ def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, o
 
 
 @jit()
-def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log):
+def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log, split):
     """Replay hand ``hand`` of one table's round exactly as the run played it (the round's
     earlier hands at that table are played again, unlogged), with the event log on for
     that hand; returns its final state (events: the first ``st[S_NLOG]`` rows of ``log``).
-    ``P``: that table's parameter vector for that round."""
+    ``P``: that table's parameter vector for that round; ``split``: the run gave every
+    hand its own stream (a seat-rotated run)."""
     st_mem = np.zeros(N_STATE, np.int64)
     rng_mem = np.zeros(1, np.uint64)
     none = np.zeros((0, LOG_WIDTH), np.int64)
@@ -176,15 +177,24 @@ def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log):
     rng = address(rng_mem)
     Pv = address(P)
     rng[0] = table_stream(seed, t, rnd, table, rounds, tables)
+    hpr = int(P[P_HANDS_PER_ROUND])
+    k0 = (rnd * tables + table) * hpr  # the round's first hand's row in the tournament
     dealer = 0
+    winner = -1
     for h in range(hand + 1):
+        if split:
+            rng[0] = stream_start(seed, STREAM_TOURNAMENT_HANDS, t * HAND_STRIDE + k0 + h)
+            if h > 0:
+                dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, winner)
         if h == hand:
             st_mem[S_LOGCAP] = log.shape[0]
             play_hand(st, Pv, rng, address(log), dealer)
         else:
             play_hand(st, Pv, rng, address(none), dealer)
         write_row(st, Pv, row, 0, h)
-        dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, row[0, O_WINNER])
+        winner = row[0, O_WINNER]
+        if not split:
+            dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, winner)
     keep_alive(rng_mem, none, log)
     keep_alive(P, row, P)
     return st_mem

@@ -43,7 +43,7 @@ from unosim.run.play import Player, max_workers
 from unosim.run.store import ResultDir
 from unosim.run.summary import Summary
 
-__all__ = ["ClusterError", "connect", "dask_available", "run_dask", "task"]
+__all__ = ["ClusterError", "connect", "dask_available", "normalise_address", "probe_scheduler", "run_dask", "task"]
 
 INSTALL_HINT = "pip install 'unosim[dask]' (or: pip install 'dask[distributed]')"
 
@@ -68,23 +68,47 @@ def _distributed(option: str) -> Any:
     return distributed
 
 
-def probe_scheduler(address: str, timeout: float = 10.0) -> None:
-    """Refuse, within ``timeout``, a ``tcp://`` address where no Dask scheduler listens.
-
-    distributed's client trusts whatever answers: a web server kept it waiting for minutes,
-    and a service that greets first had its greeting read as a frame length (an allocation
-    of exabytes).  A Dask scheduler speaks first: an 8-byte little-endian message length, then
-    the number of frames, both small.  Other schemes (tls://, inproc://) are left to
-    distributed."""
-    if not address.startswith("tcp://"):
-        return
-    host, _, port = address[len("tcp://"):].rpartition(":")
+def normalise_address(address: str) -> str:
+    """``--scheduler`` as ``scheme://host:port``: a bare ``host:port`` is TCP (as Dask reads
+    it); only ``tcp://`` and ``tls://`` reach a scheduler on another process, so any other
+    scheme (``inproc://``, a typo) is one line, never a hang or a traceback."""
+    a = address.strip()
+    scheme, sep, rest = a.partition("://")
+    if not sep:
+        scheme, rest = "tcp", a
+    scheme = scheme.lower()
+    if scheme == "inproc":
+        raise ClusterError(f"--scheduler: {address}: an inproc:// address lives inside one Python process; give the "
+                           "scheduler's tcp://host:port (or use --cluster local)")
+    if scheme not in ("tcp", "tls"):
+        raise ClusterError(f"--scheduler: {address}: unsupported scheme {scheme}://; give tcp://host:port "
+                           "(or tls://host:port)")
+    host, _, port = rest.rstrip("/").rpartition(":")
     try:
         number = int(port)
     except ValueError:
-        raise ClusterError(f"--scheduler: {address}: expected tcp://host:port") from None
+        number = -1
+    if not host or not 1 <= number <= 65535:
+        raise ClusterError(f"--scheduler: {address}: expected {scheme}://host:port with a port between 1 and 65535")
+    return f"{scheme}://{host}:{number}"
+
+
+def probe_scheduler(address: str, timeout: float = 10.0) -> None:
+    """Refuse, within ``timeout``, an address where no Dask scheduler listens (``address``
+    normalised by :func:`normalise_address`).
+
+    distributed's client trusts whatever answers: a web server kept it waiting for minutes,
+    and a service that greets first had its greeting read as a frame length (an allocation
+    of exabytes).  A Dask scheduler speaks first on TCP: an 8-byte little-endian message
+    length, then the number of frames, both small.  Over TLS the client speaks first, so
+    only the connection itself is probed there."""
+    scheme, _, rest = address.partition("://")
+    host, _, port = rest.rpartition(":")
+    number = int(port)
     try:
         with socket.create_connection((host.strip("[]") or "127.0.0.1", number), timeout=timeout) as s:
+            if scheme != "tcp":
+                return
             s.settimeout(timeout)
             head = b""
             while len(head) < 16:
@@ -99,6 +123,29 @@ def probe_scheduler(address: str, timeout: float = 10.0) -> None:
     length, frames = struct.unpack("<QQ", head) if len(head) == 16 else (0, 0)
     if not (16 <= length <= 1 << 24 and 1 <= frames <= 64):
         raise ClusterError(f"--scheduler: {address} is not a Dask scheduler (it answered {head[:12]!r})")
+
+
+def _client_within(distributed: Any, address: str, timeout: float) -> Any:
+    """``distributed.Client(address)``, or a one-line error when it has not connected within
+    ``timeout`` (a peer that mimics the first bytes of a scheduler kept it for minutes)."""
+    box: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            box["client"] = distributed.Client(address, timeout=timeout)
+        except BaseException as e:  # noqa: BLE001 - reported below, in one line
+            box["error"] = e
+
+    t = threading.Thread(target=make, name="unosim-connect", daemon=True)
+    t.start()
+    t.join(timeout + 3)
+    if t.is_alive():
+        raise ClusterError(f"--scheduler: {address} did not complete a Dask handshake in {timeout + 3:.0f} s: "
+                           "not a Dask scheduler (or an unreachable one)")
+    if "error" in box:
+        e = box["error"]
+        raise ClusterError(f"--scheduler: cannot connect to {address}: {str(e).splitlines()[0][:200] if str(e) else type(e).__name__}")
+    return box["client"]
 
 
 @contextmanager
@@ -117,11 +164,9 @@ def connect(scheduler: str | None = None, *, local: bool = False, n_workers: int
     cluster = None
     try:
         if scheduler:
+            scheduler = normalise_address(scheduler)
             probe_scheduler(scheduler, min(timeout, 10.0))
-            try:
-                client = distributed.Client(scheduler, timeout=timeout)
-            except (OSError, TimeoutError, ValueError) as e:
-                raise ClusterError(f"--scheduler: cannot connect to {scheduler}: {e}") from None
+            client = _client_within(distributed, scheduler, min(timeout, 5.0))
         else:
             cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=threads_per_worker,
                                                processes=processes, dashboard_address=":0")

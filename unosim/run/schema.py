@@ -229,20 +229,21 @@ class RunInfo:
     @property
     def seats(self) -> list[tuple[str, Any]]:
         """(strategy, parameters) per seat, as the config placed them."""
-        from unosim.rules.bots_text import seats_of
+        from unosim.run.bots_text import seats_of
 
         return seats_of(self.bots, self.bot_params)
 
     def summary(self) -> dict[str, str]:
         """The short metadata a rendered report shows (the config TOML is left out)."""
-        from unosim.rules.bots_text import seating_text
+        from unosim.run.bots_text import seating_text
 
         out = {
             "config_name": self.config_name,
             "players": str(self.players),
             "teams": str(self.teams),
             "bots": ",".join(self.bots),
-            "seating": seating_text(self.seats) if self.bots else "",
+            "seating": (seating_text(self.seats) + ("; seats rotated" if self.rotate_seats else "")
+                        if self.bots else ""),
             "mode": self.mode,
             "finish": self.finish,
             "seed": self.raw.get("seed", ""),

@@ -233,9 +233,14 @@ class ResultDir:
         append_record(self.path, rec)
 
 
+_PROBE = re.compile(r"\.unosim-probe-\d+-[0-9a-f]{32}")
+
+
 def _entries(path: Path) -> bool:
-    """Whether ``path`` holds anything but a ``_rejected`` folder."""
-    return any(f.name != REJECTED for f in path.iterdir())
+    """Whether ``path`` holds anything but a ``_rejected`` folder and the write probe of a
+    process killed in the instant it existed (its name is unosim's alone; it stays, as
+    only its maker removes it)."""
+    return any(f.name != REJECTED and not _PROBE.fullmatch(f.name) for f in path.iterdir())
 
 
 def _decodes(path: Path) -> str | None:

@@ -61,8 +61,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import hashlib
 import itertools
 import json
+import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -360,8 +362,36 @@ def _show(v: Any) -> str:
     return json.dumps(v) if isinstance(v, (str, bool)) else repr(v)
 
 
+MAX_POINTS = 10_000
+"""Points one sweep may have: each is a folder, a job and a manifest entry; ten thousand
+points of even 1,000 hands are hours, and a grid past that is nearly always a mistake."""
+_NAME_MAX = 64  # a config name's length (rules/keys.py NAME_RULE)
+
+
+def point_name(name: str, label: str) -> str:
+    """The config name of a point, ``<sweep>:<label>``; past a name's 64 characters it is
+    cut and ends in a digest of the whole, so every point of any valid grid has a valid,
+    distinct name (its folder and its label keep every value)."""
+    full = f"{name}:{label}"
+    if len(full) <= _NAME_MAX:
+        return full
+    digest = hashlib.sha256(full.encode()).hexdigest()[:8]
+    return full[:_NAME_MAX - len(digest) - 1].rstrip(" ") + "+" + digest
+
+
+def _count_points(mode: str, axes: tuple, strata: tuple) -> int:
+    layers = math.prod(len(v) for _, v in strata)
+    if mode == "grid":
+        return math.prod(len(v) for _, v in axes) * layers
+    return (1 + sum(len(v) for _, v in axes)) * layers  # at most: a value equal to the base's is listed once
+
+
 def _points(name: str, base: RulesConfig, mode: str, axes: tuple, strata: tuple,
             skip_invalid: bool) -> tuple[list[Point], list[str]]:
+    n = _count_points(mode, axes, strata)
+    if n > MAX_POINTS:
+        raise SweepError(f"axes: this sweep has {n:,} points; at most {MAX_POINTS:,} (vary fewer keys or values, "
+                         "or split it into several sweeps)")
     base_of = {k: base.value(k) for k, _ in axes}
     if mode == "grid":
         combos = [dict(zip([k for k, _ in axes], vs)) for vs in itertools.product(*[v for _, v in axes])]
@@ -380,7 +410,7 @@ def _points(name: str, base: RulesConfig, mode: str, axes: tuple, strata: tuple,
             label = ",".join((changed or ["base"]) + strat)
             rel = "/".join(f"{_bare(k)}={quote(partition_text(v), safe='')}" for k, v in values.items())
             try:
-                cfg = base.with_values({**values, "name": f"{name}:{label}"})
+                cfg = base.with_values({**values, "name": point_name(name, label)})
             except ConfigError as e:
                 if not skip_invalid:
                     raise SweepError(f"point {label}: {e} (skip_invalid = true drops such points)") from None

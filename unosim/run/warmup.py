@@ -74,7 +74,7 @@ def _trace_match() -> tuple[Any, Callable[[], None]]:
     from unosim.rules.config import default_config, to_params
 
     def go() -> None:
-        trace_match_hand(to_params(default_config()), 0, 0, 0, np.zeros((1, LOG_WIDTH), np.int64))
+        trace_match_hand(to_params(default_config()), 0, 0, 0, np.zeros((1, LOG_WIDTH), np.int64), False)
 
     return trace_match_hand, go
 
@@ -85,7 +85,8 @@ def _trace_tournament() -> tuple[Any, Callable[[], None]]:
     from unosim.rules.config import default_config, to_params
 
     def go() -> None:
-        trace_tournament_hand(to_params(default_config()), 0, 0, 0, 0, 3, 1, 0, np.zeros((1, LOG_WIDTH), np.int64))
+        trace_tournament_hand(to_params(default_config()), 0, 0, 0, 0, 3, 1, 0, np.zeros((1, LOG_WIDTH), np.int64),
+                              False)
 
     return trace_tournament_hand, go
 

@@ -12,7 +12,7 @@ import pandas as pd
 
 from unosim.analysis.report.model import BALANCE_METRICS, FIGURE_NAMES, LENGTH_COLUMNS, Report
 from unosim.analysis.report.skill import SKILL_METRIC
-from unosim.rules.bots_text import bots_line
+from unosim.run.bots_text import bots_line
 
 
 _SECTION_TITLES = {
@@ -59,7 +59,8 @@ def _row_name(section: str, figure: str, key: str, stat: str) -> str:
             who = f"player {key}"
         else:
             who = key
-        return who if figure == "win_share" else f"{who} (per seat held)"
+        held = "player" if section.startswith("tournament") else "seat"
+        return who if figure == "win_share" else f"{who} (per {held} held)"
     name = figure.replace("_", " ")
     if key:
         name += f" {key}"
@@ -215,7 +216,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
 
 
 def bots_of(report: Report) -> str:
-    """Which bots sat, in the one wording of :mod:`unosim.rules.bots_text` ('' if unknown)."""
+    """Which bots sat, in the one wording of :mod:`unosim.run.bots_text` ('' if unknown)."""
     return bots_line({lab: meta.get("seating", "") for lab, meta in report.sources.items()})
 
 

@@ -123,6 +123,36 @@ _UNVERIFIED = "unverified"  # a placeholder note, gathered into one line per inp
 _HASHERS: Any = None
 
 
+def _no_overlap(leaf: Path, files: Sequence[Path]) -> None:
+    """Without a journal, at least refuse files whose units overlap (a part copied under
+    another name would count its hands twice): the unit ranges from the footers' column
+    statistics (no data read)."""
+    spans = []
+    for f in files:
+        try:
+            md = pq.read_metadata(f)
+        except (OSError, ValueError):
+            return  # the reader's own checks name an unreadable file
+        names = md.schema.to_arrow_schema().names
+        unit = next((c for c in ("tournament", "match", "hand") if c in names), None)
+        if unit is None or md.num_row_groups == 0:
+            return
+        j = names.index(unit)
+        lo = hi = None
+        for g in range(md.num_row_groups):
+            st = md.row_group(g).column(j).statistics
+            if st is None or not st.has_min_max:
+                return
+            lo = st.min if lo is None else min(lo, st.min)
+            hi = st.max if hi is None else max(hi, st.max)
+        spans.append((lo, hi, f.name, unit))
+    spans.sort()
+    for (a_lo, a_hi, a, unit), (b_lo, b_hi, b, _) in zip(spans, spans[1:]):
+        if b_lo <= a_hi:
+            raise ValueError(f"{leaf}: {a} and {b} both hold {unit}s {b_lo}-{min(a_hi, b_hi)} (a copied part?); "
+                             "refusing to count them twice")
+
+
 def _hash_later(rec: Any, f: Path) -> Any:
     """A future of ``rec.verify(f)`` phrased as the report's refusal, on a background thread
     (zlib releases the GIL, so hashing runs beside the report's own reading)."""
@@ -156,6 +186,7 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
     manifest = read_manifest(leaf / MANIFEST)
     records = read_records(leaf)
     if records is None:
+        _no_overlap(leaf, files)
         return list(files), (_UNVERIFIED,), ()
     notes: list[str] = []
     size = manifest.get("chunk_size") if manifest else None

@@ -15,7 +15,8 @@ the bots the same way:
   ``wild_saver at every seat (...)`` when they seat one bot at tables of different sizes,
   else ``label: seating`` per result.
 
-It reads only the strategy registry, so a report never loads the engine to say it.
+It reads only the strategy registry, so a report never loads the engine to say it; it sits
+in run/, not rules/, because the rules/ sources key the numba cache.
 """
 
 from __future__ import annotations

@@ -1,0 +1,228 @@
+"""More figures on :mod:`unosim.analysis.plots`'s helpers: the balance chart of a sweep, match
+wins by bot, and tournament champions.  They are reached as ``plots.plot_balance`` and so on;
+the helpers are called through the ``plots`` module (``plots._save``), so one patch of it
+sees every figure."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from unosim.analysis import plots as P
+from unosim.analysis import report as rp
+from unosim.analysis.report.model import FIGURE_NAMES
+from unosim.analysis.report.render import bots_of
+
+__all__ = ["plot_balance", "plot_match_bots", "plot_champions"]
+
+_BALANCE = {
+    "turns": ("turns", 1.0),
+    "dealer1_win_share": ("percentage points", 100.0),
+    "cards_drawn": ("cards", 1.0),
+    "skill": ("percentage points", 100.0),
+}
+
+
+def _clip_limit(vals: np.ndarray) -> float:
+    """Half-width of a panel's x axis: wide enough for the typical rows' intervals, not for
+    an outlier's (``last_standing`` adds 140 turns at 7 players where stacking takes 1 to 3).
+
+    The limit is the largest interval end within 5 times the median |end|; ends beyond it are
+    clipped and labelled with their value."""
+    ends = np.abs(vals[np.isfinite(vals)])
+    if not len(ends):
+        return 1.0
+    typical = 5.0 * max(float(np.median(ends)), 1e-9)
+    inside = ends[ends <= typical]
+    lim = float(inside.max()) if len(inside) else typical
+    return max(lim * 1.12, 1e-6)
+
+
+def _rule_order(t: Any) -> list[str]:
+    """Changes grouped by rule (the key before ``=``), the rule with the largest effect first;
+    a rule's values in the order the sweep listed them."""
+    changes = list(dict.fromkeys(t["change"]))
+    key = {c: c.split("=", 1)[0] for c in changes}
+    size: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for c, e in zip(t["change"], t["effect"].abs().fillna(0.0)):
+        size[key[c]] = max(size.get(key[c], 0.0), float(e))
+    for i, c in enumerate(t.sort_values("label", kind="stable")["change"]):
+        first.setdefault(c, i)
+    rules = sorted(dict.fromkeys(key.values()), key=lambda k: -size[k])
+    return [c for r in rules for c in sorted((c for c in changes if key[c] == r), key=lambda c: first[c])]
+
+
+def _base_caption(rep: rp.Report) -> str:
+    """'base: official rules but ...' from the balance report's title."""
+    inner = rep.title.partition("(")[2].rpartition(")")[0]
+    return f"base: {inner}" if inner else ""
+
+
+def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """The balance chart: one row per rule change, its table sizes side by side in the row.
+
+    One panel per metric (mean turns, dealer+1 win share, mean cards drawn, skill index when
+    measured): each point is a rule value's difference from the base point of its table size,
+    with its 95% interval, coloured by table size.  Rows are grouped by rule (a rule's values
+    one under the other, the rule with the largest effect on top).  Each panel has its own
+    scale, set by its typical rows: an interval reaching beyond it is clipped at the edge
+    (an arrow) and labelled with its value.  A point whose rule never acted ("never
+    triggered", "no hand changed") is a hollow grey marker at zero.  The title is short; one
+    caption line under the panels says the base config and the bots.
+    """
+    rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
+    if rep.kind != "balance":
+        raise ValueError("plot_balance needs a balance report (unosim.analysis.report.balance_report)")
+    t = rep.table
+    metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)[:3]
+    changes = _rule_order(t) if len(t) else []
+    counts = sorted({int(p) for p in t["players"]}) if len(t) else []
+    palette = dict(zip(counts, P.colors(len(counts))))
+    status = {(c, int(p)): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t)))
+              if isinstance(w, str) and w}
+    row_h = 0.16 + 0.07 * len(counts)
+    fig = Figure(figsize=(2.1 + 2.55 * len(metrics), max(3.0, row_h * len(changes) + 1.5)), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = np.atleast_1d(fig.subplots(1, len(metrics), sharey=True, squeeze=False).ravel())
+    y0 = np.arange(len(changes))[::-1].astype(float)
+    ypos = {c: y for c, y in zip(changes, y0)}
+    offset = {p: (0.25 - 0.5 * i / max(len(counts) - 1, 1)) if len(counts) > 1 else 0.0 for i, p in enumerate(counts)}
+    handles: dict[str, Any] = {}
+    for ax, m in zip(axes, metrics):
+        unit, scale = _BALANCE[m]
+        sub = t[t["metric"] == m]
+        live = sub[[(c, int(p)) not in status for c, p in zip(sub["change"], sub["players"])]]
+        lim = _clip_limit(live[["low", "high"]].to_numpy(float).ravel() * scale)
+        series: dict[int, list[tuple[float, float, float, float]]] = {p: [] for p in counts}
+        inert_y = []
+        for r in sub.itertuples(index=False):
+            p = int(r.players)
+            y = ypos[r.change] + offset[p]
+            if (r.change, p) in status or not np.isfinite(r.diff):
+                inert_y.append(y)
+                continue
+            d, lo, hi = r.diff * scale, r.low * scale, r.high * scale
+            dc, loc, hic = (float(v) for v in np.clip([d, lo, hi], -lim, lim))
+            series[p].append((y, dc, dc - loc, hic - dc))
+            if hi > lim or lo < -lim:  # clipped: an arrow at the edge and the value
+                side = 1 if hi > lim else -1
+                ax.annotate(f"{d:+.3g}", (side * lim, y), xytext=(-10 * side, 0), textcoords="offset points",
+                            ha="right" if side > 0 else "left", va="center", fontsize=6.5, color=palette[p],
+                            bbox={"fc": "white", "ec": "none", "pad": 0.4, "alpha": 0.85}, zorder=3)
+                ax.annotate("", (side * lim, y), xytext=(-4 * side, 0), textcoords="offset points",
+                            arrowprops={"arrowstyle": "-|>", "color": palette[p], "lw": 0.8})
+        for p, pts in series.items():
+            if pts:
+                y, x, el, eh = (np.array(v) for v in zip(*pts))
+                handles[f"{p} players"] = ax.errorbar(x, y, xerr=[el, eh], fmt="o", color=palette[p], ms=3.5,
+                                                      capsize=2, elinewidth=1.0)
+        if inert_y:
+            ax.plot(np.zeros(len(inert_y)), inert_y, marker="o", mfc="none", mec="0.6", ms=4, ls="none")
+        ax.axvline(0.0, **P._ZERO)
+        ax.set_xlim(-lim, lim)
+        ax.set_title(FIGURE_NAMES.get(m, m), fontsize="medium")
+        ax.set_xlabel(unit, fontsize="small")
+        ax.tick_params(axis="x", labelsize="small", labelbottom=True, labeltop=len(changes) > 12, top=len(changes) > 12)
+        ax.set_yticks(y0, changes, fontsize="small")
+        ax.yaxis.set_tick_params(labelleft=ax is axes[0])
+        ax.set_ylim(-0.7, len(changes) - 0.3)
+        for y in y0[:-1]:
+            ax.axhline(y - 0.5, color="0.92", lw=0.6, zorder=0)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_ylabel("rule change", fontsize="small")
+    name = next((lab.split(":")[0] for lab in t["label"]), "") if len(t) and "label" in t else ""
+    P._suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
+    caption = "; ".join(x for x in (_base_caption(rep), f"bots: {bots_of(rep)}" if bots_of(rep) else "") if x)
+    inert = " Hollow grey: never triggered or no hand changed." if status else ""
+    if caption or inert:
+        P._caption(fig, caption + ("." if caption else "") + inert)
+    if handles:
+        order = sorted(handles, key=lambda k: int(k.split()[0]))
+        P._fig_legend(fig, [handles[k] for k in order], order, title="table")
+    return P._save(fig, path, rep)
+
+
+
+def _per_seat_held(rep: rp.Report, section: str) -> P._Shares:
+    """A bot section's wins per seat held: its ``win_per_seat`` rows, else its ``win_share``
+    divided by the seats the bot held (from the result's bots).  An interval for x / m
+    divided by k is one for x / (m k), so the scaled Wilson interval keeps its coverage."""
+    per = P._share_table(rep, section, "win_per_seat", numeric=False)
+    if per:
+        return per
+    out: P._Shares = {}
+    for lab, shares in P._share_table(rep, section, "win_share", numeric=False).items():
+        bots = [b for b in rep.sources.get(lab, {}).get("bots", "").split(",") if b]
+        for b, v in shares.items():
+            k = bots.count(b)
+            if k:
+                out.setdefault(lab, {})[b] = tuple(x / k for x in v)  # type: ignore[assignment]
+    return out
+
+
+def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% Wilson.
+
+    One axes per scoring system, one group per config, one bar per bot: the bot's match win
+    credit over the matches times the seats it held (fair value 1 / players)."""
+    rep = P._summary(report)
+    systems = [(sys, name) for sys, name in P._WINNERS if len(rep.figure(f"match_{sys}_bot", "win_share"))]
+    fig, axes = P._new(len(systems) or 1, size=(4.8, 3.8), sharey=True)
+    handles: dict[str, Any] = {}
+
+    def even(lab: str, _: Any) -> float:
+        p = P._players(rep, lab)
+        return 1.0 / p if p else 0.0
+
+    for ax, (sys, name) in zip(axes, systems):
+        data = _per_seat_held(rep, f"match_{sys}_bot")
+        keys = sorted({k for v in data.values() for k in v})
+        hs, names = P._diff_bars(ax, data, keys, str, even)
+        handles.update(zip(names, hs))
+        P._title(ax, name.split(" (")[0])
+        ax.set_xlabel("config")
+        ax.set_ylabel("match wins per seat held − 1/players\n(percentage points)")
+        ax.yaxis.set_tick_params(labelleft=True)
+    P._suptitle(fig, "Match wins per seat held, by bot, minus the even share (percentage points, 95% intervals)"
+                   + P._for(list(dict.fromkeys(rep.table["label"]))))
+    P._fig_legend(fig, list(handles.values()), list(handles), title="bot")
+    return P._save(fig, path, rep)
+
+
+def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
+    """T1 champion share per player and per bot, S1 and S2, minus the even share (95% Wilson).
+
+    Top row: each player's share of the titles; bottom row: each bot's titles per player it
+    had (fair value 1 / players).  Under T1 player p keeps seat p, so the player panel is also
+    the seat panel: a player's edge is its seat's and its bot's together."""
+    rep = P._summary(report)
+    systems = (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)"))
+    fig, axes = P._new(2, 2, size=(5.0, 3.4))
+
+    def even(lab: str, shares: dict[Any, Any]) -> float:
+        p = P._players(rep, lab) or len(shares)
+        return 1.0 / p if p else 0.0
+
+    legends: list[tuple[Any, list[Any], list[str], str]] = []
+    for col, (sys, name) in enumerate(systems):
+        for row, (section, figure, numeric, key_name, what) in enumerate((
+                (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),
+                (f"tournament_{sys}_bot", "win_per_seat", False, str, "bot"))):
+            ax = axes[row * 2 + col]
+            data = P._share_table(rep, section, figure, numeric=numeric)
+            keys = sorted({k for v in data.values() for k in v})
+            hs, names = P._diff_bars(ax, data, keys, key_name, even)
+            P._title(ax, f"{name}: champion share by {what}" + (" (per player held)" if what == "bot" else ""))
+            ax.set_xlabel("config")
+            ax.set_ylabel("champion share − 1/players\n(percentage points)")
+            if col == 1 and hs:
+                ax.legend(hs, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                          title=what, title_fontsize="small", frameon=False)  # fmt: skip
+    P._suptitle(fig, "Tournament (T1) champion share minus the even share, in percentage points, with 95% intervals"
+                   + P._for(list(dict.fromkeys(rep.table["label"]))))
+    return P._save(fig, path, rep)

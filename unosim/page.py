@@ -1,0 +1,226 @@
+"""One page to share: a result's report, figures, config and bots in a single HTML file.
+
+``unosim report RESULT... --html FILE`` writes it.  The page is self-contained: every figure
+is a PNG embedded as a ``data:`` URI, the style sheet is inline, there are no fonts, no
+external scripts and no links to fetch, so it opens the same from a mail attachment, a
+laptop without network or a CI artefact.  One short inline script only marks, on load, how
+many figures the browser decoded (``<body data-figures="7/7">``): the browser test reads it.
+
+What it holds, by result kind:
+
+* runs (hands, rotated seats, matches, tournaments) and comparisons: the summary table
+  (several results: also the comparison against the first), every figure ``unosim plot``
+  draws for them;
+* a sweep: the balance table and chart;
+* a league directory (``unosim league``): its leaderboard and chart;
+* a skill directory (``unosim skill``): its table and chart;
+
+and always the notes (an unfinished run, rules that never triggered), the bots, and each
+result's config as TOML.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["write_html", "page", "plot_results"]
+
+_STYLE = """
+body { font-family: sans-serif; margin: 1.5em auto; max-width: 80em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+td, th { padding: 0.15em 0.6em; border-bottom: 1px solid #eee; text-align: right; white-space: nowrap; }
+td:first-child, th:first-child { text-align: left; }
+tr.section td { font-weight: bold; background: #f4f4f4; text-align: left; }
+.scroll { overflow-x: auto; }
+figure { margin: 0.5em 0.5em 0.5em 0; display: inline-block; vertical-align: top; max-width: 49%; }
+figure.wide { max-width: 100%; display: block; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.85em; color: #555; }
+.note { background: #fff4d6; padding: 0.4em 0.8em; border-left: 4px solid #e0a800; }
+pre { background: #f7f7f7; padding: 0.6em; font-size: 0.8em; overflow-x: auto; }
+"""
+
+_CHECK = """
+window.addEventListener("load", function () {
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }
+  document.body.setAttribute("data-figures", ok + "/" + imgs.length);
+});
+"""
+
+
+def _esc(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def _png(fig: Any) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")  # the skill figures are not constrained
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _figure(fig: Any, caption: str, wide: bool = False) -> str:
+    cls = ' class="wide"' if wide else ""
+    return (f'<figure{cls}><img alt="{_esc(caption)}" src="{_png(fig)}">'
+            f"<figcaption>{_esc(caption)}</figcaption></figure>")
+
+
+def _report_table(rep: Any) -> str:
+    from unosim.analysis.report.render import _display
+
+    header, rows, is_head = _display(rep)
+    out = ['<div class="scroll"><table>', "<tr>" + "".join(f"<th>{_esc(h)}</th>" for h in header) + "</tr>"]
+    for r, head in zip(rows, is_head):
+        if head:
+            out.append(f'<tr class="section"><td colspan="{len(header)}">{_esc(r[0])}</td></tr>')
+        else:
+            out.append("<tr>" + "".join(f"<td>{_esc(c.strip())}</td>" for c in r) + "</tr>")
+    return "\n".join(out + ["</table></div>"])
+
+
+def _frame_table(frame: pd.DataFrame) -> str:
+    return '<div class="scroll">' + frame.to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0) + "</div>"
+
+
+def _head(rep: Any) -> str:
+    from unosim.analysis.report.render import _title, bots_of
+
+    out = [f"<p><b>{_esc(_title(rep))}</b></p>"]
+    out += [f'<p class="note">note: {_esc(n)}</p>' for n in dict.fromkeys(rep.notes)]
+    bots = bots_of(rep)
+    if bots:
+        out.append(f"<p>bots: {_esc(bots)}</p>")
+    return "\n".join(out)
+
+
+def _configs(paths: Sequence[Path]) -> str:
+    from unosim.run.schema import RunInfo
+
+    out = []
+    for p in paths:
+        try:
+            info = RunInfo.read(p)
+        except (OSError, ValueError, FileNotFoundError):
+            continue
+        what = f"{p.name}: {info.config_name}, {info.players} players, mode {info.mode}, seed {info.seed}, " \
+               f"engine {info.engine_version}"
+        out.append(f"<details><summary>{_esc(what)}</summary><pre>{_esc(info.config_text)}</pre></details>")
+    return "\n".join(out)
+
+
+def _run_figures(rep: Any) -> list[str]:
+    """Every figure ``unosim plot`` draws for these runs."""
+    from unosim.analysis import plots
+
+    out = []
+    for name, draw in plots.run_figures(rep):
+        out.append(_figure(draw(), name.removesuffix(".png").replace("_", " ")))
+    return out
+
+
+def _kind(path: Path) -> str:
+    if path.is_dir() and (path / "leaderboard.csv").exists():
+        return "league"
+    if path.is_dir() and (path / "skill.parquet").exists():
+        return "skill"
+    from unosim.analysis.plots import _is_sweep
+
+    return "sweep" if _is_sweep(path) else "run"
+
+
+def _balance(path: Path, skill: str | os.PathLike[str] | None) -> Any:
+    """The sweep's balance report, or None when it has none (no base point: its points are
+    then shown as runs, as ``unosim plot`` does)."""
+    from unosim.analysis import report as rp
+
+    try:
+        bal = rp.balance_report(path, skill=skill)
+    except ValueError:
+        return None
+    return bal if len(bal.table) else None
+
+
+def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] | None = None) -> str:
+    """The HTML text of the page for ``paths`` (what ``unosim report`` would read)."""
+    from unosim.analysis import plots
+    from unosim.analysis import report as rp
+
+    items = [Path(p) for p in paths]
+    kinds = [_kind(p) for p in items]
+    body: list[str] = []
+    title = "unosim: " + ", ".join(p.name for p in items)
+    if len(items) == 1 and kinds[0] == "league":
+        from unosim.skill.plots import plot_league
+
+        table = pd.read_csv(items[0] / "leaderboard.csv")
+        body += ["<h2>League</h2>", _frame_table(table),
+                 _figure(plot_league(table, f"League {items[0].name}: strength with 95% intervals"), "leaderboard")]
+    elif len(items) == 1 and kinds[0] == "skill":
+        from unosim.skill.plots import plot_skill
+
+        frame = pd.read_parquet(items[0] / "skill.parquet")
+        body += ["<h2>Skill index</h2>", _frame_table(frame),
+                 _figure(plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index")]
+    elif len(items) == 1 and kinds[0] == "sweep" and (bal := _balance(items[0], skill)) is not None:
+        body += [_head(bal), _figure(plots.plot_balance(bal), "balance chart", wide=True), "<h2>Balance report</h2>",
+                 _report_table(bal)]
+    else:
+        if any(k in ("league", "skill") for k in kinds):
+            raise ValueError("--html: a league or skill directory is a page of its own: give it alone")
+        rep = rp.summarize(items)  # figures first: the page is read at a glance, the tables looked up
+        body += [_head(rep), "<h2>Figures</h2>", *_run_figures(rep), "<h2>Report</h2>", _report_table(rep)]
+        if len(items) > 1:
+            cmp = rp.compare(items[0], items[1:])
+            body += ["<h2>Comparison</h2>", _head(cmp), _report_table(cmp)]
+    configs = _configs(items if kinds != ["sweep"] else [items[0]])
+    if configs:
+        body += ["<h2>Config</h2>", configs]
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_esc(title)}</title><style>{_STYLE}</style></head>\n"
+            f"<body><h1>{_esc(title)}</h1>\n" + "\n".join(body) + f"\n<script>{_CHECK}</script></body></html>\n")
+
+
+def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
+               skill: str | os.PathLike[str] | None = None) -> Path:
+    """Write :func:`page` to ``out`` (its folder is created); return the path."""
+    text = page(paths, skill)
+    dest = Path(out)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"--html: cannot write {dest} ({e.strerror or e})") from None
+    return dest
+
+
+def plot_results(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.PathLike[str]) -> list[Path]:
+    """``unosim plot``: :func:`unosim.analysis.plots.plot_all`, plus ``league_<dir>.png`` for a
+    ``unosim league`` directory and ``skill_<dir>.png`` for a ``unosim skill`` one."""
+    from unosim.analysis.plots import plot_all
+    from unosim.skill.plots import plot_league, plot_skill
+
+    out = Path(out_dir)
+    written: list[Path] = []
+    rest = []
+    for p in map(Path, paths):
+        kind = _kind(p)
+        if kind == "league":
+            written.append(out / f"league_{p.name}.png")
+            plot_league(pd.read_csv(p / "leaderboard.csv"), f"League {p.name}: strength with 95% intervals",
+                        written[-1])
+        elif kind == "skill":
+            written.append(out / f"skill_{p.name}.png")
+            plot_skill(pd.read_parquet(p / "skill.parquet"),
+                       f"Skill index of {p.name}: how much a tuned bot beats B0 (95% intervals)", written[-1])
+        else:
+            rest.append(p)
+    return written + (plot_all(rest, out) if rest else [])
