@@ -1,7 +1,7 @@
 """The `unosim` command end to end through click's CliRunner (in process, so the kernel
 compiles once): good runs write readable rows, `trace`/`rules`/`report`/`compare`/`plot`
 work, and every user error is one ``Error:`` line naming the key or option, exit 2,
-no traceback (C1, cli.py's contract).
+no traceback (C1, the CLI's contract).
 """
 
 from __future__ import annotations

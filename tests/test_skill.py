@@ -30,7 +30,7 @@ def invoke(*args: object) -> Result:
 
 
 def one_error(result: Result, *needles: str) -> None:
-    """Exit 2 and one ``Error:`` line naming the needles (cli.py's contract)."""
+    """Exit 2 and one ``Error:`` line naming the needles (the CLI's contract)."""
     assert result.exit_code == 2, (result.exit_code, result.output)
     assert "Traceback" not in result.output
     lines = [ln for ln in result.output.splitlines() if ln.strip()]

@@ -1,9 +1,7 @@
-"""The `unosim tune`, `unosim league` and `unosim skill` commands: parse, call, print.
+"""`unosim tune`, `unosim league` and `unosim skill`: parse, call unosim.skill, print.
 
-They live here rather than in cli.py so that the command module stays thin and the skill
-package is one folder; cli.py registers them (:func:`register`).  Errors follow cli.py's
-rule: one ``Error: ...`` line naming the option, exit status 2, never a traceback.
-"""
+Errors follow the CLI's rule: one ``Error: ...`` line naming the option, exit status 2,
+never a traceback."""
 
 from __future__ import annotations
 
@@ -14,19 +12,13 @@ from typing import Any
 
 import click
 
+from .common import UserError, load_config_arg, one_line
+
 __all__ = ["register"]
 
 
 def _user_error(msg: str) -> click.ClickException:
-    from unosim.cli import UserError
-
     return UserError(msg)
-
-
-def _load(config: str) -> Any:
-    from unosim.cli import _load as load
-
-    return load(config)
 
 
 def _bots(values: tuple[str, ...], option: str) -> list[Any]:
@@ -102,7 +94,7 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     from unosim.run.jobs import RunError
     from unosim.skill.tune import check_args
 
-    cfg = _players(_load(config), players)
+    cfg = _players(load_config_arg(config), players)
     field_bots = _bots(field, "--field")
     w = _workers(workers)
     from unosim.skill.arena import Objective
@@ -221,7 +213,7 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
         raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
     if not 0 <= seed or seed + replicates > 2**63:
         raise _user_error(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
-    cfg = _players(_load(config), players)
+    cfg = _players(load_config_arg(config), players)
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
     ctx = click.get_current_context()
     checks = []
@@ -302,13 +294,12 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     with 95% intervals from a bootstrap of the deals, and the fit's goodness."""
     from tqdm import tqdm
 
-    from unosim.cli import _one_line
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
     from unosim.skill.league import POOR_FIT, fit_league, make_league, render_league, run_league
     from unosim.skill.plots import plot_league
 
-    cfg = _load(config)
+    cfg = load_config_arg(config)
     found = _bots(bots, "--bots")
     try:
         lg = make_league(cfg, found, players=players, deals=deals, seed=seed)
@@ -332,7 +323,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
                            if poor else ""), p))
 
     try:
-        with _one_line(dest), compile_notice(("hands",), quiet=quiet):
+        with one_line(dest), compile_notice(("hands",), quiet=quiet):
             summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
     finally:
         bar.close()

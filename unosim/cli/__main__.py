@@ -1,0 +1,5 @@
+"""`python -m unosim.cli`: the `unosim` command."""
+
+from . import main
+
+main()

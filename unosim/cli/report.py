@@ -1,0 +1,101 @@
+"""`unosim report`, `compare`, `plot`: the commands that read results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .common import UserError, is_sweep, not_empty, report_paths, main
+
+
+@main.command()
+@click.argument("results", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
+              show_default=True)
+@click.option("--view", type=click.Choice(["auto", "summary", "balance"]), default="auto", show_default=True,
+              help="auto: the balance report (each rule change against the base point) for one sweep "
+                   "directory, else the summary.")
+@click.option("--skill", "skill_dir", default=None, metavar="DIR",
+              help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
+                   "next to the sweep directory, when it exists].")
+@click.option("--html", "html_file", default=None, metavar="FILE", callback=not_empty,
+              help="Also write one self-contained page (tables, every figure, config, bots, notes) to FILE.")
+def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
+           html_file: str | None = None) -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report; with
+    --html also a league or skill directory)."""
+    from unosim.analysis import report as rp
+
+    from unosim.page import write_html
+
+    paths = report_paths(results, ("run", "sweep") if html_file is None else ("run", "sweep", "league", "skill"))
+    if html_file is not None and Path(html_file).is_dir():
+        raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
+    sweep_dir = len(paths) == 1 and is_sweep(paths[0])
+    if view == "balance" and not sweep_dir:
+        raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
+    try:
+        if html_file is not None:
+            click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
+        elif view == "balance" or (view == "auto" and sweep_dir):
+            click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
+        else:
+            click.echo(rp.render(rp.summarize(paths), fmt))
+    except (ValueError, OSError) as e:
+        raise UserError(str(e)) from None
+
+
+@main.command()
+@click.argument("baseline")
+@click.argument("others", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
+              show_default=True)
+def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
+    """Compare results against BASELINE: differences with intervals and effect sizes."""
+    from unosim.analysis import report as rp
+
+    base = report_paths((baseline,))[0]
+    paths = report_paths(others)
+    try:
+        click.echo(rp.render(rp.compare(base, paths), fmt))
+    except (ValueError, OSError) as e:
+        raise UserError(str(e)) from None
+
+
+_PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
+          "match_bots.png", "hands_per_match.png", "champions.png")  # every name analysis.plots.run_figures writes
+
+
+@main.command()
+@click.argument("results", nargs=-1, required=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True)
+@click.option("--force", is_flag=True, help="Replace the figures of an earlier `unosim plot` of other results at "
+              "--out (its own files only; a file plot did not write is never replaced).")
+def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
+    """Write PNG figures for the results into --out."""
+    from contextlib import ExitStack
+
+    from unosim.page import plot_results
+    from unosim.run.guard import GuardError, guard_output
+    from unosim.run.integrity import LockedError
+
+    paths = report_paths(results, ("run", "sweep", "league", "skill"))
+    names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
+                            for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
+    stack = ExitStack()
+    try:
+        g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
+                                             force=force, names=names))
+    except (GuardError, LockedError) as e:
+        raise UserError(str(e)) from None
+    with stack:
+        for name in names:
+            g.path(name)  # listed as plot's before any is written
+        try:
+            written = plot_results(paths, g.root)
+        except (ValueError, OSError) as e:
+            raise UserError(str(e)) from None
+        g.settle([p.name for p in written])
+    for p in written:
+        click.echo(str(p))

@@ -1,0 +1,317 @@
+"""`unosim run`, `sweep`, `duel`, `configs`, `warmup`, `repair`: the commands that play."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .common import UserError, CLUSTER_HELP, SCHEDULER_HELP, check_workers, compiling, plural, dask_client, load_config_arg, not_empty, one_line, main
+
+
+@main.command()
+@click.argument("config")
+@click.option("--hands", type=int, default=None, help="Independent hands to play [default: 100000].")
+@click.option("--games", type=int, default=None, hidden=True)  # the old name of --hands, kept for scripts
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same hands, on any core count.")
+@click.option("--out", type=click.Path(), default=None, callback=not_empty,
+              help="Result directory [default: runs/<name>.parquet].")
+@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+@click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
+@click.option("--force", is_flag=True, help="Replace an existing unosim result at --out (its files only; anything else is refused).")
+@click.option("--resume", is_flag=True,
+              help="Also accept a finished result as it is. An interrupted run resumes without this flag: "
+                   "the same command keeps its finished part files and plays the rest.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=not_empty, help=SCHEDULER_HELP)
+@click.option("--cluster", type=click.Choice(["local"]), default=None, help=CLUSTER_HELP)
+@click.option("--matches", type=int, default=None,
+              help="Play matches to match_target, scored under S1, S2 and S4, instead of independent hands "
+                   "(not with --hands; --chunk-size then counts matches, default 10000).")
+@click.option("--max-hands", type=int, default=10_000, show_default=True,
+              help="With --matches: stop a match after this many hands (flagged capped).")
+@click.option("--rotate-seats", is_flag=True,
+              help="Play every hand once per rotation of the bots over the seats (same cards; "
+                   "HANDS x players rows with rotation and bot_<s> columns); with --matches every "
+                   "match, with --tournaments every tournament (bots rotated over the player numbers).")
+@click.option("--tournaments", type=int, default=None,
+              help="Play partner-rotation tournaments (T1, 4 or 8 players) instead of independent hands "
+                   "(--chunk-size then counts tournaments, default 10000).")
+def run(config: str, hands: int | None, games: int | None, seed: int, out: str | None, workers: int | None, chunk_size: int,
+        force: bool, resume: bool, quiet: bool, matches: int | None = None, max_hands: int = 10_000,
+        scheduler: str | None = None, cluster: str | None = None, rotate_seats: bool = False,
+        tournaments: int | None = None) -> None:
+    """Play HANDS hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
+    from click.core import ParameterSource
+    from tqdm import tqdm
+
+    from unosim.run.jobs import RunError, make_job
+    from unosim.run.runner import run_job
+
+    ctx = click.get_current_context()
+    explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    if hands is not None and games is not None:
+        raise UserError("--hands: given twice (--games is its old name)")
+    hands = hands if hands is not None else games
+    if matches is not None and hands is not None:
+        raise UserError("--matches: cannot be combined with --hands (a run plays either independent "
+                        "hands or matches)")
+    if tournaments is not None and (matches is not None or hands is not None):
+        raise UserError("--tournaments: cannot be combined with --hands or --matches")
+    hands = 100_000 if hands is None else hands
+    mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
+    count = hands if matches is None else matches
+    if tournaments is not None:
+        mode, count = "tournaments", tournaments
+    cfg = load_config_arg(config)
+    suffix = {"matches": ".matches", "tournaments": ".tournaments"}.get(mode, "")
+    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{suffix}.parquet"
+    try:
+        job = make_job(cfg, mode, count, seed, out=out_path,
+                       chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
+                       max_hands=max_hands if matches is not None else None,
+                       rotate=rotate_seats and mode in ("matches", "tournaments"))
+    except RunError as e:
+        raise UserError(str(e)) from None
+    check_workers(workers, scheduler)
+    with dask_client(scheduler, cluster, workers) as client:
+        # shown only on a terminal, and only from the first progress on (after any compile)
+        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
+                   disable=True if quiet else None, delay=0.5, leave=False)
+        try:
+            with one_line(job.out), compiling(job.mode, quiet, client):
+                summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
+                                  progress=bar.update)
+        finally:
+            bar.close()
+    where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
+    for line in _run_lines(job, summary, where):
+        click.echo(line)
+
+
+def _by_bot(job: Any, shares: Any) -> str:
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
+    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
+    config seat number says which bot it is)."""
+    from unosim.run.seating import bot_label
+
+    labels = [bot_label(name, params) for name, params in job.cfg.seats]
+    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
+    return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
+
+
+def _run_lines(job: Any, s: Any, where: str) -> list[str]:
+    """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
+    cfg = job.cfg
+    n = cfg.players
+    if job.mode == "matches":
+        what = f"{s.matches:,} matches to {cfg.match_target} of {n} players ({s.hands:,} hands)"
+    elif job.mode == "tournaments":
+        what = f"{s.units:,} partner-rotation tournaments of {n} players ({s.hands:,} hands)"
+    else:
+        what = f"{s.hands:,} hands of {n} players"
+    unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
+    if s.chunks_skipped:  # a resumed run: what this command played, and what was there
+        what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
+    from unosim.run.bots_text import seating_text
+
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
+    if job.mode == "rotated":
+        lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
+    if job.rotate:
+        over = "player numbers" if job.mode == "tournaments" else "seats"
+        lines.append(f"  each of the {job.count:,} {unit} played {n} times, the bots rotated over the {over} on the "
+                     f"same deals; shares with intervals: unosim report {job.out}")
+    lines += [f"  checked: {note}" for note in s.notes]
+    if s.chunks_skipped:
+        lines.append(f"  resumed: {plural(s.chunks_skipped, 'finished chunk')} "
+                     f"{'was' if s.chunks_skipped == 1 else 'were'} kept")
+    if s.rows == 0:
+        return lines + ["  nothing left to play: the result was already complete"]
+    # the compile, if any, was reported on its own line; this is loading the compiled engine
+    start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" and s.startup >= 0.05 else ""
+    if job.mode == "matches":
+        lines.append(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
+                     f"{s.capped:,} matches capped at {job.max_hands:,} hands")
+        labels = ["first dealer"] + [f"+{i}" for i in range(1, n)]
+        systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
+        systems.append(("chips", f"S4 chips after {cfg.chips_hands} hands"))
+        for key, name in systems:
+            lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
+                         "after the first dealer (ties shared):")
+            lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
+            if job.rotate:
+                lines.append("    by bot:  " + _by_bot(job, s.bot_shares(key)))
+        return lines
+    if job.mode == "tournaments":
+        lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
+                     f"({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands")
+        for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
+            lines.append(f"  {name} champion share by player (ties shared):")
+            lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
+            if job.rotate:
+                lines.append("    by bot (the config's player number):  " + _by_bot(job, s.bot_shares(key)))
+        return lines
+    lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
+                 f"hand; {s.stalled:,} stalled")
+    labels = ["dealer"] + [f"dealer+{i}" for i in range(1, n)]
+    lines.append("  winner's seat relative to the dealer:")
+    lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares())))
+    return lines
+
+
+@main.command()
+@click.argument("sweep_file", metavar="SWEEP")
+@click.option("--out", type=click.Path(), default=None, callback=not_empty,
+              help="Dataset directory [default: runs/<sweep name>].")
+@click.option("--workers", type=int, default=None,
+              help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")
+@click.option("--chunk-size", type=int, default=None,
+              help="Hands (or matches) per part file [default: the sweep's chunk_size, else 200000].")
+@click.option("--hands", type=int, default=None,
+              help="Hands per point instead of the sweep file's (a quick look at a big sweep).")
+@click.option("--matches", type=int, default=None, help="Matches per point instead of the file's (a sweep of matches).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=not_empty, help=SCHEDULER_HELP)
+@click.option("--cluster", type=click.Choice(["local"]), default=None, help=CLUSTER_HELP)
+@click.option("--force", is_flag=True, help="Replace an existing unosim sweep at --out (its files only; anything else is refused).")
+@click.option("--resume", is_flag=True,
+              help="Also accept a finished dataset as it is (an unfinished one resumes without this flag).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
+          cluster: str | None, force: bool, resume: bool, quiet: bool, hands: int | None = None,
+          matches: int | None = None) -> None:
+    """Run every point of SWEEP (a TOML sweep file) into one hive-partitioned Parquet dataset.
+
+    Every point plays the same seed, so points differ by their rules only.  The same
+    command resumes an interrupted sweep, keeping its finished part files; a changed sweep
+    in an existing directory is refused (--force overwrites).  `unosim report DIR` then
+    prints the balance report and `unosim plot DIR` its chart."""
+    from tqdm import tqdm
+
+    from unosim.run.bots_text import bots_line, seating_text
+    from unosim.run.summary import wall_seconds
+    from unosim.run.sweep import SweepError, load_sweep, run_sweep
+
+    try:
+        if hands is not None and matches is not None:
+            raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")
+        sw = load_sweep(sweep_file)
+        sw = sw.with_count("hands", hands) if hands is not None else sw.with_count("matches", matches)
+        sw = sw.with_chunk_size(chunk_size)
+    except SweepError as e:
+        raise UserError(str(e)) from None
+    for note in sw.warnings:
+        click.echo(f"Warning: {note}", err=True)
+    out_path = Path(out) if out else Path("runs") / sw.name
+    total = sw.count * len(sw.points)
+    check_workers(workers, scheduler)
+    with dask_client(scheduler, cluster, workers) as client:
+        bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
+                   file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
+        try:
+            with warnings.catch_warnings(), one_line(out_path), compiling(sw.unit, quiet, client):
+                warnings.simplefilter("ignore")  # sw.warnings were printed above
+                s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
+                              progress=bar.update)
+        finally:
+            bar.close()
+    where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
+    click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
+               f"{where} -> {out_path}")
+    click.echo(f"  bots: {bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points})}")
+    skipped = sum(p.chunks_skipped for p in s)
+    rows = sum(p.rows for p in s)
+    for p in s:
+        for note in p.notes:
+            click.echo(f"  checked: {note}")
+    if skipped:
+        click.echo(f"  resumed: kept {plural(skipped, 'finished chunk')}")
+    if not rows:
+        click.echo("  nothing left to play: the sweep was already complete")
+    if rows:
+        seconds = wall_seconds(s)
+        rate = rows / seconds if seconds > 0 else float("nan")
+        click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
+        width = max(len(p.label) for p in s)
+        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 win share':>18}")
+        for p in s:
+            if p.rows:
+                click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
+                           f"{p.shares()[1 % p.players]:>18.2%}")
+    click.echo(f"  next: unosim report {out_path}")
+
+
+@main.command()
+def configs() -> None:
+    """List the bundled configs and sweeps (usable by name: `unosim run stacking`)."""
+    from unosim.rules.bundled import bundled_configs, bundled_sweeps, describe
+
+    for title, found in (("configs", bundled_configs()), ("sweeps (unosim sweep NAME)", bundled_sweeps())):
+        click.echo(f"{title}:")
+        width = max(len(n) for n in found)
+        for name, path in found.items():
+            click.echo(f"  {name:<{width}}  {describe(path)}")
+
+
+@main.command()
+@click.option("--quiet", is_flag=True, help="Print nothing but the compile notice.")
+def warmup(quiet: bool) -> None:
+    """Compile every kernel now (first run only, about a minute and a half) so later commands start at once."""
+    from unosim.run.warmup import warmup as compile_all
+
+    seconds = compile_all()
+    if not quiet:
+        for name, t in seconds.items():
+            click.echo(f"  {name}: ready in {t:.1f} s")
+        click.echo(f"unosim: every kernel is compiled and cached ({sum(seconds.values()):.1f} s)")
+
+
+@main.command()
+@click.argument("directory", metavar="DIR")
+def repair(directory: str) -> None:
+    """Rebuild the manifest of the result DIR from its parts and check every part.
+
+    For a result whose _unosim.json was lost or damaged (a full disk): every verified part
+    is kept, a damaged one removed; the run's own command then finishes it."""
+    from unosim.run.repair import repair as rebuild
+
+    with one_line(Path(directory)):
+        for line in rebuild(directory):
+            click.echo(line)
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
+@click.option("--hands", type=int, default=20_000, show_default=True,
+              help="Deals; each is played in every seating of A and B (see below).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--others", default=None,
+              help="A bot for the seats A and B leave [default: none; A and B fill the table].")
+@click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
+@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
+def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None, config: str | None,
+         workers: int | None) -> None:
+    """Bot A against bot B in every seat pattern: win shares and A - B with 95% intervals.
+
+    Without --others: A alone at a table of B's and B alone at a table of A's, every
+    rotation (heads-up: the two face each other from both seats).  With --others: A and B
+    at a table of that bot in every placement and rotation.  `duel B A` reports minus the
+    difference of `duel A B`.  A bot is a strategy name, name:param=value,... (e.g.
+    counter:suspicion=0.5) or a bot file (.toml), labelled by its name."""
+    from unosim.rules.config import ConfigError
+    from unosim.analysis.duel import duel as play_duel
+    from unosim.analysis.duel import render
+    from unosim.run.jobs import RunError
+
+    try:
+        res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,
+                        cfg=load_config_arg(config) if config else None, workers=workers)
+    except (ConfigError, RunError) as e:
+        raise UserError(str(e)) from None
+    for line in render(res):
+        click.echo(line)
