@@ -30,7 +30,7 @@ if _HERE not in sys.path:
 #   e2e          commands and notebooks run as a user runs them
 #   faults       damaged, mixed and killed results: the fault-injection suite
 KINDS: dict[str, tuple[str, ...]] = {
-    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report",
+    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
              "benchmarks"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips"),

@@ -4,7 +4,12 @@ Any change to what the engine writes (a rule's effect, a bot's choice, the order
 draws, a column) shows as a diff here.  A change that is meant must bump ``ENGINE_VERSION``
 (stored in every output file) and regenerate, in the same commit:
 
-    python tests/golden_rows.py          # rewrites tests/golden/*
+    python tests/golden_rows.py                 # rewrites tests/golden/*
+    python tests/golden_rows.py --add-columns   # only writes columns the files lack
+
+Rows are compared column by column (:func:`compare`), so a new column (a rule's new
+counter) fails only as "new column", and ``--add-columns`` adds it to every file without
+touching a value of the columns already kept: it refuses if any of them changed.
 
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
@@ -14,6 +19,8 @@ players) and play-by-play traces (of a batch hand, a match hand and a tournament
 
 from __future__ import annotations
 
+import csv
+import io
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -115,6 +122,53 @@ def produce(case: Case, work: Path) -> str:
     return rows.to_csv(index=False, lineterminator="\n")
 
 
+def columns(text: str) -> dict[str, list[str]]:
+    """A CSV's columns by name, in file order, each as its cells' text."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return {}
+    return {name: [r[j] for r in rows[1:]] for j, name in enumerate(rows[0])}
+
+
+def compare(want: str, got: str) -> tuple[list[str], list[str]]:
+    """(problems, new columns) of output ``got`` against golden ``want``, column by column:
+    a kept column missing, moved or with a different cell is a problem (its first differing
+    row named); a column the golden file lacks is new."""
+    w, g = columns(want), columns(got)
+    problems = [f"column {c!r} is gone" for c in w if c not in g]
+    new = [c for c in g if c not in w]
+    kept = [c for c in g if c in w]
+    if kept != [c for c in w if c in g]:
+        problems.append(f"columns moved: golden order {[c for c in w if c in g]}, now {kept}")
+    for c in kept:
+        if len(g[c]) != len(w[c]):
+            problems.append(f"{len(g[c])} rows, golden {len(w[c])}")
+            break
+        bad = [i for i, (x, y) in enumerate(zip(w[c], g[c])) if x != y]
+        if bad:
+            problems.append(f"column {c!r}: {len(bad)} rows differ, first row {bad[0]}: golden {w[c][bad[0]]}, "
+                            f"now {g[c][bad[0]]}")
+    return problems, new
+
+
+def add_columns() -> None:
+    """Write into each golden CSV the columns the output has and the file lacks, in the
+    output's order; every kept column must be unchanged (else: regenerate, and bump)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in cases():
+            if case.trace or not case.file.exists():
+                continue
+            want, got = case.file.read_text(), produce(case, Path(tmp))
+            problems, new = compare(want, got)
+            if problems:
+                raise SystemExit(f"{case.name}: kept columns changed, not adding columns: {problems[0]}")
+            if new:
+                case.file.write_text(got)
+                print(f"{case.file.relative_to(GOLDEN.parent.parent)}: added {', '.join(new)}")
+    VERSION_FILE.write_text(f"{ENGINE_VERSION}\n")
+    print(f"engine version {ENGINE_VERSION}")
+
+
 def regenerate() -> None:
     GOLDEN.mkdir(exist_ok=True)
     for old in GOLDEN.glob("*"):
@@ -128,4 +182,4 @@ def regenerate() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(regenerate())
+    sys.exit(add_columns() if sys.argv[1:] == ["--add-columns"] else regenerate())

@@ -24,18 +24,35 @@ from dataclasses import dataclass
 import numpy as np
 
 from unosim.rules import cards
-from unosim.rules.config import RulesConfig, to_params
+import hypothesis.strategies as hs
+
+from unosim.rules.config import Key, RulesConfig, to_params
 from unosim.engine import batch as B
 from unosim.engine import hand as H
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
 from unosim.kernel.rng import stream_start
 
-# Counters that never go down during a hand (O1 and the house-rule tallies).
-MONOTONE = (L.S_TURNS, L.S_PLAYED, L.S_DRAWN, L.S_RESHUFFLES, L.S_CHALLENGES,
-            L.S_UNO_PENALTIES, L.S_JUMP_INS, L.S_SWAPS, L.S_PASSES, L.S_SLAPS, L.S_NOISES,
-            L.S_GIVEAWAYS, L.S_MAX_DRAW, L.S_LONGEST_STACK, L.S_STACK_DRAWN, L.S_FALSE_CALLS, L.S_MISPLAYS)
+# Counters never go down during a hand (O1 and the house-rule tallies: every counter a row carries).
+MONOTONE = L.COUNTER_SLOTS
 _COUNTER_NAMES = {getattr(L, n): n for n in dir(L) if n.startswith("S_")}
+
+
+def key_values(k: Key) -> hs.SearchStrategy:
+    """Hypothesis values for a config key from its registry record alone (type, choices,
+    range, words), so a new key is drawn by the property tests without an edit here."""
+    if k.type == "enum":
+        return hs.sampled_from(k.choices)
+    if k.type == "bool":
+        return hs.booleans()
+    if k.type == "rank":
+        return hs.one_of(hs.just("none"), hs.integers(int(k.lo), int(k.hi)))
+    if k.type == "int":
+        ints = hs.integers(int(k.lo), None if k.hi is None else int(k.hi))
+        return hs.one_of(ints, hs.sampled_from(k.words)) if k.words else ints
+    if k.type == "float":
+        return hs.floats(k.lo, k.hi, allow_nan=False)
+    raise ValueError(f"{k.full}: no values for a {k.type} key (give its strategy by hand)")
 
 
 class InvariantError(AssertionError):
@@ -374,5 +391,5 @@ def check_config(cfg: RulesConfig, seed: int, hands: int, start: int = 0) -> lis
     return results
 
 
-__all__ = ["HandResult", "InvariantError", "Rules", "batch_rows", "check_config", "check_end",
+__all__ = ["HandResult", "InvariantError", "Rules", "batch_rows", "check_config", "check_end", "key_values",
            "check_rows", "check_state", "check_step", "hands_of", "kind_counts", "play_hand_checked"]

@@ -59,6 +59,22 @@ def test_c1_registry_covers_every_key_and_field():
         assert k.rules and k.doc, k.name
 
 
+def test_c1_the_record_and_p_layout_come_from_the_registry():
+    """RulesConfig's fields are the registry's keys in its order with its defaults; every
+    key the kernel reads has a P slot (params.SWITCHES or FORMATS), every slot a key
+    (but watchers, which the seats set), P_<KEY> names it, and no two share one."""
+    import dataclasses
+    fields = [f for f in dataclasses.fields(C.RulesConfig) if f.name not in ("seats", "source")]
+    keys = [k for k in C.REGISTRY if k.type != "seats"]
+    assert [(f.name, f.default) for f in fields] == [(k.name, k.default) for k in keys]
+    assert all(k.slot is not None for k in keys if k.type != "str"), "a key without a P slot"
+    assert set(slots.SLOTS) - set(C.KEYS) == {"watchers"}
+    for k in keys:
+        if k.slot is not None:
+            assert getattr(slots, "P_" + k.name.upper()) == k.slot == slots.SLOTS[k.name]
+    assert len(set(slots.SLOTS.values())) == len(slots.SLOTS)
+
+
 def test_every_key_is_built():
     """R1-R13, H1-H19 and the E extensions are all switches of the engine now."""
     assert HOUSE_RULE_KEYS <= set(C.KEYS)
@@ -116,7 +132,7 @@ ENUM_CODES = {  # copied from layout.py's comments, not from config.py
 }
 BOOL_SLOTS = {
     "first_draw2_skips": slots.P_FIRST_DRAW2_SKIPS, "voluntary_draw": slots.P_VOLUNTARY_DRAW,
-    "challenge": slots.P_CHALLENGE, "challenge_success_skip": slots.P_CHALLENGE_SKIP,
+    "challenge": slots.P_CHALLENGE, "challenge_success_skip": slots.P_CHALLENGE_SUCCESS_SKIP,
     "seven_o": slots.P_SEVEN_O, "wild_last": slots.P_WILD_LAST,
 }
 

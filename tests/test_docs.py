@@ -13,6 +13,17 @@ def test_c1_readme_rules_table_matches_the_registry():
     assert table.strip() == rules_markdown().strip(), "regenerate with: unosim rules --format markdown"
 
 
+def test_o1_every_counter_column_is_in_the_readme_output_section():
+    """A new counter (unosim.kernel.layout.COUNTERS) is a new output column: the README says
+    what it counts."""
+    from unosim.kernel.layout import COUNTERS
+
+    text = README.read_text()
+    output = text.split("## Output")[1].split("\n## ")[0]
+    missing = [c.column for c in COUNTERS if f"`{c.column}`" not in output]
+    assert not missing, f"README's Output section does not name {missing}"
+
+
 def test_readme_gives_the_two_commands():
     text = README.read_text()
     assert "pip install -e '.[dev,dask]' && unosim run configs/standard.toml" in text

@@ -7,9 +7,10 @@ import hypothesis.strategies as hs
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from harness import check_config
+from harness import check_config, key_values
 from test_invariants import official_configs
-from unosim.rules.config import KEYS, ConfigError, default_config
+from unosim.rules.config import REGISTRY, ConfigError, default_config
+from unosim.rules.validate import check_value
 from unosim.kernel import layout as L
 
 # B0 with its two rates on (docs/rules.md B0): bluffs and challenges happen, so H9, H18
@@ -57,35 +58,35 @@ def test_house_rule_invariants_after_every_step(name: str) -> None:
         assert all(r.st[L.S_DONE] for r in results)
 
 
+# Keys whose values depend on other keys, or are not one value: drawn here, not from the registry.
+BY_HAND = {"name", "seats", "teams"}
+
+
 @hs.composite
 def house_configs(draw: hs.DrawFn) -> dict:
-    """Official variants plus any subset of the house rules, each at a random value."""
+    """Official variants plus any subset of the other [table] and [rules] keys, each at any
+    value its registry record allows (:func:`harness.key_values`): a new key is in the mix
+    as soon as it is in the registry."""
     changes = draw(official_configs())
     players = changes["players"]
-    house = {
-        "stacking": hs.sampled_from(KEYS["stacking"].choices),
-        "jump_in": hs.sampled_from(KEYS["jump_in"].choices),
-        "jump_in_stack": hs.sampled_from(KEYS["jump_in_stack"].choices),
-        "draw": hs.sampled_from(KEYS["draw"].choices),
-        "seven_o": hs.booleans(),
-        "red_zero": hs.sampled_from(KEYS["red_zero"].choices),
-        "multi_play": hs.sampled_from(KEYS["multi_play"].choices),
-        "wild_last": hs.booleans(),
-        "slap_rank": hs.sampled_from(["none", 0, 7, 9]),
-        "silent_rank": hs.sampled_from(["none", 1, 6]),
-        "noise_chance": hs.sampled_from([0.0, 0.25, 1.0]),
-        "finish": hs.sampled_from(KEYS["finish"].choices),
-        "first_player": hs.sampled_from(KEYS["first_player"].choices),
-        "bluff_penalty": hs.sampled_from(KEYS["bluff_penalty"].choices),
-        "uno_false_call": hs.sampled_from([0.0, 0.2, 1.0]),
-        "misplay": hs.sampled_from([0.0, 0.2, 1.0]),
-        "seats": hs.sampled_from(["random", BLUFFING_B0]),
-        "teams": hs.sampled_from([t for t in (1, 2, 3, 5) if players % t == 0 and players // t >= 2 or t == 1]),
-    }
+    house = {k.name: key_values(k) for k in REGISTRY
+             if k.section in ("table", "rules") and k.name not in changes and k.name not in BY_HAND}
+    house["seats"] = hs.sampled_from(["random", BLUFFING_B0])
+    house["teams"] = hs.sampled_from([t for t in (1, 2, 3, 5) if players % t == 0 and players // t >= 2 or t == 1])
     for key, strategy in house.items():
         if draw(hs.booleans()):
             changes[key] = draw(strategy)
     return changes
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=hs.data())
+def test_key_values_are_what_the_config_accepts(data: hs.DataObject) -> None:
+    """Every value :func:`harness.key_values` draws passes the key's own check (C1), so the
+    property tests explore the configs users can write, not refused ones."""
+    k = data.draw(hs.sampled_from([k for k in REGISTRY if k.type not in ("str", "seats")]))
+    value = data.draw(key_values(k))
+    assert check_value(k, value) == value
 
 
 @pytest.mark.slow

@@ -11,6 +11,8 @@ sentences.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from unosim.rules import cards
@@ -21,9 +23,19 @@ from .engine.batch import trace_hand
 from .engine.matches import trace_match_hand
 from .engine.tournaments import trace_tournament_hand
 
-_DRAW_REASON = {L.DR_TURN: "", L.DR_PENALTY: " (penalty)", L.DR_UNO: " (UNO not called)",
-                L.DR_SLAP: " (slowest slap)", L.DR_NOISE: " (made a sound)", L.DR_CHALLENGE: " (challenge)",
-                L.DR_FALSE_CALL: " (wrong UNO call)", L.DR_MISPLAY: " (misplay)"}
+# Why cards were drawn (unosim.kernel.layout.DR_*): what a single drawn card's line adds, and
+# how a penalty drawn at once is told ("as a penalty" where None).
+DRAW_REASONS: dict[int, tuple[str, str | None]] = {
+    L.DR_TURN: ("", None),
+    L.DR_PENALTY: (" (penalty)", None),
+    L.DR_UNO: (" (UNO not called)", "for not calling UNO"),
+    L.DR_SLAP: (" (slowest slap)", None),
+    L.DR_NOISE: (" (made a sound)", None),
+    L.DR_CHALLENGE: (" (challenge)", "after the challenge"),
+    L.DR_FALSE_CALL: (" (wrong UNO call)", "for the wrong call"),
+    L.DR_MISPLAY: (" (misplay)", "for the misplay"),
+}
+assert set(DRAW_REASONS) == {v for k, v in vars(L).items() if k.startswith("DR_")}, "every draw reason has a text"
 
 
 def _params(cfg: RulesConfig, rotation: int | None) -> np.ndarray:
@@ -115,10 +127,76 @@ def describe_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, 
     return _tell(table_cfg, st, events, head)
 
 
+def _colour(c: int) -> str:
+    return cards.COLOR_NAMES[int(c)]
+
+
+def _names(b: int, c: int) -> str:
+    """" and names <colour>." after a wild card, else "."."""
+    return f" and names {_colour(c)}." if b >= cards.WILD else "."
+
+
+def _play(a: int, b: int, c: int) -> str:
+    if a < 0:  # a wild turned up: the first player names the colour (R3)
+        return f"The first player names {_colour(c)}."
+    return f"Seat {a} plays {cards.name(b)}{_names(b, c)}"
+
+
+def _uno(a: int, b: int, c: int) -> str:
+    if b == 0:
+        return f"  seat {a} calls UNO."
+    return f"  seat {a} forgets to call UNO" + (" and is caught." if c else " and gets away with it.")
+
+
+def _draw(a: int, b: int, c: int) -> str:
+    return f"  seat {a} draws {cards.name(b)}{DRAW_REASONS[c][0] if c in DRAW_REASONS else ''}"
+
+
+def _penalty(a: int, b: int, c: int) -> str:
+    why = DRAW_REASONS[c][1] if c in DRAW_REASONS else None
+    return f"  seat {a} has drawn {b} {why or 'as a penalty'}."
+
+Text = Callable[[int, int, int], "str | None"]
+
+# What each kernel event (unosim.kernel.layout.EV_*, arguments a, b, c) says; None: nothing.
+# EV_DEAL is gathered into one line per seat by _tell; EV_STALL needs the config (_tell).
+EVENT_TEXT: dict[int, Text] = {
+    L.EV_RETURN: lambda a, b, c: f"Turned {cards.name(a)}: it goes back and the draw pile is reshuffled.",
+    L.EV_TURN_UP: lambda a, b, c: f"Turned {cards.name(a)} to start the discard pile.",
+    L.EV_PLAY: _play,
+    L.EV_STACK: lambda a, b, c: f"Seat {a} stacks {cards.name(b)}{_names(b, c)}",
+    L.EV_JUMP: lambda a, b, c: f"Seat {a} jumps in with {cards.name(b)}{_names(b, c)}",
+    L.EV_DRAW: _draw,
+    L.EV_KEEP: lambda a, b, c: f"  seat {a} keeps it; turn over.",
+    L.EV_PASS: lambda a, b, c: f"Seat {a} cannot draw (both piles empty) and passes.",
+    L.EV_SKIPPED: lambda a, b, c: f"  seat {a} loses the turn.",
+    L.EV_REVERSE: lambda a, b, c: "  play now goes " + ("clockwise." if a > 0 else "anticlockwise."),
+    L.EV_PENALTY: _penalty,
+    L.EV_CHALLENGE: lambda a, b, c: (f"Seat {a} challenges seat {b}'s Wild Draw Four: "
+                                     + ("the bluff is proven." if c else "the Wild Draw Four was legal.")),
+    L.EV_UNO: _uno,
+    L.EV_OUT: lambda a, b, c: f"Seat {a} has no cards left (finishing rank {b}).",
+    L.EV_RESHUFFLE: lambda a, b, c: f"  the draw pile is empty: {a} discards are shuffled into a new draw pile.",
+    L.EV_SWAP: lambda a, b, c: f"  seat {a} swaps hands with seat {b}.",
+    L.EV_PASS_HANDS: lambda a, b, c: "  every player passes their hand to the next player.",
+    L.EV_GIVEAWAY: lambda a, b, c: f"  seat {a} gives {c} cards to seat {b}.",
+    L.EV_SLAP: lambda a, b, c: f"  everyone slaps the pile; seat {a} is slowest and draws {b}.",
+    L.EV_SILENCE: lambda a, b, c: f"  silence! kept by seat {a}.",
+    L.EV_NOISE: lambda a, b, c: f"  seat {a} makes a sound, draws {b}, and the silence lifts.",
+    L.EV_TAKE_BACK: lambda a, b, c: (f"  seat {a} takes the {cards.name(b)} back and plays a card of the "
+                                     "colour it hid instead."),
+    L.EV_FALSE_CALL: lambda a, b, c: f"  seat {a} calls UNO with two or more cards left and is caught.",
+    L.EV_MISPLAY: lambda a, b, c: f"Seat {a} puts down a card that does not play, takes it back.",
+    L.EV_FACING: lambda a, b, c: f"  seat {a} faces {b} cards (a stack of {c}): stack on it or draw them all.",
+    L.EV_END: lambda a, b, c: f"Seat {a} wins the hand." if a >= 0 else None,
+}
+_EVENTS = {v for k, v in vars(L).items() if k.startswith("EV_")}
+assert _EVENTS == set(EVENT_TEXT) | {L.EV_DEAL, L.EV_STALL}, "every kernel event has a text"
+
+
 def _tell(cfg: RulesConfig, st: np.ndarray, events: np.ndarray, lines: list[str]) -> list[str]:
     n = cfg.players
     dealt: dict[int, list[str]] = {}
-    color = lambda c: cards.COLOR_NAMES[int(c)]  # noqa: E731
     for ev, a, b, c in events.tolist():
         if ev == L.EV_DEAL:
             dealt.setdefault(a, []).append(cards.name(b))
@@ -127,73 +205,12 @@ def _tell(cfg: RulesConfig, st: np.ndarray, events: np.ndarray, lines: list[str]
             for s in range(n):
                 lines.append(f"  seat {s} is dealt {' '.join(dealt.get(s, []))}")
             dealt = {}
-        if ev == L.EV_RETURN:
-            lines.append(f"Turned {cards.name(a)}: it goes back and the draw pile is reshuffled.")
-        elif ev == L.EV_TURN_UP:
-            lines.append(f"Turned {cards.name(a)} to start the discard pile.")
-        elif ev == L.EV_PLAY:
-            who = "The first player names" if a < 0 else f"Seat {a} plays {cards.name(b)}"
-            if a < 0:
-                lines.append(f"{who} {color(c)}.")
-            elif b >= cards.WILD:
-                lines.append(f"{who} and names {color(c)}.")
-            else:
-                lines.append(f"{who}.")
-        elif ev == L.EV_STACK:
-            lines.append(f"Seat {a} stacks {cards.name(b)}" + (f" and names {color(c)}." if b >= cards.WILD else "."))
-        elif ev == L.EV_JUMP:
-            lines.append(f"Seat {a} jumps in with {cards.name(b)}" + (f" and names {color(c)}." if b >= cards.WILD else "."))
-        elif ev == L.EV_DRAW:
-            lines.append(f"  seat {a} draws {cards.name(b)}{_DRAW_REASON.get(c, '')}")
-        elif ev == L.EV_KEEP:
-            lines.append(f"  seat {a} keeps it; turn over.")
-        elif ev == L.EV_PASS:
-            lines.append(f"Seat {a} cannot draw (both piles empty) and passes.")
-        elif ev == L.EV_SKIPPED:
-            lines.append(f"  seat {a} loses the turn.")
-        elif ev == L.EV_REVERSE:
-            lines.append("  play now goes " + ("clockwise." if a > 0 else "anticlockwise."))
-        elif ev == L.EV_PENALTY:
-            what = {L.DR_UNO: "for not calling UNO", L.DR_CHALLENGE: "after the challenge",
-                    L.DR_FALSE_CALL: "for the wrong call", L.DR_MISPLAY: "for the misplay"}.get(c, "as a penalty")
-            lines.append(f"  seat {a} has drawn {b} {what}.")
-        elif ev == L.EV_CHALLENGE:
-            verdict = "the bluff is proven" if c else "the Wild Draw Four was legal"
-            lines.append(f"Seat {a} challenges seat {b}'s Wild Draw Four: {verdict}.")
-        elif ev == L.EV_UNO:
-            if b == 0:
-                lines.append(f"  seat {a} calls UNO.")
-            else:
-                lines.append(f"  seat {a} forgets to call UNO" + (" and is caught." if c else " and gets away with it."))
-        elif ev == L.EV_OUT:
-            lines.append(f"Seat {a} has no cards left (finishing rank {b}).")
-        elif ev == L.EV_RESHUFFLE:
-            lines.append(f"  the draw pile is empty: {a} discards are shuffled into a new draw pile.")
-        elif ev == L.EV_SWAP:
-            lines.append(f"  seat {a} swaps hands with seat {b}.")
-        elif ev == L.EV_PASS_HANDS:
-            lines.append("  every player passes their hand to the next player.")
-        elif ev == L.EV_GIVEAWAY:
-            lines.append(f"  seat {a} gives {c} cards to seat {b}.")
-        elif ev == L.EV_SLAP:
-            lines.append(f"  everyone slaps the pile; seat {a} is slowest and draws {b}.")
-        elif ev == L.EV_SILENCE:
-            lines.append(f"  silence! kept by seat {a}.")
-        elif ev == L.EV_NOISE:
-            lines.append(f"  seat {a} makes a sound, draws {b}, and the silence lifts.")
-        elif ev == L.EV_TAKE_BACK:
-            lines.append(f"  seat {a} takes the {cards.name(b)} back and plays a card of the colour it hid instead.")
-        elif ev == L.EV_FALSE_CALL:
-            lines.append(f"  seat {a} calls UNO with two or more cards left and is caught.")
-        elif ev == L.EV_MISPLAY:
-            lines.append(f"Seat {a} puts down a card that does not play, takes it back.")
-        elif ev == L.EV_FACING:
-            lines.append(f"  seat {a} faces {b} cards (a stack of {c}): stack on it or draw them all.")
-        elif ev == L.EV_STALL:
-            lines.append(f"The hand reaches max_turns = {cfg.max_turns} and stops with no winner (stalled).")
-        elif ev == L.EV_END:
-            if a >= 0:
-                lines.append(f"Seat {a} wins the hand.")
+        if ev == L.EV_STALL:
+            text = f"The hand reaches max_turns = {cfg.max_turns} and stops with no winner (stalled)."
+        else:
+            text = EVENT_TEXT[ev](a, b, c)
+        if text is not None:
+            lines.append(text)
     lines.append(f"{int(st[L.S_TURNS])} turns, {int(st[L.S_PLAYED])} cards played, "
                  f"{int(st[L.S_DRAWN])} drawn, {int(st[L.S_RESHUFFLES])} reshuffles.")
     for s in range(n):

@@ -11,13 +11,9 @@ from numba import prange
 from unosim.kernel.jit import jit, kernel
 from unosim.kernel.borrow import address, borrow
 from .hand import play_hand
-from unosim.kernel.layout import (LOG_WIDTH, N_OUT, N_STATE, O_CARDS0, O_CHALLENGES, O_DEALER, O_DRAWN,
-    O_FALSE_CALLS, O_FIRST, O_GIVEAWAYS, O_MISPLAYS, O_HAND, O_JUMP_INS, O_LONGEST_STACK, O_MAX_DRAW, O_MULTI_PLAYS, O_NOISES, O_PASSES,
-    O_PLAYED, O_POINTS0, O_RANK0, O_RESHUFFLES, O_SLAPS, O_STACK_DRAWN, O_STALLED, O_SWAPS, O_TURNS,
-    O_UNO_PENALTIES, O_VOL_DRAWS, O_WIN_TEAM, O_WINNER, S_CHALLENGES, S_DEALER, S_DRAWN, S_FALSE_CALLS, S_FIRST, S_MISPLAYS,
-    S_GIVEAWAYS, S_HS0, S_JUMP_INS, S_LOGCAP, S_LONGEST_STACK, S_MAX_DRAW, S_MULTI_PLAYS, S_NOISES, S_NP,
-    S_PASSES, S_PLAYED, S_RANK0, S_RESHUFFLES, S_SLAPS, S_STACK_DRAWN, S_STALLED, S_SWAPS, S_TURNS,
-    S_UNO_PENALTIES, S_VOL_DRAWS, S_WINNER)
+from unosim.kernel.layout import (COUNTER_SLOTS, LOG_WIDTH, N_COUNTERS, N_OUT, N_STATE, O_CARDS0, O_COUNTER0,
+    O_DEALER, O_FIRST, O_HAND, O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER, S_DEALER, S_FIRST, S_HS0,
+    S_LOGCAP, S_NP, S_RANK0, S_STALLED, S_WINNER)
 from unosim.rules.params import P_DEALER, P_FINISH, P_PLAYERS, P_TEAMS
 from unosim.kernel.rng import below, stream_start
 from unosim.kernel.table import hand_points, rule
@@ -25,6 +21,11 @@ from unosim.rules.codes import Dealer, Finish
 
 STREAM_HANDS = 1
 STREAM_MATCHES = 2
+
+# The counters' st slots as a global array: numba freezes it into the machine code as a
+# constant, so write_row's loop unrolls into one fixed slot read per counter, the code a
+# line per counter would give (a tuple indexed in a loop does not fold the same way).
+_COUNTER_SLOTS = np.array(COUNTER_SLOTS, np.int64)
 
 
 @jit()
@@ -53,7 +54,8 @@ def hand_dealer(P, rng, index):
 
 @jit()
 def write_row(st, P, out, i, index):
-    """Copy the finished hand's O1 record into row i."""
+    """Copy the finished hand's O1 record into row i: who dealt, started and won, the
+    counters block (:data:`unosim.kernel.layout.COUNTERS`), then each seat's points, cards and rank."""
     n = st[S_NP]
     out[i, O_HAND] = index
     out[i, O_DEALER] = st[S_DEALER]
@@ -63,25 +65,8 @@ def write_row(st, P, out, i, index):
     teams = rule(st, P_TEAMS)
     out[i, O_WIN_TEAM] = w % teams if w >= 0 else -1
     out[i, O_STALLED] = st[S_STALLED]
-    out[i, O_TURNS] = st[S_TURNS]
-    out[i, O_PLAYED] = st[S_PLAYED]
-    out[i, O_DRAWN] = st[S_DRAWN]
-    out[i, O_RESHUFFLES] = st[S_RESHUFFLES]
-    out[i, O_CHALLENGES] = st[S_CHALLENGES]
-    out[i, O_UNO_PENALTIES] = st[S_UNO_PENALTIES]
-    out[i, O_LONGEST_STACK] = st[S_LONGEST_STACK]
-    out[i, O_STACK_DRAWN] = st[S_STACK_DRAWN]
-    out[i, O_JUMP_INS] = st[S_JUMP_INS]
-    out[i, O_SWAPS] = st[S_SWAPS]
-    out[i, O_PASSES] = st[S_PASSES]
-    out[i, O_SLAPS] = st[S_SLAPS]
-    out[i, O_NOISES] = st[S_NOISES]
-    out[i, O_GIVEAWAYS] = st[S_GIVEAWAYS]
-    out[i, O_MAX_DRAW] = st[S_MAX_DRAW]
-    out[i, O_MULTI_PLAYS] = st[S_MULTI_PLAYS]
-    out[i, O_VOL_DRAWS] = st[S_VOL_DRAWS]
-    out[i, O_FALSE_CALLS] = st[S_FALSE_CALLS]
-    out[i, O_MISPLAYS] = st[S_MISPLAYS]
+    for j in range(N_COUNTERS):  # the counters block (layout.COUNTERS), one constant slot each
+        out[i, O_COUNTER0 + j] = st[_COUNTER_SLOTS[j]]
     ranked = rule(st, P_FINISH) == Finish.last_standing
     for s in range(n):
         out[i, O_POINTS0 + s] = hand_points(st, P, s)

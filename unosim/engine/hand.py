@@ -1,4 +1,4 @@
-"""One hand of UNO as plain functions over the state vector (docs/rules.md R2-R13, H1-H19).
+"""One hand of UNO as plain functions over the state vector (docs/rules.md R2-R13, H1-H24, E1-E5).
 
 The loop (:func:`step`) is: stall at ``max_turns`` (R13), else resolve a pending penalty
 (R8 challenge, H1 stack, or draw it), else the seat in ``S_CUR`` takes a turn (R5-R7,
@@ -8,7 +8,8 @@ cards at once through :func:`play_multi` (H6); a jumped-in card through the H2 w
 :func:`settle`: end of the hand (R12) or UNO call (R10), the jump-in window (H2), slap
 (H10), silence (H11), then the card's effect (R9, H4, H5).
 
-Where each rule lives (module.function):
+Where each rule lives (module.function; tests/test_rule_map.py checks that every rule of
+docs/rules.md has a row and that every function named exists):
 
 ====  ==============================================================================
 R1    kernel.piles.build_deck (deck), kernel.table.hand_points (points)
@@ -43,6 +44,21 @@ H16   engine.setup.turnable
 H17   kernel.table.hand_points (the score table from rules.config)
 H18   engine.effects.penalty_of; engine.turns.face_penalty (challenge_extra)
 H19   engine.matches.score_row (match_target)
+H20   rules.validate.deck_count (decks = "auto"); kernel.piles.build_deck
+H21   engine.setup.richest_seat, turn_first_card
+H22   engine.turns.take_back; engine.effects.put_down (what a take-back returns to)
+H23   engine.effects.uno_moment, false_call
+H24   engine.turns.misplay
+E1    kernel.moves.draw4_honest, no_other_play
+E2    engine.turns.drawn_playable
+E3    engine.turns.drawn_playable; engine.effects.effect
+E4    engine.batch.deal_next
+E5    engine.setup.turned_reverse_void
+S1    engine.matches.score_row; engine.tournaments.score_hand
+S2    engine.matches.score_row; engine.tournaments.score_hand
+S3    engine.matches.first_dealer, play_match
+S4    engine.matches.score_row
+T1    engine.tournaments.play_tournament, score_hand
 ====  ==============================================================================
 """
 

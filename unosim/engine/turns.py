@@ -18,7 +18,7 @@ from unosim.kernel.rng import chance
 from unosim.kernel.table import add_card, log_event, next_seat, rule
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import BluffPenalty, Draw, DrawnDraw4, DrawnMatch, PlayDrawn, Stacking, WildDraw4
-from unosim.rules.params import (P_BLUFF_PENALTY, P_CHALLENGE, P_CHALLENGE_EXTRA, P_CHALLENGE_SKIP, P_DRAW,
+from unosim.rules.params import (P_BLUFF_PENALTY, P_CHALLENGE, P_CHALLENGE_EXTRA, P_CHALLENGE_SUCCESS_SKIP, P_DRAW,
     P_DRAW4_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_MISPLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_STACKING,
     P_WILD_DRAW4)
 from .effects import other_draws_two, put_down
@@ -152,7 +152,7 @@ def face_penalty(st, P, rng, log):
             got = draw_cards(st, rng, log, b, st[S_PENDING], DR_CHALLENGE)
             log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
             clear_pending(st)
-            if rule(st, P_CHALLENGE_SKIP) != 0:  # H9
+            if rule(st, P_CHALLENGE_SUCCESS_SKIP) != 0:  # H9
                 log_event(st, log, EV_SKIPPED, v, 0, 0)
                 st[S_CUR] = next_seat(st, v)
         else:

@@ -10,6 +10,8 @@ results: bump :data:`ENGINE_VERSION` (stored in every output file).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
@@ -73,6 +75,47 @@ S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (reset): the switche
 S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (reset)
 N_STATE = S_BOT0 + MAX_PLAYERS
 
+# --------------------------------------------------------------------------- the hand's counters
+class Counter(NamedTuple):
+    """One tally a hand row carries.  ``name`` names both slots: ``S_<name>``, where the
+    kernel counts during the hand, and ``O_<name>``, its column in ``out`` (made below from
+    its place in :data:`COUNTERS`)."""
+
+    column: str        # the output file's column
+    name: str          # S_<name> and O_<name>
+    kind: str          # "length" (how long a hand ran), "base" (official rules) or "house"
+    rules: str         # the rule ids that make it move (docs/rules.md O1)
+    maximum: bool = False  # a per-hand maximum, not a count: reports give its overall maximum too
+
+
+# The one list of counters, in file order.  The row writer copies it, ``HAND_COLUMNS``
+# names it, and the reports' counter sets (unosim.analysis.report.model) and the invariant
+# harness read it; a new counter is an ``S_`` slot above and one record here.
+COUNTERS = (
+    Counter("turns", "TURNS", "length", "O1 R13"),
+    Counter("cards_played", "PLAYED", "length", "O1"),
+    Counter("cards_drawn", "DRAWN", "base", "O1"),
+    Counter("reshuffles", "RESHUFFLES", "base", "R11"),
+    Counter("challenges", "CHALLENGES", "base", "R8"),
+    Counter("uno_penalties", "UNO_PENALTIES", "base", "R10"),
+    Counter("longest_stack", "LONGEST_STACK", "house", "H1", maximum=True),
+    Counter("stack_drawn", "STACK_DRAWN", "house", "H1"),
+    Counter("jump_ins", "JUMP_INS", "house", "H2"),
+    Counter("swaps", "SWAPS", "house", "H4"),
+    Counter("passes", "PASSES", "house", "H4"),
+    Counter("slaps", "SLAPS", "house", "H10"),
+    Counter("noises", "NOISES", "house", "H11"),
+    Counter("giveaways", "GIVEAWAYS", "house", "H5"),
+    Counter("max_draw", "MAX_DRAW", "house", "O1", maximum=True),
+    Counter("multi_plays", "MULTI_PLAYS", "house", "H6"),
+    Counter("voluntary_draws", "VOL_DRAWS", "house", "R7 H8"),
+    Counter("false_calls", "FALSE_CALLS", "house", "H23"),
+    Counter("misplays", "MISPLAYS", "house", "H24"),
+)
+N_COUNTERS = len(COUNTERS)
+COUNTER_SLOTS = tuple(globals()["S_" + c.name] for c in COUNTERS)
+"""``st`` slot of each counter, in file order: what the row writer copies."""
+
 # --------------------------------------------------------------------------- out: one row per hand
 O_HAND = 0
 O_DEALER = 1
@@ -80,26 +123,10 @@ O_FIRST = 2
 O_WINNER = 3
 O_WIN_TEAM = 4
 O_STALLED = 5
-O_TURNS = 6
-O_PLAYED = 7
-O_DRAWN = 8
-O_RESHUFFLES = 9
-O_CHALLENGES = 10
-O_UNO_PENALTIES = 11
-O_LONGEST_STACK = 12
-O_STACK_DRAWN = 13
-O_JUMP_INS = 14
-O_SWAPS = 15
-O_PASSES = 16
-O_SLAPS = 17
-O_NOISES = 18
-O_GIVEAWAYS = 19
-O_MAX_DRAW = 20
-O_MULTI_PLAYS = 21
-O_VOL_DRAWS = 22
-O_FALSE_CALLS = 23
-O_MISPLAYS = 24
-O_POINTS0 = 26
+O_COUNTER0 = 6   # the counters, in COUNTERS order: O_<name> = O_COUNTER0 + its index
+for _i, _c in enumerate(COUNTERS):
+    globals()["O_" + _c.name] = O_COUNTER0 + _i  # O_TURNS, O_PLAYED, ... as plain module integers
+O_POINTS0 = O_COUNTER0 + N_COUNTERS
 O_CARDS0 = O_POINTS0 + MAX_PLAYERS
 O_RANK0 = O_CARDS0 + MAX_PLAYERS
 N_OUT = O_RANK0 + MAX_PLAYERS
@@ -107,16 +134,15 @@ N_OUT = O_RANK0 + MAX_PLAYERS
 # Column names in file order; per-seat columns are added for the seats at the table.
 HAND_COLUMNS = (
     ("hand", O_HAND), ("dealer", O_DEALER), ("first_player", O_FIRST), ("winner", O_WINNER),
-    ("winning_team", O_WIN_TEAM), ("stalled", O_STALLED), ("turns", O_TURNS),
-    ("cards_played", O_PLAYED), ("cards_drawn", O_DRAWN), ("reshuffles", O_RESHUFFLES),
-    ("challenges", O_CHALLENGES), ("uno_penalties", O_UNO_PENALTIES),
-    ("longest_stack", O_LONGEST_STACK), ("stack_drawn", O_STACK_DRAWN),
-    ("jump_ins", O_JUMP_INS), ("swaps", O_SWAPS), ("passes", O_PASSES), ("slaps", O_SLAPS),
-    ("noises", O_NOISES), ("giveaways", O_GIVEAWAYS), ("max_draw", O_MAX_DRAW),
-    ("multi_plays", O_MULTI_PLAYS), ("voluntary_draws", O_VOL_DRAWS),
-    ("false_calls", O_FALSE_CALLS), ("misplays", O_MISPLAYS),
-)
+    ("winning_team", O_WIN_TEAM), ("stalled", O_STALLED),
+) + tuple((c.column, O_COUNTER0 + i) for i, c in enumerate(COUNTERS))
 SEAT_COLUMNS = (("points", O_POINTS0), ("cards", O_CARDS0), ("rank", O_RANK0))
+
+_STATE = {v: k for k, v in globals().items() if k.startswith("S_") and isinstance(v, int) and v < S_HS0}
+assert len(set(COUNTER_SLOTS)) == N_COUNTERS and all(_STATE[s] == "S_" + c.name for s, c in zip(COUNTER_SLOTS, COUNTERS)), \
+    "every counter has an st slot of its own below S_HS0"
+assert len({c.column for c in COUNTERS} | {n for n, _ in HAND_COLUMNS[:6]}) == len(HAND_COLUMNS)
+del _i, _c, _STATE
 
 # --------------------------------------------------------------------------- trace events
 EV_DEAL = 1         # seat, kind dealt

@@ -52,74 +52,44 @@ def strategies() -> Strategies:
 # --------------------------------------------------------------------------- the config
 
 
-def _d(name: str) -> Any:
-    return KEYS[name].default
-
-
 def _default_seats() -> tuple[tuple[str, dict[str, Any]], ...]:
     name = KEYS["seats"].default
     params = {p: d for p, (d, _) in STRATEGIES[name][1].items()}
     return tuple((name, dict(params)) for _ in range(KEYS["players"].default))
 
 
+# A key's type in the record: the Python type of its value ("rank" and number keys with
+# words such as decks = "auto" also hold a string).
+_FIELD_TYPES = {"int": "int", "float": "float", "bool": "bool", "enum": "str", "rank": "int | str", "str": "str"}
+
+
+def _registry_fields(cls: type) -> type:
+    """Give the record one field per registry key, in registry order and with the key's
+    default, before the fields the class itself declares (``seats``, ``source``): a new
+    key in :data:`unosim.rules.keys.REGISTRY` is a new field here without an edit."""
+    own = dict(cls.__dict__.get("__annotations__", {}))
+    fields: dict[str, Any] = {}
+    for k in REGISTRY:
+        if k.name in own:
+            continue
+        fields[k.name] = _FIELD_TYPES[k.type] + (" | str" if k.words else "")
+        setattr(cls, k.name, k.default)
+    cls.__annotations__ = {**fields, **own}
+    return cls
+
+
 @dataclass(frozen=True)
+@_registry_fields
 class RulesConfig:
     """A validated rules config: every key's typed value, the bot of every seat.
 
     Build it with :func:`load_config`, :func:`parse_config` or :func:`default_config` (which
-    validate); the field defaults are the registry defaults.  ``seats`` holds one
+    validate).  Its fields are made from the key registry (one per key, the registry
+    default as the field default), then ``seats`` and ``source``.  ``seats`` holds one
     ``(strategy, params)`` per seat with every parameter resolved (defaults filled in, in
     the strategy's order).  ``source`` is the TOML text it was read from (None if built
     in code); it does not take part in equality."""
 
-    name: str = _d("name")
-    # [table]
-    players: int = _d("players")
-    decks: int | str = _d("decks")
-    hand_size: int = _d("hand_size")
-    dealer: str = _d("dealer")
-    # [rules]
-    first_card: str = _d("first_card")
-    first_draw2_skips: bool = _d("first_draw2_skips")
-    play_drawn: str = _d("play_drawn")
-    voluntary_draw: bool = _d("voluntary_draw")
-    wild_draw4: str = _d("wild_draw4")
-    challenge: bool = _d("challenge")
-    challenge_success_skip: bool = _d("challenge_success_skip")
-    bluff_penalty: str = _d("bluff_penalty")
-    two_player_reverse: str = _d("two_player_reverse")
-    turned_reverse: str = _d("turned_reverse")
-    first_player: str = _d("first_player")
-    uno_forget: float = _d("uno_forget")
-    uno_caught: float = _d("uno_caught")
-    uno_false_call: float = _d("uno_false_call")
-    misplay: float = _d("misplay")
-    drawn_match: str = _d("drawn_match")
-    drawn_draw4: str = _d("drawn_draw4")
-    max_turns: int = _d("max_turns")
-    draw2_amount: int = _d("draw2_amount")
-    draw4_amount: int = _d("draw4_amount")
-    challenge_extra: int = _d("challenge_extra")
-    stacking: str = _d("stacking")
-    jump_in: str = _d("jump_in")
-    jump_in_stack: str = _d("jump_in_stack")
-    draw: str = _d("draw")
-    seven_o: bool = _d("seven_o")
-    red_zero: str = _d("red_zero")
-    multi_play: str = _d("multi_play")
-    wild_last: bool = _d("wild_last")
-    slap_rank: int | str = _d("slap_rank")
-    silent_rank: int | str = _d("silent_rank")
-    noise_chance: float = _d("noise_chance")
-    teams: int = _d("teams")
-    finish: str = _d("finish")
-    # [scoring]
-    zero_points: int = _d("zero_points")
-    match_target: int = _d("match_target")
-    chips_hands: int = _d("chips_hands")
-    # [tournament]
-    hands_per_round: int = _d("hands_per_round")
-    # [bots]
     seats: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=_default_seats)
     source: str | None = field(default=None, compare=False, repr=False)
 

@@ -41,8 +41,8 @@ _TYPES = ("int", "float", "bool", "enum", "rank", "str", "seats")
 
 @dataclass(frozen=True)
 class Key:
-    """One config key.  ``slot`` is the ``slots.P_*`` index it fills (None: not a rules
-    switch).  Encoding in ``P``: enum -> index of the value in ``choices`` (the named code
+    """One config key.  ``slot`` is the ``P`` index it fills (:data:`unosim.rules.params.SLOTS`;
+    None: not a rules switch).  Encoding in ``P``: enum -> index of the value in ``choices`` (the named code
     of :mod:`unosim.rules.codes`), bool -> 0/1, rank -> the number or -1 for "none", numbers as is."""
 
     name: str
@@ -92,12 +92,13 @@ class Key:
         return float(value)
 
 
-def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str, slot: int | None = None,
+def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str,
        choices: Any = (), lo: float | None = None, hi: float | None = None, words: tuple[str, ...] = ()) -> Key:
     """Compact record constructor: ``rules`` is space-separated; an enum's ``choices`` is its
-    NamedTuple of :mod:`unosim.rules.codes`, whose field order is the code the kernel reads."""
-    return Key(name, section, type_, default, tuple(rules.split()), doc, slot, tuple(getattr(choices, "_fields", ())),
-               lo, hi, words)
+    NamedTuple of :mod:`unosim.rules.codes`, whose field order is the code the kernel reads.
+    The key's ``P`` slot is its place in :data:`unosim.rules.params.SLOTS` (None if absent)."""
+    return Key(name, section, type_, default, tuple(rules.split()), doc, slots.SLOTS.get(name),
+               tuple(getattr(choices, "_fields", ())), lo, hi, words)
 
 
 # The registry.  Order = order in configs, the README table and `unosim rules`.
@@ -107,134 +108,128 @@ REGISTRY: tuple[Key, ...] = (
        "label stored with every result and the default output name (runs/<name>.parquet)"),
     # [table]
     _k("table", "players", "int", 4, "R2", "players at the table, seats 0..n-1",
-       slots.P_PLAYERS, lo=2, hi=slots.MAX_PLAYERS),
+       lo=2, hi=slots.MAX_PLAYERS),
     _k("table", "decks", "int", 1, "R1 H20",
        "108-card decks shuffled together; \"auto\": 1 for 2-4 players, 2 for 5 or more",
-       slots.P_DECKS, lo=1, hi=slots.MAX_CARDS // 108, words=("auto",)),
+       lo=1, hi=slots.MAX_CARDS // 108, words=("auto",)),
     _k("table", "hand_size", "int", 7, "R2", "cards dealt to each player",
-       slots.P_HAND_SIZE, lo=1, hi=30),
+       lo=1, hi=30),
     _k("table", "dealer", "enum", "rotate", "R4 E4",
        "who deals the next hand: the next seat, the last winner, a random seat, or always the last seat",
-       slots.P_DEALER, codes.Dealer),
+       codes.Dealer),
     # [rules] official rules and their variants
     _k("rules", "first_card", "enum", "any", "R3 H16",
        "the turned first card: any card, or turn until a number card shows",
-       slots.P_FIRST_CARD, codes.FirstCard),
+       codes.FirstCard),
     _k("rules", "first_draw2_skips", "bool", True, "R3 H15",
-       "a turned Draw Two makes the first player draw and lose the turn (false: draw, then play)",
-       slots.P_FIRST_DRAW2_SKIPS),
+       "a turned Draw Two makes the first player draw and lose the turn (false: draw, then play)"),
     _k("rules", "play_drawn", "enum", "may", "R6",
        "a legal drawn card may be played at once, must be, or never is",
-       slots.P_PLAY_DRAWN, codes.PlayDrawn),
+       codes.PlayDrawn),
     _k("rules", "voluntary_draw", "bool", True, "R7 H8",
-       "a player may draw instead of playing a legal card (false: forced play)",
-       slots.P_VOLUNTARY_DRAW),
+       "a player may draw instead of playing a legal card (false: forced play)"),
     _k("rules", "wild_draw4", "enum", "restricted", "R8 E1",
        "Wild Draw Four only without a card of the current colour (bluffs possible), any time, "
        "or only when nothing else plays",
-       slots.P_WILD_DRAW4, codes.WildDraw4),
+       codes.WildDraw4),
     _k("rules", "challenge", "bool", True, "R8",
-       "the next player may challenge a restricted Wild Draw Four",
-       slots.P_CHALLENGE),
+       "the next player may challenge a restricted Wild Draw Four"),
     _k("rules", "challenge_success_skip", "bool", False, "R8 H9",
-       "a challenger who proves a bluff still loses the turn",
-       slots.P_CHALLENGE_SKIP),
+       "a challenger who proves a bluff still loses the turn"),
     _k("rules", "bluff_penalty", "enum", "draw", "R8 H22",
        "a proven bluffer draws the Wild Draw Four's cards, or takes it back, plays a card of the "
        "colour it hid instead and draws them",
-       slots.P_BLUFF_PENALTY, codes.BluffPenalty),
+       codes.BluffPenalty),
     _k("rules", "two_player_reverse", "enum", "skip", "R9 H14",
        "with 2 players a Reverse acts as a Skip, or has no effect",
-       slots.P_TWO_PLAYER_REVERSE, codes.TwoPlayerReverse),
+       codes.TwoPlayerReverse),
     _k("rules", "turned_reverse", "enum", "as_played", "R3 E5",
        "with 2 players a turned Reverse acts as two_player_reverse says, lets the dealer play first, "
        "or does nothing",
-       slots.P_TURNED_REVERSE, codes.TurnedReverse),
+       codes.TurnedReverse),
     _k("rules", "first_player", "enum", "after_dealer", "R3 H21",
        "who takes the first turn: the seat after the dealer, or the player whose dealt hand is worth "
        "the most points",
-       slots.P_FIRST_PLAYER, codes.FirstPlayer),
+       codes.FirstPlayer),
     _k("rules", "uno_forget", "float", 0.0, "R10",
        "chance that a bot forgets to call UNO on its second-to-last card",
-       slots.P_UNO_FORGET, lo=0.0, hi=1.0),
+       lo=0.0, hi=1.0),
     _k("rules", "uno_caught", "float", 1.0, "R10",
        "chance that a forgotten UNO is caught (the player draws 2)",
-       slots.P_UNO_CAUGHT, lo=0.0, hi=1.0),
+       lo=0.0, hi=1.0),
     _k("rules", "uno_false_call", "float", 0.0, "R10 H23",
        "chance that a bot calls UNO wrongly after a play that leaves it 2 or more cards (it draws 2)",
-       slots.P_UNO_FALSE_CALL, lo=0.0, hi=1.0),
+       lo=0.0, hi=1.0),
     _k("rules", "misplay", "float", 0.0, "R10 H24",
        "chance, as a turn begins, that a bot holding an illegal card puts one down by mistake "
        "(taken back, it draws 1)",
-       slots.P_MISPLAY, lo=0.0, hi=1.0),
+       lo=0.0, hi=1.0),
     _k("rules", "drawn_match", "enum", "any", "R6 E2",
        "a drawn card may be played if it is legal, or only if it is wild or of the colour in force",
-       slots.P_DRAWN_MATCH, codes.DrawnMatch),
+       codes.DrawnMatch),
     _k("rules", "drawn_draw4", "enum", "draw4", "R6 E3",
        "a drawn Wild Draw Four played at once acts as a Wild Draw Four, or as a plain Wild",
-       slots.P_DRAWN_DRAW4, codes.DrawnDraw4),
+       codes.DrawnDraw4),
     _k("rules", "max_turns", "int", 5000, "R13",
        "turns after which a hand stops with no winner, flagged stalled",
-       slots.P_MAX_TURNS, lo=1, hi=1_000_000),
+       lo=1, hi=1_000_000),
     _k("rules", "draw2_amount", "int", 2, "H18", "cards a Draw Two makes the next player draw",
-       slots.P_DRAW2_AMOUNT, lo=0, hi=50),
+       lo=0, hi=50),
     _k("rules", "draw4_amount", "int", 4, "H18", "cards a Wild Draw Four makes the next player draw",
-       slots.P_DRAW4_AMOUNT, lo=0, hi=50),
+       lo=0, hi=50),
     _k("rules", "challenge_extra", "int", 2, "H18",
        "extra cards a challenger draws when the Wild Draw Four was legal",
-       slots.P_CHALLENGE_EXTRA, lo=0, hi=50),
+       lo=0, hi=50),
     # [rules] house rules, off by default
     _k("rules", "stacking", "enum", "none", "H1",
        "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, or all",
-       slots.P_STACKING, codes.Stacking),
+       codes.Stacking),
     _k("rules", "jump_in", "enum", "none", "H2",
        "an identical card may be played out of turn: never, numbers, coloured cards, or all",
-       slots.P_JUMP_IN, codes.JumpIn),
+       codes.JumpIn),
     _k("rules", "jump_in_stack", "enum", "replace", "H2",
        "jumped-in draw cards: only the last one counts, or the penalties add up",
-       slots.P_JUMP_IN_STACK, codes.JumpInStack),
+       codes.JumpInStack),
     _k("rules", "draw", "enum", "one", "H3",
        "a player with no legal card draws one card, or until a legal card shows",
-       slots.P_DRAW, codes.Draw),
+       codes.Draw),
     _k("rules", "seven_o", "bool", False, "H4",
-       "a 0 passes every hand on, a 7 swaps hands with a chosen opponent",
-       slots.P_SEVEN_O),
+       "a 0 passes every hand on, a 7 swaps hands with a chosen opponent"),
     _k("rules", "red_zero", "enum", "none", "H5",
        "the red 0: a plain 0, a +10, or a giveaway of all but one card (then worth 100)",
-       slots.P_RED_ZERO, codes.RedZero),
+       codes.RedZero),
     _k("rules", "multi_play", "enum", "none", "H6",
        "several cards at once: no, identical cards, or cards of one number or symbol",
-       slots.P_MULTI_PLAY, codes.MultiPlay),
+       codes.MultiPlay),
     _k("rules", "wild_last", "bool", True, "H7",
-       "a Wild or Wild Draw Four may be the last card (false: it may not)",
-       slots.P_WILD_LAST),
+       "a Wild or Wild Draw Four may be the last card (false: it may not)"),
     _k("rules", "slap_rank", "rank", "none", "H10",
        "a played card of this number makes the slowest slapper draw 2",
-       slots.P_SLAP_RANK, lo=0, hi=9),
+       lo=0, hi=9),
     _k("rules", "silent_rank", "rank", "none", "H11",
        "a played card of this number starts a silence",
-       slots.P_SILENT_RANK, lo=0, hi=9),
+       lo=0, hi=9),
     _k("rules", "noise_chance", "float", 0.0, "H11",
        "chance per turn that someone breaks a silence and draws 2",
-       slots.P_NOISE_CHANCE, lo=0.0, hi=1.0),
+       lo=0.0, hi=1.0),
     # teams: 1 (no teams) or t teams of players/t >= 2 seats each; see _check_cross.
     _k("rules", "teams", "int", 1, "H12",
        "teams, seat s playing for team s mod teams (1: no teams)",
-       slots.P_TEAMS, lo=1, hi=slots.MAX_PLAYERS // 2),
+       lo=1, hi=slots.MAX_PLAYERS // 2),
     _k("rules", "finish", "enum", "first_out", "H13",
        "a hand ends when the first player is out, or goes on until one player is left",
-       slots.P_FINISH, codes.Finish),
+       codes.Finish),
     # [scoring]
     _k("scoring", "zero_points", "int", 0, "R1 H17", "points of a 0 left in a hand",
-       slots.P_ZERO_POINTS, lo=0, hi=50),
+       lo=0, hi=50),
     _k("scoring", "match_target", "int", 500, "S1 S2 H19", "total that ends a match",
-       slots.P_MATCH_TARGET, lo=1, hi=1_000_000),
+       lo=1, hi=1_000_000),
     _k("scoring", "chips_hands", "int", 10, "S4", "hands after which the chips (S4) of a match are counted",
-       slots.P_CHIPS_HANDS, lo=1, hi=10_000),
+       lo=1, hi=10_000),
     # [tournament]
     _k("tournament", "hands_per_round", "int", 4, "T1",
        "hands each table plays per round of a partner-rotation tournament",
-       slots.P_HANDS_PER_ROUND, lo=1, hi=1_000),
+       lo=1, hi=1_000),
     # [bots]
     _k("bots", "seats", "seats", "random", "B0",
        "the bot of every seat; a list entry may be an inline table {strategy = \"name\", <param> = value}"),
@@ -296,3 +291,4 @@ def rules_markdown() -> str:
 assert all(k.type in _TYPES for k in REGISTRY)
 assert all(k.slot is None or 0 <= k.slot < slots.P_SCORE0 or k.slot in slots.FORMAT_SLOTS for k in REGISTRY)
 assert len({k.slot for k in REGISTRY if k.slot is not None}) == sum(k.slot is not None for k in REGISTRY)
+assert set(slots.SLOTS) - set(KEYS) == {"watchers"}, "every P slot but watchers is a registry key's"

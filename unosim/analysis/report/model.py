@@ -13,26 +13,15 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
+from unosim.kernel.layout import COUNTERS
 
-LENGTH_COLUMNS = ("turns", "cards_played")
-BASE_COUNTERS = ("cards_drawn", "reshuffles", "challenges", "uno_penalties")
-HOUSE_COUNTERS = (
-    "longest_stack",
-    "stack_drawn",
-    "jump_ins",
-    "swaps",
-    "passes",
-    "slaps",
-    "noises",
-    "giveaways",
-    "max_draw",
-    "multi_plays",
-    "voluntary_draws",
-    "false_calls",
-    "misplays",
-)
+
+# The counter columns by kind, from the one list of counters (unosim.kernel.layout.COUNTERS).
+LENGTH_COLUMNS = tuple(c.column for c in COUNTERS if c.kind == "length")
+BASE_COUNTERS = tuple(c.column for c in COUNTERS if c.kind == "base")
+HOUSE_COUNTERS = tuple(c.column for c in COUNTERS if c.kind == "house")
 #: Counters that are per-hand maxima: their overall maximum is reported too.
-MAX_COUNTERS = ("longest_stack", "max_draw")
+MAX_COUNTERS = tuple(c.column for c in COUNTERS if c.maximum)
 TABLE_COLUMNS = (
     "label", "section", "figure", "key", "stat",
     "value", "low", "high", "n", "successes", "sd",
