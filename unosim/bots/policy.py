@@ -55,8 +55,8 @@ def may_draw_holding(st, P, p):
     """Whether p's -1 from :func:`choose_play` can mean a draw while holding a legal card
     (R7): never for B0, which draws only when nothing is legal, nor under forced play (H8),
     where a -1 is B0's.  Two integer reads, so the engine scans the hand for the O1
-    ``voluntary_draws`` count only when the answer could be yes: the scan after every
-    draw cost a table of B0 bots 32% of its kernel speed (benchmarks/versus.py)."""
+    ``voluntary_draws`` count only when the answer could be yes: a scan after every
+    draw costs a table of B0 bots a large share of its kernel speed (benchmarks/versus.py)."""
     return strategy(st, p) != Strategy.random and rule(st, P_VOLUNTARY_DRAW) != 0
 
 

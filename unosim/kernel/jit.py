@@ -1,24 +1,23 @@
 """How every engine function is compiled: once per argument type, inlined by LLVM.
 
 ``@jit()`` and ``@jit(inline=True)`` stand for ``@njit(cache=True)`` and
-``@njit(cache=True, inline="always")`` in kernel/, bots/ and engine/.  Why, measured on
-cold compiles of the hands kernel (2 shared cores, CPU seconds, peak RSS):
+``@njit(cache=True, inline="always")`` in kernel/, bots/ and engine/.  Why (the compile
+times and sizes behind each choice are in benchmarks/README.md, "Figures measured"):
 
 * numba's own ``inline="always"`` copies the callee's IR into each caller and types it
   again there, and the engine nests such functions six deep (hand step, turn, policy,
   strategy, legality, rule): one hand loop was typed and lowered as one huge function,
-  485 s and 1.7 GB.  ``inline=True`` here is numba's ``forceinline`` instead: the
+  minutes of compile and gigabytes of memory.  ``inline=True`` here is numba's ``forceinline`` instead: the
   function is typed and lowered once and marked ``alwaysinline``, so LLVM puts it into
   every caller and the hot loop is the same machine code (kernel speed unchanged,
-  benchmarks/versus.py): 62 s and 0.6 GB.  Without it (LLVM's own inlining choices
-  only) the compile took 47 s but the kernel lost 31% of its speed, which is why the
+  benchmarks/versus.py) at a fraction of the compile.  Without it (LLVM's own inlining
+  choices only) the compile is shorter still but the kernel loses much of its speed, which is why the
   small, hot functions (a turn, a legality test, a score, a rule read) keep it.
 * A call with a constant argument (``rule(st, P_TEAMS)``, ``log_event(st, log, EV_PLAY,
   ...)``, ``param(P, p, 2)``) makes numba type the argument as that literal and compile
-  the callee once per constant (``log_event`` 40 times, ``rule`` 29, ``param`` 24).  The
-  dispatcher below types such calls by plain types, so each function is compiled once
-  (149 compiled versions of 147 functions for the hands, matches and trace kernels); LLVM folds the
-  constant once the call is inlined.
+  the callee once per constant (dozens of times for ``log_event``, ``rule`` and ``param``).
+  The dispatcher below types such calls by plain types, so each function is compiled once;
+  LLVM folds the constant once the call is inlined.
 
 The flag is always given: numba lets a callee without one inherit its caller's
 ``forceinline``, which would inline whole rare paths into the hot loop.

@@ -4,8 +4,8 @@ A result directory is trusted only as far as it can be checked: every part is re
 once it is complete on disk (written, fsynced, renamed), in the result's part journal
 (``_unosim_parts.jsonl``, one line per part appended and fsynced: the part's chunk, its
 unit range, its rows, and a CRC-32 and size of its bytes).  Resume, ``unosim repair`` and
-``unosim report`` hash every part against that record (CRC-32 runs at about 2 GB/s, a
-small share of reading the data) and check its footer (row count, the unit range in its
+``unosim report`` hash every part against that record (CRC-32 is a small share of
+reading the data) and check its footer (row count, the unit range in its
 column statistics, the run's identity digest ``unosim.run_id``): a flipped bit, a part of
 another run, a copy under another name or a stray file is never counted.
 
@@ -164,7 +164,7 @@ def probe_writable(directory: Path) -> None:
 
 def file_crc(path: Path) -> tuple[int, int]:
     """(CRC-32, size in bytes) of a file's content.  The file is mapped, not copied: zlib
-    hashes the page cache's pages in place (about 2 GB/s, the GIL released)."""
+    hashes the page cache's pages in place (the GIL released)."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size == 0:

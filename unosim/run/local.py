@@ -6,8 +6,7 @@ writes the last one, so writing costs almost no wall time, and the chunks of all
 idle.  Hands are played in slices of :data:`SLICE` into two small reused kernel buffers;
 a copier thread moves each slice into the chunk's columns (and the summary) while the
 kernel plays the next slice, so a run touches little fresh memory (first touches of
-fresh pages cost about 4 ms per MiB on this kind of virtual machine) and memory stays
-flat.  Matches and rotated deals are played a chunk at a time (a match's rows are not
+fresh pages are slow on virtual machines) and memory stays flat.  Matches and rotated deals are played a chunk at a time (a match's rows are not
 known before it ends).  This design was tuned hard; see benchmarks/README.md.
 
 A stop (an exception, Ctrl-C) lets the write in flight finish, so only whole parts are

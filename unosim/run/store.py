@@ -65,8 +65,8 @@ class Columns:
     """One chunk's columns in their file types, filled slice by slice from kernel rows.
 
     The runner plays a chunk in slices into a small reused kernel buffer and copies each
-    slice here, so a run touches little fresh memory (first touches of fresh pages cost
-    about 4 ms per MiB on this kind of virtual machine)."""
+    slice here, so a run touches little fresh memory (first touches of fresh pages are
+    slow on virtual machines)."""
 
     def __init__(self, columns: list[tuple[str, int]], count: int) -> None:
         self.columns = columns
@@ -212,8 +212,8 @@ class ResultDir:
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
         # hand/match indices run up by one: delta-encoded they take almost no room, and a
-        # dictionary of unique values would be built only to be thrown away (-27% write
-        # time, -34% file size on a standard run); every other column is dictionary-encoded
+        # dictionary of unique values would be built only to be thrown away (smaller and
+        # faster to write); every other column is dictionary-encoded
         indices = [name for name in table.column_names if name in _INT64_COLUMNS]
         try:
             pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),

@@ -67,7 +67,7 @@ def _iter_batches(src: Source, columns: Sequence[str], batch_rows: int = 1 << 18
     ``bot_<s>`` columns are read dictionary-encoded and yielded as ``(codes, names)``
     so 10 million strings never become Python objects. Batches of 256k rows without
     pre-buffering measured fastest and leanest on 10M-row files (the temporaries of a
-    batch then stay in cache; whole 1M-row groups cost ~40% more time and memory).
+    batch then stay in cache; whole 1M-row groups cost more time and memory).
     """
     cols = [c for c in columns if c in src.names]
     bot_cols = [c for c in cols if c.startswith("bot_")]
