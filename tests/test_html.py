@@ -107,3 +107,22 @@ def test_bad_html_values(value: str, needle: str, results: dict[str, list[Path]]
 def test_a_league_page_stands_alone(results: dict[str, list[Path]], tmp_path: Path) -> None:
     res = invoke("report", *results["league"], *results["run"], "--html", tmp_path / "r.html")
     assert res.exit_code == 2 and "a league or skill directory is a page of its own" in res.output
+
+
+def test_a_file_the_command_did_not_write_is_never_replaced(results: dict[str, list[Path]], tmp_path: Path) -> None:
+    """Like every writing command: an earlier page of `report --html` is replaced, a user's
+    file of that name (or the target of a symlink of that name) is refused in one line and
+    left as it was."""
+    page = tmp_path / "r.html"
+    _ok("report", *results["run"], "--html", page)
+    _ok("report", *results["comparison"], "--html", page)  # its own page: replaced
+    assert "until" in page.read_text()
+    mine = tmp_path / "notes.html"
+    mine.write_text("<html>my notes</html>")
+    link = tmp_path / "link.html"
+    link.symlink_to(mine)
+    for dest in (mine, link):
+        res = invoke("report", *results["run"], "--html", dest)
+        assert res.exit_code == 2 and "is not a page `unosim report --html` wrote" in res.output, res.output
+    assert mine.read_text() == "<html>my notes</html>"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".unosim-")]

@@ -81,3 +81,52 @@ def test_a_signal_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, sig: int
     assert "resume with: unosim run standard --hands 4000000" in lines[0] and "Traceback" not in err
     kept = len(journal.read_text().splitlines())
     assert kept >= 1
+
+
+def _sweep_file(tmp_path: Path) -> Path:
+    sw = tmp_path / "big.toml"
+    sw.write_text('name = "big"\nbase = "standard"\nhands = 3000000\nchunk_size = 50000\n[axes]\n'
+                  '"rules.stacking" = ["draw2"]\n')
+    return sw
+
+
+@pytest.mark.parametrize("command, kept", [
+    ("sweep", "every finished part of every point is kept"),
+    ("league", "every finished part of every table is kept"),
+    ("skill", "skill.parquet keeps every finished point"),
+    ("tune", None),
+    ("duel", "nothing was written"),
+])
+def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str, kept: str | None) -> None:
+    """SIGINT mid-work ends each long command within seconds, exit 130, with one line saying
+    what was kept and (for what writes parts) the command that resumes; never a traceback."""
+    out = tmp_path / "o"
+    args = {
+        "sweep": ["sweep", str(_sweep_file(tmp_path)), "--out", str(out), "--quiet"],
+        "league": ["league", "standard", "--bots", "counter,greedy,random,wild_saver", "--deals", "200000",
+                   "--out", str(out), "--quiet"],
+        "skill": ["skill", str(_sweep_file(tmp_path)), "--budget", "100000", "--replicates", "1", "--out", str(out),
+                  "--quiet"],
+        "tune": ["tune", "standard", "--budget", "100000", "--out", str(out), "--quiet"],
+        "duel": ["duel", "counter", "greedy", "--players", "4", "--hands", "5000000"],
+    }[command]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and command != "duel" and not out.exists():
+        time.sleep(0.1)  # the command has parsed its options and holds its folder
+    time.sleep(3.0)  # mid-work
+    assert p.poll() is None, p.communicate()
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert time.monotonic() - t < 15, err
+    assert p.returncode == 130 and "Traceback" not in err, err
+    if command == "tune":  # the search stops and writes the best bot so far
+        assert (out / "bot.toml").exists(), err
+        return
+    lines = [ln for ln in err.splitlines() if ln.startswith("unosim: interrupted (SIGINT)")]
+    assert len(lines) == 1 and kept in lines[0], err
+    if command != "duel":
+        assert f"resume with: unosim {command} " in lines[0], err

@@ -184,21 +184,48 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
     configs = _configs(items if kinds != ["sweep"] else [items[0]])
     if configs:
         body += ["<h2>Config</h2>", configs]
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" + _GENERATOR +
             f"<title>{_esc(title)}</title><style>{_STYLE}</style></head>\n"
             f"<body><h1>{_esc(title)}</h1>\n" + "\n".join(body) + f"\n<script>{_CHECK}</script></body></html>\n")
 
 
+_GENERATOR = '<meta name="generator" content="unosim report --html">'
+"""Marks a page as this command's: an existing file without it is never replaced."""
+
+
+def _ours(path: Path) -> bool:
+    """Whether ``path`` is a page `unosim report --html` wrote (its head carries the marker)."""
+    try:
+        with open(path, "rb") as f:
+            return _GENERATOR.encode() in f.read(4096)
+    except OSError:
+        return False
+
+
 def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
                skill: str | os.PathLike[str] | None = None) -> Path:
-    """Write :func:`page` to ``out`` (its folder is created); return the path."""
-    text = page(paths, skill)
+    """Write :func:`page` to ``out`` (its folder is created); return the path.  Like every
+    writing command, it never replaces a file it did not write: an existing ``out`` (a
+    symlink judged by its target) is replaced only when it is an earlier page of this
+    command.  The page goes to a temporary name first and is renamed into place."""
+    import uuid
+
     dest = Path(out)
+    target = dest.resolve() if dest.is_symlink() else dest
+    if target.exists() and not _ours(target):
+        raise ValueError(f"--html: {dest} exists and is not a page `unosim report --html` wrote; choose another "
+                         "file name (a file this command did not write is never replaced)")
+    text = page(paths, skill)
+    tmp = target.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{target.name}")
     try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
     except OSError as e:
         raise ValueError(f"--html: cannot write {dest} ({e.strerror or e})") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
     return dest
 
 
