@@ -15,21 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from unosim.cli import main
+from cli_checks import invoke, one_error
 from unosim.run.jobs import chunks
 from unosim.run.sweep import MAX_POINTS, SweepError, parse_sweep, point_name
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error(res: Result, *needles: str) -> None:
-    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
-    (line,) = [ln for ln in res.output.splitlines() if ln.startswith("Error:")]
-    assert all(n in line for n in needles), line
 
 
 def test_a_chunk_plan_is_lazy() -> None:

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 
-from unosim.cli import main
+from cli_checks import invoke, one_error as refused
 from unosim.run.integrity import hold_lock
 from unosim.run.store import MANIFEST
 
@@ -26,18 +25,6 @@ SWEEP = ('name = "sw"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 60\nse
          '[axes]\n"rules.stacking" = ["draw2"]\n[strata]\n"table.players" = [2]\n')
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def refused(result: Result, *needles: str) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    errors = [ln for ln in result.output.splitlines() if ln.startswith("Error:")]
-    assert len(errors) == 1, result.output
-    for n in needles:
-        assert n in errors[0], (n, errors[0])
-    return errors[0]
 
 
 def run_args(out: Path) -> list[object]:

@@ -10,20 +10,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 
 from unosim.analysis.report import compare, hand_report
-from unosim.cli import main
+from cli_checks import invoke
+from cli_checks import one_error as _one_error
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error(res: Result, *needles: str) -> None:
-    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
-    (line,) = [ln for ln in res.output.splitlines() if ln.strip()]
-    assert line.startswith("Error:") and all(n in line for n in needles), line
 
 
 @pytest.fixture()
@@ -95,3 +87,8 @@ def test_an_unfinished_sweep_is_reported_as_incomplete(tmp_path: Path) -> None:
     lines = invoke("report", out).output.splitlines()
     assert lines[1] == "note: sweep sw is incomplete: 2 of 3 points have results (run the same command again to finish it)"
     assert lines[2].startswith("note: stacking=draw2 is incomplete: 1 of 2 chunks")
+
+
+def one_error(res, *needles: str) -> str:
+    """The output is that one line and nothing else."""
+    return _one_error(res, *needles, alone=True)

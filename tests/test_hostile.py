@@ -12,9 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from unosim.cli import main
+from cli_checks import invoke, one_error as refused
 from unosim.run.store import MANIFEST
 
 SMALL = 'name = "small"\n[table]\nplayers = 3\n'
@@ -22,17 +21,6 @@ SWEEP = ('name = "tiny"\nbase = "small.toml"\nmode = "one_at_a_time"\nhands = 40
          '[axes]\n"rules.stacking" = ["draw2"]\n')
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def refused(result: Result, *needles: str) -> None:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    errors = [ln for ln in result.output.splitlines() if ln.startswith("Error:")]
-    assert len(errors) == 1, result.output
-    for n in needles:
-        assert n in errors[0], (n, errors[0])
 
 
 @pytest.fixture()

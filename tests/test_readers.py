@@ -18,19 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 
-from unosim.cli import main
-
-
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
+from cli_checks import invoke
+from cli_checks import one_error as _one_error
 
 
-def one_error(res: Result, *needles: str) -> None:
-    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
-    (line,) = [ln for ln in res.output.splitlines() if ln.strip()]
-    assert line.startswith("Error:") and all(n in line for n in needles), line
 
 
 def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
@@ -130,3 +122,8 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
     assert len(lines) == 1 and kept in lines[0], err
     if command != "duel":
         assert f"resume with: unosim {command} " in lines[0], err
+
+
+def one_error(res, *needles: str) -> str:
+    """The output is that one line and nothing else."""
+    return _one_error(res, *needles, alone=True)

@@ -16,22 +16,13 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner, Result
 
 from unosim.analysis.report import hand_report
-from unosim.cli import main
+from cli_checks import invoke, one_error
 from unosim.run.integrity import JOURNAL
 from unosim.run.store import MANIFEST
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error(res: Result, *needles: str) -> None:
-    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
-    (line,) = [ln for ln in res.output.splitlines() if ln.startswith("Error:")]
-    assert all(n in line for n in needles), line
 
 
 def flip_data_byte(part: Path) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 __all__ = ["JOURNAL", "REJECTED", "LockedError", "PartCheck", "PartRecord", "append_record", "check_part",
-           "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject", "write_json_atomic",
+           "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject", "write_json_atomic", "write_text_atomic",
            "write_records"]
 
 _PART = re.compile(r"part-(\d{6})\.parquet")
@@ -75,13 +75,13 @@ def hold_lock(directory: Path, option: str = "--out", create: bool = True, what:
         os.close(fd)  # closing the descriptor releases the lock
 
 
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    """Write JSON so that a reader (or a later run after a crash or a full disk) sees the
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` so that a reader (or a later run after a crash or a full disk) sees the
     old file or the new one, never a torn or empty one: temp file, fsync, rename, fsync dir."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        with open(tmp, "w") as f:
-            f.write(json.dumps(data, indent=1, sort_keys=True))
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -93,6 +93,11 @@ def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    """:func:`write_text_atomic` of ``data`` as JSON."""
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True))
 
 
 def part_index(path: Path) -> int | None:
@@ -233,18 +238,8 @@ def append_record(directory: Path, rec: PartRecord) -> None:
 
 
 def write_records(directory: Path, records: dict[int, PartRecord]) -> None:
-    """Rewrite the journal with exactly ``records`` (atomically: temp file, fsync, rename)."""
-    path = directory / JOURNAL
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write("".join(records[i].line() + "\n" for i in sorted(records)))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    """Rewrite the journal with exactly ``records`` (atomically, :func:`write_text_atomic`)."""
+    write_text_atomic(directory / JOURNAL, "".join(records[i].line() + "\n" for i in sorted(records)))
 
 
 def reject(directory: Path, f: Path, why: str) -> str:
