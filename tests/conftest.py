@@ -93,3 +93,7 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
     if counts:
         terminalreporter.write_line(f"fault injection: {sum(counts.values())} injections ("  # type: ignore[attr-defined]
                                     + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")")
+    moments = getattr(faults, "KILL_MOMENTS", None)
+    if moments:
+        terminalreporter.write_line("kill -9 landed: "  # type: ignore[attr-defined]
+                                    + ", ".join(f"{k} {v}" for k, v in sorted(moments.items())))
