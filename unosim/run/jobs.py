@@ -156,7 +156,7 @@ class Job:
         meta = {k.decode(): v.decode() for k, v in run_metadata(self.cfg, self.seed, self.mode.file_mode).items()}
         same = tuple((k, meta[k]) for k in ("unosim.seed", "unosim.config", "unosim.mode", "unosim.engine_version"))
         same += (("unosim.run_id", self.run_id()),)
-        if self.mode.rotate:
+        if self.mode.rotate_flag:
             same += (("unosim.rotate_seats", "true"),)
         per_unit = self.mode.rows_per_unit(self.cfg)
         return PartCheck(index, start, count, self.mode.unit, None if per_unit is None else count * per_unit, same)

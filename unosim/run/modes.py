@@ -56,8 +56,9 @@ class Mode:
 
     ``file_mode``: the ``mode`` of the manifest and ``unosim.mode`` of the part files, which
     is also the kernel it runs; ``job_name``: the mode the run's identity digest names;
-    ``rotate``: the digest's and the part check's ``rotate`` flag (a rotated match or
-    tournament run); ``count_key``: the manifest key of the count; ``option``: the option
+    ``rotate_flag``: the digest's and the part check's ``rotate`` flag, set for a rotated
+    match or tournament run (rotated hands were a mode of their own before matches
+    rotated, and their digest has no flag); ``count_key``: the manifest key of the count; ``option``: the option
     that sets the count; ``unit``: one unit, as progress and part checks count it;
     ``units``: the units the count counts, in text; ``rotated``: every unit is played once
     per rotation of the bots; ``matches``: a unit is a match (``max_hands`` applies);
@@ -68,7 +69,7 @@ class Mode:
     name: str = "hands"
     file_mode: str = "hands"
     job_name: str = "hands"
-    rotate: bool = False
+    rotate_flag: bool = False
     count_key: str = "games"
     option: str = "--hands"
     unit: str = "hand"
@@ -95,7 +96,7 @@ class Mode:
     def default_chunk_size(self, cfg: RulesConfig) -> int:
         """Units per part: a rotated match or tournament run holds 1/players as many, so a
         part keeps about the rows of an unrotated one."""
-        return max(1, self.default_chunk // (cfg.players if self.rotate else 1))
+        return max(1, self.default_chunk // (cfg.players if self.rotate_flag else 1))
 
     def rows_per_unit(self, cfg: RulesConfig) -> int | None:
         """Rows of one unit (None: it varies, as a match's)."""
@@ -127,7 +128,7 @@ class Mode:
 
     def identity(self) -> dict[str, Any]:
         """The mode's part of the run's identity digest."""
-        return {"mode": self.job_name, **({"rotate": True} if self.rotate else {})}
+        return {"mode": self.job_name, **({"rotate": True} if self.rotate_flag else {})}
 
     def manifest(self, job: Job) -> dict[str, Any]:
         """The result's ``_unosim.json``: the same keys and values, in the same order, as
@@ -316,11 +317,11 @@ MODES: dict[str, Mode] = {m.name: m for m in (
                 description="every deal once per rotation of the bots over the seats (rotation, bot_<s>)"),
     MatchesMode("matches", **_MATCH,
                 description="matches scored under S1, S2 and S4, one row per hand"),
-    MatchesMode("rotated_matches", **_MATCH, rotate=True, rotated=True,
+    MatchesMode("rotated_matches", **_MATCH, rotate_flag=True, rotated=True,
                 description="every match once per rotation of the bots over the seats, on the same deals"),
     TournamentsMode("tournaments", **_TOURNAMENT,
                     description="partner-rotation tournaments (T1, 4 or 8 players), one row per hand"),
-    TournamentsMode("rotated_tournaments", **_TOURNAMENT, rotate=True, rotated=True,
+    TournamentsMode("rotated_tournaments", **_TOURNAMENT, rotate_flag=True, rotated=True,
                     description="every tournament once per rotation of the bots over the player numbers"),
 )}
 """Every run mode by name."""
@@ -333,7 +334,7 @@ def mode_named(mode: str | Mode, rotate: bool = False) -> Mode:
         if mode not in MODES:
             raise RunError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
         mode = MODES[mode]
-    if rotate and not mode.with_rotation().rotate:
+    if rotate and not mode.with_rotation().rotate_flag:
         raise RunError(f"--rotate-seats: a {mode.job_name} job rotates with mode 'rotated' (hands), not this flag")
     return mode.with_rotation() if rotate else mode
 

@@ -100,7 +100,7 @@ class Summary:
 
     @classmethod
     def of(cls, job: Job, backend: str = "local") -> Summary:
-        rotations = job.rotations if job.mode.rotate else 1
+        rotations = job.rotations if job.mode.rotate_flag else 1
         return cls(job.name, job.mode, job.cfg.players, job.cfg.finish, backend, rotations)
 
     # ----------------------------------------------------------------------- counting
