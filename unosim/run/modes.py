@@ -29,7 +29,7 @@ rotated hands, ``matches`` with ``rotate`` for rotated matches).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -42,10 +42,6 @@ from unosim.run.play import (MatchPlayer, Player, RotatedMatchPlayer, RotatedPla
 from unosim.run.seating import bot_label
 from unosim.run.store import column_names
 from unosim.run.tournaments import PLAYERS, tournament_columns, tournament_rows
-
-if TYPE_CHECKING:
-    from unosim.run.jobs import Job
-    from unosim.run.summary import Summary
 
 __all__ = ["MODES", "Mode", "mode_named", "mode_of_file", "seat_shares"]
 
@@ -64,7 +60,11 @@ class Mode:
     per rotation of the bots; ``matches``: a unit is a match (``max_hands`` applies);
     ``sliced``: the chunk may be played in slices into reused buffers (rows are
     independent hands); ``by_seat``: a row's seats are the config's seats, so hand win
-    shares by seat mean something (a tournament's tables seat players by its schedule)."""
+    shares by seat mean something (a tournament's tables seat players by its schedule).
+
+    Methods take the job (:class:`unosim.run.jobs.Job`) and the summary
+    (:class:`unosim.run.summary.Summary`) as arguments, untyped: both modules import this
+    one."""
 
     name: str = "hands"
     file_mode: str = "hands"
@@ -115,7 +115,7 @@ class Mode:
         """Seats of the table a row was played at."""
         return players
 
-    def run_options(self, job: Job) -> str:
+    def run_options(self, job: Any) -> str:
         """The ``unosim run`` options that play ``job``'s units (what ``unosim repair``
         tells to finish a result with)."""
         return f"{self.option} {job.count}" + (" --rotate-seats" if self.rotated else "")
@@ -130,7 +130,7 @@ class Mode:
         """The mode's part of the run's identity digest."""
         return {"mode": self.job_name, **({"rotate": True} if self.rotate_flag else {})}
 
-    def manifest(self, job: Job) -> dict[str, Any]:
+    def manifest(self, job: Any) -> dict[str, Any]:
         """The result's ``_unosim.json``: the same keys and values, in the same order, as
         every earlier version wrote, so results written before resume."""
         m: dict[str, Any] = {"config": job.cfg.to_toml(), "seed": job.seed, self.count_key: job.count,
@@ -142,34 +142,34 @@ class Mode:
             m["rotate_seats"] = True
         return m
 
-    def metadata(self, job: Job) -> dict[str, Any]:
+    def metadata(self, job: Any) -> dict[str, Any]:
         """The mode's own ``unosim.*`` keys of every part file (besides the player's)."""
         return {}
 
     # ------------------------------------------------------------------- playing and counting
 
-    def player(self, job: Job, workers: int) -> Player:
+    def player(self, job: Any, workers: int) -> Player:
         """What plays the job's chunks on this process (play.py)."""
         return Player(job, workers)
 
-    def count(self, s: Summary, rows: np.ndarray, rotation: np.ndarray | None) -> None:
+    def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
         """What the rows add to the summary besides hands, turns and wins by position."""
         s.units += len(rows)
 
-    def bot_credit(self, s: Summary, system: str) -> tuple[np.ndarray, int]:
+    def bot_credit(self, s: Any, system: str) -> tuple[np.ndarray, int]:
         """Rotated runs: each config seat's credit under ``system`` and the plays it is out of."""
         return s.match_bot_credit(system)
 
     # ------------------------------------------------------------------- what `unosim run` prints
 
-    def what(self, job: Job, s: Summary) -> str:
+    def what(self, job: Any, s: Any) -> str:
         return f"{s.hands:,} hands of {job.cfg.players} players"
 
-    def notes(self, job: Job) -> list[str]:
+    def notes(self, job: Any) -> list[str]:
         """Lines on how the units were played."""
         return []
 
-    def figures(self, job: Job, s: Summary, start: str) -> list[str]:
+    def figures(self, job: Any, s: Any, start: str) -> list[str]:
         """The rate and the mode's figures (``start``: the engine's loading time, as text)."""
         n = job.cfg.players
         labels = ["dealer"] + [f"dealer+{i}" for i in range(1, n)]
@@ -183,15 +183,15 @@ class Mode:
 class RotatedMode(Mode):
     """Every deal once per rotation of the bots over the seats."""
 
-    def player(self, job: Job, workers: int) -> Player:
+    def player(self, job: Any, workers: int) -> Player:
         return RotatedPlayer(job, workers)
 
-    def count(self, s: Summary, rows: np.ndarray, rotation: np.ndarray | None) -> None:
+    def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
         assert rotation is not None, "rotated rows come with their rotation"
         s.add_bots(rows, rotation)
         s.units += len(rows) // s.players
 
-    def notes(self, job: Job) -> list[str]:
+    def notes(self, job: Any) -> list[str]:
         return [f"  {job.count:,} deals x {job.cfg.players} seat rotations; win share by bot: "
                 f"unosim report {job.out}"]
 
@@ -209,27 +209,27 @@ class MatchesMode(Mode):
     def columns(self, players: int) -> list[tuple[str, int]]:
         return match_columns(players)
 
-    def metadata(self, job: Job) -> dict[str, Any]:
+    def metadata(self, job: Any) -> dict[str, Any]:
         return {"unosim.max_hands": job.max_hands, "unosim.hand_stride": HAND_STRIDE}
 
-    def player(self, job: Job, workers: int) -> Player:
+    def player(self, job: Any, workers: int) -> Player:
         return RotatedMatchPlayer(job, workers) if self.rotated else MatchPlayer(job, workers)
 
-    def count(self, s: Summary, rows: np.ndarray, rotation: np.ndarray | None) -> None:
+    def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
         s.add_matches(rows, rotation)
         if rotation is not None:
             s.add_bots(rows, rotation)
 
-    def what(self, job: Job, s: Summary) -> str:
+    def what(self, job: Any, s: Any) -> str:
         return f"{s.matches:,} matches to {job.cfg.match_target} of {job.cfg.players} players ({s.hands:,} hands)"
 
-    def notes(self, job: Job) -> list[str]:
+    def notes(self, job: Any) -> list[str]:
         if not self.rotated:
             return []
         return [f"  each of the {job.count:,} {self.units} played {job.cfg.players} times, the bots rotated over "
                 f"the seats on the same deals; shares with intervals: unosim report {job.out}"]
 
-    def figures(self, job: Job, s: Summary, start: str) -> list[str]:
+    def figures(self, job: Any, s: Any, start: str) -> list[str]:
         cfg = job.cfg
         lines = [f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
                  f"{s.capped:,} matches capped at {job.max_hands:,} hands"]
@@ -263,28 +263,28 @@ class TournamentsMode(Mode):
     def columns(self, players: int) -> list[tuple[str, int]]:
         return tournament_columns(players)
 
-    def metadata(self, job: Job) -> dict[str, Any]:
+    def metadata(self, job: Any) -> dict[str, Any]:
         return {"unosim.hand_stride": HAND_STRIDE}
 
-    def player(self, job: Job, workers: int) -> Player:
+    def player(self, job: Any, workers: int) -> Player:
         return RotatedTournamentPlayer(job, workers) if self.rotated else TournamentPlayer(job, workers)
 
-    def count(self, s: Summary, rows: np.ndarray, rotation: np.ndarray | None) -> None:
+    def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
         s.add_champions(rows, rotation)
 
-    def bot_credit(self, s: Summary, system: str) -> tuple[np.ndarray, int]:
+    def bot_credit(self, s: Any, system: str) -> tuple[np.ndarray, int]:
         return s.champion_bot_credit(system)
 
-    def what(self, job: Job, s: Summary) -> str:
+    def what(self, job: Any, s: Any) -> str:
         return f"{s.units:,} partner-rotation tournaments of {job.cfg.players} players ({s.hands:,} hands)"
 
-    def notes(self, job: Job) -> list[str]:
+    def notes(self, job: Any) -> list[str]:
         if not self.rotated:
             return []
         return [f"  each of the {job.count:,} {self.units} played {job.cfg.players} times, the bots rotated over "
                 f"the player numbers on the same deals; shares with intervals: unosim report {job.out}"]
 
-    def figures(self, job: Job, s: Summary, start: str) -> list[str]:
+    def figures(self, job: Any, s: Any, start: str) -> list[str]:
         lines = [f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
                  f"({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands"]
         for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
@@ -295,7 +295,7 @@ class TournamentsMode(Mode):
         return lines
 
 
-def by_bot(job: Job, shares: Any) -> str:
+def by_bot(job: Any, shares: Any) -> str:
     """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
     label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
     config seat number says which bot it is)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numba
 import numpy as np
@@ -25,9 +25,6 @@ from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
 from unosim.run.seating import SeatRotation, instance_at, join_rotations
 from unosim.run.tournaments import Tournament
 from unosim.run.store import column_names, to_table
-
-if TYPE_CHECKING:
-    from unosim.run.jobs import Job
 
 __all__ = ["MatchPlayer", "Player", "RotatedMatchPlayer", "RotatedPlayer", "RotatedTournamentPlayer", "Slabs",
            "TournamentPlayer", "match_columns", "max_workers", "play_chunk", "play_match_chunk", "set_workers"]
@@ -170,9 +167,10 @@ class Player:
     """Plays the chunks of one job on this process, on ``workers`` cores: independent
     hands.  A mode's player (``job.mode.player(job, workers)``) holds what the job's
     chunks share: the parameter vector(s), the kernel's buffers, the file columns and
-    metadata."""
+    metadata.  ``job`` is a :class:`unosim.run.jobs.Job` (jobs.py imports the modes, which
+    import this module, so the type is not imported here)."""
 
-    def __init__(self, job: Job, workers: int) -> None:
+    def __init__(self, job: Any, workers: int) -> None:
         self.job = job
         self.workers = workers
         self.P = job.params()
@@ -207,7 +205,7 @@ class RotatedPlayer(Player):
     """Every deal once per rotation of the bots over the seats (one parameter vector per
     rotation); rows gain ``rotation`` and ``bot_<s>``."""
 
-    def __init__(self, job: Job, workers: int) -> None:
+    def __init__(self, job: Any, workers: int) -> None:
         self.rotation = SeatRotation(job.cfg)
         super().__init__(job, workers)
 
@@ -231,7 +229,7 @@ class MatchPlayer(Player):
 
     split = False  # one random stream per hand (seat-rotated matches)
 
-    def __init__(self, job: Job, workers: int) -> None:
+    def __init__(self, job: Any, workers: int) -> None:
         self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS)
         super().__init__(job, workers)
 
@@ -261,7 +259,7 @@ class RotatedMatchPlayer(RotatedPlayer, MatchPlayer):
 class TournamentPlayer(Player):
     """Partner-rotation tournaments: one parameter vector per round and table."""
 
-    def __init__(self, job: Job, workers: int) -> None:
+    def __init__(self, job: Any, workers: int) -> None:
         self.tournament = Tournament(job.cfg)
         super().__init__(job, workers)
 
@@ -279,7 +277,7 @@ class RotatedTournamentPlayer(RotatedPlayer, TournamentPlayer):
     """Every tournament once per rotation of the bots over the player numbers, on the same
     deals (one tournament's parameter vectors per rotation)."""
 
-    def __init__(self, job: Job, workers: int) -> None:
+    def __init__(self, job: Any, workers: int) -> None:
         self.tournaments = [Tournament(job.cfg, r) for r in range(job.rotations)]
         super().__init__(job, workers)
 
