@@ -163,6 +163,7 @@ class Mode:
     # ------------------------------------------------------------------- what `unosim run` prints
 
     def what(self, job: Any, s: Any) -> str:
+        """What was played, in the first line ``unosim run`` prints."""
         return f"{s.hands:,} hands of {job.cfg.players} players"
 
     def notes(self, job: Any) -> list[str]:
