@@ -563,10 +563,11 @@ def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
     player and per bot instead of hand win shares by seat.
     """
     from unosim.analysis import charts
-    from unosim.run.modes import seat_shares
 
+    modes = {m.get("mode", "") for m in rep.sources.values()}
     figs: list[tuple[str, Callable[..., Figure]]] = []
-    if not rep.sources or any(seat_shares(m.get("mode", "")) for m in rep.sources.values()):
+    from unosim.run.modes import seat_shares
+    if not modes or any(seat_shares(m) for m in modes):
         figs.append(("win_share.png", partial(plot_win_share, rep)))
     if len(rep.figure("bot", "win_per_seat")):
         figs.append(("bot_win_share.png", partial(plot_bot_win_share, rep)))
