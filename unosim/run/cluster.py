@@ -208,7 +208,7 @@ def _play(spec: ChunkSpec, workers: int | None) -> tuple[Player, np.ndarray, np.
     top = max_workers()
     w = top if workers is None else max(1, min(workers, top))
     numba.set_num_threads(w)  # thread-local in numba: set in the thread that runs the kernel
-    player = Player(spec.job, w)
+    player = spec.job.mode.player(spec.job, w)
     rows, rotation = player.rows(spec.start, spec.count)
     return player, rows, rotation
 
