@@ -16,6 +16,7 @@ from unosim.kernel import layout as L
 # B0 with its two rates on (docs/rules.md B0): bluffs and challenges happen, so H9, H18
 # challenge_extra and H22 are exercised with the reference bot.
 BLUFFING_B0 = {"strategy": "random", "bluff_rate": 0.5, "challenge_rate": 0.5}
+MULTI_B0 = {"strategy": "random", "multi_rate": 0.5, "bluff_rate": 0.2}  # H6 groups in turn and on stacks (H1, H25)
 
 SWITCHES: dict[str, dict] = {
     **{f"H1_stacking_{m}": {"stacking": m} for m in ("draw2", "draw2_draw4", "all")},
@@ -41,6 +42,12 @@ SWITCHES: dict[str, dict] = {
                               "silent_rank": 3, "noise_chance": 0.5, "seats": BLUFFING_B0},
     "H23_false_call": {"uno_false_call": 0.3},
     "H24_misplay": {"misplay": 0.3},
+    "H25_amount": {"stacking": "amount"},
+    **{f"H25_amount_{m}_B0_multi_rate": {"stacking": "amount", "multi_play": m, "seats": MULTI_B0}
+       for m in ("identical", "same_rank")},
+    "H25_amount_strategies": {"stacking": "amount", "multi_play": "same_rank", "draw2_amount": 3, "players": 5,
+                              "seats": ["greedy", "wild_saver", MULTI_B0, "aggressor", "rlcard_random"]},
+    "H1_draw2_B0_multi_rate": {"stacking": "draw2_draw4", "multi_play": "identical", "seats": MULTI_B0},
     "B0_bluffs_and_challenges": {"seats": BLUFFING_B0},
     "house_favourites": {"stacking": "draw2", "seven_o": True, "jump_in": "numbers", "draw": "until_playable"},
     "everything": {"stacking": "all", "jump_in": "all", "jump_in_stack": "accumulate", "draw": "until_playable",
@@ -71,7 +78,7 @@ def house_configs(draw: hs.DrawFn) -> dict:
     players = changes["players"]
     house = {k.name: key_values(k) for k in REGISTRY
              if k.section in ("table", "rules") and k.name not in changes and k.name not in BY_HAND}
-    house["seats"] = hs.sampled_from(["random", BLUFFING_B0])
+    house["seats"] = hs.sampled_from(["random", BLUFFING_B0, MULTI_B0])
     house["teams"] = hs.sampled_from([t for t in (1, 2, 3, 5) if players % t == 0 and players // t >= 2 or t == 1])
     for key, strategy in house.items():
         if draw(hs.booleans()):
