@@ -33,7 +33,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
              "benchmarks", "outcomes", "modes"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
-                 "rlcard_preset", "chips"),
+                 "rlcard_preset", "chips", "pair_stacking"),
     "property": ("invariants", "house_invariants", "reproducibility"),
     "statistical": ("statistics", "house_statistics", "balance_triggers"),
     "golden": ("golden",),
