@@ -121,6 +121,19 @@ def test_h25_amounts_are_h18s(d2: int, d4: int, d2_on_w4: bool, w4_on_d2: bool, 
         assert sc[L.S_PENDING] == d4 + 2 * d2
 
 
+@pytest.mark.parametrize("d2, d4", [(5, 4), (4, 4), (2, 4), (3, 5)])
+def test_h25_without_h6_is_draw2_draw4_whatever_the_amounts(d2: int, d4: int) -> None:
+    """H25: "without H6 a play is one card, and amount acts as draw2_draw4 does", also
+    where the H18 amounts would weigh the cards the other way."""
+    amounts = {"draw2_amount": d2, "draw4_amount": d4, "stacking": "amount"}
+    sc = Scenario.build({0: "W+4 B9", 1: "G+2 B1"}, top="R3", draw=PILE, **amounts)
+    sc.play(0, "W+4").step()
+    assert sc.top == "W+4" and sc.count(1) == 2 + d4  # never a Draw Two on a Wild Draw Four
+    sc = Scenario.build({0: "R+2 B9", 1: "W+4 B1"}, top="R3", draw=PILE, **amounts)
+    sc.play(0, "R+2").step()
+    assert sc.top == "W+4"  # always a Wild Draw Four on a Draw Two
+
+
 def test_h25_the_first_who_does_not_answer_draws_the_total() -> None:
     sc = pair_played(hand1="W+4 B1", hand2="G5 G6")
     sc.step()  # seat 1 answers the pair (4) with a Wild Draw Four (4): 8 pending

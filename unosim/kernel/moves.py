@@ -104,9 +104,13 @@ def stacks_on(mode, pk, k):
 
 @jit()
 def can_stack(st, P, k):
-    """H1: may k, played alone, be stacked on the pending penalty card?  Under H25 only if
-    it makes at least as many cards as the play it answers."""
+    """H1: may k, played alone, be stacked on the pending penalty card?  Under H25 (with H6)
+    only if it makes at least as many cards as the play it answers; without H6 H25 says
+    "amount" acts as "draw2_draw4", which at amounts other than the defaults is not the
+    same as weighing one card against one card, and the sentence wins."""
     mode = rule(st, P_STACKING)
+    if mode == Stacking.amount and rule(st, P_MULTI_PLAY) == MultiPlay.none:
+        mode = Stacking.draw2_draw4  # H25: without H6 "amount" is "draw2_draw4", whatever the H18 amounts
     if not stacks_on(mode, st[S_PENDING_KIND], k):
         return False
     return mode != Stacking.amount or answers(st, k, 1)
@@ -152,7 +156,8 @@ def group_size(st, P, p, k):
 def group_answers(st, P, p, k):
     """H25 with H6: may p answer the pending draw with k and every card H6 lets go with it
     (:func:`group_size`)?  False for a wild that H7 keeps from going down at all."""
-    if rule(st, P_STACKING) != Stacking.amount or st[S_HAND0 + p * N_KINDS + k] == 0:
+    if (rule(st, P_STACKING) != Stacking.amount or rule(st, P_MULTI_PLAY) == MultiPlay.none
+            or st[S_HAND0 + p * N_KINDS + k] == 0):
         return False
     if not stacks_on(Stacking.amount, st[S_PENDING_KIND], k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
         return False
