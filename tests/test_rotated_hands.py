@@ -143,3 +143,32 @@ def test_a_share_of_zero_keeps_an_interval():
     over the clusters, not the point 0."""
     p, lo, hi = stats.clustered_share(np.zeros(100), np.full(100, 4.0))
     assert p == 0 and lo == pytest.approx(0, abs=1e-12) and hi == pytest.approx(stats.wilson_interval(0, 100)[1])
+
+
+def _rotated_matches(path: Path) -> Path:
+    """tests/result_files.match_file's two matches, seated by parameterised bots, as
+    rotation 0 of a rotated match run."""
+    from result_files import match_file
+
+    f = match_file(path.parent, path.name, **{f"bot_{s}": [BOTS[s]] * 5 for s in range(3)})
+    table = pq.read_table(f)
+    table = table.add_column(1, "rotation", pa.array(np.zeros(len(table), np.int32)))
+    pq.write_table(table, f)
+    return f
+
+
+def test_every_bot_of_a_rotated_match_run_has_a_per_seat_share_and_a_bar(tmp_path):
+    """match_bots.png drew only the bots whose label was a bare strategy name (a label with
+    parameters had no seat count to divide by): the report now gives every bot's match
+    wins per seat held (clustered by match), and the figure a bar and legend entry each."""
+    from unosim.analysis import charts
+
+    rep = rp.summarize([_rotated_matches(tmp_path / "m.parquet")])
+    t = rep.table
+    per = t[(t["section"] == "match_positive_bot") & (t["figure"] == "win_per_seat")].set_index("key")
+    assert set(per.index) == set(BOTS)
+    # S1: match 0 won by seat 1 (counter), match 1 by seat 0 (the weights bot)
+    _check(per.loc["counter"], stats.clustered_share([1.0, 0.0], [1.0, 1.0]))
+    fig = charts.plot_match_bots(rep)
+    legend = [x.get_text() for x in fig.legends[0].get_texts()]
+    assert legend == sorted(BOTS)

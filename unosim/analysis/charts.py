@@ -166,7 +166,7 @@ def _per_seat_held(rep: rp.Report, section: str) -> P._Shares:
 
 
 def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% Wilson.
+    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% intervals.
 
     One axes per scoring system, one group per config, one bar per bot: the bot's match win
     credit over the matches times the seats it held (fair value 1 / players)."""

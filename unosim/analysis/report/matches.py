@@ -57,11 +57,14 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
             cluster = np.unique(rows["match"][sel], return_inverse=True)[1] if rotated else None
             for b in sorted(set(np.unique(seat_bots).tolist())):
                 mine = (credit * (seat_bots == b)).sum(axis=1)
+                held = (seat_bots == b).sum(axis=1).astype(np.float64)  # seats the bot held per match
                 if cluster is not None:
-                    out.clustered_share(f"{sec}_bot", "win_share", b, np.bincount(cluster, weights=mine),
-                                        np.bincount(cluster).astype(np.float64))
+                    x = np.bincount(cluster, weights=mine)
+                    out.clustered_share(f"{sec}_bot", "win_share", b, x, np.bincount(cluster).astype(np.float64))
+                    out.clustered_share(f"{sec}_bot", "win_per_seat", b, x, np.bincount(cluster, weights=held))
                 else:
                     out.share(f"{sec}_bot", "win_share", b, mine.sum(), m)
+                    out.share(f"{sec}_bot", "win_per_seat", b, mine.sum(), held.sum())
         hands = rows["hand_in_match"][sel].astype(np.int64) - base + 1
         h = np.bincount(hands)
         dists[f"hands_per_match_{system}"] = h
