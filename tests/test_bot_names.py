@@ -49,3 +49,26 @@ def test_cli_bad_seat_name(tmp_path):
     cfg.write_text('[table]\nplayers = 2\n[bots]\nseats = [{name = 3, strategy = "counter"}, "random"]\n')
     one_error(invoke("run", cfg, "--hands", "10", "--out", tmp_path / "out"), "bots.seats[0].name",
               "non-empty string")
+
+
+def test_unrotated_reports_label_bots_as_rotated_rows_do(tmp_path):
+    """Without ``bot_<s>`` columns the report labels each seat's bot from the metadata: by
+    its name, and two bots of one strategy with different parameters stay apart (they
+    were both ``weights``)."""
+    import json
+
+    import pyarrow.parquet as pq
+    from result_files import ten_hands, write_result
+    from unosim.analysis import report as rp
+
+    f = write_result(tmp_path / "u.parquet", ten_hands(), bots=["weights", "weights", "counter", "random"])
+    table = pq.read_table(f)
+    meta = dict(table.schema.metadata)
+    meta[b"unosim.bot_params"] = json.dumps([{"name": "tuned-2p", **{k: v for k, v in TUNED.items() if k != "strategy"}},
+                                                {"draw_score": 0.5}, {}, {}]).encode()
+    pq.write_table(table.replace_schema_metadata(meta), f)
+    t = rp.hand_report(f).table
+    bots = t[(t["section"] == "bot") & (t["figure"] == "win_share")].set_index("key")["successes"]
+    # winners by seat over the 9 decided hands: seat 0 once, 1 three times, 2 three, 3 twice
+    assert bots.to_dict() == {"counter": 3, "random": 2, "tuned-2p": 1, "weights(draw_score=0.5)": 3}
+    assert "tuned-2p = weights (w_wild -3.39" in rp.to_text(rp.hand_report(f), width=400)

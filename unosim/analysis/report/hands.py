@@ -81,9 +81,10 @@ def hand_rows(agg: Aggregate, out: Rows) -> None:
         for t in range(agg.teams):
             share("team", "win_share", t, agg.team_wins[t], decided, f"team:{t}", "decided")
     bot_wins, bot_held = agg.bot_wins, agg.bot_seat_hands
-    if not agg.bot_cols and len(set(info.bots)) > 1 and not agg.tournaments:  # T1: seats change
+    labels = info.seat_labels
+    if not agg.bot_cols and len(set(labels)) > 1 and not agg.tournaments:  # T1: seats change
         bot_wins, bot_held = {}, {}
-        for s, b in enumerate(info.bots[:p]):
+        for s, b in enumerate(labels[:p]):
             bot_wins[b] = bot_wins.get(b, 0) + int(agg.seat_wins[s])
             bot_held[b] = bot_held.get(b, 0) + decided
     for b in sorted(bot_wins):
