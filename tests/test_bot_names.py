@@ -72,3 +72,21 @@ def test_unrotated_reports_label_bots_as_rotated_rows_do(tmp_path):
     # winners by seat over the 9 decided hands: seat 0 once, 1 three times, 2 three, 3 twice
     assert bots.to_dict() == {"counter": 3, "random": 2, "tuned-2p": 1, "weights(draw_score=0.5)": 3}
     assert "tuned-2p = weights (w_wild -3.39" in rp.to_text(rp.hand_report(f), width=400)
+
+
+def test_legends_cut_an_unnamed_tuned_bot_as_the_run_lines_do():
+    """An unnamed tuned bot's 14-parameter label overflowed the legend and pushed the axes
+    aside; legends cut it to ``weights(...)`` (the bots caption lists the parameters)."""
+    from unosim.analysis import plots
+    from unosim.analysis import report as rp
+    from unosim.run.bots_text import short_label
+
+    long = bot_label(*_cfg(TUNED).seats[0])
+    assert short_label(long) == "weights(...)" and short_label("counter(suspicion=0.5)") == "counter(suspicion=0.5)"
+    rows = [{"label": "t", "section": "bot", "figure": "win_per_seat", "key": k, "stat": "share", "value": v,
+             "low": v - 0.01, "high": v + 0.01, "n": 100.0, "successes": 100 * v, "sd": float("nan")}
+            for k, v in ((long, 0.52), ("counter", 0.48))]
+    import pandas as pd
+    rep = rp.Report(kind="summary", table=pd.DataFrame(rows), sources={"t": {"players": "2"}})
+    fig = plots.plot_bot_win_share(rep)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["counter", "weights(...)"]

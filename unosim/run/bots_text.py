@@ -29,7 +29,7 @@ from typing import Any
 
 from unosim.rules.strategies import STRATEGIES
 
-__all__ = ["bot_text", "seating_text", "seats_of", "bots_line"]
+__all__ = ["bot_text", "seating_text", "seats_of", "bots_line", "short_label"]
 
 Seat = tuple[str, Mapping[str, Any]]
 
@@ -109,3 +109,10 @@ def bots_line(seatings: Mapping[str, str]) -> str:
         name, _, params = ones.pop().partition(" ")
         return f"{name} at every seat" + (f" {params}" if params else "")
     return "; ".join(f"{lab}: {t}" for lab, t in known.items())
+
+
+def short_label(label: str, width: int = 40) -> str:
+    """A row's bot label for a legend: an unnamed bot with many parameters (a tuned one
+    pasted in without its ``name``) cut to ``weights(...)``, as ``unosim run``'s lines cut
+    it; the bots caption lists the parameters once."""
+    return label if len(label) <= width or "(" not in label else f"{label.split('(')[0]}(...)"
