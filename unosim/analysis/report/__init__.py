@@ -22,6 +22,9 @@ Design choices (documented here because they change numbers):
 * **Bots.** A per-bot section appears when the bots differ across seats or the file has
   ``bot_<s>`` columns. ``win_share`` is wins / decided hands; ``win_per_seat`` is wins per
   seat held (seat-hands), whose fair value is 1 / players whatever the seat allocation.
+  A bot's key is its label (``unosim.run.seating.bot_label``): the name its config seat
+  gives it (``name = "tuned"``, as a bot file has), else its strategy and changed
+  parameters; the report's ``bots:`` line says once what a name stands for.
 * **Matches (S1-S3).** One row per match and system is taken where ``pos_end`` /
   ``neg_end`` is true. The match winner under S1 is every side at the highest total,
   under S2 every side at the lowest; a k-way tie gives each tied seat 1/k (team members
