@@ -40,6 +40,7 @@ from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
 from unosim.analysis.report.render import bots_of
+from unosim.run.bots_text import short_label
 
 __all__ = [
     "plot_win_share",
@@ -315,7 +316,7 @@ def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | N
         p = _players(rep, lab)
         return 1.0 / p if p else 0.0
 
-    handles, names = _diff_bars(ax, data, keys, str, even)
+    handles, names = _diff_bars(ax, data, keys, short_label, even)
     ax.set_ylabel("wins per seat held − 1/players\n(percentage points)")
     ax.set_xlabel("config")
     if handles:
