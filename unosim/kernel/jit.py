@@ -27,8 +27,9 @@ The flag is always given: numba lets a callee without one inherit its caller's
   the engine's call depth, the hand loop's code was optimized again at every level
   between a rule and the parallel kernel, most of a cold compile.  A ``@jit`` function's
   library (:class:`_CalleeLibrary`) now skips that whole-module pass (each of its
-  functions is still optimized alone); the entry points, ``@kernel`` functions, optimize
-  everything they link, inlined, once, into the same machine code as before (kernel
+  functions is still optimized alone); a ``@kernel``'s parallel loop body (numba's
+  gufunc) optimizes everything it links, inlined, once, and the kernel around it and
+  numba's wrappers of the loop only call that body (kernel
   speed: benchmarks/versus.py; CPU seconds of a cold compile: benchmarks/compile_time.py).
   A ``@jit`` function called from Python (a scenario test, a trace) runs that lightly
   optimized code: the same results, a little slower.
@@ -38,9 +39,11 @@ named after the engine sources (:class:`unosim.kernel.cache.SourcesCache`); the 
 batch kernels take :func:`kernel`, which caches there too.
 """
 
+from contextlib import contextmanager
+
 from numba import njit
 from numba.core import compiler, types
-from numba.core.codegen import JITCodeLibrary
+from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.registry import CPUDispatcher
 
 from .cache import SourcesCache
@@ -92,6 +95,41 @@ class _CalleeCompiler(compiler.Compiler):
         return super().define_pipelines()
 
 
+_WRAPPERS = ("parallelgufuncwrapper", "<numba.np.ufunc.wrappers._GufuncWrapper")
+"""The names numba gives the code libraries of a parallel loop's two wrappers."""
+
+
+@contextmanager
+def _light_wrappers():
+    """While a batch kernel compiles: numba's two wrappers around its parallel loop body
+    link that body, already optimized whole in its own library, and call it once per
+    block of work, so their libraries are :class:`_CalleeLibrary` too (a numba that names
+    them otherwise only loses the saving)."""
+    original = JITCPUCodegen.create_library
+
+    def create_library(self, name, **kwargs):
+        lib = original(self, name, **kwargs)
+        if str(name).startswith(_WRAPPERS):
+            lib.__class__ = _CalleeLibrary
+        return lib
+
+    JITCPUCodegen.create_library = create_library
+    try:
+        yield
+    finally:
+        JITCPUCodegen.create_library = original
+
+
+class _Kernel(_Cached):
+    """An entry point called from Python: its parallel loop body (numba's gufunc, its own
+    library) is optimized whole, once; the kernel's own code and the loop's wrappers
+    only call it."""
+
+    def compile(self, sig):
+        with _light_wrappers():
+            return super().compile(sig)
+
+
 def jit(inline: bool = False):
     """Decorator: compile with numba (``cache=True``), one version per plain argument
     types; ``inline`` asks LLVM to inline the function into every compiled caller."""
@@ -107,6 +145,6 @@ def kernel(**options):
     numba's ``njit(**options)``, cached in unosim's folder."""
 
     def decorate(fn):
-        return _cached(njit(**options)(fn))
+        return _cached(njit(**options)(fn), _Kernel, _CalleeCompiler)
 
     return decorate
