@@ -143,12 +143,13 @@ def commit_of(rev: str) -> str:
 
 @dataclass
 class Child:
-    """One finished child process: its wall time, its own peak RSS and its output."""
+    """One finished child process: its wall time, its CPU time, its own peak RSS and its output."""
 
     wall: float  # seconds, timed from outside (interpreter start included)
     rss: int  # bytes: the child's own peak resident set (wait4's ru_maxrss)
     stdout: str
     stderr: str
+    cpu: float = 0.0  # seconds of CPU, user + system, the child's own threads (wait4)
 
     def last_json(self) -> Any:
         """The JSON object on the child's last line of output."""
@@ -178,7 +179,8 @@ def child(cmd: Sequence[str], *, env: dict[str, str] | None = None, cwd: Path | 
     if proc.returncode != 0:
         raise SystemExit(f"error: {what or ' '.join(cmd)} failed (exit status {proc.returncode}):\n"
                          f"{stderr[-3000:]}{stdout[-1000:]}")
-    return Child(wall, usage.ru_maxrss * 1024, stdout, stderr)  # Linux: ru_maxrss is in KiB
+    return Child(wall, usage.ru_maxrss * 1024, stdout, stderr,  # Linux: ru_maxrss is in KiB
+                 usage.ru_utime + usage.ru_stime)
 
 
 def unosim_command() -> list[str]:

@@ -3,7 +3,8 @@
     python docs/worked_example.py          # rewrite the outputs (and the turns figure)
     python docs/worked_example.py --check  # exit 1 if a fresh run prints something else
 
-Every ```console block's ``$ unosim ...`` lines are run in order, in a scratch folder
+Every ```console block's ``$ unosim ...`` lines (a ``| grep``, ``| head`` or ``| tail``
+applied as the shell would) are run in order, in a scratch folder
 holding the doc's TOML files, and the lines after each command become its output. A
 ```text block under an ``<!-- excerpt of: COMMAND; from: HEADING -->`` comment gets the
 sections of COMMAND's output from the first line starting with HEADING on.  Speeds and
@@ -13,17 +14,11 @@ character must match.
 
 from __future__ import annotations
 
-import os
 import re
-import shlex
 import shutil
 import sys
 import tempfile
 from pathlib import Path
-
-from click.testing import CliRunner
-
-from unosim.cli import main
 
 DOC = Path(__file__).resolve().parent / "worked_example.md"
 FIGURE = DOC.parent / "worked_example_turns.png"
@@ -33,17 +28,21 @@ _SPEED = re.compile(r"[\d,]+ (hands|matches)/s \([\d.]+ s(, after [\d.]+ s loadi
 
 
 def _unosim(command: str, cwd: Path) -> str:
-    args = shlex.split(command)
-    assert args[0] == "unosim", command
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        res = CliRunner().invoke(main, args[1:])
-    finally:
-        os.chdir(old)
-    if res.exit_code != 0:
-        raise RuntimeError(f"`{command}` failed (exit {res.exit_code}):\n{res.output}")
-    return res.stdout  # what a user pipes or reads; a first run's compile notice goes to stderr
+    """What ``$ command`` prints on stdout (a first run's compile notice goes to stderr),
+    through docs/generate.py's runner: ``| grep``, ``| head`` and ``| tail`` as the shell
+    applies them."""
+    return "\n".join(_generate().unosim(command, cwd)) + "\n"
+
+
+def _generate():
+    import importlib.util
+
+    if "unosim_docs_generate" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("unosim_docs_generate", DOC.parent / "generate.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["unosim_docs_generate"]
 
 
 def render(text: str, work: Path) -> str:

@@ -1,6 +1,10 @@
-"""The README's config table is generated from the key registry (C1): keep them equal."""
+"""The README and docs/*.md against their sources: the config table against the key registry
+(C1), the command table against the CLI, every figure against a script that writes it."""
 
+import re
 from pathlib import Path
+
+import pytest
 
 from unosim.rules.config import rules_markdown
 
@@ -30,3 +34,142 @@ def test_readme_gives_the_two_commands():
     assert "python -m pytest" in text
     ci = (README.parent / ".ci" / "run").read_text()
     assert "python -m pytest" in ci and "pip install --quiet -e '.[dev,dask]'" in ci
+
+
+# -- docs that cannot drift (docs/generate.py) -------------------------------------------
+
+def _generate():
+    """docs/generate.py as a module (docs/ is not a package)."""
+    import importlib.util
+    import sys
+
+    if "unosim_docs_generate" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("unosim_docs_generate", README.parent / "docs" / "generate.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # dataclasses look their module up there
+        spec.loader.exec_module(mod)
+    return sys.modules["unosim_docs_generate"]
+
+
+# Numbers the scan reads as figures that are not the result of a run, page by page, each
+# with its reason.  A run's figure never belongs here: it goes in a generated block.
+NOT_RUN_FIGURES: dict[str, tuple[str, ...]] = {
+    "README.md": ("3.10",        # Python 3.10+
+                  "95%",         # the confidence level
+                  "0.05"),       # a sweep file's noise_chance, an input
+    "docs/cluster.md": ("0.05",      # the same sweep input
+                        "10,000 points"),  # the limit of a sweep
+    "docs/reports.md": ("95%",),
+    "docs/rules.md": ("-1.0",      # a score table's value (H17), an input
+                      "100 points"),  # a rule's constant
+    "docs/bots.md": ("5s",         # "two red 5s": cards, not seconds
+                     "-2.0", "0.02", "-1000.0", "-60.0",  # parameter defaults and bot-file inputs
+                     "[-0.5, 0.5]", "0.05",  # the tuner's search box and step for w_points
+                     "95%", "50%", "25%",  # the confidence level; the even shares heads-up and at 4
+                     "1.96",       # the normal quantile of a 95% interval
+                     "0.01"),      # the goodness-of-fit test's threshold
+}
+
+
+# Pages whose figures no script writes yet, with what is missing.  The test below fails
+# once a page here is clean, so the entry goes when its generator lands.
+NOT_YET_GENERATED: dict[str, str] = {
+    "docs/skill.md": "the results of one full `unosim skill house_rules` run (tables and the prose reading them); "
+                     "regenerating them is an hour of tuning, not yet scripted in docs/figures.py",
+}
+
+
+def test_every_figure_of_the_pages_is_generated_or_quotes_a_block():
+    """Every figure of README.md and docs/*.md (a share, an interval, a mean, a time) sits in
+    a block a docs/ script writes from a fresh run, or the prose quotes one of its page's
+    blocks (the same number, or it rounded), so a rerun that changes a figure fails here or
+    in tests/test_docs_generated.py, never silently."""
+    gen = _generate()
+    bad = []
+    for page in [README, *sorted((README.parent / "docs").glob("*.md"))]:
+        rel = str(page.relative_to(README.parent))
+        found = gen.unquoted_figures(page, NOT_RUN_FIGURES.get(rel, ()))
+        if rel in NOT_YET_GENERATED:
+            assert found, f"{rel} is clean now: drop it from NOT_YET_GENERATED"
+            continue
+        bad += found
+    assert not bad, ("figures no script writes (put them in a generated block, quote a block, or drop them; "
+                     "docs/generate.py):\n" + "\n".join(bad))
+
+
+def test_the_figure_scan_finds_a_figure_outside_a_block(tmp_path):
+    gen = _generate()
+    page = tmp_path / "page.md"
+    page.write_text("<!-- generated: x -->\nshare 26.02% [25.80, 26.24]\n<!-- /generated -->\n"
+                    "The first seat wins 26.0% [25.8, 26.2]; heads-up 64.9% [64.1, 65.7], in 1.4 s, 2.5x, +0.57 points.\n")
+    found = [line.split(": ", 1)[1] for line in gen.unquoted_figures(page)]
+    assert found == ["64.9%", "[64.1, 65.7]", "1.4 s", "2.5x", "+0.57 points"]
+
+
+def test_generated_blocks_are_named_once_and_each_runs_something():
+    gen = _generate()
+    from collections import Counter
+
+    sys_path = str(README.parent / "docs")
+    import sys
+
+    sys.path.insert(0, sys_path)
+    try:
+        from figures import FIGURES
+    finally:
+        sys.path.remove(sys_path)
+    blocks = [b for page in gen.pages() for b in gen.blocks(page)]
+    assert blocks
+    twice = [n for n, k in Counter(b.name for b in blocks).items() if k > 1]
+    assert not twice, f"block names used twice: {twice}"
+    idle = [b.name for b in blocks if b.name not in FIGURES and not b.commands()]
+    assert not idle, f"blocks that run nothing (no docs/figures.py function, no $ unosim line): {idle}"
+    assert all(c.startswith("unosim ") for b in blocks for c in b.commands())
+
+
+def test_readme_command_table_lists_every_cli_command_and_no_other():
+    """The README's command table and the CLI's commands (unosim.cli) are the same set."""
+    import click
+
+    from unosim.cli import main
+
+    commands = {n for n, c in main.commands.items() if not c.hidden}
+    groups = {n for n, c in main.commands.items() if isinstance(c, click.Group)}
+    table = README.read_text().split("## Commands")[1].split("\n## ")[0]
+    rows = [ln for ln in table.splitlines() if ln.startswith("| `unosim ")]
+    listed = {re.match(r"\| `unosim (\S+)", ln).group(1).rstrip("`") for ln in rows}
+    assert listed == commands, f"only in the CLI: {commands - listed}; only in the README: {listed - commands}"
+    for g in groups:  # a group's subcommands are rows of their own
+        for sub in main.commands[g].commands:
+            assert f"`unosim {g} {sub}" in table, f"the README's command table lacks `unosim {g} {sub}`"
+
+
+def test_cache_paragraph_matches_where_numba_keys_the_cache():
+    """The README says the same sources in a new install location compile once more there:
+    numba's cache subfolder is named after the source folder's absolute path, below the
+    folder named after the sources' digest (unosim/kernel/cache.py)."""
+    from unosim.kernel.cache import _SourcesLocator
+
+    a = _SourcesLocator.get_suitable_cache_subpath("/venv-a/site-packages/unosim/engine/hand.py")
+    b = _SourcesLocator.get_suitable_cache_subpath("/venv-b/site-packages/unosim/engine/hand.py")
+    assert a != b and a.startswith("engine_") and b.startswith("engine_")
+    text = " ".join(README.read_text().split())
+    assert "compiles once more there" in text and "numba-<digest>" in text
+
+
+def test_masking_hides_speeds_and_timings_only() -> None:
+    gen = _generate()
+    line = "  58,070 hands/s (3.4 s, after 2.3 s loading the engine); mean 50.13 turns per hand"
+    assert gen.masked(line) == "  <rate> hands/s (<time>); mean 50.13 turns per hand"
+    tune = "= 600 evaluations, 1,200,000 hands in 32.8 s (36,535 hands/s, 96% in the kernel)"
+    assert gen.masked(tune) == "= 600 evaluations, 1,200,000 hands in <time> (<rate> hands/s, <share> in the kernel)"
+
+
+def test_a_console_line_pipes_as_the_shell_does() -> None:
+    gen = _generate()
+    lines = ["a", "S1 x", "1", "2", "3", "S4 x", "4"]
+    assert gen._filter(lines, ["grep", "-A", "1", "x"]) == ["S1 x", "1", "S4 x", "4"]
+    assert gen._filter(lines, ["head", "-n", "2"]) == ["a", "S1 x"]
+    assert gen._filter(lines, ["tail", "-n", "1"]) == ["4"]
+    with pytest.raises(ValueError):
+        gen._filter(lines, ["sort"])

@@ -22,13 +22,28 @@ times and sizes behind each choice are in benchmarks/README.md, "Figures measure
 The flag is always given: numba lets a callee without one inherit its caller's
 ``forceinline``, which would inline whole rare paths into the hot loop.
 
+* numba compiles every function it reaches to machine code, each in a code library that
+  links in the libraries of everything it calls and optimizes that whole module: with
+  the engine's call depth, the hand loop's code was optimized again at every level
+  between a rule and the parallel kernel, most of a cold compile.  A ``@jit`` function's
+  library (:class:`_CalleeLibrary`) now skips that whole-module pass (each of its
+  functions is still optimized alone); a ``@kernel``'s parallel loop body (numba's
+  gufunc) optimizes everything it links, inlined, once, and the kernel around it and
+  numba's wrappers of the loop only call that body (kernel
+  speed: benchmarks/versus.py; CPU seconds of a cold compile: benchmarks/compile_time.py).
+  A ``@jit`` function called from Python (a scenario test, a trace) runs that lightly
+  optimized code: the same results, a little slower.
+
 Every dispatcher made here caches in :func:`unosim.kernel.cache.cache_folder`, a folder
 named after the engine sources (:class:`unosim.kernel.cache.SourcesCache`); the parallel
 batch kernels take :func:`kernel`, which caches there too.
 """
 
+from contextlib import contextmanager
+
 from numba import njit
-from numba.core import types
+from numba.core import compiler, types
+from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.registry import CPUDispatcher
 
 from .cache import SourcesCache
@@ -43,8 +58,9 @@ class _Cached(CPUDispatcher):
         self._cache = SourcesCache(self.py_func)
 
 
-def _cached(disp, cls=_Cached):
-    one = cls(py_func=disp.py_func, locals=disp.locals, targetoptions=disp.targetoptions)
+def _cached(disp, cls=_Cached, pipeline_class=compiler.Compiler):
+    one = cls(py_func=disp.py_func, locals=disp.locals, targetoptions=disp.targetoptions,
+              pipeline_class=pipeline_class)
     one.enable_caching()
     return one
 
@@ -58,12 +74,68 @@ class _OneVersion(_Cached):
         return super().get_call_template(args, kws)
 
 
+class _CalleeLibrary(JITCodeLibrary):
+    """The code library of a function compiled to be called from compiled code: its
+    module is not optimized as a whole (each function still is, one by one); the entry
+    point that links it in optimizes everything it links, inlined, once."""
+
+    def _optimize_final_module(self):
+        pass
+
+
+class _CalleeCompiler(compiler.Compiler):
+    """numba's pipeline, lowering into a :class:`_CalleeLibrary`."""
+
+    def define_pipelines(self):
+        if self.state.library is None:
+            lib = self.state.targetctx.codegen().create_library(self.state.func_id.func_qualname)
+            lib.__class__ = _CalleeLibrary
+            lib.enable_object_caching()  # as numba's own lowering does, so the cache can save it
+            self.state.library = lib
+        return super().define_pipelines()
+
+
+_WRAPPERS = ("parallelgufuncwrapper", "<numba.np.ufunc.wrappers._GufuncWrapper")
+"""The names numba gives the code libraries of a parallel loop's two wrappers."""
+
+
+@contextmanager
+def _light_wrappers():
+    """While a batch kernel compiles: numba's two wrappers around its parallel loop body
+    link that body, already optimized whole in its own library, and call it once per
+    block of work, so their libraries are :class:`_CalleeLibrary` too (a numba that names
+    them otherwise only loses the saving)."""
+    original = JITCPUCodegen.create_library
+
+    def create_library(self, name, **kwargs):
+        lib = original(self, name, **kwargs)
+        if str(name).startswith(_WRAPPERS):
+            lib.__class__ = _CalleeLibrary
+        return lib
+
+    JITCPUCodegen.create_library = create_library
+    try:
+        yield
+    finally:
+        JITCPUCodegen.create_library = original
+
+
+class _Kernel(_Cached):
+    """An entry point called from Python: its parallel loop body (numba's gufunc, its own
+    library) is optimized whole, once; the kernel's own code and the loop's wrappers
+    only call it."""
+
+    def compile(self, sig):
+        with _light_wrappers():
+            return super().compile(sig)
+
+
 def jit(inline: bool = False):
     """Decorator: compile with numba (``cache=True``), one version per plain argument
     types; ``inline`` asks LLVM to inline the function into every compiled caller."""
 
     def decorate(fn):
-        return _cached(njit(forceinline=inline)(fn), _OneVersion)
+        return _cached(njit(forceinline=inline)(fn), _OneVersion, _CalleeCompiler)
 
     return decorate
 
@@ -73,6 +145,6 @@ def kernel(**options):
     numba's ``njit(**options)``, cached in unosim's folder."""
 
     def decorate(fn):
-        return _cached(njit(**options)(fn))
+        return _cached(njit(**options)(fn), _Kernel, _CalleeCompiler)
 
     return decorate

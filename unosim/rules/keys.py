@@ -105,7 +105,8 @@ def _k(section: str, name: str, type_: str, default: Any, rules: str, doc: str,
 # Enum ``choices`` come from unosim.rules.codes: the order there is the code the kernel reads.
 REGISTRY: tuple[Key, ...] = (
     _k("", "name", "str", "standard", "C1",
-       "label stored with every result and the default output name (runs/<name>.parquet)"),
+       "label stored with every result and the default output name (runs/<name>.parquet); "
+       "a config file without one takes its file's stem"),
     # [table]
     _k("table", "players", "int", 4, "R2", "players at the table, seats 0..n-1",
        lo=2, hi=slots.MAX_PLAYERS),

@@ -1,0 +1,156 @@
+"""The generated blocks of README.md and docs/*.md that are tables, not console output.
+
+Each function takes the page's scratch folder and returns the block's Markdown; ``python
+docs/generate.py NAME`` writes it into the page (docs/generate.py says how blocks work).
+Each runs what it reports, through the same Python API the commands use, at the size the
+page states next to the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+STRATEGIES = ("greedy", "aggressor", "weights", "wild_saver", "color_keeper", "counter")
+DEALS = 20_000
+
+
+def _share(x) -> str:  # one duel line: "56.8% [56.3, 57.2]"
+    return f"{x.share:.1%} [{100 * x.low:.1f}, {100 * x.high:.1f}]"
+
+
+def strategies_vs_random(work: Path) -> str:
+    """docs/bots.md: every strategy alone at a table of `random`, heads-up and at 4."""
+    from unosim.analysis.duel import duel
+
+    rows = ["| Strategy | Heads-up | 4 players |", "|---|---|---|"]
+    for name in STRATEGIES:
+        two, four = (duel(name, "random", players=n, hands=DEALS, seed=7).lines[0] for n in (2, 4))
+        label = f"`{name}` (defaults)" if name == "weights" else f"`{name}`"
+        rows.append(f"| {label} | {_share(two)} | {_share(four)} |")
+    return "\n".join(rows)
+
+
+def counter_suspicion(work: Path) -> str:
+    """docs/bots.md: `counter`'s heads-up share by its `suspicion`, against `random` and
+    against a `greedy` that always bluffs."""
+    from unosim.analysis.duel import duel
+
+    values = (0.0, 0.1, 0.3, 1.0)
+    opponents = ("random", "greedy:bluff_rate=1")
+    rows = ["| `suspicion` | " + " | ".join(f"vs `{o}`" for o in opponents) + " |",
+            "|---|" + "---|" * len(opponents)]
+    for s in values:
+        cells = [_share(duel(f"counter:suspicion={s}", o, players=2, hands=DEALS, seed=0).lines[0])
+                 for o in opponents]
+        rows.append(f"| {s} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _bot_toml(path: Path) -> dict:
+    import tomllib
+
+    return tomllib.loads(path.read_text())
+
+
+def tuned_weights(work: Path) -> str:
+    """docs/bots.md: the parameters of the two bots the page tunes (its tune_example and
+    tune_points blocks), side by side; also refreshes the page's tuning curve figure."""
+    import shutil
+
+    hands = _bot_toml(work / "runs" / "tune-standard-2p" / "bot.toml")
+    points = _bot_toml(work / "runs" / "tune-standard-2p-points" / "bot.toml")
+    shutil.copyfile(work / "runs" / "tune-standard-2p" / "curve.png", Path(__file__).parent / "skill_curve_standard_2p.png")
+    keys = [k for k in hands if k not in ("name", "strategy", "about")]
+    rows = ["| parameter | tuned for hands | tuned for points |", "|---|---|---|"]
+    rows += [f"| `{k}` | {hands[k]:+.3f} | {points[k]:+.3f} |" for k in keys]
+    return "\n".join(rows)
+
+
+def points_vs_counter_toml(work: Path) -> str:
+    """docs/bots.md: the points-tuned bot (tune_points block) against `counter`, as a
+    config; the file is written for the page's next command."""
+    bot = _bot_toml(work / "runs" / "tune-standard-2p-points" / "bot.toml")
+    keys = [k for k in bot if k not in ("name", "about")]
+    seat = ", ".join(f'{k} = "{bot[k]}"' if isinstance(bot[k], str) else f"{k} = {bot[k]!r}" for k in keys)
+    text = (f'# points_vs_counter.toml\nname = "points-vs-counter"\n[table]\nplayers = 2\n[bots]\n'
+            f'seats = [{{{seat}}}, "counter"]\n')
+    (work / "points_vs_counter.toml").write_text(text)
+    return f"```toml\n{text}```"
+
+
+def features_table(work: Path) -> str:
+    """docs/bots.md: `unosim tune standard` (defaults: 600 evaluations of 1,000 deals, a
+    check on 10,000 fresh deals) with the 3 later features held at 0 ("8 features") and
+    with all 11, against B0 and minus `counter` on the check's deals."""
+    from unosim.rules.bundled import find_config
+    from unosim.rules.config import load_config
+    from unosim.run.botfile import resolve_bot
+    from unosim.run.play import set_workers
+    from unosim.skill import tune as T
+
+    later = ("w_next_color_odds", "w_wild_hand", "w_attack_leader")
+    every = T.SPACE
+    field = [resolve_bot("random", "--field")]
+    w = set_workers(None)
+    rows = ["| Players, seed | 8 features: vs B0 | tuned - counter | 11 features: vs B0 | tuned - counter |",
+            "|---|---|---|---|---|"]
+    counter_line = []
+    weights = ["| Players, seed (11 features) | `w_next_color_odds` | `w_attack_leader` | `w_wild_hand` |",
+               "|---|---|---|---|"]
+    for players, seed in ((4, 0), (4, 1), (2, 1)):
+        cfg = load_config(find_config("standard")).with_values({"players": players})
+        cells = []
+        for space in (tuple(d for d in every if d.name not in later), every):
+            T.SPACE = space
+            try:
+                res = T.tune(cfg, field, seed=seed, workers=w)
+            finally:
+                T.SPACE = every
+            chk = T.check(cfg, res.bot, field, seed=seed, workers=w)
+            lo, hi = chk.tuned.interval()
+            d, dlo, dhi = chk.tuned.minus(chk.builtins["counter"])
+            cells += [f"{chk.tuned.share:.2%} [{100 * lo:.2f}, {100 * hi:.2f}]",
+                      f"{100 * d:+.2f} [{100 * dlo:+.2f}, {100 * dhi:+.2f}]"]
+        counter_line.append(f"{chk.builtins['counter'].share:.2%} ({players} players, seed {seed})")
+        p = res.bot.params
+        weights.append(f"| {players}, seed {seed} | {p['w_next_color_odds']:+.2f} | {p['w_attack_leader']:+.2f} | "
+                       f"{p['w_wild_hand']:+.2f} |")
+        rows.append(f"| {players}, seed {seed} | " + " | ".join(cells) + " |")
+    return ("\n".join(rows) + "\n\n`counter` against B0 on the same check deals: " + "; ".join(counter_line)
+            + ".  The weights of the later features the 11-feature searches found:\n\n" + "\n".join(weights))
+
+
+def suite_time(work: Path) -> str:
+    """README.md: how many tests `python -m pytest` runs and the CPU time they take, with
+    the numba cache already warm (a cold cache adds the compile, `unosim warmup`'s)."""
+    import re
+    import resource
+    import subprocess
+    import sys
+    from datetime import datetime, timezone
+
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "unosim.cli", "warmup", "--quiet"], cwd=root, check=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root,
+                         capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    summary = res.stdout.strip().splitlines()[-1].strip("= ")
+    counts = re.sub(r" in [\d.]+s.*$", "", summary)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall = float(re.search(r" in ([\d.]+)s", summary).group(1))
+    day = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    cores = len(__import__("os").sched_getaffinity(0))
+    return (f"`python -m pytest` on {day}: {counts}; {cpu / 60:.1f} CPU minutes, {wall / 60:.1f} minutes of wall "
+            f"time on {cores} cores, the kernels already compiled.")
+
+
+FIGURES: dict[str, Callable[[Path], str]] = {
+    "strategies_vs_random": strategies_vs_random,
+    "counter_suspicion": counter_suspicion,
+    "suite_time": suite_time,
+    "tuned_weights": tuned_weights,
+    "points_vs_counter_toml": points_vs_counter_toml,
+    "features_table": features_table,
+}
