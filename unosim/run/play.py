@@ -15,6 +15,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from unosim.engine import search_batch
 from unosim.engine.batch import new_out, play_hands
 from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
     M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches)
@@ -62,7 +63,11 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
     # is also busy writing Parquet takes fewer blocks instead of holding the others up
     before = numba.set_parallel_chunksize(1)
     try:
-        play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
+        if search_batch.has_search(P):  # a table with search seats has a kernel of its own
+            Pr, seats = search_batch.split_params(P)
+            search_batch.play_hands(Pr, seats, seed, start, count, out, max(1, min(count, workers * 16)))
+        else:
+            play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
     finally:
         numba.set_parallel_chunksize(before)
     return out
@@ -131,6 +136,8 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
     :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
+    if search_batch.has_search(P):
+        raise RunError("bots.seats: the search strategy plays hands runs and duels, not yet matches")
     if slabs is None or slabs.max_hands != max_hands:
         slabs = Slabs(workers, max_hands)
     pending = [(start, start + count)]
@@ -172,6 +179,8 @@ class Player:
         self.job = job
         self.workers = workers
         self.P = job.params()
+        if job.mode in ("matches", "tournaments") and search_batch.has_search(np.asarray(self.P)):
+            raise RunError(f"bots.seats: the search strategy plays hands runs and duels, not yet {job.mode}")
         self.rotation = SeatRotation(job.cfg) if job.mode == "rotated" or job.rotate else None
         self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS) if job.mode == "matches" else None
         self.tournament = Tournament(job.cfg) if job.mode == "tournaments" else None
@@ -199,6 +208,8 @@ class Player:
                          self.job.rotate)
         elif self.tournament is not None:
             self.tournament.warm_up()
+        elif search_batch.has_search(self.P):
+            play_chunk(self.P, 0, 0, 0, 1)
         else:
             play_hands(self.P, 0, 0, 0, new_out(0), 1)
         return time.perf_counter() - t
