@@ -273,7 +273,7 @@ def play_hand_checked(cfg: RulesConfig, seed: int, index: int, *, P: np.ndarray 
     ctx = None
     if search_batch.has_search(P):  # search seats: the search table's step, its streams as the kernel's
         P, ctx = search_batch.split_params(P)
-        ctx[search.C_SEED] = np.int64(stream_start(seed, search_batch.STREAM_SEARCH, index))
+        ctx[search.C_SEED] = np.array([stream_start(seed, search_batch.STREAM_SEARCH, index)], np.uint64).view(np.int64)[0]
     rules = Rules.of(cfg)
     n = rules.players
     deck = cards.deck_counts(rules.decks)
