@@ -110,6 +110,7 @@ def measure(run: Run) -> None:
             opt = np.zeros(search.MAX_OPTIONS, np.int64)
             playouts = sum(search.options(st, P, 0, opt) for st in states) * worlds * rollouts
             search.choice_at(states[0], P, ctx, 0, 1)  # compile or load
+            play_chunk(P0, 0, 0, 1, workers)
             dec_rates, hand_rates = [], []
             for r in range(a.repeats):
                 t0 = time.perf_counter()

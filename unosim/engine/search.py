@@ -6,7 +6,11 @@ the cards it cannot see, plays each option out ``rollouts`` times per world with
 engine, and plays the option with the best mean outcome (``objective``): its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
 wins, minus what its own hand gives the winner when it loses).  Perfect-information Monte
-Carlo: each sampled world is played as if it were the true deal.
+Carlo: each sampled world is played as if it were the true deal.  It starts from what
+its rollout bot would play and switches to another option only when that option's mean
+gain over it (paired playout by playout) exceeds ``margin`` standard errors: a few
+hundred playouts cannot tell apart options a few points of win share apart, and the
+noisy best of many options would otherwise replace a good rule by a coin toss.
 
 What a seat knows, and so what a world keeps: its own hand, the discard pile (every card
 on it was seen), every hand's size, the draw pile's size and everything else public in
@@ -55,8 +59,8 @@ from .turns import open_turn, turn_with
 # ctx: the search table's context, one int64 array
 C_SEED = 0       # the hand's search stream (uint64 bits)
 C_DECISIONS = 1  # searched decisions so far in the hand: each has its own stream
-C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective
-C_STRIDE = 4
+C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000
+C_STRIDE = 5
 C_LEN = C_SEAT0 + MAX_PLAYERS * C_STRIDE
 
 OBJ_HANDS = 0
@@ -195,6 +199,7 @@ def decide(st, P, log, p, ctx):
     worlds = ctx[c + 1]
     rollouts = ctx[c + 2]
     objective = ctx[c + 3]
+    margin = ctx[c + 4] / 1000.0
     d = ctx[C_DECISIONS]
     ctx[C_DECISIONS] = d + 1
     seed = stream_start(np.uint64(ctx[C_SEED]), d, p)
@@ -207,7 +212,16 @@ def decide(st, P, log, p, ctx):
     w = address(w_mem)
     rng_w = address(rw_mem)
     rng_r = address(rr_mem)
-    total = np.zeros(MAX_OPTIONS, np.float64)
+    # the rollout bot's own choice (its ties from the search's stream, not the game's)
+    rng_w[0] = stream_start(seed, 0, 0)
+    own = policy.choose_play(st, P, rng_w, p)
+    j0 = 0
+    for j in range(n_opt):
+        if opt[j] == own:
+            j0 = j
+    value = np.zeros(MAX_OPTIONS, np.float64)
+    gain = np.zeros(MAX_OPTIONS, np.float64)  # summed over playouts: value - the own choice's
+    gain2 = np.zeros(MAX_OPTIONS, np.float64)
     rng_w[0] = seed
     m = unknown_pool(st, P, p, pool)
     for i in range(N_STATE):
@@ -224,14 +238,34 @@ def decide(st, P, log, p, ctx):
                 put_move(w, P, rng_r, log, p, k, source)
                 while w[S_DONE] == 0:
                     step(w, P, rng_r, log)
-                total[j] += outcome(w, P, p, objective)
-    best = 0
-    for j in range(1, n_opt):
-        if total[j] > total[best]:
-            best = j
+                value[j] = outcome(w, P, p, objective)
+            for j in range(n_opt):
+                g = value[j] - value[j0]
+                gain[j] += g
+                gain2[j] += g * g
+    best = choose(gain, gain2, n_opt, j0, worlds * rollouts, margin)
     keep_alive(base_mem, w_mem, pool)
     keep_alive(rw_mem, rr_mem, pool)
     return opt[best]
+
+
+@jit()
+def choose(gain, gain2, n_opt, j0, n, margin):
+    """The option to play: the one whose mean gain over the rollout bot's own choice j0
+    (paired by playout) is largest among those beating it by more than ``margin``
+    standard errors; j0 when none does."""
+    best = j0
+    top = 0.0
+    for j in range(n_opt):
+        if j == j0:
+            continue
+        mean = gain[j] / n
+        var = gain2[j] / n - mean * mean
+        se = np.sqrt(max(var, 0.0) / n)
+        if mean > top and mean > margin * se:
+            best = j
+            top = mean
+    return best
 
 
 @jit(inline=True)

@@ -33,7 +33,7 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rules vector, context) for a table with search seats: each search seat's block in
     ``P`` becomes its rollout bot's code and that strategy's default parameters (what the
     engine plays for it everywhere but the searched card), and the context lists the
-    seats that search with their ``worlds``, ``rollouts`` and ``objective``."""
+    seats that search with their ``worlds``, ``rollouts``, ``objective`` and ``margin``."""
     Pr = P.copy()
     ctx = np.zeros(C_LEN, np.int64)
     for s in range(MAX_PLAYERS):
@@ -41,6 +41,7 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if P[base] != Strategy.search:
             continue
         worlds, rollouts, bot, objective = (int(x) for x in P[base + 1:base + 5])
+        margin = int(round(P[base + 5] * 1000))
         name = ROLLOUT_BOTS[bot]
         code, spec = STRATEGIES[name]
         Pr[base:base + BOT_STRIDE] = 0.0
@@ -50,7 +51,7 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if name in WATCHERS:
             Pr[P_WATCHERS] = 1.0
         c = C_SEAT0 + s * C_STRIDE
-        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective)
+        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin)
     return Pr, ctx
 
 
