@@ -188,5 +188,5 @@ def test_split_params():
     from unosim.rules import params as slots
     from unosim.rules.strategies import Strategy
     assert P[slots.P_BOT0] == Strategy.greedy and P[slots.P_BOT0 + 1] == 0.0
-    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 5]) == [1, 5, 3, 1, 1000]
+    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 5]) == [1, 5, 3, 1, 2000]
     assert list(ctx[search.C_SEAT0 + 5:search.C_SEAT0 + 10]) == [0, 0, 0, 0, 0]
