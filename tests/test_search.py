@@ -190,3 +190,19 @@ def test_split_params():
     assert P[slots.P_BOT0] == Strategy.greedy and P[slots.P_BOT0 + 1] == 0.0
     assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 5]) == [1, 5, 3, 1, 2000]
     assert list(ctx[search.C_SEAT0 + 5:search.C_SEAT0 + 10]) == [0, 0, 0, 0, 0]
+
+
+def test_a_traced_hand_is_the_hand_the_run_played():
+    """trace replays a search table's hand with the run's own streams: same end, same row."""
+    from unosim.engine.batch import write_row
+    from unosim.run.play import play_chunk
+    from unosim.trace import replay
+
+    cfg = parse_config({"table": {"players": 3}, "bots": {"seats": ["counter", TINY, "random"]}})
+    rows = play_chunk(to_params(cfg), 8, 0, 5, 1)
+    for hand in range(5):
+        st, events = replay(cfg, 8, hand)
+        row = new_out(1)
+        write_row(st, search_batch.split_params(to_params(cfg))[0], row, 0, hand)
+        assert (row[0] == rows[hand]).all()
+        assert len(events) > 0

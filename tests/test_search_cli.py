@@ -40,3 +40,14 @@ def test_a_tiny_duel_runs():
     res = invoke("duel", "search:worlds=2,rollouts=1", "counter", "--hands", 4, "--workers", 1)
     assert res.exit_code == 0, res.output
     assert "search" in res.output
+
+
+def test_trace_replays_a_search_hand(tmp_path: Path):
+    """`unosim trace` replays a hand of a search table as the run played it (its own search
+    streams); a match hand is refused in one line."""
+    path = tmp_path / "s.toml"
+    path.write_text('[table]\nplayers = 2\n[bots]\nseats = [{strategy = "search", worlds = 2, rollouts = 1}, "counter"]\n')
+    res = invoke("trace", path, "--hand", 1, "--seed", 3)
+    assert res.exit_code == 0, res.output
+    assert "wins the hand" in res.output or "stalled" in res.output, res.output[-500:]
+    one_error(invoke("trace", path, "--match", 0), "search", "matches")
