@@ -34,13 +34,13 @@ KINDS: dict[str, tuple[str, ...]] = {
              "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips", "pair_stacking"),
-    "property": ("invariants", "house_invariants", "reproducibility"),
+    "property": ("invariants", "house_invariants", "reproducibility", "search"),
     "statistical": ("statistics", "house_statistics", "balance_triggers"),
     "golden": ("golden",),
     "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
             "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
             "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
-            "balance_chart", "result_figures", "html", "docs_generated"),
+            "balance_chart", "result_figures", "html", "docs_generated", "search_cli"),
     "faults": ("faults",),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}

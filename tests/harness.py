@@ -29,6 +29,7 @@ import hypothesis.strategies as hs
 from unosim.rules.config import Key, RulesConfig, to_params
 from unosim.engine import batch as B
 from unosim.engine import hand as H
+from unosim.engine import search, search_batch
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
 from unosim.kernel.rng import stream_start
@@ -269,6 +270,10 @@ def play_hand_checked(cfg: RulesConfig, seed: int, index: int, *, P: np.ndarray 
     """Play hand ``index`` of a run of ``cfg`` with ``seed`` one step at a time, checking
     every invariant after the deal, the first card and each step; raise InvariantError."""
     P = to_params(cfg) if P is None else P
+    ctx = None
+    if search_batch.has_search(P):  # search seats: the search table's step, its streams as the kernel's
+        P, ctx = search_batch.split_params(P)
+        ctx[search.C_SEED] = np.array([stream_start(seed, search_batch.STREAM_SEARCH, index)], np.uint64).view(np.int64)[0]
     rules = Rules.of(cfg)
     n = rules.players
     deck = cards.deck_counts(rules.decks)
@@ -301,7 +306,10 @@ def play_hand_checked(cfg: RulesConfig, seed: int, index: int, *, P: np.ndarray 
             _fail(where, f"not over after {steps} steps (R13: the hand must end)", st)
         log = _grow_log(log, int(st[L.S_NLOG]))
         before = Snapshot.of(st, n)
-        H.step(st, P, rng, log)
+        if ctx is None:
+            H.step(st, P, rng, log)
+        else:
+            search.step_at(st, P, rng, log, ctx)
         steps += 1
         at = f"{where} step {steps}"
         check_state(st, rules, deck, at)
@@ -321,7 +329,10 @@ def batch_rows(cfg: RulesConfig, seed: int, start: int, count: int, *, P: np.nda
     """Rows ``start .. start+count-1`` of a run, from the parallel batch kernel."""
     P = to_params(cfg) if P is None else P
     out = B.new_out(count)
-    B.play_hands(P, seed, start, count, out, max(1, min(count, 8)))
+    if search_batch.has_search(P):
+        search_batch.play_hands(*search_batch.split_params(P), seed, start, count, out, max(1, min(count, 8)))
+    else:
+        B.play_hands(P, seed, start, count, out, max(1, min(count, 8)))
     return out
 
 

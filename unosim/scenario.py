@@ -15,6 +15,7 @@ import numpy as np
 from unosim.rules import cards
 from unosim.rules.config import RulesConfig, default_config, to_params
 from .engine import hand as H
+from .engine import search, search_batch
 from unosim.kernel import layout as L
 
 
@@ -32,6 +33,7 @@ class Scenario:
     P: np.ndarray
     rng: np.ndarray
     log: np.ndarray = field(default_factory=lambda: np.zeros((10_000, L.LOG_WIDTH), np.int64))
+    ctx: np.ndarray | None = None  # the search seats' context (unosim.engine.search), if any
 
     @classmethod
     def build(cls, hands: Mapping[int, str], top: str, *, cfg: RulesConfig | None = None,
@@ -45,6 +47,9 @@ class Scenario:
         elif rules:
             cfg = cfg.replace(**rules)
         P = to_params(cfg)
+        ctx = None
+        if search_batch.has_search(P):
+            P, ctx = search_batch.split_params(P)
         st = np.zeros(L.N_STATE, np.int64)
         n = cfg.players
         H.reset(st, P, (cur - 1) % n if dealer is None else dealer)
@@ -68,12 +73,15 @@ class Scenario:
         st[L.S_DIR] = direction
         st[L.S_TOTAL] = int(st[L.S_HS0:L.S_HS0 + n].sum()) + len(pile) + len(below)
         rng = np.array([seed], np.uint64)
-        return cls(cfg, st, P, rng)
+        return cls(cfg, st, P, rng, ctx=ctx)
 
     # ------------------------------------------------------------------ acting
     def step(self) -> "Scenario":
         """One move of the hand loop (a turn, or a pending penalty resolved)."""
-        H.step(self.st, self.P, self.rng, self.log)
+        if self.ctx is None:
+            H.step(self.st, self.P, self.rng, self.log)
+        else:
+            search.step_at(self.st, self.P, self.rng, self.log, self.ctx)
         return self
 
     def run(self, max_steps: int = 100_000) -> "Scenario":

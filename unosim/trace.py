@@ -19,6 +19,7 @@ from unosim.rules import cards
 from unosim.rules.config import RulesConfig, to_params
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
+from .engine import search_batch
 from .engine.batch import trace_hand
 from .engine.matches import trace_match_hand
 from .engine.tournaments import trace_tournament_hand
@@ -51,7 +52,11 @@ def replay(cfg: RulesConfig, seed: int, hand: int, capacity: int = 200_000,
     """(final state vector, events) of hand ``hand`` of a run of ``cfg`` with ``seed``
     (of its rotation ``rotation``, for a seat-rotated run)."""
     log = np.zeros((capacity, L.LOG_WIDTH), np.int64)
-    st = trace_hand(_params(cfg, rotation), seed, hand, log)
+    P = _params(cfg, rotation)
+    if search_batch.has_search(P):
+        st = search_batch.trace_hand(*search_batch.split_params(P), seed, hand, log)
+    else:
+        st = trace_hand(P, seed, hand, log)
     return st, log[: st[L.S_NLOG]]
 
 

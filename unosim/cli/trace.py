@@ -41,6 +41,9 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
                         f"(got {rotation})")
     from unosim.run.warmup import compile_notice
 
+    if (match is not None or tournament is not None) and any(name == "search" for name, _ in cfg.seats):
+        raise UserError("bots.seats: the search strategy plays hands runs and duels, not yet "
+                        f"{'matches' if match is not None else 'tournaments'}")
     if match is not None:
         kernels: tuple[str, ...] = ("matches", "trace_match")
         go = lambda: _trace_match(cfg, seed, match, hand, rotation)  # noqa: E731

@@ -208,12 +208,14 @@ def play_hand(st, P, rng, log, dealer):
 
 
 @jit(inline=True)
-def step(st, P, rng, log):
+def step(st, P, rng, log, ctx=None):
     """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
     or let the seat to act take its turn.  Scenario tests drive hands through this.
-    A single card put down by the move goes through play_card; under H6 a card from the
-    hand, in turn or as a stack, goes through play_multi, whose plan may be that card
-    alone (a drawn card is always alone)."""
+
+    ``ctx``: a search table's context, given only by :mod:`unosim.engine.search` (whose
+    ``searching_step`` is this code) and left out everywhere else: numba then drops the
+    search branch before typing it, so a table without a search seat runs the plain
+    engine, and the search's playouts (which leave it out) never search in turn."""
     if st[S_TURNS] >= rule(st, P_MAX_TURNS):
         st[S_STALLED] = 1
         st[S_WINNER] = -1
@@ -226,8 +228,18 @@ def step(st, P, rng, log):
         if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
             jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
             return
-    else:
+    elif ctx is None:
         k, source = take_turn(st, P, rng, log, p)
+    else:
+        k, source = search.searched_turn(st, P, rng, log, p, ctx)
+    put_move(st, P, rng, log, p, k, source)
+
+
+@jit(inline=True)
+def put_move(st, P, rng, log, p, k, source):
+    """The card k a move chose goes down (nothing for k < 0): a single card through
+    play_card; under H6 a card from the hand, in turn or as a stack, through play_multi,
+    whose plan may be that card alone (a drawn card is always alone)."""
     if k < 0:
         return
     if (source == Source.hand or source == Source.stack) and rule(st, P_MULTI_PLAY) != MultiPlay.none:
@@ -236,3 +248,7 @@ def step(st, P, rng, log):
     if source == Source.drawn and k == WILD_DRAW4 and rule(st, P_DRAWN_DRAW4) == DrawnDraw4.wild:
         st[S_AS_WILD] = 1
     play_card(st, P, rng, log, p, k)
+
+
+# Last: the search's playouts call step, and step (with a context) calls the search.
+from . import search  # noqa: E402

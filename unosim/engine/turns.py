@@ -90,10 +90,22 @@ def drawn_playable(st, P, p, c):
 def take_turn(st, P, rng, log, p):
     """Seat p's turn up to the choice of card: returns (card, source), the source a
     :data:`Source` code (``Source.none`` and card -1 when the turn ended without a play)."""
+    open_turn(st, P, rng, log, p)
+    return turn_with(st, P, rng, log, p, policy.choose_play(st, P, rng, p))
+
+
+@jit(inline=True)
+def open_turn(st, P, rng, log, p):
+    """What happens to seat p as its turn opens, before it chooses: the H11 check, H24."""
     begin_turn(st, P, rng, log, p)
     if P[P_MISPLAY] > 0.0:
         misplay(st, P, rng, log, p)
-    k = policy.choose_play(st, P, rng, p)
+
+
+@jit(inline=True)
+def turn_with(st, P, rng, log, p, k):
+    """The rest of p's turn once it chose k from its hand (-1: draw, R6, R7, H3), as
+    :func:`take_turn` returns it; a search seat's playouts start here (unosim.engine.search)."""
     if k >= 0:
         return k, Source.hand
     if policy.may_draw_holding(st, P, p) and holds_legal(st, P, p):  # R7: the strategy chose to draw

@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections import namedtuple
 
 Strategy = namedtuple("Strategy", ["random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter",
-                                   "weights", "rlcard_random"])(*range(8))
+                                   "weights", "rlcard_random", "search"])(*range(9))
 """Every strategy's code, in registry order: ``Strategy.counter == 5``."""
 
 _RATE = (0.0, 1.0)
+ROLLOUT_BOTS = ("random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter", "weights", "rlcard_random")
+"""What a ``search`` seat may play its playouts with: every strategy but itself, in code order
+(a choice's index in ``P`` is then the strategy's code)."""
 _W = (-100.0, 100.0)
 
 STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
@@ -41,6 +44,12 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
         "bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
     # RLCard 1.2.0's RandomAgent: uniform over legal action ids (a wild is 4); fixed.
     "rlcard_random": (Strategy.rlcard_random, {}),
+    # Determinized Monte Carlo (unosim.engine.search): the card to play (or draw) is the
+    # option whose playouts, from hidden cards re-dealt uniformly, score best; every other
+    # decision is its rollout bot's.  Never a rollout bot of its own (no recursion).
+    "search": (Strategy.search, {"worlds": (16, (1, 10_000)), "rollouts": (2, (1, 10_000)),
+                                 "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("hands", ("hands", "points")),
+                                 "margin": (2.0, (0.0, 10.0))}),
 }
 
 # Strategies whose policy.observe_play must see every card put down (card counters); with
@@ -56,7 +65,11 @@ WATCHING_PARAMS: dict[str, str] = {"weights": "w_next_color_odds"}
 def watches(name: str, params: dict) -> bool:
     """Whether a seat of strategy ``name`` with these (complete) parameters makes the table
     a watching one (``P_WATCHERS``)."""
+    if name == "search":  # its seat is its rollout bot at its defaults (unosim.engine.search)
+        return params["rollout_bot"] in WATCHERS
     return name in WATCHERS or (name in WATCHING_PARAMS and float(params[WATCHING_PARAMS[name]]) != 0.0)
 
 
-__all__ = ["STRATEGIES", "Strategy", "WATCHERS", "WATCHING_PARAMS", "watches"]
+assert ROLLOUT_BOTS == Strategy._fields[:Strategy.search], "rollout bots: every strategy before search, in code order"
+
+__all__ = ["ROLLOUT_BOTS", "STRATEGIES", "Strategy", "WATCHERS", "WATCHING_PARAMS", "watches"]

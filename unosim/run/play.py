@@ -17,6 +17,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from unosim.engine import search_batch
 from unosim.engine.batch import new_out, play_hands
 from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
     M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches)
@@ -65,7 +66,11 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
     # is also busy writing Parquet takes fewer blocks instead of holding the others up
     before = numba.set_parallel_chunksize(1)
     try:
-        play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
+        if search_batch.has_search(P):  # a table with search seats has a kernel of its own
+            Pr, seats = search_batch.split_params(P)
+            search_batch.play_hands(Pr, seats, seed, start, count, out, max(1, min(count, workers * 16)))
+        else:
+            play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
     finally:
         numba.set_parallel_chunksize(before)
     return out
@@ -134,6 +139,8 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
     :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
+    if search_batch.has_search(P):
+        raise RunError("bots.seats: the search strategy plays hands runs and duels, not yet matches")
     if slabs is None or slabs.max_hands != max_hands:
         slabs = Slabs(workers, max_hands)
     pending = [(start, start + count)]
@@ -189,7 +196,15 @@ class Player:
         return time.perf_counter() - t
 
     def _warm(self) -> None:
-        play_hands(self.P, 0, 0, 0, new_out(0), 1)
+        if search_batch.has_search(self.P):  # a search table's own kernel
+            play_chunk(self.P, 0, 0, 0, 1)
+        else:
+            play_hands(self.P, 0, 0, 0, new_out(0), 1)
+
+    def _refuse_search(self) -> None:
+        if search_batch.has_search(np.asarray(self.P)):
+            raise RunError(f"bots.seats: the search strategy plays hands runs and duels, not yet "
+                           f"{self.job.mode.file_mode}")
 
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """Kernel rows of units start..start+count-1, and (rotated modes) each row's rotation.
@@ -232,6 +247,7 @@ class MatchPlayer(Player):
     def __init__(self, job: Any, workers: int) -> None:
         self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS)
         super().__init__(job, workers)
+        self._refuse_search()
 
     def _warm(self) -> None:
         empty = np.zeros(0, np.int64)
@@ -262,6 +278,7 @@ class TournamentPlayer(Player):
     def __init__(self, job: Any, workers: int) -> None:
         self.tournament = Tournament(job.cfg)
         super().__init__(job, workers)
+        self._refuse_search()
 
     def extra_metadata(self) -> dict[str, Any] | None:
         return {"unosim.bot_labels": json.dumps(self.tournament.bot_labels)}

@@ -1,0 +1,208 @@
+"""The ``search`` strategy (unosim.engine.search): it never reads a hidden card, its runs are
+reproducible, and a search table plays whole hands under every bundled config.
+
+The no-peeking property: from the same position (everything the searching seat may know:
+its hand, the discard pile, every hand's size, the draw pile's size) and the same search
+seed, dealing the hidden cards (the other hands and the draw pile) differently among
+themselves, sizes kept, changes neither the worlds the search samples nor its choice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from unosim.engine import search, search_batch
+from unosim.engine.batch import new_out
+from unosim.kernel import layout as L
+from unosim.rules.bundled import bundled_configs
+from unosim.rules.config import load_config, parse_config, to_params
+from unosim.rules.params import MAX_CARDS
+from unosim.scenario import first_turn
+
+CONFIGS = sorted(bundled_configs().items())
+TINY = {"strategy": "search", "worlds": 2, "rollouts": 1}  # the budget tests play at
+
+
+def table(cfg):
+    """cfg with a tiny search at seat 0 and counters elsewhere: (cfg, rules vector, context)."""
+    cfg = cfg.replace(seats=[TINY] + ["counter"] * (cfg.players - 1))
+    P, ctx = search_batch.split_params(to_params(cfg))
+    return cfg, P, ctx
+
+
+def positions(cfg, P, seed, count):
+    """Up to ``count`` states of hands of cfg where seat 0 is to choose in turn between 2+
+    options (no penalty pending), reached by the table's bots (the search seat as its
+    rollout bot)."""
+    idle = np.zeros(search.C_LEN, np.int64)  # no seat searches: the plain bots move
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    opt = np.zeros(search.MAX_OPTIONS, np.int64)
+    rng = np.random.default_rng(seed)
+    found = []
+    for h in range(30 * count):
+        st = first_turn(cfg, seed * 1000 + h, dealer=h % cfg.players)
+        r = np.array([seed * 7919 + h], np.uint64)
+        stop = int(rng.integers(0, 40))
+        for _ in range(stop):
+            if st[L.S_DONE]:
+                break
+            search.step_at(st, P, r, log, idle)
+        if st[L.S_DONE] or st[L.S_CUR] != 0 or st[L.S_PENDING_KIND] >= 0 or search.options(st, P, 0, opt) < 2:
+            continue
+        found.append(st)
+        if len(found) == count:
+            break
+    return found
+
+
+def permuted(st, rng):
+    """st with the cards seat 0 cannot see dealt again among the other hands and the draw
+    pile, every size kept."""
+    st = st.copy()
+    n = int(st[L.S_NP])
+    hidden = []
+    for q in range(1, n):
+        base = L.S_HAND0 + q * L.N_KINDS
+        for k in range(L.N_KINDS):
+            hidden += [k] * int(st[base + k])
+        st[base:base + L.N_KINDS] = 0
+    nd = int(st[L.S_NDRAW])
+    hidden += list(st[L.S_DRAW0:L.S_DRAW0 + nd])
+    rng.shuffle(hidden)
+    at = 0
+    for q in range(1, n):
+        for _ in range(int(st[L.S_HS0 + q])):
+            st[L.S_HAND0 + q * L.N_KINDS + hidden[at]] += 1
+            at += 1
+    st[L.S_DRAW0:L.S_DRAW0 + nd] = hidden[at:]
+    return st
+
+
+@pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
+def test_no_peeking(name, path):
+    """Permuting the hidden cards never changes the sampled worlds nor the choice, under
+    every bundled config (teams: a partner's hand is hidden too)."""
+    cfg, P, ctx = table(load_config(path))
+    rng = np.random.default_rng(len(name))
+    pool = np.zeros(MAX_CARDS, np.int64)
+    found = positions(cfg, P, seed=len(name), count=6)
+    assert len(found) >= 3, "too few positions with a choice: the property was hardly exercised"
+    for st in found:
+        before = st.copy()
+        seed = int(rng.integers(1, 2**62))
+        choice = search.choice_at(st, P, ctx.copy(), 0, seed)
+        assert (st == before).all()  # the search reads the state, never writes it
+        m = search.unknown_pool(st, P, 0, pool)
+        assert m == st[L.S_NDRAW] + sum(st[L.S_HS0 + q] for q in range(1, cfg.players))
+        for _ in range(3):
+            other = permuted(st, rng)
+            assert search.choice_at(other, P, ctx.copy(), 0, seed) == choice
+            worlds = []
+            for s in (st, other):
+                w = np.zeros(L.N_STATE, np.int64)
+                pool[:] = 0
+                m = search.unknown_pool(s, P, 0, pool)
+                search.sample_world(s, 0, pool, m, np.array([seed], np.uint64), w)
+                worlds.append(w)
+            assert (worlds[0] == worlds[1]).all()
+
+
+def test_a_world_keeps_what_the_seat_knows():
+    """A sampled world keeps seat 0's hand, the discard pile and every size, and holds the
+    same cards as the true deal (only where the hidden ones lie differs)."""
+    cfg, P, _ = table(load_config(bundled_configs()["standard"]))
+    st = positions(cfg, P, seed=3, count=1)[0]
+    pool = np.zeros(MAX_CARDS, np.int64)
+    m = search.unknown_pool(st, P, 0, pool)
+    w = np.zeros(L.N_STATE, np.int64)
+    search.sample_world(st, 0, pool, m, np.array([99], np.uint64), w)
+    hand0 = slice(L.S_HAND0, L.S_HAND0 + L.N_KINDS)
+    assert (w[hand0] == st[hand0]).all()
+    assert (w[L.S_HS0:L.S_HS0 + 10] == st[L.S_HS0:L.S_HS0 + 10]).all()
+    nd, nx = st[L.S_NDISC], st[L.S_NDRAW]
+    assert (w[L.S_DISC0:L.S_DISC0 + nd] == st[L.S_DISC0:L.S_DISC0 + nd]).all()
+
+    def cards(s):
+        c = np.bincount(s[L.S_DRAW0:L.S_DRAW0 + nx], minlength=L.N_KINDS)
+        for q in range(1, cfg.players):
+            c += s[L.S_HAND0 + q * L.N_KINDS:L.S_HAND0 + (q + 1) * L.N_KINDS]
+        return c
+
+    assert (cards(w) == cards(st)).all()
+    for q in range(1, cfg.players):
+        assert w[L.S_HAND0 + q * L.N_KINDS:L.S_HAND0 + (q + 1) * L.N_KINDS].sum() == st[L.S_HS0 + q]
+
+
+def test_options_follow_the_rules():
+    """R5, R7, R8, H8: the options are the legal kinds held, a bluff where only a bluff
+    plays the Wild Draw Four, and a draw when nothing is legal or R7 allows one."""
+    from unosim.scenario import Scenario
+    from unosim.rules import cards
+
+    def opts(hand, top, **rules):
+        sc = Scenario.build({0: hand, 1: "G1 G2"}, top, players=2, seats=[TINY, "counter"], **rules)
+        o = np.zeros(search.MAX_OPTIONS, np.int64)
+        n = search.options(sc.st, sc.P, 0, o)
+        return sorted(cards.name(k) if k >= 0 else "draw" for k in o[:n])
+
+    assert opts("R5 R5 B5 Y9", "R7") == ["R5", "draw"]
+    assert opts("R5 B5 Y9", "R7", voluntary_draw=False) == ["R5"]
+    assert opts("Y9", "R7", voluntary_draw=False) == ["draw"]
+    assert opts("R5 W+4", "R7") == ["R5", "W+4", "draw"]  # R8: the bluff is an option
+
+
+def test_search_runs_are_reproducible_whatever_the_blocks():
+    """A run's rows depend on (seed, hand) alone: the search's streams too."""
+    cfg = parse_config({"table": {"players": 3}, "bots": {"seats": [TINY, "counter", "random"]}})
+    P, ctx = search_batch.split_params(to_params(cfg))
+    a, b = new_out(12), new_out(12)
+    search_batch.play_hands(P, ctx, 5, 0, 12, a, 1)
+    search_batch.play_hands(P, ctx, 5, 0, 12, b, 4)
+    assert (a == b).all()
+    c = new_out(6)
+    search_batch.play_hands(P, ctx, 5, 6, 6, c, 3)
+    assert (a[6:] == c).all()
+
+
+@pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
+def test_a_search_table_plays_whole_hands(name, path):
+    """Under every bundled config a table with a search seat plays hands to their end and
+    keeps every card (the invariant harness's conservation check, at hand end)."""
+    from harness import check_config
+
+    cfg = load_config(path)
+    check_config(cfg.replace(seats=[TINY] + ["counter"] * (cfg.players - 1)), seed=len(name), hands=3)
+
+
+def test_split_params():
+    """A search seat plays its rollout bot at that bot's defaults everywhere but the card it
+    searches; the context lists its budget."""
+    cfg = parse_config({"table": {"players": 2}, "bots": {"seats": [
+        {"strategy": "search", "worlds": 5, "rollouts": 3, "rollout_bot": "greedy", "objective": "points"},
+        "counter"]}})
+    P0 = to_params(cfg)
+    assert search_batch.has_search(P0)
+    P, ctx = search_batch.split_params(P0)
+    assert not search_batch.has_search(P)
+    from unosim.rules import params as slots
+    from unosim.rules.strategies import Strategy
+    assert P[slots.P_BOT0] == Strategy.greedy and P[slots.P_BOT0 + 1] == 0.0
+    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 5]) == [1, 5, 3, 1, 2000]
+    assert list(ctx[search.C_SEAT0 + 5:search.C_SEAT0 + 10]) == [0, 0, 0, 0, 0]
+
+
+def test_a_traced_hand_is_the_hand_the_run_played():
+    """trace replays a search table's hand with the run's own streams: same end, same row."""
+    from unosim.engine.batch import write_row
+    from unosim.run.play import play_chunk
+    from unosim.trace import replay
+
+    cfg = parse_config({"table": {"players": 3}, "bots": {"seats": ["counter", TINY, "random"]}})
+    rows = play_chunk(to_params(cfg), 8, 0, 5, 1)
+    for hand in range(5):
+        st, events = replay(cfg, 8, hand)
+        row = new_out(1)
+        write_row(st, search_batch.split_params(to_params(cfg))[0], row, 0, hand)
+        assert (row[0] == rows[hand]).all()
+        assert len(events) > 0

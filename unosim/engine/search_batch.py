@@ -1,0 +1,120 @@
+"""Runs of hands at a table with search seats (:mod:`unosim.engine.search`): the rules
+vector and context for such a table, and its batch kernel, the twin of
+:func:`unosim.engine.batch.play_hands`."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from unosim.kernel.borrow import address, borrow
+from unosim.kernel.jit import jit, kernel
+from unosim.kernel.layout import LOG_WIDTH, N_STATE, S_DONE, S_LOGCAP
+from unosim.kernel.piles import build_deck
+from unosim.kernel.rng import stream_start
+from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS
+from unosim.rules.strategies import ROLLOUT_BOTS, STRATEGIES, WATCHERS, Strategy
+from .batch import STREAM_HANDS, hand_dealer, keep_alive, write_row
+from .search import C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, searching_step
+from .setup import deal, reset, turn_first_card
+
+STREAM_SEARCH = 4
+"""The searches' own random stream per hand (batch uses 1 and 2, tournaments 3)."""
+
+
+# --------------------------------------------------------------------------- Python side
+def has_search(P: np.ndarray) -> bool:
+    """Whether any seat of the rules vector ``P`` is a search seat."""
+    codes = P[P_BOT0:P_BOT0 + MAX_PLAYERS * BOT_STRIDE:BOT_STRIDE]
+    return bool(np.any(codes == Strategy.search))
+
+
+def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rules vector, context) for a table with search seats: each search seat's block in
+    ``P`` becomes its rollout bot's code and that strategy's default parameters (what the
+    engine plays for it everywhere but the searched card), and the context lists the
+    seats that search with their ``worlds``, ``rollouts``, ``objective`` and ``margin``."""
+    Pr = P.copy()
+    ctx = np.zeros(C_LEN, np.int64)
+    for s in range(MAX_PLAYERS):
+        base = P_BOT0 + s * BOT_STRIDE
+        if P[base] != Strategy.search:
+            continue
+        worlds, rollouts, bot, objective = (int(x) for x in P[base + 1:base + 5])
+        margin = int(round(P[base + 5] * 1000))
+        name = ROLLOUT_BOTS[bot]
+        code, spec = STRATEGIES[name]
+        Pr[base:base + BOT_STRIDE] = 0.0
+        Pr[base] = float(code)
+        for i, (_, (default, allowed)) in enumerate(spec.items()):
+            Pr[base + 1 + i] = float(allowed.index(default)) if isinstance(default, str) else float(default)
+        if name in WATCHERS:
+            Pr[P_WATCHERS] = 1.0
+        c = C_SEAT0 + s * C_STRIDE
+        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin)
+    return Pr, ctx
+
+
+# --------------------------------------------------------------------------- hands
+@jit()
+def play_hand(st, P, rng, log, dealer, ctx):
+    """:func:`unosim.engine.hand.play_hand` with the search seats of ``ctx`` searching."""
+    reset(st, P, dealer)
+    build_deck(st, P, rng)
+    deal(st, P, rng, log)
+    turn_first_card(st, P, rng, log)
+    ctx[C_DECISIONS] = 0
+    while st[S_DONE] == 0:
+        searching_step(st, P, rng, log, ctx)
+
+
+@kernel(parallel=True, nogil=True)
+def play_hands(P, seats, seed, start, count, out, blocks):
+    """:func:`unosim.engine.batch.play_hands` for a table with search seats: ``P`` and
+    ``seats`` from :func:`split_params`.  Hand i's cards come from the same stream as in
+    the plain kernel; its searches from (seed, STREAM_SEARCH, i)."""
+    for b in prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        st_mem = np.zeros(N_STATE, np.int64)
+        rng_mem = np.zeros(1, np.uint64)
+        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
+        ctx_mem = seats.copy()
+        st = address(st_mem)
+        rng = address(rng_mem)
+        log = address(log_mem)
+        ctx = address(ctx_mem)
+        Pv = address(P)
+        outv = borrow(out)
+        for i in range(lo, hi):
+            index = start + i
+            rng[0] = stream_start(seed, STREAM_HANDS, index)
+            ctx[C_SEED] = np.int64(stream_start(seed, STREAM_SEARCH, index))
+            dealer = hand_dealer(Pv, rng, index)
+            play_hand(st, Pv, rng, log, dealer, ctx)
+            write_row(st, Pv, outv, i, index)
+        keep_alive(st_mem, rng_mem, log_mem)
+        keep_alive(ctx_mem, P, out)
+
+
+@jit()
+def trace_hand(P, seats, seed, index, log):
+    """:func:`unosim.engine.batch.trace_hand` for a table with search seats (the
+    playouts log nothing)."""
+    st = np.zeros(N_STATE, np.int64)
+    st[S_LOGCAP] = log.shape[0]
+    rng_mem = np.zeros(1, np.uint64)
+    ctx_mem = seats.copy()
+    rng = address(rng_mem)
+    ctx = address(ctx_mem)
+    rng[0] = stream_start(seed, STREAM_HANDS, index)
+    ctx[C_SEED] = np.int64(stream_start(seed, STREAM_SEARCH, index))
+    Pv = address(P)
+    dealer = hand_dealer(Pv, rng, index)
+    play_hand(address(st), Pv, rng, address(log), dealer, ctx)
+    keep_alive(rng_mem, P, log)
+    keep_alive(ctx_mem, st, st)
+    return st
+
+
+__all__ = ["STREAM_SEARCH", "has_search", "play_hand", "play_hands", "split_params", "trace_hand"]
