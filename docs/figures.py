@@ -47,6 +47,24 @@ def counter_suspicion(work: Path) -> str:
     return "\n".join(rows)
 
 
+SEARCH_DUELS = (("search", 2, 1000), ("search", 4, 150), ("search:margin=0", 2, 400), ("search:margin=1", 2, 1000),
+                ("search:worlds=32,rollouts=4", 2, 400), ("search:worlds=64,rollouts=2", 2, 150),
+                ("search:worlds=200,rollouts=4", 2, 150), ("search:worlds=64,rollouts=4", 4, 60))
+
+
+def search_strength(work: Path) -> str:
+    """docs/bots.md: the search player against `counter`, by budget and margin, heads-up
+    and at 4 (seed 0)."""
+    from unosim.analysis.duel import duel
+
+    rows = ["| Command | Hands | search - counter |", "|---|---|---|"]
+    for bot, n, hands in SEARCH_DUELS:
+        res = duel(bot, "counter", players=n, hands=hands, seed=0)
+        rows.append(f"| `unosim duel {bot} counter --players {n} --hands {hands}` | {res.hands:,} | "
+                    f"{100 * res.diff:+.2f} [{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] |")
+    return "\n".join(rows)
+
+
 def _bot_toml(path: Path) -> dict:
     import tomllib
 
@@ -153,4 +171,5 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "tuned_weights": tuned_weights,
     "points_vs_counter_toml": points_vs_counter_toml,
     "features_table": features_table,
+    "search_strength": search_strength,
 }
