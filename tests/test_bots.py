@@ -461,7 +461,7 @@ def test_docs_toml_examples_are_valid_configs():
     import tempfile
     import tomllib
 
-    from unosim.run.botfile import load_bot_file
+    from unosim.rules.botfile import load_bot_file
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
     blocks = re.findall(r"```toml\n(.*?)```", text, re.S)

@@ -25,7 +25,7 @@ with a 95% interval, the points it scores per hand under S1 (the cards left in t
 hands when it wins, 0 otherwise) and the points left in its own hand per hand (what S2
 adds up), all where it sits alone.  A bot is a strategy name, optionally with parameters
 (``counter:suspicion=0.5,bluff_rate=0.1``; values are TOML literals), or a bot file
-(``tuned/bot.toml``, written by `unosim tune`; unosim/run/botfile.py), labelled by the
+(``tuned/bot.toml``, written by `unosim tune`; unosim/rules/botfile.py), labelled by the
 file's ``name`` (else its stem).  A and B may be the same bot: they are told apart by
 their argument (A, B), not their name.
 """
@@ -39,7 +39,7 @@ import numpy as np
 
 from unosim.kernel.layout import O_POINTS0, O_STALLED, O_WINNER
 from unosim.rules.config import ConfigError, RulesConfig, default_config, to_params
-from unosim.run.botfile import is_bot_file, load_bot_file, parse_spec
+from unosim.rules.botfile import is_bot_file, load_bot_file, parse_spec
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk, set_workers
 from unosim.run.seating import rotated_params

@@ -41,7 +41,7 @@ import numpy as np
 
 from unosim.engine.matches import M_CHIPS0, M_CHIPS_END, M_MATCH, M_NEG0, M_NEG_END, M_POS0, M_POS_END
 from unosim.kernel.layout import O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER
-from unosim.run.botfile import Bot
+from unosim.rules.botfile import Bot
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.rules.params import BOT_STRIDE, P_BOT0, P_WATCHERS
 from unosim.rules.strategies import watches

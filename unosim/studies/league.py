@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from unosim.run.botfile import Bot
+from unosim.rules.botfile import Bot
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.rules.config import RulesConfig
 from unosim.run.integrity import hold_lock, write_json_atomic
