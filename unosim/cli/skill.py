@@ -34,10 +34,10 @@ def _bots(values: tuple[str, ...], option: str) -> list[Any]:
 
 def _workers(workers: int | None) -> int:
     from unosim.run.jobs import RunError
-    from unosim.run.play import set_workers
+    from unosim.run.workers import check_workers
 
     try:
-        return set_workers(workers)
+        return check_workers(workers)
     except RunError as e:
         raise _user_error(str(e)) from None
 

@@ -48,6 +48,7 @@ from unosim.rules.strategies import watches
 from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
+from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import z_value
 
 __all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "bot_block", "share_of"]
@@ -204,7 +205,8 @@ class Arena:
         for r in range(n):
             Q = rotated_params(P, n, r)
             t = time.perf_counter()
-            rows = play_chunk(Q, seed, start, deals, self.workers, self._buffer)
+            with kernel_workers(self.workers):
+                rows = play_chunk(Q, seed, start, deals, self.workers, self._buffer)
             if self._buffer is None or len(rows) > len(self._buffer):
                 self._buffer = rows  # kept for the next call: no fresh pages per candidate
             self.kernel_seconds += time.perf_counter() - t
@@ -244,7 +246,9 @@ class Arena:
         for r in range(n):
             Q = rotated_params(P, n, r)
             t = time.perf_counter()
-            rows = play_match_chunk(Q, seed, start, matches, self.workers, DEFAULT_MAX_HANDS, self._slabs, split=True)
+            with kernel_workers(self.workers):
+                rows = play_match_chunk(Q, seed, start, matches, self.workers, DEFAULT_MAX_HANDS, self._slabs,
+                                        split=True)
             self.kernel_seconds += time.perf_counter() - t
             self.hands += len(rows)
             for k, (end, base, sign) in _SYSTEM.items():

@@ -41,8 +41,9 @@ from unosim.kernel.layout import O_POINTS0, O_STALLED, O_WINNER
 from unosim.rules.config import ConfigError, RulesConfig, default_config, to_params
 from unosim.rules.botfile import is_bot_file, load_bot_file, parse_spec
 from unosim.run.jobs import RunError
-from unosim.run.play import play_chunk, set_workers
+from unosim.run.play import play_chunk
 from unosim.run.seating import rotated_params
+from unosim.run.workers import check_workers, kernel_workers
 from unosim.analysis.stats import z_value
 
 __all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
@@ -176,7 +177,7 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
         entries["O"] = parse_bot(others, "--others")
     tables = [(roles, _table(base, [entries[r] for r in roles], roles, players))
               for roles in seatings(players, others is not None)]
-    w = set_workers(workers)
+    w = check_workers(workers)
     n = players
     tally = {r: _Tally(hands) for r in ("A", "B", "O")}
     tally["O"].seats = n - 2
@@ -189,7 +190,8 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
             Q = rotated_params(P, n, rot)
             for start in range(0, hands, CHUNK):
                 count = min(CHUNK, hands - start)
-                rows = play_chunk(Q, seed, start, count, w, buffer)
+                with kernel_workers(w):
+                    rows = play_chunk(Q, seed, start, count, w, buffer)
                 if buffer is None or len(rows) > len(buffer):
                     buffer = rows
                 rows = rows[:count]

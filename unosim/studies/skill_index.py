@@ -44,6 +44,7 @@ from unosim.rules.config import RulesConfig, to_params
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep, partition_text
+from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import wilson_interval
 from unosim.studies.arena import Arena
 from unosim.studies.tune import CHECK_START, tune
@@ -94,7 +95,8 @@ def _first_seat(cfg: RulesConfig, bot: Bot, seed: int, hands: int, workers: int)
     """Every seat ``bot``: the first player's win share minus the even share, with its
     Wilson interval (each hand its own deal, so hands are independent)."""
     table = cfg.with_values({"seats": bot.entry()})
-    rows = play_chunk(to_params(table), seed, CHECK_START, hands, workers)
+    with kernel_workers(workers):
+        rows = play_chunk(to_params(table), seed, CHECK_START, hands, workers)
     ok = rows[:, O_STALLED] == 0
     if cfg.teams > 1:
         won = rows[:, O_WIN_TEAM] == rows[:, O_FIRST] % cfg.teams
