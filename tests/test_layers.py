@@ -139,6 +139,43 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
+HANDLES = ("address", "borrow", "handles")
+
+
+def handle_misuses(source: str) -> list[str]:
+    """Calls taking a handle on an array that is not a parameter of the calling function
+    (unosim/kernel/borrow.py: a handle on a local array outlives it, silently)."""
+    wrong = []
+
+    def root(node: ast.AST) -> str | None:
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        params = {a.arg for a in fn.args.args}
+        for call in ast.walk(fn):
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in HANDLES
+                    and (not call.args or root(call.args[0]) not in params)):
+                wrong.append(f"{fn.name}: {ast.unparse(call)}")
+    return wrong
+
+
+def test_kernels_take_handles_only_on_their_arguments() -> None:
+    wrong = [f"{p.relative_to(PKG.parent)} {w}" for p in sorted(PKG.rglob("*.py")) for w in handle_misuses(p.read_text())]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_handle_check_finds_a_handle_on_a_local() -> None:
+    """The check itself: the old hand-written shape (a local array, its handle, a keep-alive
+    to remember) is refused; a handle on a parameter, or an element of one, is not."""
+    local = "def k(P):\n    st_mem = np.zeros(9)\n    st = address(st_mem)\n    keep_alive(st_mem)\n"
+    assert handle_misuses(local) == ["k: address(st_mem)"]
+    assert handle_misuses("def k(mem, Ps, rows, b):\n    handles(mem); address(Ps[0]); borrow(rows)[b]\n") == []
+
+
 def test_no_module_is_over_600_lines() -> None:
     long = [f"{p.relative_to(PKG.parent)}: {n}" for p in PKG.rglob("*.py")
             if (n := len(p.read_text().splitlines())) > 600]
