@@ -31,7 +31,7 @@ if _HERE not in sys.path:
 #   faults       damaged, mixed and killed results: the fault-injection suite
 KINDS: dict[str, tuple[str, ...]] = {
     "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
-             "benchmarks"),
+             "benchmarks", "outcomes", "modes"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips"),
     "property": ("invariants", "house_invariants", "reproducibility"),
@@ -93,3 +93,7 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
     if counts:
         terminalreporter.write_line(f"fault injection: {sum(counts.values())} injections ("  # type: ignore[attr-defined]
                                     + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")")
+    moments = getattr(faults, "KILL_MOMENTS", None)
+    if moments:
+        terminalreporter.write_line("kill -9 landed: "  # type: ignore[attr-defined]
+                                    + ", ".join(f"{k} {v}" for k, v in sorted(moments.items())))

@@ -20,6 +20,7 @@ default, CI included: about a minute more than 10).
 
 from __future__ import annotations
 
+import collections
 import os
 import random
 import shutil
@@ -40,6 +41,7 @@ pytestmark = pytest.mark.faults
 
 INJECTIONS: dict[str, int] = {}
 KILLS = int(os.environ.get("UNOSIM_FAULT_KILLS", "50"))
+KILL_MOMENTS: collections.Counter[str] = collections.Counter()
 RNG = random.Random(20261201)
 
 
@@ -236,29 +238,50 @@ def test_two_writers_at_once_one_is_refused(refs: dict[str, Path], tmp_path: Pat
 
 def test_kill_9_at_random_moments_then_the_same_command(refs: dict[str, Path], tmp_path: Path) -> None:
     """A run killed (SIGKILL) at ``KILLS`` random moments, each followed by the same
-    command, ends verified-complete with the rows of an uninterrupted run."""
+    command, ends verified-complete with the rows of an uninterrupted run.  Each kill is
+    classified by what it interrupted (before the first part, a part being written, between
+    parts); a run that completes between kills is checked and started afresh, so every kill
+    lands in a run still writing."""
     args = ["run", "standard", "--hands", 400_000, "--chunk-size", 20_000, "--seed", 5, "--quiet"]
+    parts = 400_000 // 20_000
     ref = tmp_path / "ref"
     assert invoke(*args, "--out", ref).exit_code == 0
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     cmd = [sys.executable, "-m", "unosim.cli", *map(str, args), "--out", str(out)]
+    t = time.monotonic()  # how long the whole command takes here and now: the kills spread over it
+    subprocess.run([*cmd[:-1], str(tmp_path / "timed")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=env, check=True)
+    whole = time.monotonic() - t
     for _ in range(KILLS):
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        time.sleep(RNG.uniform(0.2, 3.0))
+        time.sleep(RNG.uniform(0.05, 1.0) * whole)
         p.send_signal(signal.SIGKILL)
         p.wait()
         inject("kill_9")
+        journal = out / "_unosim_parts.jsonl"
+        kept = len(journal.read_text().splitlines()) if journal.exists() else 0
+        if kept == parts:
+            KILL_MOMENTS["after the last part"] += 1
+            verified_complete(out, ref)
+            shutil.rmtree(out)  # the next kill interrupts a fresh run
+            continue
+        writing = any(out.glob("part-*.tmp")) if out.exists() else False
+        KILL_MOMENTS["a part being written" if writing else "before the first part" if kept == 0
+                     else "between parts"] += 1
         if (out / "_unosim.json").exists() and not (out / "user-notes.txt").exists():
             (out / "user-notes.txt").write_text("mine")  # a user's note in the result: never touched
     r = invoke(*args, "--out", out)
     assert r.exit_code == 0, r.output
     verified_complete(out, ref)
     assert not (out / "user-notes.txt").exists() or (out / "user-notes.txt").read_text() == "mine"
+    assert KILL_MOMENTS["a part being written"] + KILL_MOMENTS["between parts"] >= 1, KILL_MOMENTS
 
 
 def test_the_suite_says_how_many_injections_it_made() -> None:
     total = sum(INJECTIONS.values())
     print(f"\nfault injection: {total} injections: " + ", ".join(f"{k} {v}" for k, v in sorted(INJECTIONS.items())))
+    if KILL_MOMENTS:
+        print("kill -9 landed: " + ", ".join(f"{k} {v}" for k, v in sorted(KILL_MOMENTS.items())))
     if len(INJECTIONS) > 1:  # the whole suite ran (not a single test picked with -k)
         assert total >= 3 * len(HOWS) + 8 + 7 + 7 + KILLS, INJECTIONS

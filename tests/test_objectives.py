@@ -75,6 +75,23 @@ def test_points_and_matches_are_zero_sum_heads_up():
         assert ma[k].share + mb[k].share == pytest.approx(1.0)
 
 
+def test_measurements_do_not_depend_on_the_slicing(monkeypatch: pytest.MonkeyPatch):
+    """A measurement plays its deals in slices (so Ctrl-C is seen between kernel calls):
+    every figure is the same, deal by deal, whatever the slice size."""
+    import unosim.studies.arena as arena_module
+
+    a = Arena(HEADS_UP, [COUNTER], 1)
+    whole_h = a.measure(a.params(GREEDY), 3, 0, 150, Objective("hands"))
+    whole_m = a.measure(a.params(GREEDY), 3, 0, 20, Objective("matches"))
+    monkeypatch.setattr(arena_module, "SLICE_HANDS", 7)
+    monkeypatch.setattr(arena_module, "SLICE_MATCHES", 3)
+    sliced_h = a.measure(a.params(GREEDY), 3, 0, 150, Objective("hands"))
+    sliced_m = a.measure(a.params(GREEDY), 3, 0, 20, Objective("matches"))
+    for whole, sliced in ((whole_h, sliced_h), (whole_m, sliced_m)):
+        for k in whole:
+            assert np.array_equal(whole[k].wins, sliced[k].wins) and np.array_equal(whole[k].decided, sliced[k].decided)
+
+
 def test_tune_by_points_reports_every_objective(tmp_path: Path):
     out = tmp_path / "t"
     r = invoke("tune", "standard", "--players", "2", "--objective", "points", "--budget", "24", "--deals", "100",

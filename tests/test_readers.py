@@ -124,6 +124,31 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
         assert f"resume with: unosim {command} " in lines[0], err
 
 
+def test_ctrl_c_during_tunes_final_check_ends_promptly(tmp_path: Path) -> None:
+    """The final check of a big --check-deals plays its deals in slices, so SIGINT in the
+    middle of it ends the command within a second or two (the kernel cannot be stopped,
+    only not called again); bot.toml and history.parquet, written before the check, stay."""
+    out = tmp_path / "t"
+    args = ["tune", "standard", "--players", "2", "--budget", "12", "--deals", "20", "--check-deals", "5000000",
+            "--out", str(out), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (out / "history.parquet").exists():
+        time.sleep(0.1)  # the search is over and the check has begun
+    time.sleep(2.0)
+    assert p.poll() is None, p.communicate()
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    std, err = p.communicate(timeout=60)
+    waited = time.monotonic() - t
+    assert p.returncode == 130 and "Traceback" not in err, err
+    assert "check by" not in std, std  # it was stopped inside the check
+    assert waited < 4, f"{waited:.1f} s after SIGINT"
+    assert (out / "bot.toml").exists() and (out / "history.parquet").exists()
+
+
 def one_error(res, *needles: str) -> str:
     """The output is that one line and nothing else."""
     return _one_error(res, *needles, alone=True)

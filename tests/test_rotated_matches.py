@@ -122,6 +122,27 @@ def test_resume_and_refusals(tmp_path):
         make_job(HEADS_UP, "hands", 20, 7, rotate=True)
 
 
+@pytest.mark.parametrize("mode, cfg, count", [("matches", HEADS_UP, 6), ("tournaments", FOUR, 3)])
+def test_repair_rebuilds_a_rotated_result_as_the_run_it_is(tmp_path, mode, cfg, count):
+    """A lost manifest of a seat-rotated match (tournament) result: `unosim repair` keeps
+    every part (it once took the run for rotated hands and set them all aside) and names
+    the command that finishes it."""
+    from unosim.run.repair import repair
+    from unosim.run.store import MANIFEST
+
+    out = tmp_path / mode
+    play(cfg, mode, count, out, chunk=2)
+    want = (out / MANIFEST).read_text()
+    (out / MANIFEST).unlink()
+    (out / "part-000001.parquet").unlink()
+    lines = repair(out)
+    assert lines[0].endswith("manifest rebuilt; 1 of 2 chunks verified" if count == 3 else
+                             "manifest rebuilt; 2 of 3 chunks verified"), lines
+    assert f"unosim run CONFIG --{mode} {count} --rotate-seats --seed 7 --chunk-size 2" in lines[-1], lines
+    assert (out / MANIFEST).read_text() == want
+    assert not (out / "_rejected").exists()
+
+
 def test_report_gives_per_bot_match_shares_with_clustered_intervals(tmp_path):
     out = tmp_path / "m"
     play(HEADS_UP, "matches", 60, out)

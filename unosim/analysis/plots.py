@@ -352,7 +352,8 @@ def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
     """
     modes = {m.get("mode", "") for m in rep.sources.values()}
     figs: list[tuple[str, Callable[..., Figure]]] = []
-    if modes != {"tournaments"}:
+    from unosim.run.modes import seat_shares
+    if not modes or any(seat_shares(m) for m in modes):
         figs.append(("win_share.png", partial(plot_win_share, rep)))
     if len(rep.figure("bot", "win_per_seat")):
         figs.append(("bot_win_share.png", partial(plot_bot_win_share, rep)))

@@ -28,16 +28,17 @@ SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (tc
 CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
-def compiling(mode: str, quiet: bool, client: Any = None) -> Any:
-    """Say at once, on stderr, when this command's kernel must compile first (even --quiet:
-    minutes of silence read as a hang); nothing on Dask, whose workers compile."""
+def compiling(mode: Any, quiet: bool, client: Any = None) -> Any:
+    """Say at once, on stderr, when the kernel of this command's run mode (a
+    :class:`unosim.run.modes.Mode`) must compile first (even --quiet: minutes of silence
+    read as a hang); nothing on Dask, whose workers compile."""
     from contextlib import nullcontext
 
     if client is not None:
         return nullcontext()
     from unosim.run.warmup import compile_notice
 
-    return compile_notice((mode,) if mode in ("matches", "tournaments") else ("hands",), quiet=quiet)
+    return compile_notice((mode.file_mode,), quiet=quiet)  # a mode's parts name the kernel that wrote them
 
 
 def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

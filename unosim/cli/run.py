@@ -48,7 +48,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     from click.core import ParameterSource
     from tqdm import tqdm
 
-    from unosim.run.jobs import RunError, make_job
+    from unosim.run.jobs import MODES, RunError, make_job
     from unosim.run.runner import run_job
 
     ctx = click.get_current_context()
@@ -62,24 +62,25 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     if tournaments is not None and (matches is not None or hands is not None):
         raise UserError("--tournaments: cannot be combined with --hands or --matches")
     hands = 100_000 if hands is None else hands
-    mode = "matches" if matches is not None else "rotated" if rotate_seats else "hands"
-    count = hands if matches is None else matches
+    mode, count = MODES["hands"], hands
+    if matches is not None:
+        mode, count = MODES["matches"], matches
     if tournaments is not None:
-        mode, count = "tournaments", tournaments
+        mode, count = MODES["tournaments"], tournaments
+    if rotate_seats:
+        mode = mode.with_rotation()
     cfg = load_config_arg(config)
-    suffix = {"matches": ".matches", "tournaments": ".tournaments"}.get(mode, "")
-    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{suffix}.parquet"
+    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{mode.out_suffix}.parquet"
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
-                       max_hands=max_hands if matches is not None else None,
-                       rotate=rotate_seats and mode in ("matches", "tournaments"))
+                       max_hands=max_hands if matches is not None else None)
     except RunError as e:
         raise UserError(str(e)) from None
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
-        bar = tqdm(total=job.count, unit=job.kind.unit, unit_scale=True, file=sys.stderr,
+        bar = tqdm(total=job.count, unit=job.mode.unit, unit_scale=True, file=sys.stderr,
                    disable=True if quiet else None, delay=0.5, leave=False)
         try:
             with one_line(job.out), compiling(job.mode, quiet, client):
@@ -92,39 +93,18 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         click.echo(line)
 
 
-def _by_bot(job: Any, shares: Any) -> str:
-    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
-    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
-    config seat number says which bot it is)."""
-    from unosim.run.seating import bot_label
-
-    labels = [bot_label(name, params) for name, params in job.cfg.seats]
-    labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
-    return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))
-
-
 def _run_lines(job: Any, s: Any, where: str) -> list[str]:
-    """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary)."""
+    """What `unosim run` prints after a run (``job``: a Job, ``s``: its Summary); the
+    mode says what was played and its figures."""
     cfg = job.cfg
     n = cfg.players
-    if job.mode == "matches":
-        what = f"{s.matches:,} matches to {cfg.match_target} of {n} players ({s.hands:,} hands)"
-    elif job.mode == "tournaments":
-        what = f"{s.units:,} partner-rotation tournaments of {n} players ({s.hands:,} hands)"
-    else:
-        what = f"{s.hands:,} hands of {n} players"
-    unit = {"hands": "hands", "matches": "matches", "rotated": "deals", "tournaments": "tournaments"}[job.mode]
+    what = job.mode.what(job, s)
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
-        what = f"{s.units:,} of {job.count:,} {unit} played now, {job.count - s.units:,} resumed ({n} players)"
+        what = f"{s.units:,} of {job.count:,} {job.mode.units} played now, {job.count - s.units:,} resumed ({n} players)"
     from unosim.run.bots_text import seating_text
 
     lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
-    if job.mode == "rotated":
-        lines.append(f"  {job.count:,} deals x {n} seat rotations; win share by bot: unosim report {job.out}")
-    if job.rotate:
-        over = "player numbers" if job.mode == "tournaments" else "seats"
-        lines.append(f"  each of the {job.count:,} {unit} played {n} times, the bots rotated over the {over} on the "
-                     f"same deals; shares with intervals: unosim report {job.out}")
+    lines += job.mode.notes(job)
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
         lines.append(f"  resumed: {plural(s.chunks_skipped, 'finished chunk')} "
@@ -133,34 +113,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
         return lines + ["  nothing left to play: the result was already complete"]
     # the compile, if any, was reported on its own line; this is loading the compiled engine
     start = f", after {s.startup:.1f} s loading the engine" if s.backend == "local" and s.startup >= 0.05 else ""
-    if job.mode == "matches":
-        lines.append(f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
-                     f"{s.capped:,} matches capped at {job.max_hands:,} hands")
-        labels = ["first dealer"] + [f"+{i}" for i in range(1, n)]
-        systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
-        systems.append(("chips", f"S4 chips after {cfg.chips_hands} hands"))
-        for key, name in systems:
-            lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
-                         "after the first dealer (ties shared):")
-            lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
-            if job.rotate:
-                lines.append("    by bot:  " + _by_bot(job, s.bot_shares(key)))
-        return lines
-    if job.mode == "tournaments":
-        lines.append(f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
-                     f"({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands")
-        for key, name in (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)")):
-            lines.append(f"  {name} champion share by player (ties shared):")
-            lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
-            if job.rotate:
-                lines.append("    by bot (the config's player number):  " + _by_bot(job, s.bot_shares(key)))
-        return lines
-    lines.append(f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
-                 f"hand; {s.stalled:,} stalled")
-    labels = ["dealer"] + [f"dealer+{i}" for i in range(1, n)]
-    lines.append("  winner's seat relative to the dealer:")
-    lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares())))
-    return lines
+    return lines + job.mode.figures(job, s, start)
 
 
 @main.command()
@@ -209,10 +162,10 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     total = sw.count * len(sw.points)
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
-        bar = tqdm(total=total, unit=sw.unit[:-2] if sw.unit == "matches" else "hand", unit_scale=True,
+        bar = tqdm(total=total, unit=sw.run_mode.unit, unit_scale=True,
                    file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
         try:
-            with warnings.catch_warnings(), one_line(out_path), compiling(sw.unit, quiet, client):
+            with warnings.catch_warnings(), one_line(out_path), compiling(sw.run_mode, quiet, client):
                 warnings.simplefilter("ignore")  # sw.warnings were printed above
                 s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
                               progress=bar.update)

@@ -207,7 +207,7 @@ def _play(spec: ChunkSpec, workers: int | None) -> tuple[Player, np.ndarray, np.
     top = max_workers()
     w = top if workers is None else max(1, min(workers, top))
     with kernel_workers(w):  # thread-local in numba: set in the thread that runs the kernel
-        player = Player(spec.job, w)
+        player = spec.job.mode.player(spec.job, w)
         rows, rotation = player.rows(spec.start, spec.count)
     return player, rows, rotation
 

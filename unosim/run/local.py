@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from unosim.run.jobs import Job, Progress
-from unosim.run.play import Player, play_chunk
+from unosim.run.play import play_chunk
 from unosim.run.store import Columns, ResultDir
 from unosim.run.summary import Summary
 
@@ -65,7 +65,7 @@ def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
               progress: Progress | None = None) -> list[Summary]:
     """Play every chunk of ``jobs`` not in ``done`` (per job) on ``workers`` cores (already
     set, see :func:`unosim.run.workers.kernel_workers`); one summary per job."""
-    players = [Player(job, workers) for job in jobs]
+    players = [job.mode.player(job, workers) for job in jobs]
     summaries = [Summary.of(job) for job in jobs]
     for player, summary in zip(players, summaries):
         summary.startup = player.warm_up()
@@ -87,7 +87,7 @@ def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
                         progress(count)
                     continue
                 task: tuple
-                if job.mode == "hands":
+                if job.mode.sliced:
                     cols = Columns(player.columns, count) if result is not None else None
                     for offset in range(0, count, SLICE):
                         m = min(SLICE, count - offset)

@@ -44,6 +44,7 @@ import pandas as pd
 
 from unosim.rules.config import RulesConfig
 from unosim.engine.matches import HAND_STRIDE
+from unosim.run import outcomes
 from unosim.run.jobs import DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS
 from unosim.run.play import Slabs, match_columns, play_match_chunk
 from unosim.run.runner import run_matches
@@ -223,7 +224,7 @@ def score_match(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]], cfg: Rule
 # --------------------------------------------------------------------------- per-match table
 
 
-SYSTEMS = (("pos", "max"), ("neg", "min"), ("chips", "max"))
+SYSTEMS = tuple(outcomes.BEST.items())
 """The scoring systems of a match run as column prefixes (S1, S2, S4) and how they crown."""
 
 
@@ -243,11 +244,9 @@ def match_outcomes(results: str | Path | pd.DataFrame) -> pd.DataFrame:
         if f"{pre}_end" not in df:
             continue
         ended = df[df[f"{pre}_end"].astype(bool)].set_index("match")
-        totals = ended[[f"{pre}_total_{s}" for s in range(n)]].to_numpy(np.float64)
-        top = totals.max(axis=1) if best == "max" else totals.min(axis=1)
-        win = totals == top[:, None]
-        credit = win / np.maximum(win.sum(axis=1, keepdims=True), 1)
-        winner = np.where(win.sum(axis=1) == 1, win.argmax(axis=1), -1)
+        win = outcomes.winners(ended[[f"{pre}_total_{s}" for s in range(n)]].to_numpy(np.float64), best)
+        credit = outcomes.credit(win)
+        winner = outcomes.sole_winner(win)
         out[f"{pre}_hands"] = (ended["hand_in_match"] + 1).reindex(out.index)
         out[f"{pre}_winner"] = pd.Series(winner, index=ended.index).reindex(out.index).fillna(-2).astype(int)
         for s in range(n):

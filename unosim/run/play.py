@@ -1,8 +1,9 @@
 """Playing one chunk of a job on this process: the kernel calls of every mode.
 
 Everything here runs wherever a chunk is played (the local executor, a Dask worker), and
-nothing here writes files: :class:`Player` turns (start, count) into kernel rows and the
-rows into an Arrow table, and the executors decide where the table goes.
+nothing here writes files: a mode's :class:`Player` (``job.mode.player(job, workers)``)
+turns (start, count) into kernel rows and the rows into an Arrow table, and the
+executors decide where the table goes.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -18,13 +20,14 @@ import pyarrow as pa
 from unosim.engine.batch import new_out, play_hands
 from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
     M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches)
-from unosim.run.jobs import DEFAULT_MAX_HANDS, Job, RunError
+from unosim.run.bounds import DEFAULT_MAX_HANDS, RunError
 from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
 from unosim.run.seating import SeatRotation, instance_at, join_rotations
-from unosim.run.tournaments import Tournament, tournament_columns
+from unosim.run.tournaments import Tournament
 from unosim.run.store import column_names, to_table
 
-__all__ = ["Player", "Slabs", "match_columns", "play_chunk", "play_match_chunk"]
+__all__ = ["MatchPlayer", "Player", "RotatedMatchPlayer", "RotatedPlayer", "RotatedTournamentPlayer", "Slabs",
+           "TournamentPlayer", "match_columns", "play_chunk", "play_match_chunk"]
 
 _START_ROWS = 2048
 _BLOCKS_PER_WORKER = 8
@@ -146,78 +149,129 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
 
 
 class Player:
-    """Plays the chunks of one job on this process, on ``workers`` cores.
+    """Plays the chunks of one job on this process, on ``workers`` cores: independent
+    hands.  A mode's player (``job.mode.player(job, workers)``) holds what the job's
+    chunks share: the parameter vector(s), the kernel's buffers, the file columns and
+    metadata.  ``job`` is a :class:`unosim.run.jobs.Job` (jobs.py imports the modes, which
+    import this module, so the type is not imported here)."""
 
-    It holds what the job's chunks share: the parameter vector (one per rotation in
-    ``rotated`` mode and rotated matches, one per round and table in ``tournaments``
-    mode, for every rotation of a rotated one), the match kernel's slabs, the file
-    columns and metadata."""
-
-    def __init__(self, job: Job, workers: int) -> None:
+    def __init__(self, job: Any, workers: int) -> None:
         self.job = job
         self.workers = workers
         self.P = job.params()
-        self.rotation = SeatRotation(job.cfg) if job.mode == "rotated" or job.rotate else None
-        self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS) if job.mode == "matches" else None
-        self.tournament = Tournament(job.cfg) if job.mode == "tournaments" else None
-        self.tournaments = ([Tournament(job.cfg, r) for r in range(job.rotations)]
-                            if job.rotate and job.mode == "tournaments" else None)
-        n = job.cfg.players
-        if job.mode == "matches":
-            self.columns = match_columns(n)
-        elif self.tournament is not None:
-            self.columns = tournament_columns(n)
-        else:
-            self.columns = column_names(n)
-        extra = self.rotation.metadata() if self.rotation is not None else None
-        if self.tournament is not None:
-            extra = {**(extra or {}), "unosim.bot_labels": json.dumps(self.tournament.bot_labels)}
-        self.meta = job.metadata(extra)
+        self.columns = job.mode.columns(job.cfg.players)
+        self.meta = job.metadata(self.extra_metadata())
+
+    def extra_metadata(self) -> dict[str, Any] | None:
+        """The mode's own keys of every part file."""
+        return None
 
     def warm_up(self) -> float:
         """Load (or compile) this mode's kernel before the clock starts; returns the seconds
         it took, so the rate a run reports is the steady rate and start-up is reported apart."""
         t = time.perf_counter()
-        if self.slabs is not None:
-            empty = np.zeros(0, np.int64)
-            play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty,
-                         self.job.rotate)
-        elif self.tournament is not None:
-            self.tournament.warm_up()
-        else:
-            play_hands(self.P, 0, 0, 0, new_out(0), 1)
+        self._warm()
         return time.perf_counter() - t
 
+    def _warm(self) -> None:
+        play_hands(self.P, 0, 0, 0, new_out(0), 1)
+
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """Kernel rows of units start..start+count-1, and (rotated mode) each row's rotation.
-        ``buffer`` (hands mode): see :func:`play_chunk`."""
-        seed = self.job.seed
-        if self.slabs is not None and self.rotation is not None:
-            slabs = self.slabs
-
-            def matches(P: np.ndarray, seed: int, start: int, count: int, workers: int) -> np.ndarray:
-                return play_match_chunk(P, seed, start, count, workers, slabs.max_hands, slabs, split=True)
-
-            return self.rotation.play(matches, seed, start, count, self.workers)
-        if self.slabs is not None:
-            return play_match_chunk(self.P, seed, start, count, self.workers, self.slabs.max_hands,
-                                    self.slabs), None
-        if self.tournaments is not None:
-            return join_rotations([t.play(seed, start, count, self.workers, split=True) for t in self.tournaments])
-        if self.rotation is not None:
-            return self.rotation.play(play_chunk, seed, start, count, self.workers)
-        if self.tournament is not None:
-            return self.tournament.play(seed, start, count, self.workers), None
-        return play_chunk(self.P, seed, start, count, self.workers, buffer), None
+        """Kernel rows of units start..start+count-1, and (rotated modes) each row's rotation.
+        ``buffer`` (hands): see :func:`play_chunk`."""
+        return play_chunk(self.P, self.job.seed, start, count, self.workers, buffer), None
 
     def table(self, rows: np.ndarray, rotation: np.ndarray | None) -> pa.Table:
         """The rows as the part file's table (compact types, the job's metadata)."""
-        table = to_table(rows, self.columns, self.meta)
-        if self.rotation is not None and rotation is not None:
-            instances = None
-            if self.tournaments is not None:  # the table's seats hold players, each with its bot
-                players = rows[:, T_PLAYER0:T_PLAYER0 + TABLE_SEATS]
-                instances = instance_at(players, rotation[:, None], self.job.cfg.players)
-            table = self.rotation.add_columns(table, rotation, instances)
-        return table
+        return to_table(rows, self.columns, self.meta)
 
+
+class RotatedPlayer(Player):
+    """Every deal once per rotation of the bots over the seats (one parameter vector per
+    rotation); rows gain ``rotation`` and ``bot_<s>``."""
+
+    def __init__(self, job: Any, workers: int) -> None:
+        self.rotation = SeatRotation(job.cfg)
+        super().__init__(job, workers)
+
+    def extra_metadata(self) -> dict[str, Any] | None:
+        return self.rotation.metadata()
+
+    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        return self.rotation.play(play_chunk, self.job.seed, start, count, self.workers)
+
+    def table(self, rows: np.ndarray, rotation: np.ndarray | None) -> pa.Table:
+        table = super().table(rows, rotation)
+        return table if rotation is None else self.rotation.add_columns(table, rotation, self._instances(rows, rotation))
+
+    def _instances(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray | None:
+        """The config seat of the bot at each seat of each row (None: the seat rotation's own)."""
+        return None
+
+
+class MatchPlayer(Player):
+    """Matches, with the match kernel's slabs (reused across chunks)."""
+
+    split = False  # one random stream per hand (seat-rotated matches)
+
+    def __init__(self, job: Any, workers: int) -> None:
+        self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS)
+        super().__init__(job, workers)
+
+    def _warm(self) -> None:
+        empty = np.zeros(0, np.int64)
+        play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty, self.split)
+
+    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        return play_match_chunk(self.P, self.job.seed, start, count, self.workers, self.slabs.max_hands,
+                                self.slabs), None
+
+
+class RotatedMatchPlayer(RotatedPlayer, MatchPlayer):
+    """Every match once per rotation of the bots over the seats, on the same deals."""
+
+    split = True
+
+    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        slabs = self.slabs
+
+        def matches(P: np.ndarray, seed: int, start: int, count: int, workers: int) -> np.ndarray:
+            return play_match_chunk(P, seed, start, count, workers, slabs.max_hands, slabs, split=True)
+
+        return self.rotation.play(matches, self.job.seed, start, count, self.workers)
+
+
+class TournamentPlayer(Player):
+    """Partner-rotation tournaments: one parameter vector per round and table."""
+
+    def __init__(self, job: Any, workers: int) -> None:
+        self.tournament = Tournament(job.cfg)
+        super().__init__(job, workers)
+
+    def extra_metadata(self) -> dict[str, Any] | None:
+        return {"unosim.bot_labels": json.dumps(self.tournament.bot_labels)}
+
+    def _warm(self) -> None:
+        self.tournament.warm_up()
+
+    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        return self.tournament.play(self.job.seed, start, count, self.workers), None
+
+
+class RotatedTournamentPlayer(RotatedPlayer, TournamentPlayer):
+    """Every tournament once per rotation of the bots over the player numbers, on the same
+    deals (one tournament's parameter vectors per rotation)."""
+
+    def __init__(self, job: Any, workers: int) -> None:
+        self.tournaments = [Tournament(job.cfg, r) for r in range(job.rotations)]
+        super().__init__(job, workers)
+
+    def extra_metadata(self) -> dict[str, Any] | None:
+        return {**self.rotation.metadata(), **TournamentPlayer.extra_metadata(self)}
+
+    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        return join_rotations([t.play(self.job.seed, start, count, self.workers, split=True) for t in self.tournaments])
+
+    def _instances(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray | None:
+        players = rows[:, T_PLAYER0:T_PLAYER0 + TABLE_SEATS]  # the table's seats hold players, each with its bot
+        return instance_at(players, rotation[:, None], self.job.cfg.players)

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 from unosim.rules.config import ConfigError, parse_config
 from unosim.run.integrity import hold_lock, part_index
 from unosim.run.jobs import Job, RunError, make_job
+from unosim.run.modes import mode_of_file
 from unosim.run.store import StoreError
 
 try:  # Python 3.11+
@@ -39,11 +40,10 @@ def job_from_parts(path: Path) -> Job:
             continue
         try:
             cfg = parse_config(tomllib.loads(meta["unosim.config"]), source_text=meta["unosim.config"])
-            rotated = meta.get("unosim.rotate_seats") == "true"
-            mode = "rotated" if rotated else meta["unosim.mode"]
+            mode = mode_of_file(meta["unosim.mode"], meta.get("unosim.rotate_seats") == "true")
             return make_job(cfg, mode, int(meta["unosim.count"]), int(meta["unosim.seed"]),
                             chunk_size=int(meta["unosim.chunk_size"]), out=path,
-                            max_hands=int(meta["unosim.max_hands"]) if mode == "matches" else None)
+                            max_hands=int(meta["unosim.max_hands"]) if mode.matches else None)
         except (ConfigError, RunError, KeyError, ValueError, tomllib.TOMLDecodeError):
             continue
     raise StoreError(f"{path}: no part here opens and names its run's plan (count, chunk size); run the "
@@ -70,8 +70,6 @@ def repair(path: str | Path) -> list[str]:
              f"{len(done)} of {total} chunks verified"]
     lines += [f"  {n}" for n in job.notes]
     if len(done) < total:
-        unit = {"hands": "--hands", "rotated": "--hands --rotate-seats", "matches": "--matches",
-                "tournaments": "--tournaments"}[job.mode]
-        lines.append(f"  finish it with the run's own command: unosim run CONFIG {unit} {job.count} "
+        lines.append(f"  finish it with the run's own command: unosim run CONFIG {job.mode.run_options(job)} "
                      f"--seed {job.seed} --chunk-size {job.chunk_size} --out {p}")
     return lines

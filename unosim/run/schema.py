@@ -40,7 +40,7 @@ TEAMS = PREFIX + "teams"
 MATCH_TARGET = PREFIX + "match_target"
 BOTS = PREFIX + "bots"
 BOT_PARAMS = PREFIX + "bot_params"
-MODE = PREFIX + "mode"
+MODE = PREFIX + "mode"  # the file mode of run/modes.py: hands, matches or tournaments
 FINISH = PREFIX + "finish"
 
 # Optional: match play (S1-S3) adds the hand cap and the hand-index stride.
@@ -69,7 +69,6 @@ REQUIRED_KEYS = (VERSION, ENGINE, CONFIG, CONFIG_NAME, SEED, PLAYERS, TEAMS, MAT
 OPTIONAL_KEYS = (MAX_HANDS, HAND_STRIDE, SWEEP, SWEEP_MODE, SWEEP_KEYS, SWEEP_STRATA,
                  SWEEP_BASE, SWEEP_POINT, COUNT, CHUNK_SIZE, ROTATE_SEATS, ROTATIONS, BOT_LABELS,
                  RUN_ID)  # fmt: skip
-MODES = ("hands", "matches", "tournaments")
 
 
 def run_metadata(cfg: RulesConfig, seed: int, mode: str, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:

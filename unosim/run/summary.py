@@ -5,7 +5,9 @@ by slice or chunk by chunk), or :meth:`Summary.merge` of the summaries Dask task
 back (one per chunk: a few numbers, never rows).  The counts are sums, so the order in
 which chunks arrive does not change them.
 
-What it holds, by mode (docs/rules.md ids):
+What it holds, by mode (docs/rules.md ids; which counts a job's rows feed is its mode's
+choice, :meth:`unosim.run.modes.Mode.count`, and who won a match or a title is
+:mod:`unosim.run.outcomes`'s):
 
 * every mode: hands played (rows), turns, stalled hands (R13) and the winner's seat
   relative to the dealer (R4);
@@ -32,7 +34,8 @@ from unosim.engine.matches import (M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MA
     M_POS0, M_POS_END)
 from unosim.engine.tournaments import T_CHAMP_NEG0, T_CHAMP_POS0, T_END
 from unosim.kernel.layout import O_DEALER, O_POINTS0, O_STALLED, O_TURNS, O_WINNER
-from unosim.run.jobs import Job
+from unosim.run import outcomes
+from unosim.run.jobs import Job, Mode
 
 __all__ = ["Summary", "wall_seconds"]
 
@@ -48,7 +51,7 @@ class Summary:
     job's chunks, after the kernel was loaded (``startup`` seconds)."""
 
     label: str
-    mode: str
+    mode: Mode
     players: int
     finish: str = "first_out"
     backend: str = "local"
@@ -97,45 +100,41 @@ class Summary:
 
     @classmethod
     def of(cls, job: Job, backend: str = "local") -> Summary:
-        rotations = job.rotations if job.rotate else 1
+        rotations = job.rotations if job.mode.rotate_flag else 1
         return cls(job.name, job.mode, job.cfg.players, job.cfg.finish, backend, rotations)
 
     # ----------------------------------------------------------------------- counting
 
     def add(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
         """Count kernel rows: a slice of hands, or a whole chunk of matches (a match's rows
-        are never split) or of rotated deals (``rotation``: each row's rotation)."""
-        n = self.players
+        are never split) or of rotated deals (``rotation``: each row's rotation); what
+        else the rows hold, the mode counts (:meth:`Mode.count`)."""
         self.rows += len(rows)
         self.turns_sum += int(rows[:, O_TURNS].sum())
         stalled = rows[:, O_STALLED] != 0
         self.stalled += int(stalled.sum())
-        seats = 4 if self.mode == "tournaments" else n  # T1 tables seat four
-        rel = (rows[~stalled, O_WINNER] - rows[~stalled, O_DEALER]) % seats
-        self.wins_from_dealer[:seats] += np.bincount(rel, minlength=seats)
-        if self.mode == "tournaments":
-            ends = rows[:, T_END] != 0
-            last = rows[ends]
-            self.units += len(last) // self.rotations
-            for base, credit, by_bot in ((T_CHAMP_POS0, self.champ_pos, self.bot_champ_pos),
-                                         (T_CHAMP_NEG0, self.champ_neg, self.bot_champ_neg)):
-                win = last[:, base:base + n].astype(np.float64)
-                share = win / np.maximum(win.sum(axis=1, keepdims=True), 1)
-                credit += share.sum(axis=0)
-                if rotation is not None:  # player p plays config player (p - rotation) mod n
-                    by_bot += _by_instance(share, rotation[ends])
-        elif self.mode == "matches":
-            self._add_matches(rows, rotation)
-            if rotation is not None:
-                self._add_bots(rows, rotation)
-        elif self.mode == "rotated":
-            assert rotation is not None, "rotated rows come with their rotation"
-            self._add_bots(rows, rotation)
-            self.units += len(rows) // n
-        else:
-            self.units += len(rows)
+        seats = self.mode.table_seats(self.players)
+        self.wins_from_dealer[:seats] += outcomes.wins_from_dealer(rows[~stalled, O_WINNER], rows[~stalled, O_DEALER],
+                                                                   seats)
+        self.mode.count(self, rows, rotation)
 
-    def _add_matches(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
+    def add_champions(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
+        """Tournaments: each player's S1 and S2 champion credit (and, rotated, each bot's),
+        from each tournament's last row."""
+        n = self.players
+        ends = rows[:, T_END] != 0
+        last = rows[ends]
+        self.units += len(last) // self.rotations
+        for base, credit, by_bot in ((T_CHAMP_POS0, self.champ_pos, self.bot_champ_pos),
+                                     (T_CHAMP_NEG0, self.champ_neg, self.bot_champ_neg)):
+            share = outcomes.credit(last[:, base:base + n])
+            credit += share.sum(axis=0)
+            if rotation is not None:  # player p plays config player (p - rotation) mod n
+                by_bot += outcomes.by_instance(share, rotation[ends])
+
+    def add_matches(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
+        """Matches: capped matches, and per scoring system the ended matches, their hands
+        and the win credit by seat position after the first dealer (and, rotated, by bot)."""
         n = self.players
         self.capped += int((rows[:, M_CAPPED] != 0).sum())
         first = rows[:, M_HAND_IN_MATCH] == 0
@@ -143,19 +142,16 @@ class Summary:
         m0 = int(rows[0, M_MATCH]) if len(rows) else 0
         dealer0 = np.zeros(int(rows[:, M_MATCH].max()) - m0 + 1 if len(rows) else 0, np.int64)
         dealer0[rows[first, M_MATCH] - m0] = rows[first, O_DEALER]
-        for end, base, sign, system in ((M_POS_END, M_POS0, 1, "pos"), (M_NEG_END, M_NEG0, -1, "neg"),
-                                        (M_CHIPS_END, M_CHIPS0, 1, "chips")):
+        for end, base, system in ((M_POS_END, M_POS0, "pos"), (M_NEG_END, M_NEG0, "neg"),
+                                  (M_CHIPS_END, M_CHIPS0, "chips")):
             at_end = rows[:, end] != 0
             ended = rows[at_end]
             if not len(ended):
                 continue
-            totals = sign * ended[:, base: base + n]
-            win = totals == totals.max(axis=1, keepdims=True)
-            credit = win / win.sum(axis=1, keepdims=True)
+            credit = outcomes.credit(outcomes.winners(ended[:, base: base + n], outcomes.BEST[system]))
             if rotation is not None:
-                getattr(self, f"bot_{system}_credit")[:] += _by_instance(credit, rotation[at_end])
-            rel = (np.arange(n)[None, :] - dealer0[ended[:, M_MATCH] - m0][:, None]) % n
-            by_pos = np.bincount(rel.ravel(), weights=credit.ravel(), minlength=n)
+                getattr(self, f"bot_{system}_credit")[:] += outcomes.by_instance(credit, rotation[at_end])
+            by_pos = outcomes.credit_from_dealer(credit, dealer0[ended[:, M_MATCH] - m0])
             hands = int((ended[:, M_HAND_IN_MATCH] + 1).sum())
             if system == "pos":
                 self.pos_matches += len(ended)
@@ -170,8 +166,9 @@ class Summary:
                 self.neg_hands += hands
                 self.neg_credit += by_pos
 
-    def _add_bots(self, rows: np.ndarray, rotation: np.ndarray) -> None:
-        """Per config seat (bot instance i sits at seat (i + rotation) mod n, seating.py)."""
+    def add_bots(self, rows: np.ndarray, rotation: np.ndarray) -> None:
+        """Rotated seats: wins and points per config seat (bot instance i sits at seat
+        (i + rotation) mod n, seating.py)."""
         n = self.players
         w = rows[:, O_WINNER]
         inst = np.where(w >= 0, (w - rotation) % n, -1)
@@ -204,7 +201,7 @@ class Summary:
 
     @property
     def matches(self) -> int:
-        return self.units if self.mode == "matches" else 0
+        return self.units if self.mode.matches else 0
 
     @property
     def hands_per_s(self) -> float:
@@ -235,6 +232,16 @@ class Summary:
                 "chips": (self.chips_matches, self.chips_hands)}[system]
         return h / m if m else float("nan")
 
+    def match_bot_credit(self, system: str) -> tuple[np.ndarray, int]:
+        """Each config seat's credit of the ``system``'s match wins, and the matches it ended."""
+        return getattr(self, f"bot_{system}_credit"), {"pos": self.pos_matches, "neg": self.neg_matches,
+                                                       "chips": self.chips_matches}[system]
+
+    def champion_bot_credit(self, system: str) -> tuple[np.ndarray, int]:
+        """Each config player's credit of the S1 (``"pos"``) or S2 (``"neg"``) titles, and
+        the tournaments played (every rotation)."""
+        return self.bot_champ_pos if system == "pos" else self.bot_champ_neg, self.units * self.rotations
+
     def champion_shares(self, system: str) -> np.ndarray:
         """Tournaments: each player's share of the S1 (``"pos"``) or S2 (``"neg"``) titles."""
         c = self.champ_pos if system == "pos" else self.champ_neg
@@ -245,21 +252,8 @@ class Summary:
         """Rotated matches and tournaments: each config seat's (bot instance's) share of
         the ``system``'s match wins (``pos``, ``neg``, ``chips``) or, in a tournament, of
         its S1/S2 titles (``pos``, ``neg``), over every rotation."""
-        if self.mode == "tournaments":
-            c = self.bot_champ_pos if system == "pos" else self.bot_champ_neg
-            plays = self.units * self.rotations
-        else:
-            c = getattr(self, f"bot_{system}_credit")
-            plays = {"pos": self.pos_matches, "neg": self.neg_matches, "chips": self.chips_matches}[system]
+        c, plays = self.mode.bot_credit(self, system)
         return c / plays if plays else np.full(self.players, np.nan)
-
-
-def _by_instance(credit: np.ndarray, rotation: np.ndarray) -> np.ndarray:
-    """Column sums of ``credit`` (rows x seats, or players) re-indexed by config seat: in
-    rotation r, config seat i sits at (i + r) mod n (seating.py)."""
-    n = credit.shape[1]
-    idx = (np.arange(n)[None, :] + rotation[:, None]) % n
-    return np.take_along_axis(credit, idx, axis=1).sum(axis=0)
 
 
 def wall_seconds(summaries: list[Summary]) -> float:

@@ -74,8 +74,9 @@ from urllib.parse import quote
 
 from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
 from unosim.kernel.layout import ENGINE_VERSION
-from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress,
-    RunError, check_run, make_job)
+from unosim.run.jobs import DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress, RunError, check_run, make_job
+from unosim.run.modes import MODES as RUN_MODES
+from unosim.run.modes import Mode
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
 from unosim.run.guard import folder_kind, inside
@@ -133,6 +134,11 @@ class Sweep:
     points: tuple[Point, ...]
     max_hands: int | None = None
     warnings: tuple[str, ...] = ()
+
+    @property
+    def run_mode(self) -> Mode:
+        """The run mode of every point (``unit``: ``hands`` or ``matches``)."""
+        return RUN_MODES[self.unit]
 
     @property
     def keys(self) -> list[str]:
@@ -211,22 +217,22 @@ def parse_sweep(data: Mapping[str, Any], root: str | Path = ".") -> Sweep:
     if not isinstance(name, str) or not name.strip() or "\n" in name:
         raise SweepError(f"name: expected a non-empty one-line string, got {name!r}")
     base = _set(_load_base(data.get("base"), Path(root)), data.get("set", {}))
-    mode = data.get("mode", "one_at_a_time")
-    if mode not in MODES:
-        raise SweepError(f"mode: {mode!r} is not one of {', '.join(MODES)}{_did_you_mean(str(mode), MODES)}")
+    design = data.get("mode", "one_at_a_time")  # the sweep's design, not a run mode
+    if design not in MODES:
+        raise SweepError(f"mode: {design!r} is not one of {', '.join(MODES)}{_did_you_mean(str(design), MODES)}")
     if ("hands" in data) == ("matches" in data):
         raise SweepError("hands or matches: give exactly one, the number of hands (or matches) per point")
     unit = "hands" if "hands" in data else "matches"
+    run_mode = RUN_MODES[unit]
     count = _int(data, unit, 1)
     seed = _int(data, "seed", 0, 2**63 - 1, default=0)
     chunk_size = _int(data, "chunk_size", 1, default=None)
     max_hands = None
-    if unit == "matches":
+    if run_mode.matches:
         max_hands = _int(data, "max_hands", 1, HAND_STRIDE, default=DEFAULT_MAX_HANDS)
-        chunk_size = chunk_size or min(DEFAULT_MATCH_CHUNK, count)
     elif "max_hands" in data:
         raise SweepError("max_hands: only for a sweep of matches")
-    chunk_size = chunk_size or min(DEFAULT_CHUNK, count)
+    chunk_size = chunk_size or min(run_mode.default_chunk, count)
     skip_invalid = data.get("skip_invalid", False)
     if not isinstance(skip_invalid, bool):
         raise SweepError(f"skip_invalid: expected true or false, got {skip_invalid!r}")
@@ -242,11 +248,11 @@ def parse_sweep(data: Mapping[str, Any], root: str | Path = ".") -> Sweep:
     if fixed:
         raise SweepError(f"set.{sorted(fixed)[0]}: the key is also varied; set it or vary it, not both")
 
-    points, notes = _points(name, base, mode, axes, strata, skip_invalid)
-    if mode == "grid" and axes and not any(p.label.startswith("base") for p in points):
+    points, notes = _points(name, base, design, axes, strata, skip_invalid)
+    if design == "grid" and axes and not any(p.label.startswith("base") for p in points):
         notes.append("grid: no point has every axis at the base value, so the balance report has no "
                      "base point to compare with (list the base's value in every axis)")
-    return Sweep(name, base, mode, axes, strata, unit, count, seed, chunk_size, tuple(points), max_hands,
+    return Sweep(name, base, design, axes, strata, unit, count, seed, chunk_size, tuple(points), max_hands,
                  tuple(notes))
 
 
@@ -379,21 +385,21 @@ def point_name(name: str, label: str) -> str:
     return full[:_NAME_MAX - len(digest) - 1].rstrip(" ") + "+" + digest
 
 
-def _count_points(mode: str, axes: tuple, strata: tuple) -> int:
+def _count_points(design: str, axes: tuple, strata: tuple) -> int:
     layers = math.prod(len(v) for _, v in strata)
-    if mode == "grid":
+    if design == "grid":
         return math.prod(len(v) for _, v in axes) * layers
     return (1 + sum(len(v) for _, v in axes)) * layers  # at most: a value equal to the base's is listed once
 
 
-def _points(name: str, base: RulesConfig, mode: str, axes: tuple, strata: tuple,
+def _points(name: str, base: RulesConfig, design: str, axes: tuple, strata: tuple,
             skip_invalid: bool) -> tuple[list[Point], list[str]]:
-    n = _count_points(mode, axes, strata)
+    n = _count_points(design, axes, strata)
     if n > MAX_POINTS:
         raise SweepError(f"axes: this sweep has {n:,} points; at most {MAX_POINTS:,} (vary fewer keys or values, "
                          "or split it into several sweeps)")
     base_of = {k: base.value(k) for k, _ in axes}
-    if mode == "grid":
+    if design == "grid":
         combos = [dict(zip([k for k, _ in axes], vs)) for vs in itertools.product(*[v for _, v in axes])]
     else:
         combos = [dict(base_of)]

@@ -35,6 +35,7 @@ from unosim.engine.tournaments import (MAX_T_PLAYERS, N_TOUT, T_CHAMP_NEG0, T_CH
     T_HAND_IN_ROUND, T_NEG0, T_PLAYER0, T_POS0, T_ROUND, T_TABLE, T_TOURNAMENT, TABLE_SEATS, play_tournaments)
 from unosim.kernel.layout import HAND_STRIDE
 from unosim.rules.config import RulesConfig, strategies, to_params
+from unosim.run import outcomes
 from unosim.run.store import column_names
 
 __all__ = ["HAND_STRIDE", "PLAYERS", "Tournament", "pairs", "rounds_tables", "schedule", "score_tournament",
@@ -193,10 +194,10 @@ def tournament_outcomes(results: Any) -> pd.DataFrame:
     out = pd.DataFrame({"tournament": last["tournament"]})
     for pre in ("pos", "neg"):
         win = last[[f"champion_{pre}_{p}" for p in range(n)]].to_numpy(bool)
-        k = win.sum(axis=1)
-        out[f"{pre}_champions"] = k
+        credit = outcomes.credit(win)
+        out[f"{pre}_champions"] = win.sum(axis=1)
         for p in range(n):
-            out[f"{pre}_win_{p}"] = win[:, p] / np.maximum(k, 1)
+            out[f"{pre}_win_{p}"] = credit[:, p]
     return out
 
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import numba
 
-from unosim.run.jobs import RunError
+from unosim.run.bounds import RunError
 
 __all__ = ["check_workers", "kernel_workers", "max_workers"]
 

@@ -34,6 +34,7 @@ What is measured is an :class:`Objective` (``unosim tune --objective``):
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -55,6 +56,12 @@ __all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "share_of"]
 
 OBJECTIVES = ("hands", "points", "matches", "matches:s1", "matches:s2", "matches:s4")
 """What ``--objective`` accepts (``matches`` is ``matches:s1``)."""
+SLICE_HANDS = 50_000
+"""Hands per kernel call of a measurement (matches: :data:`SLICE_MATCHES`).  The kernel runs
+without the GIL and cannot be stopped, so Ctrl-C is seen between calls: a slice keeps that
+wait short however many deals a check plays.  Rows never depend on the slicing (each hand
+has its own stream)."""
+SLICE_MATCHES = 5_000
 _SYSTEM = {"s1": (M_POS_END, M_POS0, 1), "s2": (M_NEG_END, M_NEG0, -1), "s4": (M_CHIPS_END, M_CHIPS0, 1)}
 
 
@@ -192,22 +199,29 @@ class Arena:
         points = np.zeros(deals)
         for r in range(n):
             Q = rotated_params(P, n, r)
-            t = time.perf_counter()
-            with kernel_workers(self.workers):
-                rows = play_chunk(Q, seed, start, deals, self.workers, self._buffer)
-            if self._buffer is None or len(rows) > len(self._buffer):
-                self._buffer = rows  # kept for the next call: no fresh pages per candidate
-            self.kernel_seconds += time.perf_counter() - t
-            self.hands += deals
-            ok = rows[:deals, O_STALLED] == 0
-            if self.teams > 1:  # the team of config seat 0, which sits at seat r
-                won = rows[:deals, O_WIN_TEAM] == r % self.teams
-            else:
-                won = rows[:deals, O_WINNER] == r
-            wins += won & ok
-            decided += ok
-            points += self._points(rows[:deals], r, ok)
+            for a in range(0, deals, SLICE_HANDS):
+                m = min(SLICE_HANDS, deals - a)
+                rows = self._hands(Q, seed, start + a, m)
+                ok = rows[:, O_STALLED] == 0
+                if self.teams > 1:  # the team of config seat 0, which sits at seat r
+                    won = rows[:, O_WIN_TEAM] == r % self.teams
+                else:
+                    won = rows[:, O_WINNER] == r
+                wins[a:a + m] += won & ok
+                decided[a:a + m] += ok
+                points[a:a + m] += self._points(rows, r, ok)
         return {"hands": share_of(wins, decided), "points": share_of(points, np.full(deals, float(n)))}
+
+    def _hands(self, Q: np.ndarray, seed: int, start: int, count: int) -> np.ndarray:
+        """Kernel rows of hands ``start .. start+count-1``, played into the reused buffer."""
+        t = time.perf_counter()
+        with kernel_workers(self.workers):
+            rows = play_chunk(Q, seed, start, count, self.workers, self._buffer)
+        if self._buffer is None or len(rows) > len(self._buffer):
+            self._buffer = rows  # kept for the next call: no fresh pages per candidate
+        self.kernel_seconds += time.perf_counter() - t
+        self.hands += count
+        return rows[:count]
 
     def _points(self, rows: np.ndarray, seat: int, ok: np.ndarray) -> np.ndarray:
         """Per hand, the S1 points the side of ``seat`` scores minus the S2 points it adds
@@ -231,12 +245,12 @@ class Arena:
             self._slabs = Slabs(self.workers, DEFAULT_MAX_HANDS)
         credit = {k: np.zeros(matches) for k in _SYSTEM}
         ended = {k: np.zeros(matches) for k in _SYSTEM}
-        for r in range(n):
+        for r, a in itertools.product(range(n), range(0, matches, SLICE_MATCHES)):
             Q = rotated_params(P, n, r)
             t = time.perf_counter()
             with kernel_workers(self.workers):
-                rows = play_match_chunk(Q, seed, start, matches, self.workers, DEFAULT_MAX_HANDS, self._slabs,
-                                        split=True)
+                rows = play_match_chunk(Q, seed, start + a, min(SLICE_MATCHES, matches - a), self.workers,
+                                        DEFAULT_MAX_HANDS, self._slabs, split=True)
             self.kernel_seconds += time.perf_counter() - t
             self.hands += len(rows)
             for k, (end, base, sign) in _SYSTEM.items():

@@ -46,7 +46,7 @@ from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep, partition_text
 from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import wilson_interval
-from unosim.studies.arena import Arena
+from unosim.studies.arena import SLICE_HANDS, Arena
 from unosim.studies.tune import CHECK_START, tune
 
 __all__ = ["REPLICATES_FILE", "SKILL_FILE", "SkillPoint", "combine_points", "measure", "skill_sweep"]
@@ -95,16 +95,18 @@ def _first_seat(cfg: RulesConfig, bot: Bot, seed: int, hands: int, workers: int)
     """Every seat ``bot``: the first player's win share minus the even share, with its
     Wilson interval (each hand its own deal, so hands are independent)."""
     table = cfg.with_values({"seats": bot.entry()})
-    with kernel_workers(workers):
-        rows = play_chunk(to_params(table), seed, CHECK_START, hands, workers)
-    ok = rows[:, O_STALLED] == 0
-    if cfg.teams > 1:
-        won = rows[:, O_WIN_TEAM] == rows[:, O_FIRST] % cfg.teams
-        even = 1.0 / cfg.teams
-    else:
-        won = rows[:, O_WINNER] == rows[:, O_FIRST]
-        even = 1.0 / cfg.players
-    w, d = int((won & ok).sum()), int(ok.sum())
+    P = to_params(table)
+    even = 1.0 / cfg.teams if cfg.teams > 1 else 1.0 / cfg.players
+    w = d = 0
+    for a in range(CHECK_START, CHECK_START + hands, SLICE_HANDS):  # slices: Ctrl-C is seen between them
+        with kernel_workers(workers):
+            rows = play_chunk(P, seed, a, min(SLICE_HANDS, CHECK_START + hands - a), workers)
+        ok = rows[:, O_STALLED] == 0
+        if cfg.teams > 1:
+            won = rows[:, O_WIN_TEAM] == rows[:, O_FIRST] % cfg.teams
+        else:
+            won = rows[:, O_WINNER] == rows[:, O_FIRST]
+        w, d = w + int((won & ok).sum()), d + int(ok.sum())
     lo, hi = wilson_interval(w, d)
     return (w / d - even if d else float("nan")), float(lo) - even, float(hi) - even
 

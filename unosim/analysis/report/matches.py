@@ -10,6 +10,8 @@ import numpy as np
 
 from unosim.analysis.report.hands import Rows
 from unosim.analysis.report.stream import Aggregate, HistStats, hist_quantile
+from unosim.run import outcomes
+from unosim.run.seating import instance_at
 
 
 _SYSTEMS = (("positive", "pos"), ("negative", "neg"), ("chips", "chips"))
@@ -33,11 +35,10 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         if m == 0:
             continue
         totals = np.stack([rows[f"{pre}_total_{s}"][sel].astype(np.float64) for s in range(p)], axis=1)
-        best = totals.min(axis=1) if system == "negative" else totals.max(axis=1)  # S2: lowest wins
-        win = totals == best[:, None]
-        credit = win / win.sum(axis=1, keepdims=True)
+        win = outcomes.winners(totals, outcomes.BEST[pre])  # S2: lowest wins
+        credit = outcomes.credit(win)
         seat_credit = credit.sum(axis=0)
-        masks = (win.astype(np.int64) << np.arange(p, dtype=np.int64)).sum(axis=1)
+        masks = outcomes.winner_masks(win)
         crowned[system] = dict(zip(rows["match"][sel].astype(np.int64).tolist(), masks.tolist()))
         for s in range(p):
             out.share(f"{sec}_seat", "win_share", s, seat_credit[s], m)
@@ -69,9 +70,7 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         out.plain(sec, "hands_per_match", "", "median", hist_quantile(h, 0.5))
         out.plain(sec, "hands_per_match", "", "p90", hist_quantile(h, 0.9))
         sides = totals[:, : agg.teams] if agg.teams > 1 else totals
-        ordered = np.sort(sides, axis=1)
-        if system != "negative":
-            ordered = ordered[:, ::-1]
+        ordered = outcomes.standings(sides, outcomes.BEST[pre])
         _values_rows(out, sec, "final_winner", ordered[:, 0])
         if sides.shape[1] > 1:
             _values_rows(out, sec, "final_runner_up", ordered[:, 1])
@@ -120,7 +119,7 @@ def tournament_rows(agg: Aggregate, out: Rows) -> None:
         return
     for pre, win in champs.items():
         t = len(win)
-        credit = (win / np.maximum(win.sum(axis=1, keepdims=True), 1)).sum(axis=0)
+        credit = outcomes.credit(win).sum(axis=0)
         if pre == "pos":
             out.count("tournament", "tournaments", "", t)
         for q in range(n):
@@ -143,11 +142,11 @@ def _rotated_tournament_rows(champs: dict[str, np.ndarray], keys: np.ndarray, la
     tournament, rotation = keys[:, 0], keys[:, 1]
     cluster = np.unique(tournament, return_inverse=True)[1]
     plays = np.bincount(cluster).astype(np.float64)
-    inst = (np.arange(n)[None, :] - rotation[:, None]) % n  # config player at each player number
+    inst = instance_at(np.arange(n)[None, :], rotation[:, None], n)  # config player at each player number
     names = np.asarray(labels, dtype=object)[inst]
     for pre, win in champs.items():
         t = len(win)
-        credit = win / np.maximum(win.sum(axis=1, keepdims=True), 1)
+        credit = outcomes.credit(win)
         if pre == "pos":
             out.count("tournament", "tournaments", "", len(plays))
             out.count("tournament", "plays", "", t)

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from unosim.analysis.report.model import BASE_COUNTERS, HOUSE_COUNTERS, LENGTH_COLUMNS
 from unosim.analysis.report.sources import Source
+from unosim.run import outcomes
 
 _Batch = dict[str, Any]  # column -> numpy array, or (codes, names) for bot_<s>
 
@@ -224,8 +225,7 @@ class Aggregate:
         self.stalled += int(stalled.sum())
         w = np.asarray(b["winner"])[decided].astype(np.int64)
         self.seat_wins += np.bincount(w, minlength=p)[:p]
-        rel = (w - np.asarray(b["dealer"])[decided]) % p
-        self.rel_wins += np.bincount(rel, minlength=p)[:p]
+        self.rel_wins += outcomes.wins_from_dealer(w, np.asarray(b["dealer"])[decided], p)
         if self.teams > 1 and "winning_team" in b:
             t = np.asarray(b["winning_team"])[decided].astype(np.int64)
             self.team_wins += np.bincount(t, minlength=self.teams)[: self.teams]

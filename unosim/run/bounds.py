@@ -1,0 +1,60 @@
+"""What a run may ask: the defaults and bounds of its arguments, and the one error.
+
+Below every module that plays or describes a run (modes.py, play.py, jobs.py), so each
+of them checks its arguments the same way and says what is wrong in one line naming the
+option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from unosim.engine.matches import HAND_STRIDE
+
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK", "MAX_CHUNK_ROWS",
+           "MAX_COUNT", "MAX_MATCH_CHUNK", "Progress", "RunError", "check_run"]
+
+DEFAULT_CHUNK = 200_000
+"""Hands (or deals) per Parquet part file."""
+DEFAULT_MATCH_CHUNK = 10_000
+"""Matches per Parquet part file (about 150,000-300,000 rows with the official rules)."""
+DEFAULT_TOURNAMENT_CHUNK = 10_000
+"""Tournaments per Parquet part file (120,000 rows for 4 players with the default
+``hands_per_round``)."""
+DEFAULT_MAX_HANDS = 10_000
+"""Hands after which a match is stopped and flagged ``capped``."""
+Progress = Callable[[int], None]
+
+
+class RunError(Exception):
+    """Bad run arguments; the message names the option."""
+
+
+MAX_COUNT = 10**12
+"""Units one run may hold: a million million hands is weeks of this engine on a big machine."""
+MAX_CHUNK_ROWS = 5_000_000
+"""Rows of one part in memory (about 1 GB while it is built): hands, or deals x players."""
+MAX_MATCH_CHUNK = 200_000
+"""Matches of one part (each about 15 rows with the official rules)."""
+
+
+def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None,
+              rows_per_unit: int = 1, rotations: int = 1, unit: str | None = None) -> None:
+    """The checks every run shares, each a one-line :class:`RunError` naming its option.
+    The upper bounds are what fits this machine's memory and a user could mean: past
+    them a run would die of a MemoryError after seconds, leaving only a manifest.
+    ``unit``: what the chunk size counts, in the error (default: matches with
+    ``max_hands``, else hands, or deals when a unit has several rows)."""
+    if not 1 <= count <= MAX_COUNT:
+        raise RunError(f"{option}: must be between 1 and {MAX_COUNT:,} (got {count:,})")
+    if max_hands is not None:
+        top = MAX_MATCH_CHUNK // rotations
+    else:
+        top = MAX_CHUNK_ROWS // rows_per_unit
+    if not 1 <= chunk_size <= top:
+        unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
+        raise RunError(f"--chunk-size: must be between 1 and {top:,} {unit} (got {chunk_size:,})")
+    if seed < 0 or seed >= 2**63:
+        raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    if max_hands is not None and not 1 <= max_hands <= HAND_STRIDE:
+        raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
