@@ -1,4 +1,4 @@
-"""`unosim tune`, `unosim league` and `unosim skill`: parse, call unosim.skill, print.
+"""`unosim tune`, `unosim league` and `unosim skill`: parse, call unosim.studies, print.
 
 Errors follow the CLI's rule: one ``Error: ...`` line naming the option, exit status 2,
 never a traceback."""
