@@ -5,7 +5,7 @@ draws, a column) shows as a diff here.  A change that is meant must bump ``ENGIN
 (stored in every output file) and regenerate, in the same commit:
 
     python tests/golden_rows.py                 # rewrites tests/golden/*
-    python tests/golden_rows.py --add-columns   # only writes columns the files lack
+    python tests/golden_rows.py --add-columns   # only writes columns the files lack (and new cases' files)
 
 Rows are compared column by column (:func:`compare`), so a new column (a rule's new
 counter) fails only as "new column", and ``--add-columns`` adds it to every file without
@@ -153,10 +153,15 @@ def compare(want: str, got: str) -> tuple[list[str], list[str]]:
 
 def add_columns() -> None:
     """Write into each golden CSV the columns the output has and the file lacks, in the
-    output's order; every kept column must be unchanged (else: regenerate, and bump)."""
+    output's order; every kept column must be unchanged (else: regenerate, and bump).  A
+    case without a file yet (a new bundled config) gets its file, and no kept file moves."""
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases():
-            if case.trace or not case.file.exists():
+            if not case.file.exists():
+                case.file.write_text(produce(case, Path(tmp)))
+                print(f"{case.file.relative_to(GOLDEN.parent.parent)}: new case")
+                continue
+            if case.trace:
                 continue
             want, got = case.file.read_text(), produce(case, Path(tmp))
             problems, new = compare(want, got)

@@ -52,8 +52,9 @@ def remember(sc, seat, names):
 
 # --------------------------------------------------------------------------- the registry
 def test_strategies_registry_shape():
-    """B0 is code 0 with its two rates (docs/rules.md B0); codes are unique; at most 15 parameters (BOT_STRIDE-1)."""
-    assert STRATEGIES["random"] == (0, {"bluff_rate": (0.0, (0.0, 1.0)), "challenge_rate": (0.0, (0.0, 1.0))})
+    """B0 is code 0 with its three rates (docs/rules.md B0); codes are unique; at most 15 parameters (BOT_STRIDE-1)."""
+    assert STRATEGIES["random"] == (0, {"bluff_rate": (0.0, (0.0, 1.0)), "challenge_rate": (0.0, (0.0, 1.0)),
+                                        "multi_rate": (0.0, (0.0, 1.0))})
     codes = [code for code, _ in STRATEGIES.values()]
     assert len(set(codes)) == len(codes)
     assert set(STRATEGIES) == set(Strategy._fields)  # every code has its entry, and no entry lacks one
@@ -531,11 +532,12 @@ def test_a_lone_playable_card_is_always_played(seat, last):
 @pytest.mark.parametrize("mode, hand", [("identical", "R2 R2"), ("same_rank", "R2 B2 G2")])
 def test_a_multi_play_that_goes_out_is_always_played(seat, mode, hand):
     """H6 with R7: a hand that can go down at once is played, not kept by a voluntary draw
-    (B0 and ``rlcard_random`` play one card at a time under H6: they never draw holding a
-    legal card, and that one card is played)."""
+    (B0 at ``multi_rate`` 0 and ``rlcard_random`` play one card at a time under H6: they
+    never draw holding a legal card, and that one card is played; B0 at ``multi_rate`` 1
+    puts down every card H6 lets go with it)."""
     name = seat if isinstance(seat, str) else seat["strategy"]
     sc = build([seat, "random"], {0: hand, 1: DULL}, top="R5", draw="G7 G8", multi_play=mode).turn()
-    if name in ("random", "rlcard_random"):
+    if name in ("random", "rlcard_random") and not (isinstance(seat, dict) and seat.get("multi_rate") == 1.0):
         assert sc.count(0) == len(hand.split()) - 1
     else:
         assert sc.done and sc.winner == 0

@@ -84,7 +84,7 @@ def test_c1_standard_toml_loads_and_equals_the_defaults():
     cfg = load_config(STANDARD)
     assert cfg == C.RulesConfig() == default_config()
     assert cfg.name == "standard" and cfg.players == 4
-    assert cfg.seats == (("random", {"bluff_rate": 0.0, "challenge_rate": 0.0}),) * 4  # B0 at its rates' defaults
+    assert cfg.seats == (("random", {"bluff_rate": 0.0, "challenge_rate": 0.0, "multi_rate": 0.0}),) * 4  # B0 at its rates' defaults
     assert cfg.source == STANDARD.read_text()
 
 
@@ -122,7 +122,7 @@ ENUM_CODES = {  # copied from layout.py's comments, not from config.py
     "play_drawn": (slots.P_PLAY_DRAWN, ["may", "must", "never"]),
     "wild_draw4": (slots.P_WILD_DRAW4, ["restricted", "free", "last_resort"]),
     "two_player_reverse": (slots.P_TWO_PLAYER_REVERSE, ["skip", "none"]),
-    "stacking": (slots.P_STACKING, ["none", "draw2", "draw2_draw4", "all"]),
+    "stacking": (slots.P_STACKING, ["none", "draw2", "draw2_draw4", "all", "amount"]),
     "jump_in": (slots.P_JUMP_IN, ["none", "numbers", "colored", "all"]),
     "jump_in_stack": (slots.P_JUMP_IN_STACK, ["replace", "accumulate"]),
     "draw": (slots.P_DRAW, ["one", "until_playable"]),
@@ -210,7 +210,7 @@ def test_every_slot_key_is_written():
 
 
 def test_b0_seats_single_name_fills_every_seat():
-    b0 = ("random", {"bluff_rate": 0.0, "challenge_rate": 0.0})
+    b0 = ("random", {"bluff_rate": 0.0, "challenge_rate": 0.0, "multi_rate": 0.0})
     assert parse_config({"table": {"players": 5}, "bots": {"seats": "random"}}).seats == (b0,) * 5
 
 
@@ -460,8 +460,8 @@ def test_describe_keys_and_markdown():
     rows = C.describe_keys()
     assert [r["key"] for r in rows] == [k.full for k in C.KEYS.values()]
     stacking = next(r for r in rows if r["key"] == "rules.stacking")
-    assert stacking["rules"] == ["H1"] and stacking["default"] == "none"
-    assert stacking["allowed"] == "none, draw2, draw2_draw4, all"
+    assert stacking["rules"] == ["H1", "H25"] and stacking["default"] == "none"
+    assert stacking["allowed"] == "none, draw2, draw2_draw4, all, amount"
     md = C.rules_markdown()
     assert md.count("\n") == len(rows) + 2
     assert "| `rules.play_drawn` | R6 | `\"may\"` | may, must, never |" in md

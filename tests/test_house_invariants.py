@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hypothesis.strategies as hs
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
@@ -12,10 +13,12 @@ from test_invariants import official_configs
 from unosim.rules.config import REGISTRY, ConfigError, default_config
 from unosim.rules.validate import check_value
 from unosim.kernel import layout as L
+from unosim.rules import cards
 
 # B0 with its two rates on (docs/rules.md B0): bluffs and challenges happen, so H9, H18
 # challenge_extra and H22 are exercised with the reference bot.
 BLUFFING_B0 = {"strategy": "random", "bluff_rate": 0.5, "challenge_rate": 0.5}
+MULTI_B0 = {"strategy": "random", "multi_rate": 0.5, "bluff_rate": 0.2}  # H6 groups in turn and on stacks (H1, H25)
 
 SWITCHES: dict[str, dict] = {
     **{f"H1_stacking_{m}": {"stacking": m} for m in ("draw2", "draw2_draw4", "all")},
@@ -41,6 +44,12 @@ SWITCHES: dict[str, dict] = {
                               "silent_rank": 3, "noise_chance": 0.5, "seats": BLUFFING_B0},
     "H23_false_call": {"uno_false_call": 0.3},
     "H24_misplay": {"misplay": 0.3},
+    "H25_amount": {"stacking": "amount"},
+    **{f"H25_amount_{m}_B0_multi_rate": {"stacking": "amount", "multi_play": m, "seats": MULTI_B0}
+       for m in ("identical", "same_rank")},
+    "H25_amount_strategies": {"stacking": "amount", "multi_play": "same_rank", "draw2_amount": 3, "players": 5,
+                              "seats": ["greedy", "wild_saver", MULTI_B0, "aggressor", "rlcard_random"]},
+    "H1_draw2_B0_multi_rate": {"stacking": "draw2_draw4", "multi_play": "identical", "seats": MULTI_B0},
     "B0_bluffs_and_challenges": {"seats": BLUFFING_B0},
     "house_favourites": {"stacking": "draw2", "seven_o": True, "jump_in": "numbers", "draw": "until_playable"},
     "everything": {"stacking": "all", "jump_in": "all", "jump_in_stack": "accumulate", "draw": "until_playable",
@@ -71,7 +80,7 @@ def house_configs(draw: hs.DrawFn) -> dict:
     players = changes["players"]
     house = {k.name: key_values(k) for k in REGISTRY
              if k.section in ("table", "rules") and k.name not in changes and k.name not in BY_HAND}
-    house["seats"] = hs.sampled_from(["random", BLUFFING_B0])
+    house["seats"] = hs.sampled_from(["random", BLUFFING_B0, MULTI_B0])
     house["teams"] = hs.sampled_from([t for t in (1, 2, 3, 5) if players % t == 0 and players // t >= 2 or t == 1])
     for key, strategy in house.items():
         if draw(hs.booleans()):
@@ -101,3 +110,42 @@ def test_house_rule_combinations_hypothesis(changes: dict, seed: int, start: int
         cfg = None
     assume(cfg is not None)  # hypothesis then draws another, rather than count a vacuous pass
     check_config(cfg.replace(name="combo"), seed, hands=2, start=start)
+
+
+def _plays(events: np.ndarray) -> list[tuple[int, int, list[int]]]:
+    """The trace's plays: (event, seat, kinds) for each run of EV_PLAY or EV_STACK events
+    of one seat with nothing between them (the cards of one H6 play)."""
+    out: list[tuple[int, int, list[int]]] = []
+    joined = False
+    for ev, a, b, _ in events:
+        if ev in (L.EV_PLAY, L.EV_STACK, L.EV_JUMP):
+            if joined and out[-1][0] == ev and out[-1][1] == a and ev != L.EV_JUMP:
+                out[-1][2].append(int(b))
+            else:
+                out.append((int(ev), int(a), [int(b)]))
+            joined = True
+        else:
+            joined = False
+    return out
+
+
+@pytest.mark.parametrize("mode", ["identical", "same_rank"])
+def test_h25_every_answer_makes_at_least_the_play_it_answers(mode: str) -> None:
+    """H25, read back from the trace of whole hands: every stack is a play of draw cards
+    whose amount (H18 amounts times its cards) is at least the amount of the play before
+    it, never the running total; B0 at multi_rate 0.5 and 1 and two project strategies."""
+    cfg = default_config(stacking="amount", multi_play=mode, draw2_amount=3,
+                         seats=[MULTI_B0, "greedy", {"strategy": "random", "multi_rate": 1.0}, "wild_saver"])
+    amount = {cards.WILD_DRAW4: 4}
+    answered = 0
+    for seed in (3, 2**40 + 7):
+        for r in check_config(cfg.replace(name="h25_trace"), seed, hands=12):
+            plays = _plays(r.events[: r.st[L.S_NLOG]])
+            for prev, play in zip(plays, plays[1:]):
+                if play[0] != L.EV_STACK:
+                    continue
+                made = [amount.get(k, 3) for k in play[2]]
+                assert all(k == cards.WILD_DRAW4 or cards.rank_of(k) == cards.DRAW2 for k in play[2] + prev[2])
+                assert len(set(made)) == 1 and made[0] * len(made) >= amount.get(prev[2][0], 3) * len(prev[2])
+                answered += 1
+    assert answered > 10

@@ -73,3 +73,38 @@ def test_h2_h4_h11_counters_move(standard):
     assert rows(silent_rank=6, noise_chance=0.2)[:, L.O_NOISES].mean() > 0.1
     for col in (L.O_JUMP_INS, L.O_SWAPS, L.O_PASSES, L.O_NOISES, L.O_SLAPS, L.O_GIVEAWAYS):
         assert standard[:, col].sum() == 0
+
+
+STRATEGIES = ["greedy", "wild_saver", "color_keeper", "aggressor", "counter", "weights", "rlcard_random"]
+
+
+@pytest.mark.parametrize("seats", ["random", STRATEGIES])
+def test_h25_without_h6_amount_plays_the_rows_of_draw2_draw4(seats):
+    """H25: without H6 a play is one card, and (default amounts) "amount" plays exactly as
+    "draw2_draw4": the same rows, hand for hand, for B0 and for every other strategy."""
+    players = 4 if seats == "random" else len(seats)
+    amount = rows(stacking="amount", seats=seats, players=players)
+    assert np.array_equal(amount, rows(stacking="draw2_draw4", seats=seats, players=players))
+    assert amount[:, L.O_LONGEST_STACK].max() > 1
+
+
+def test_h25_pair_stacking_acts_and_b0_multi_rate_is_its_rate():
+    """configs/pair_stacking.toml's rules: B0 at multi_rate 0.5 multi-plays, and stacks
+    grow; at multi_rate 1 it multi-plays more often than at 0.5 (every chance taken)."""
+    half = rows(stacking="amount", multi_play="identical", seats={"strategy": "random", "multi_rate": 0.5})
+    full = rows(stacking="amount", multi_play="identical", seats={"strategy": "random", "multi_rate": 1.0})
+    assert half[:, L.O_MULTI_PLAYS].mean() > 0.3 and half[:, L.O_LONGEST_STACK].max() >= 3
+    assert more(full[:, L.O_MULTI_PLAYS], half[:, L.O_MULTI_PLAYS]) > 5
+
+
+def test_b0_multi_rate_is_the_chance_of_playing_the_group():
+    """B0's multi_rate: holding R5 R5 on R3 it plays the pair with probability multi_rate;
+    tolerance 4.5 standard errors of a proportion over n decisions."""
+    from unosim.scenario import Scenario
+    n, rate = 1000, 0.3
+    pairs = 0
+    for seed in range(n):
+        sc = Scenario.build({0: "R5 R5 B9"}, top="R3", multi_play="identical", seed=seed,
+                            seats={"strategy": "random", "multi_rate": rate})
+        pairs += sc.step()[L.S_PLAYED] == 2
+    assert abs(pairs / n - rate) < 4.5 * math.sqrt(rate * (1 - rate) / n)

@@ -124,6 +124,25 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
         assert f"resume with: unosim {command} " in lines[0], err
 
 
+def test_ctrl_c_before_tunes_first_generation(tmp_path: Path) -> None:
+    """Stopped before any generation ends, tune writes the starting bot and an empty
+    history, draws no curve, and exits 130 in one line (no traceback)."""
+    out = tmp_path / "t"
+    args = ["tune", "standard", "--budget", "100000", "--deals", "1000000", "--out", str(out), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not out.exists():
+        time.sleep(0.02)
+    time.sleep(5.0)  # the kernels are loaded; a generation (11 candidates x 1,000,000 deals) takes far longer
+    p.send_signal(signal.SIGINT)
+    std, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and "Traceback" not in err, err
+    assert "0 generations" in std and "no generation finished" in std, std
+    assert (out / "bot.toml").exists() and not (out / "curve.png").exists()
+
+
 def test_ctrl_c_during_tunes_final_check_ends_promptly(tmp_path: Path) -> None:
     """The final check of a big --check-deals plays its deals in slices, so SIGINT in the
     middle of it ends the command within a second or two (the kernel cannot be stopped,

@@ -47,7 +47,7 @@ def test_o1_run_metadata_bytes(standard: RulesConfig) -> None:
         b"unosim.teams": b"1",
         b"unosim.match_target": b"500",
         b"unosim.bots": json.dumps(seats).encode(),
-        b"unosim.bot_params": json.dumps([{"bluff_rate": 0.0, "challenge_rate": 0.0}] * len(seats)).encode(),
+        b"unosim.bot_params": json.dumps([{"bluff_rate": 0.0, "challenge_rate": 0.0, "multi_rate": 0.0}] * len(seats)).encode(),
         b"unosim.mode": b"hands",
         b"unosim.finish": b"first_out",
     }
@@ -70,7 +70,7 @@ def test_o1_typed_reader_round_trip(standard: RulesConfig, tmp_path: Path) -> No
     assert (info.config_name, info.players, info.teams, info.mode, info.finish) == (
         standard.name, 4, 1, "matches", "first_out")
     assert (info.seed, info.match_target, info.max_hands, info.hand_stride) == (7, 500, 300, 1 << 20)
-    assert info.bots == ("random",) * 4 and info.bot_params == ({"bluff_rate": 0.0, "challenge_rate": 0.0},) * 4
+    assert info.bots == ("random",) * 4 and info.bot_params == ({"bluff_rate": 0.0, "challenge_rate": 0.0, "multi_rate": 0.0},) * 4
     assert info.version == __version__ and info.engine_version == str(ENGINE_VERSION)
     assert info.config_text == standard.to_toml()
     assert (info.sweep, info.sweep_mode, info.sweep_point) == ("stacking", "grid", "stacking=all,players=4")

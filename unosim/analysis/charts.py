@@ -16,6 +16,7 @@ from unosim.analysis import figures as F
 from unosim.analysis import report as rp
 from unosim.analysis.report.model import FIGURE_NAMES
 from unosim.analysis.report.render import bots_of
+from unosim.run.bots_text import short_label
 
 __all__ = ["plot_balance", "plot_match_bots", "plot_champions"]
 
@@ -166,7 +167,7 @@ def _per_seat_held(rep: rp.Report, section: str) -> F.Shares:
 
 
 def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% Wilson.
+    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% intervals.
 
     One axes per scoring system, one group per config, one bar per bot: the bot's match win
     credit over the matches times the seats it held (fair value 1 / players)."""
@@ -182,7 +183,7 @@ def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None
     for ax, (sys, name) in zip(axes, systems):
         data = _per_seat_held(rep, f"match_{sys}_bot")
         keys = sorted({k for v in data.values() for k in v})
-        hs, names = F.diff_bars(ax, data, keys, str, even)
+        hs, names = F.diff_bars(ax, data, keys, short_label, even)
         handles.update(zip(names, hs))
         F.title(ax, name.split(" (")[0])
         ax.set_xlabel("config")
@@ -212,7 +213,7 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
     for col, (sys, name) in enumerate(systems):
         for row, (section, figure, numeric, key_name, what) in enumerate((
                 (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),
-                (f"tournament_{sys}_bot", "win_per_seat", False, str, "bot"))):
+                (f"tournament_{sys}_bot", "win_per_seat", False, short_label, "bot"))):
             ax = axes[row * 2 + col]
             data = F.share_table(rep, section, figure, numeric=numeric)
             keys = sorted({k for v in data.values() for k in v})

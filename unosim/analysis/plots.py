@@ -38,6 +38,7 @@ from unosim.analysis import figures as F
 from unosim.analysis import report as rp
 from unosim.analysis.charts import plot_balance, plot_champions, plot_match_bots
 from unosim.analysis.figures import colors
+from unosim.run.bots_text import short_label
 
 __all__ = [
     "plot_win_share",
@@ -108,7 +109,7 @@ def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | N
         p = F.players(rep, lab)
         return 1.0 / p if p else 0.0
 
-    handles, names = F.diff_bars(ax, data, keys, str, even)
+    handles, names = F.diff_bars(ax, data, keys, short_label, even)
     ax.set_ylabel("wins per seat held − 1/players\n(percentage points)")
     ax.set_xlabel("config")
     if handles:

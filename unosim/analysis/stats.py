@@ -100,7 +100,10 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     share is a ratio estimator; its standard error is the delta method's over clusters,
     ``sqrt(k/(k-1) * sum((x_c - p n_c)^2)) / sum(n)`` for k clusters (the sandwich
     estimator of survey sampling), and the interval normal, clipped to [0, 1].  Fewer
-    than two clusters (or no plays) give ``nan`` bounds."""
+    than two clusters (or no plays) give ``nan`` bounds.  A share of exactly 0 or 1 (no
+    stall in any deal) has no spread to estimate, and the normal interval would shrink
+    to the point; it gets the Wilson interval of k independent clusters instead (every
+    cluster one observation: the widest the correlation can make it)."""
     xs = np.asarray(x, dtype=float)
     ns = np.asarray(n, dtype=float)
     k, total = len(xs), float(ns.sum())
@@ -109,6 +112,9 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     p = float(xs.sum()) / total
     if k < 2:
         return Interval(p, math.nan, math.nan)
+    if p in (0.0, 1.0):
+        low, high = wilson_interval(p * k, k, confidence)
+        return Interval(p, float(low), float(high))
     r = xs - p * ns
     se = math.sqrt(k / (k - 1) * float((r * r).sum())) / total
     z = z_value(confidence)

@@ -14,11 +14,13 @@ from growing with the number of strategies.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import S_BOT0, S_NP, S_SCR0
+from unosim.kernel.layout import S_BOT0, S_NP, S_PENDING_KIND, S_SCR0
+from unosim.kernel.moves import can_stack, group_size
 from unosim.kernel.table import rule
 from unosim.kernel.rng import chance
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
-from unosim.rules.params import P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
+from unosim.rules.codes import MultiPlay, Stacking
+from unosim.rules.params import P_MULTI_PLAY, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
 from unosim.rules.strategies import Strategy
 from . import best, counter, weights
 from . import random as b0
@@ -62,20 +64,34 @@ def may_draw_holding(st, P, p):
 
 @jit(inline=True)
 def multi_plan(st, P, rng, p, k):
-    """H6: which cards go down with k.  Writes per colour the number of cards of k's rank
-    to play (k itself included) into ``st[S_SCR0 + colour]`` (wilds: slot 0 counts copies
-    of k) and returns the colour of the card to end on top.  B0 plays the single card;
-    every other strategy sheds all it may, with at most its ``max_wilds`` wilds, except
-    ``rlcard_random``, which has B0's answers where RLCard has no action."""
+    """H6: which cards go down with k, in turn or as a stack.  Writes per colour the number
+    of cards of k's rank to play (k itself included) into ``st[S_SCR0 + colour]`` (wilds:
+    slot 0 counts copies of k) and returns the colour of the card to end on top.
+
+    Under H25 a card that does not answer alone goes down with its whole group (no random
+    number for the choice).  B0 plays the single card, or at its ``multi_rate`` (after
+    its choice of card; no random number at rate 0 or when nothing may go with k) every
+    card H6 lets go with it.  ``rlcard_random`` has B0's answers where RLCard has no
+    action (a single card).  Every other strategy sheds all it may, with at most its
+    ``max_wilds`` wilds, in turn and on an H25 stack; on an H1 stack it puts down the one
+    card it chose."""
     code = strategy(st, p)
-    if code == Strategy.random or code == Strategy.rlcard_random:
+    stack = st[S_PENDING_KIND] >= 0
+    if stack and rule(st, P_STACKING) == Stacking.amount and not can_stack(st, P, k):
+        return b0.group_plan(st, P, rng, p, k)
+    if code == Strategy.random:
+        rate = param(P, p, b0.MULTI_RATE)
+        if rate > 0.0 and group_size(st, P, p, k) > 1 and chance(rng, rate):
+            return b0.group_plan(st, P, rng, p, k)
+        return b0_multi_plan(st, k)
+    if code == Strategy.rlcard_random or (stack and rule(st, P_STACKING) != Stacking.amount):
         return b0_multi_plan(st, k)
     return plan_all(st, P, rng, p, k, int(best.answer(st, P, rng, p, code, Ask.max_wilds, k)))
 
 
 @jit(inline=True)
 def b0_multi_plan(st, k):
-    """B0 under H6: the single chosen card."""
+    """The single chosen card (B0 under H6 at its ``multi_rate``'s default)."""
     for c in range(N_COLORS):
         st[S_SCR0 + c] = 0
     if k >= WILD:
@@ -131,9 +147,22 @@ def choose_replacement(st, P, rng, p, c):
 
 @jit(inline=True)
 def choose_stack(st, P, rng, p):
-    """The card p stacks on a pending penalty, or -1 to draw the total (H1)."""
+    """The card p stacks on a pending penalty, or -1 to draw the total (H1, H25).
+
+    Under H25 with H6, B0 with a ``multi_rate`` above 0 also counts the cards that answer
+    only with their whole group; every strategy but B0 and ``rlcard_random`` falls back on
+    such a group when no single card of its own answers (:func:`multi_plan` then puts the
+    whole group down)."""
     code = strategy(st, p)
-    return b0.choose_stack(st, P, rng, p) if code == Strategy.random else best.choose_stack(st, P, rng, p, code)
+    groups = rule(st, P_STACKING) == Stacking.amount and rule(st, P_MULTI_PLAY) != MultiPlay.none
+    if code == Strategy.random:
+        if groups and param(P, p, b0.MULTI_RATE) > 0.0:
+            return b0.choose_stack_or_group(st, P, rng, p)
+        return b0.choose_stack(st, P, rng, p)
+    k = best.choose_stack(st, P, rng, p, code)
+    if k < 0 and groups and code != Strategy.rlcard_random:
+        k = b0.choose_stack_or_group(st, P, rng, p)
+    return k
 
 
 @jit(inline=True)

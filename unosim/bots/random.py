@@ -3,17 +3,22 @@
 It is fixed so that unosim's statistics can be checked against an independent
 implementation: every choice is uniform over *physical* cards (two red 5s are twice as
 likely as one blue 5), it never draws voluntarily, and it bluffs and challenges only at
-its two parameters' rates (defaults 0: never; :mod:`unosim.bots.policy` rolls them).
+its parameters' rates (defaults 0: never; :mod:`unosim.bots.policy` rolls them), and
+plays several cards at once (H6) only at ``multi_rate``.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_TOP
-from unosim.kernel.moves import can_stack, draw4_honest, wild_allowed
+from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_SCR0, S_TOP
+from unosim.kernel.moves import can_stack, draw4_honest, group_answers, group_size, wild_allowed
 from unosim.kernel.rng import below
+from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, STACK_KINDS, WILD, WILD_DRAW4
+from unosim.rules.codes import MultiPlay
+from unosim.rules.params import P_MULTI_PLAY
 
 BLUFF_RATE = 0      # its parameters, in the order of its entry in unosim.rules.strategies
 CHALLENGE_RATE = 1
+MULTI_RATE = 2
 
 
 @jit(inline=True)
@@ -86,6 +91,64 @@ def choose_stack(st, P, rng, p):
             if u < 0:
                 return k
     return -1
+
+
+@jit()
+def choose_stack_or_group(st, P, rng, p):
+    """H25 with H6: a card uniformly among the physical ones that answer the pending draw,
+    alone or together with every card H6 lets go with it, else -1 (draw the total).
+    B0's choice when its ``multi_rate`` is above 0; every project strategy's too when no
+    single card of its own answers (a card that answers alone also answers as a group)."""
+    base = S_HAND0 + p * N_KINDS
+    total = 0
+    for i in range(len(STACK_KINDS)):
+        k = STACK_KINDS[i]
+        if group_answers(st, P, p, k):
+            total += st[base + k]
+    if total == 0:
+        return -1
+    u = below(rng, total)
+    for i in range(len(STACK_KINDS)):
+        k = STACK_KINDS[i]
+        if group_answers(st, P, p, k):
+            u -= st[base + k]
+            if u < 0:
+                return k
+    return -1
+
+
+@jit()
+def group_plan(st, P, rng, p, k):
+    """H6: k goes down with every card H6 lets go with it (:func:`unosim.kernel.moves.group_size`),
+    written as :func:`unosim.bots.policy.multi_plan` expects; the colour left on top is
+    uniformly random among the colours played (a random number only when there are two
+    or more; a wild's colour is named as each one goes down)."""
+    for c in range(N_COLORS):
+        st[S_SCR0 + c] = 0
+    if k >= WILD:
+        st[S_SCR0] = group_size(st, P, p, k)
+        return 0
+    base = S_HAND0 + p * N_KINDS
+    kc = k // NR
+    if rule(st, P_MULTI_PLAY) != MultiPlay.same_rank:
+        st[S_SCR0 + kc] = st[base + k]
+        return kc
+    r = k % NR
+    colours = 0
+    for c in range(N_COLORS):
+        n = st[base + c * NR + r]
+        st[S_SCR0 + c] = n
+        if n > 0:
+            colours += 1
+    if colours < 2:
+        return kc
+    u = below(rng, colours)
+    for c in range(N_COLORS):
+        if st[S_SCR0 + c] > 0:
+            if u == 0:
+                return c
+            u -= 1
+    return kc
 
 
 @jit()

@@ -187,6 +187,11 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
     try:
         if chk is not None:
             g.write_text("check.json", json.dumps(chk.to_dict(), indent=1))
+        if res.interrupted and res.generations == 0:  # stopped before a generation ended: no curve
+            from unosim.interrupts import exit_status
+
+            click.echo(f"wrote {dest / 'bot.toml'} (the starting bot: no generation finished), history.parquet")
+            sys.exit(exit_status())
         g.write("curve.png", lambda p: plot_curve(
             res.history, even, f"Tuning `weights` for {cfg.name}, {cfg.players} players, against "
             f"{', '.join(b.name for b in field_bots)}, by {obj.name}", p, share, begin, measure=measure,

@@ -12,7 +12,7 @@ from ..bots import policy
 from unosim.kernel.layout import (DR_FALSE_CALL, DR_SLAP, DR_UNO, EV_FACING, EV_FALSE_CALL, EV_GIVEAWAY, EV_PASS_HANDS, EV_PENALTY,
     EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_SWAP, EV_UNO, N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER,
     S_COLOR, S_CUR, S_DIR, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_LAST_PLAYER, S_NP, S_PASSES, S_PENDING,
-    S_PENDING_KIND, S_PLAYED, S_RANK0, S_SILENT, S_SLAPS, S_STACK_LEN, S_SWAPS, S_TOP, S_UNO_PENALTIES,
+    S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED, S_RANK0, S_SILENT, S_SLAPS, S_STACK_LEN, S_SWAPS, S_TOP, S_UNO_PENALTIES,
     S_FALSE_CALLS, S_PREV_COLOR, S_PREV_TOP)
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip
 from unosim.kernel.piles import discard, draw_cards
@@ -158,6 +158,7 @@ def effect(st, P, rng, log, p, k, dmult, smult):
             st[S_PENDING] = amount * dmult
             st[S_STACK_LEN] = smult
         st[S_PENDING_KIND] = k
+        st[S_PLAY_CARDS] = smult  # the play the next answer is weighed against (H25)
         st[S_CUR] = next_seat(st, p)
         if rule(st, P_STACKING) != Stacking.none:
             log_event(st, log, EV_FACING, st[S_CUR], st[S_PENDING], st[S_STACK_LEN])

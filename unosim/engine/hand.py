@@ -49,6 +49,7 @@ H21   engine.setup.richest_seat, turn_first_card
 H22   engine.turns.take_back; engine.effects.put_down (what a take-back returns to)
 H23   engine.effects.uno_moment, false_call
 H24   engine.turns.misplay
+H25   kernel.moves.can_stack, answers, group_answers; engine.effects.effect (the play answered); engine.hand.step; bots.policy.choose_stack, multi_plan
 E1    kernel.moves.draw4_honest, no_other_play
 E2    engine.turns.drawn_playable
 E3    engine.turns.drawn_playable; engine.effects.effect
@@ -92,14 +93,16 @@ def play_card(st, P, rng, log, p, k):
 @jit()
 def play_multi(st, P, rng, log, p, k):
     """H6: p plays k with more cards of its kind ("identical") or rank ("same_rank"),
-    as the strategy plans; the last card put down is the one on top."""
+    as the strategy plans, in turn or as a stack (H1, H25); the last card put down is
+    the one on top."""
     top_c = policy.multi_plan(st, P, rng, p, k)
     base = S_HAND0 + p * N_KINDS
+    ev = EV_STACK if st[S_PENDING_KIND] >= 0 else EV_PLAY
     count = 0
     if k >= WILD:
         n = min(max(st[S_SCR0], 1), st[base + k])
         for _ in range(n):
-            put_down(st, P, rng, log, p, k, EV_PLAY)
+            put_down(st, P, rng, log, p, k, ev)
         count = n
         top = k
     else:
@@ -120,7 +123,7 @@ def play_multi(st, P, rng, log, p, k):
                 want = 1
             n = min(want, st[base + c * RANKS_PER_COLOR + r])
             for _ in range(n):
-                put_down(st, P, rng, log, p, c * RANKS_PER_COLOR + r, EV_PLAY)
+                put_down(st, P, rng, log, p, c * RANKS_PER_COLOR + r, ev)
             count += n
     if count > 1:
         st[S_MULTI_PLAYS] += 1
@@ -208,8 +211,9 @@ def play_hand(st, P, rng, log, dealer):
 def step(st, P, rng, log):
     """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
     or let the seat to act take its turn.  Scenario tests drive hands through this.
-    A single card put down by the move goes through play_card, several at once (H6)
-    through play_multi."""
+    A single card put down by the move goes through play_card; under H6 a card from the
+    hand, in turn or as a stack, goes through play_multi, whose plan may be that card
+    alone (a drawn card is always alone)."""
     if st[S_TURNS] >= rule(st, P_MAX_TURNS):
         st[S_STALLED] = 1
         st[S_WINNER] = -1
@@ -226,7 +230,7 @@ def step(st, P, rng, log):
         k, source = take_turn(st, P, rng, log, p)
     if k < 0:
         return
-    if source == Source.hand and rule(st, P_MULTI_PLAY) != MultiPlay.none:
+    if (source == Source.hand or source == Source.stack) and rule(st, P_MULTI_PLAY) != MultiPlay.none:
         play_multi(st, P, rng, log, p, k)
         return
     if source == Source.drawn and k == WILD_DRAW4 and rule(st, P_DRAWN_DRAW4) == DrawnDraw4.wild:

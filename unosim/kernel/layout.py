@@ -63,6 +63,7 @@ S_FALSE_CALLS = 41    # wrong UNO calls, each caught (2 cards)                  
 S_MISPLAYS = 42       # illegal cards put down by mistake and taken back (1 card) H24
 S_PREV_COLOR = 43     # colour in force before the last Wild Draw Four went down  H22
 S_PREV_TOP = 44       # the top card before it                                    H22
+S_PLAY_CARDS = 45     # cards of the play that last added to the pending draw    H25
 S_HS0 = 48                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
@@ -105,8 +106,8 @@ COUNTERS = (
     Counter("reshuffles", "RESHUFFLES", "base", "R11"),
     Counter("challenges", "CHALLENGES", "base", "R8"),
     Counter("uno_penalties", "UNO_PENALTIES", "base", "R10"),
-    Counter("longest_stack", "LONGEST_STACK", "house", "H1", maximum=True),
-    Counter("stack_drawn", "STACK_DRAWN", "house", "H1"),
+    Counter("longest_stack", "LONGEST_STACK", "house", "H1 H25", maximum=True),
+    Counter("stack_drawn", "STACK_DRAWN", "house", "H1 H25"),
     Counter("jump_ins", "JUMP_INS", "house", "H2"),
     Counter("swaps", "SWAPS", "house", "H4"),
     Counter("passes", "PASSES", "house", "H4"),

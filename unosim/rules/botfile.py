@@ -18,8 +18,9 @@ A bot is a strategy with its parameters.  Commands take it as
 
 Why every parameter: a tuned bot is a point in parameter space; a file that left one out
 would silently take the default of the day, and a changed default would change the bot.
-A bot file's keys other than ``name`` and ``[about]`` are exactly a config's ``[bots]``
-inline table, so its content pastes into any config (``seats = [{strategy = ...}, ...]``).
+A bot file's keys other than ``[about]`` are exactly a config's ``[bots]`` inline table,
+so its content pastes into any config (``seats = [{name = ..., strategy = ...}, ...]``),
+where ``name`` labels the bot in rows and reports.
 
 Plain Python on top of the config's own validation (``bots.seats``), so loading a bot
 never imports or compiles the engine.

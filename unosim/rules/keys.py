@@ -181,8 +181,9 @@ REGISTRY: tuple[Key, ...] = (
        "extra cards a challenger draws when the Wild Draw Four was legal",
        lo=0, hi=50),
     # [rules] house rules, off by default
-    _k("rules", "stacking", "enum", "none", "H1",
-       "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, or all",
+    _k("rules", "stacking", "enum", "none", "H1 H25",
+       "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, all, or by amount "
+       "(a play of draw cards that makes at least what the play it answers made)",
        codes.Stacking),
     _k("rules", "jump_in", "enum", "none", "H2",
        "an identical card may be played out of turn: never, numbers, coloured cards, or all",

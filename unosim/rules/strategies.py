@@ -22,9 +22,10 @@ _RATE = (0.0, 1.0)
 _W = (-100.0, 100.0)
 
 STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
-    # B0, the reference bot (docs/rules.md): fixed; at rates 0 (the defaults) it never bluffs
-    # or challenges and draws no random number for either.
-    "random": (Strategy.random, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
+    # B0, the reference bot (docs/rules.md): fixed; at rates 0 (the defaults) it never bluffs,
+    # challenges or plays several cards at once (H6) and draws no random number for any of them.
+    "random": (Strategy.random, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE),
+                                 "multi_rate": (0.0, _RATE)}),
     "greedy": (Strategy.greedy, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
     "wild_saver": (Strategy.wild_saver, {"bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE),
                        "draw_before_wild": (False, None)}),

@@ -156,14 +156,24 @@ def check_seats(spec: Any, players: int, strat: Strategies) -> tuple[tuple[str, 
 
 
 def _check_seat(entry: Any, where: str, strat: Strategies) -> tuple[str, dict[str, Any]]:
-    """One seat: a strategy name, or an inline table {strategy = "name", param = value...}."""
+    """One seat: a strategy name, or an inline table {strategy = "name", param = value...}.
+
+    An inline table may carry ``name = "label"`` (a bot file's name, which pastes in with
+    the rest of the file): reports label the bot by it, not by its parameter list.  It is
+    kept in the parameters under ``name``; the kernel reads only the strategy's own."""
+    label = None
     if isinstance(entry, str):
         name, given = entry, {}
     elif isinstance(entry, Mapping):
         if "strategy" not in entry:
             raise ConfigError(f'{where}: an inline table needs strategy = "<name>"; '
                               f"known strategies: {', '.join(strat)}", where)
-        name, given = entry["strategy"], {p: x for p, x in entry.items() if p != "strategy"}
+        name, given = entry["strategy"], {p: x for p, x in entry.items() if p not in ("strategy", "name")}
+        if "name" in entry:
+            label = entry["name"]
+            if not isinstance(label, str) or not label.strip():
+                raise ConfigError(f"{where}.name: expected a non-empty string (the bot's label), got "
+                                  f"{type_name(label)}", f"{where}.name")
         if not isinstance(name, str):
             raise ConfigError(f"{where}.strategy: expected a strategy name, got {type_name(name)}", where)
     else:
@@ -181,6 +191,8 @@ def _check_seat(entry: Any, where: str, strat: Strategies) -> tuple[str, dict[st
             raise ConfigError(f"{where}.{p}: unknown parameter of strategy {name!r}"
                               f"{did_you_mean(p, spec)}; its parameters: {known}", f"{where}.{p}")
     params = {p: _check_param(f"{where}.{p}", given.get(p, d), d, allowed) for p, (d, allowed) in spec.items()}
+    if label is not None:
+        params["name"] = label.strip()
     return name, params
 
 

@@ -6,7 +6,9 @@ plays fewer turns than `unosim run standard`), so every place that shows a figur
 the bots the same way:
 
 * one bot: its strategy name, then the parameters that differ from the strategy's
-  defaults: ``counter (suspicion 0.5)``;
+  defaults: ``counter (suspicion 0.5)``; a bot the config names (``name = "tuned"`` in
+  its seat, as a bot file has) is ``tuned = weights (w_wild -3.39, ...)``: the name every
+  row, legend and per-bot line uses, and its parameters, here once;
 * a seating: seats in order, a run of identical neighbours written once with its count:
   ``wild_saver x4 (bluff_rate 0.2, challenge_rate 0.5, draw_before_wild true)``,
   ``counter, random x3``;
@@ -27,7 +29,7 @@ from typing import Any
 
 from unosim.rules.strategies import STRATEGIES
 
-__all__ = ["bot_text", "seating_text", "seats_of", "bots_line"]
+__all__ = ["bot_text", "seating_text", "seats_of", "bots_line", "short_label"]
 
 Seat = tuple[str, Mapping[str, Any]]
 
@@ -42,7 +44,14 @@ def _value(v: Any) -> str:
 
 def _changed(name: str, params: Mapping[str, Any]) -> list[str]:
     spec = STRATEGIES.get(name, (0, {}))[1]
-    return [f"{p} {_value(v)}" for p, v in params.items() if p not in spec or spec[p][0] != v]
+    return [f"{p} {_value(v)}" for p, v in params.items() if p != "name" and (p not in spec or spec[p][0] != v)]
+
+
+def _named(name: str, params: Mapping[str, Any]) -> str:
+    """A named bot (a config seat with ``name = ...``, as a bot file has) as ``label =
+    strategy``: the name the report's rows and legends use, then what it is."""
+    label = params.get("name")
+    return f"{label} = {name}" if isinstance(label, str) else name
 
 
 def _params(changed: list[str], max_params: int | None) -> str:
@@ -58,14 +67,14 @@ def bot_text(name: str, params: Mapping[str, Any] | None = None, max_params: int
 
     ``max_params``: list at most this many, then ``+k more`` (a tuned ``weights`` bot has a
     dozen; a chart caption shows a few, the text report all)."""
-    return name + _params(_changed(name, params or {}), max_params)
+    return _named(name, params or {}) + _params(_changed(name, params or {}), max_params)
 
 
 def seating_text(seats: Sequence[Seat], max_params: int | None = None) -> str:
     """Seats in order, identical neighbours once with their count: ``counter, random x3``."""
     runs: list[list[Any]] = []
     for name, params in seats:
-        key = (name, tuple(_changed(name, params or {})))
+        key = (_named(name, params or {}), tuple(_changed(name, params or {})))
         if runs and runs[-1][0] == key:
             runs[-1][1] += 1
         else:
@@ -100,3 +109,10 @@ def bots_line(seatings: Mapping[str, str]) -> str:
         name, _, params = ones.pop().partition(" ")
         return f"{name} at every seat" + (f" {params}" if params else "")
     return "; ".join(f"{lab}: {t}" for lab, t in known.items())
+
+
+def short_label(label: str, width: int = 40) -> str:
+    """A row's bot label for a legend: an unnamed bot with many parameters (a tuned one
+    pasted in without its ``name``) cut to ``weights(...)``, as ``unosim run``'s lines cut
+    it; the bots caption lists the parameters once."""
+    return label if len(label) <= width or "(" not in label else f"{label.split('(')[0]}(...)"

@@ -232,6 +232,14 @@ class RunInfo:
 
         return seats_of(self.bots, self.bot_params)
 
+    @property
+    def seat_labels(self) -> list[str]:
+        """Each config seat's bot as a rotated run's ``bot_<s>`` columns name it (its name,
+        else its strategy and changed parameters): two bots of one strategy stay apart."""
+        from unosim.run.seating import bot_label
+
+        return [bot_label(name, dict(params)) for name, params in self.seats]
+
     def summary(self) -> dict[str, str]:
         """The short metadata a rendered report shows (the config TOML is left out)."""
         from unosim.run.bots_text import seating_text

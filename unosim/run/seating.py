@@ -19,7 +19,9 @@ seats the players as always; every hand again has its own stream.
 Rows gain a ``rotation`` column and one ``bot_<s>`` string column per seat naming the
 bot that sat there (``report`` reads them for per-bot win shares; in a tournament the
 seats are the table's four).  A bot's label is its
-strategy name, followed by its non-default parameters: ``counter(suspicion=0.5)``.
+strategy name, followed by its non-default parameters: ``counter(suspicion=0.5)``; a
+seat that names its bot (``{name = "tuned", strategy = "weights", ...}``) is labelled by
+that name.
 Nothing here is compiled: rotating is a permutation of the per-seat blocks of ``P``.
 """
 
@@ -40,7 +42,11 @@ __all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "sea
 
 
 def bot_label(name: str, params: dict[str, Any]) -> str:
-    """``name``, or ``name(p=v, ...)`` listing the parameters that differ from the defaults."""
+    """The bot's own name when the config gives one (``name = "tuned"`` in its inline
+    table, as a bot file has), else ``name``, or ``name(p=v, ...)`` listing the
+    parameters that differ from the defaults (a tuned bot's 14 would fill a legend)."""
+    if isinstance(params.get("name"), str):
+        return params["name"]
     spec = strategies().get(name, (0, {}))[1]
     changed = [f"{p}={v}" for p, v in params.items() if p not in spec or spec[p][0] != v]
     return f"{name}({', '.join(changed)})" if changed else name

@@ -22,17 +22,26 @@ Design choices (documented here because they change numbers):
 * **Bots.** A per-bot section appears when the bots differ across seats or the file has
   ``bot_<s>`` columns. ``win_share`` is wins / decided hands; ``win_per_seat`` is wins per
   seat held (seat-hands), whose fair value is 1 / players whatever the seat allocation.
+  A bot's key is its label (``unosim.run.seating.bot_label``): the name its config seat
+  gives it (``name = "tuned"``, as a bot file has), else its strategy and changed
+  parameters; the report's ``bots:`` line says once what a name stands for.
 * **Matches (S1-S3).** One row per match and system is taken where ``pos_end`` /
   ``neg_end`` is true. The match winner under S1 is every side at the highest total,
   under S2 every side at the lowest; a k-way tie gives each tied seat 1/k (team members
   show the team total, so a winning team of two gives each member 1/2 and the team 1).
   Hands per match counts every hand played up to the end, stalled ones included.
   S2 is skipped under ``finish = "last_standing"``, where docs/rules.md leaves it undefined.
-* **Seat-rotated matches and tournaments** (``rotation`` column): the rotations of one
-  match (tournament) play the same deals, so the per-bot match (champion) shares treat a
-  match as one cluster: the share is the ratio of the bot's credit to the plays, its
-  interval the cluster-robust one (``unosim.analysis.stats.clustered_share``).
-* **Intervals.** 95% by default: Wilson for shares, Student t for means; comparisons
+* **Seat-rotated runs** (``rotation`` column): the rotations of one deal (match,
+  tournament) play the same cards, so every share of such a run treats the deal (the
+  ``hand`` index; in match and tournament runs the match or tournament) as one cluster:
+  the hand shares (stalled, seat, after the dealer, team, bot, wins per seat held), the
+  per-bot match shares and the champion shares are totals over all plays, their interval
+  the cluster-robust one (``unosim.analysis.stats.clustered_share``).  The hand figures
+  keep per-cluster counts for it (:class:`.stream.ClusterSums`: one byte per deal and
+  share, about 180 MB for 10 million deals of 4 seats and 4 bots).  Means keep the
+  per-hand t interval, rotated runs included.
+* **Intervals.** 95% by default: Wilson for shares (clustered in rotated runs, above),
+  Student t for means; comparisons
   use Newcombe's hybrid score interval and Welch's interval, with Cohen's h (shares)
   and Cohen's d (means) as effect sizes, all ``other - baseline`` (see ``unosim.analysis.stats``).
 

@@ -63,24 +63,33 @@ class Rows:
 def hand_rows(agg: Aggregate, out: Rows) -> None:
     info, p = agg.src.info, agg.players
     decided = agg.n - agg.stalled
+    cl = agg.clusters  # a seat-rotated run: shares over its deals (matches, tournaments) as clusters
+
+    def share(section: str, figure: str, key: Any, x: float, n: float, cx: str, cn: str) -> None:
+        if cl is None:
+            out.share(section, figure, key, x, n)
+        else:
+            out.clustered_share(section, figure, key, cl.totals(cx), cl.totals(cn))
+
     out.count("hands", "hands", "", agg.n)
-    out.share("hands", "stalled", "", agg.stalled, agg.n)
+    share("hands", "stalled", "", agg.stalled, agg.n, "stalled", "rows")
     for s in range(p):
-        out.share("seat", "win_share", s, agg.seat_wins[s], decided)
+        share("seat", "win_share", s, agg.seat_wins[s], decided, f"seat:{s}", "decided")
     for r in range(p):
-        out.share("after_dealer", "win_share", r, agg.rel_wins[r], decided)
+        share("after_dealer", "win_share", r, agg.rel_wins[r], decided, f"after_dealer:{r}", "decided")
     if agg.teams > 1:
         for t in range(agg.teams):
-            out.share("team", "win_share", t, agg.team_wins[t], decided)
+            share("team", "win_share", t, agg.team_wins[t], decided, f"team:{t}", "decided")
     bot_wins, bot_held = agg.bot_wins, agg.bot_seat_hands
-    if not agg.bot_cols and len(set(info.bots)) > 1 and not agg.tournaments:  # T1: seats change
+    labels = info.seat_labels
+    if not agg.bot_cols and len(set(labels)) > 1 and not agg.tournaments:  # T1: seats change
         bot_wins, bot_held = {}, {}
-        for s, b in enumerate(info.bots[:p]):
+        for s, b in enumerate(labels[:p]):
             bot_wins[b] = bot_wins.get(b, 0) + int(agg.seat_wins[s])
             bot_held[b] = bot_held.get(b, 0) + decided
     for b in sorted(bot_wins):
-        out.share("bot", "win_share", b, bot_wins[b], decided)
-        out.share("bot", "win_per_seat", b, bot_wins[b], bot_held[b])
+        share("bot", "win_share", b, bot_wins[b], decided, f"won:{b}", "decided")
+        share("bot", "win_per_seat", b, bot_wins[b], bot_held[b], f"won:{b}", f"held:{b}")
     for c in LENGTH_COLUMNS:
         if c in agg.hists:
             out.distribution("length", c, agg.hists[c], (0.5, 0.9, 0.99))

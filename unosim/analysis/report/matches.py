@@ -48,8 +48,8 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         bot_cols = [f"bot_{s}" for s in range(p)]
         if all(c in rows for c in bot_cols):
             seat_bots = np.stack([rows[c][sel] for c in bot_cols], axis=1).astype(str)
-        elif len(set(info.bots)) > 1:
-            seat_bots = np.broadcast_to(np.asarray(info.bots[:p], dtype=str), (m, p))
+        elif len(set(info.seat_labels)) > 1:
+            seat_bots = np.broadcast_to(np.asarray(info.seat_labels[:p], dtype=str), (m, p))
         else:
             seat_bots = None
         if seat_bots is not None:
@@ -57,11 +57,14 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
             cluster = np.unique(rows["match"][sel], return_inverse=True)[1] if rotated else None
             for b in sorted(set(np.unique(seat_bots).tolist())):
                 mine = (credit * (seat_bots == b)).sum(axis=1)
+                held = (seat_bots == b).sum(axis=1).astype(np.float64)  # seats the bot held per match
                 if cluster is not None:
-                    out.clustered_share(f"{sec}_bot", "win_share", b, np.bincount(cluster, weights=mine),
-                                        np.bincount(cluster).astype(np.float64))
+                    x = np.bincount(cluster, weights=mine)
+                    out.clustered_share(f"{sec}_bot", "win_share", b, x, np.bincount(cluster).astype(np.float64))
+                    out.clustered_share(f"{sec}_bot", "win_per_seat", b, x, np.bincount(cluster, weights=held))
                 else:
                     out.share(f"{sec}_bot", "win_share", b, mine.sum(), m)
+                    out.share(f"{sec}_bot", "win_per_seat", b, mine.sum(), held.sum())
         hands = rows["hand_in_match"][sel].astype(np.int64) - base + 1
         h = np.bincount(hands)
         dists[f"hands_per_match_{system}"] = h
@@ -112,7 +115,7 @@ def tournament_rows(agg: Aggregate, out: Rows) -> None:
         return
     info = agg.src.info
     n = agg.t_players
-    labels = list(info.bot_labels) if len(info.bot_labels) == n else list(info.bots[:n])
+    labels = list(info.bot_labels) if len(info.bot_labels) == n else list(info.seat_labels[:n])
     keys = agg.champion_keys()
     if keys is not None and len(labels) == n:
         _rotated_tournament_rows(champs, keys, labels, out)
