@@ -28,7 +28,8 @@ import time
 from harness import Benchmark, Run, count, count0, median
 
 from unosim.rules.config import default_config, to_params
-from unosim.run.runner import play_chunk, set_workers
+from unosim.run.runner import play_chunk
+from unosim.run.workers import check_workers
 
 TABLES = {"random x4": ["random"] * 4, "counter x4": ["counter"] * 4}
 TARGET = 0.5
@@ -36,6 +37,16 @@ TARGET = 0.5
 bench = Benchmark(__doc__, repeats=5, quick={"hands": 40_000})
 bench.option("--hands", type=count, default=400_000, help="hands per table and repeat [default: 400,000]")
 bench.option("--workers", type=count0, default=0, help="cores [default: 0, all numba may use]")
+
+
+def set_workers(workers: int | None) -> int:
+    """The kernel's cores for the rest of this process, which only measures (versus.py calls
+    it in each tree's child, by this name)."""
+    import numba
+
+    w = check_workers(workers)
+    numba.set_num_threads(w)
+    return w
 
 
 def rate(P, hands: int, workers: int, seed: int, buffer) -> float:

@@ -139,19 +139,20 @@ def kernel_rates(config: Path, games: int, worker_counts: list[int], repeats: in
                  chunk_size: int) -> dict[int, list[float]]:
     """hands/s of runner.play_chunk alone, in this process, chunked as `unosim run` does."""
     from unosim.rules.config import load_config, to_params
-    from unosim.run.runner import chunks, play_chunk, set_workers
+    from unosim.run.runner import chunks, play_chunk
+    from unosim.run.workers import kernel_workers
 
     P = to_params(load_config(config))
     rates: dict[int, list[float]] = {}
     for w in worker_counts:
-        set_workers(w)
-        buffer = play_chunk(P, seed, 0, chunk_size, w)  # loads (or compiles) the kernel
-        rates[w] = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            for _, start, n in chunks(games, chunk_size):
-                play_chunk(P, seed, start, n, w, buffer)
-            rates[w].append(games / (time.perf_counter() - t0))
+        with kernel_workers(w):
+            buffer = play_chunk(P, seed, 0, chunk_size, w)  # loads (or compiles) the kernel
+            rates[w] = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                for _, start, n in chunks(games, chunk_size):
+                    play_chunk(P, seed, start, n, w, buffer)
+                rates[w].append(games / (time.perf_counter() - t0))
     return rates
 
 

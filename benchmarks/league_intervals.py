@@ -35,8 +35,8 @@ import numpy as np
 from harness import Benchmark, Run, count
 
 from unosim.rules.config import default_config
-from unosim.run.botfile import resolve_bot
-from unosim.skill.league import fit_league, fit_table, make_league, read_counts, run_league
+from unosim.rules.botfile import resolve_bot
+from unosim.studies.league import fit_league, fit_table, make_league, read_counts, run_league
 
 BOTS = ("counter", "greedy", "random", "wild_saver", "color_keeper")
 TARGET_BIG = 0.95

@@ -57,8 +57,8 @@ from unosim.run.store import ResultDir, column_names, to_table
 t.append(time.perf_counter())
 cfg = load_config(sys.argv[1]); P = to_params(cfg)
 t.append(time.perf_counter())
-unosim.run.runner.set_workers(None)
-w = unosim.run.runner.max_workers()
+import unosim.run.workers
+w = unosim.run.workers.max_workers()
 rows = unosim.run.runner.play_chunk(P, 0, 0, 1000, w)
 t.append(time.perf_counter())
 rows = unosim.run.runner.play_chunk(P, 0, 1000, 1000, w)

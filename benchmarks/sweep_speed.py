@@ -34,7 +34,8 @@ from pathlib import Path
 from harness import Benchmark, Run, count
 
 from unosim.rules.config import default_config
-from unosim.run.runner import max_workers, run_hands
+from unosim.run.runner import run_hands
+from unosim.run.workers import max_workers
 from unosim.run.sweep import parse_sweep, run_sweep
 
 TARGET = 0.85

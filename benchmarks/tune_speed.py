@@ -42,15 +42,15 @@ bench.option("--skip-command", action="store_true", help="only the in-process fi
 def measure(run: Run) -> None:
     from unosim.rules.bundled import find_config
     from unosim.rules.config import load_config
-    from unosim.run.botfile import resolve_bot
+    from unosim.rules.botfile import resolve_bot
     from unosim.run.jobs import make_job
-    from unosim.run.play import set_workers
+    from unosim.run.workers import max_workers
     from unosim.run.runner import run_job
-    from unosim.skill.tune import start_bot, tune
+    from unosim.studies.tune import start_bot, tune
 
     a = run.args
     cfg = load_config(find_config(a.config)).with_values({"players": a.players})
-    workers = set_workers(None)
+    workers = max_workers()
     field = [resolve_bot("random")]
     tune(cfg, field, budget=12, deals=10, seed=1, workers=workers)  # load the kernel first
 

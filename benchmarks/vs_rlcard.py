@@ -104,16 +104,22 @@ def run_cli(config: Path, games: int, seed: int, out: Path) -> tuple[float, floa
 
 def run_unosim(config: Path, games: int, seed: int, repeats: int, sample: int, tmp: Path) -> dict:
     """In-process figures for one worker: run loop, kernel, per-hand counters, trace sample."""
+    from unosim.run.workers import kernel_workers
+
+    with kernel_workers(1):
+        return _one_worker(config, games, seed, repeats, sample, tmp)
+
+
+def _one_worker(config: Path, games: int, seed: int, repeats: int, sample: int, tmp: Path) -> dict:
     import numpy as np
 
     from unosim.rules.config import load_config, to_params
     from unosim.kernel import layout as L
     from unosim.engine.batch import trace_hand
-    from unosim.run.runner import chunks, play_chunk, run_hands, set_workers
+    from unosim.run.runner import chunks, play_chunk, run_hands
 
     cfg = load_config(config)
     P = to_params(cfg)
-    set_workers(1)
     out = tmp / "inproc.parquet"
     # not timed: loads (or compiles) the kernel, and pays the first Parquet write's set-up
     run_hands(cfg, min(games, 1000), seed, out, workers=1, force=True)

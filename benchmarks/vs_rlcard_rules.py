@@ -47,19 +47,20 @@ def unosim_side(hands: int, seed: int, players: int, bot: str, repeats: int) -> 
 
     from unosim.rules.config import load_config
     from unosim.kernel import layout as L
-    from unosim.run.runner import play_chunk, set_workers
+    from unosim.run.runner import play_chunk
+    from unosim.run.workers import kernel_workers
 
     cfg = load_config(HERE.parent / "configs" / "rlcard.toml").replace(players=players, seats=bot)
-    set_workers(1)
     from unosim.rules.config import to_params
 
     P = to_params(cfg)
-    play_chunk(P, seed, 0, 100, 1)  # compile / load the cache outside the timing
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = play_chunk(P, seed, 0, hands, 1)
-        times.append(time.perf_counter() - t0)
+    with kernel_workers(1):
+        play_chunk(P, seed, 0, 100, 1)  # compile / load the cache outside the timing
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            out = play_chunk(P, seed, 0, hands, 1)
+            times.append(time.perf_counter() - t0)
     seconds = median(times)
     n = cfg.players
     won = out[:, L.O_WINNER] >= 0

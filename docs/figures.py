@@ -21,7 +21,7 @@ def _share(x) -> str:  # one duel line: "56.8% [56.3, 57.2]"
 
 def strategies_vs_random(work: Path) -> str:
     """docs/bots.md: every strategy alone at a table of `random`, heads-up and at 4."""
-    from unosim.analysis.duel import duel
+    from unosim.studies.duel import duel
 
     rows = ["| Strategy | Heads-up | 4 players |", "|---|---|---|"]
     for name in STRATEGIES:
@@ -34,7 +34,7 @@ def strategies_vs_random(work: Path) -> str:
 def counter_suspicion(work: Path) -> str:
     """docs/bots.md: `counter`'s heads-up share by its `suspicion`, against `random` and
     against a `greedy` that always bluffs."""
-    from unosim.analysis.duel import duel
+    from unosim.studies.duel import duel
 
     values = (0.0, 0.1, 0.3, 1.0)
     opponents = ("random", "greedy:bluff_rate=1")
@@ -55,7 +55,7 @@ SEARCH_DUELS = (("search", 2, 1000), ("search", 4, 150), ("search:margin=0", 2, 
 def search_strength(work: Path) -> str:
     """docs/bots.md: the search player against `counter`, by budget and margin, heads-up
     and at 4 (seed 0)."""
-    from unosim.analysis.duel import duel
+    from unosim.studies.duel import duel
 
     rows = ["| Command | Hands | search - counter |", "|---|---|---|"]
     for bot, n, hands in SEARCH_DUELS:
@@ -103,14 +103,14 @@ def features_table(work: Path) -> str:
     with all 11, against B0 and minus `counter` on the check's deals."""
     from unosim.rules.bundled import find_config
     from unosim.rules.config import load_config
-    from unosim.run.botfile import resolve_bot
-    from unosim.run.play import set_workers
-    from unosim.skill import tune as T
+    from unosim.rules.botfile import resolve_bot
+    from unosim.run.workers import check_workers
+    from unosim.studies import tune as T
 
     later = ("w_next_color_odds", "w_wild_hand", "w_attack_leader")
     every = T.SPACE
     field = [resolve_bot("random", "--field")]
-    w = set_workers(None)
+    w = check_workers(None)
     rows = ["| Players, seed | 8 features: vs B0 | tuned - counter | 11 features: vs B0 | tuned - counter |",
             "|---|---|---|---|---|"]
     counter_line = []

@@ -22,6 +22,7 @@ from unosim.run.seating import SeatRotation
 from unosim.run.runner import play_chunk
 from unosim.analysis.stats import wilson_interval
 from unosim.rules import cards
+from unosim.bots import counter
 
 DULL = "G1 G2"  # a seat that never matters
 
@@ -33,20 +34,20 @@ def build(seats, hands, top, **kw):
 
 def mem(sc, seat, card):
     """What seat's counting memory says about a card kind."""
-    return int(sc.st[L.S_MEM0 + seat * L.N_KINDS + cards.parse(card)])
+    return int(sc.st[L.bot_memory(seat, cards.parse(card))])
 
 
 def seen(sc, seat, colour):
-    """A counter's per-colour total (memory slot 52, 8 bits per colour)."""
-    return (int(sc.st[L.S_MEM0 + seat * L.N_KINDS + 52]) >> (8 * "RYGB".index(colour))) & 255
+    """A counter's per-colour total (its memory word M_SEEN, 8 bits per colour)."""
+    return (int(sc.st[L.bot_memory(seat, counter.M_SEEN)]) >> (8 * "RYGB".index(colour))) & 255
 
 
 def remember(sc, seat, names):
     """Write into a counter's memory that it has seen these cards (per kind and per colour)."""
     for name in names.split():
         k = cards.parse(name)
-        sc.st[L.S_MEM0 + seat * L.N_KINDS + k] += 1
-        sc.st[L.S_MEM0 + seat * L.N_KINDS + 52] += 1 << (8 * (k // 13))
+        sc.st[L.bot_memory(seat, k)] += 1
+        sc.st[L.bot_memory(seat, counter.M_SEEN)] += 1 << (8 * (k // 13))
 
 
 # --------------------------------------------------------------------------- the registry
@@ -281,7 +282,7 @@ def test_counter_remembers_named_colours():
     sc.play(0, "W")
     first = sc.color
     sc.play(0, "W")
-    named = int(sc.st[L.S_MEM0 + L.N_KINDS + 53])  # 16 x (last but one + 1) + (last + 1)
+    named = int(sc.st[L.bot_memory(1, counter.M_NAMED)])  # 16 x (last but one + 1) + (last + 1)
     assert named == 16 * ("RYGB".index(first) + 1) + "RYGB".index(sc.color) + 1
 
 
@@ -462,7 +463,7 @@ def test_docs_toml_examples_are_valid_configs():
     import tempfile
     import tomllib
 
-    from unosim.run.botfile import load_bot_file
+    from unosim.rules.botfile import load_bot_file
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
     blocks = re.findall(r"```toml\n(.*?)```", text, re.S)

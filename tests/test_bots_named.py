@@ -88,7 +88,7 @@ def test_one_name_per_figure_and_no_repeated_rows(tmp_path: Path) -> None:
 
 
 def test_tune_lines_pad_after_the_name() -> None:
-    from unosim.skill.tune import _aligned
+    from unosim.studies.tune import _aligned
 
     lines = _aligned([("best built-in (counter)", "1"), ("tuned vs the field", "2")])
     assert lines == ["  best built-in (counter)  1", "  tuned vs the field       2"]

@@ -1,4 +1,4 @@
-"""Which format best crowns the better player (unosim.analysis.formats): one strong bot
+"""Which format best crowns the better player (unosim.studies.formats): one strong bot
 against B0 bots in a single hand, a match under S1, S2, S4 and a T1 tournament."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from unosim.analysis import report as rp
-from unosim.analysis.formats import FORMATS, format_report, formats_config, play_formats, plot_formats
+from unosim.studies.formats import FORMATS, format_report, formats_config, play_formats, plot_formats
 from unosim.run.tournaments import tournament_outcomes
 
 

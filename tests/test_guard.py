@@ -198,7 +198,7 @@ def test_skill_on_a_full_disk_is_one_line_and_keeps_its_points(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The table is rewritten after every point: a full disk on the second point's write
     is one line, the first point is kept, and the same command finishes the rest."""
-    from unosim.skill import index
+    from unosim.studies import skill_index as index
 
     sweep = tmp_path / "sw.toml"
     sweep.write_text(SWEEP)

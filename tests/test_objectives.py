@@ -14,11 +14,11 @@ from click.testing import CliRunner, Result
 from unosim.cli import main
 from unosim.kernel.layout import O_POINTS0, O_STALLED, O_WINNER
 from unosim.rules.config import default_config
-from unosim.run.botfile import resolve_bot
+from unosim.rules.botfile import resolve_bot
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.seating import rotated_params
-from unosim.skill.arena import Arena, Objective
+from unosim.studies.arena import Arena, Objective
 
 HEADS_UP = default_config().with_values({"players": 2, "match_target": 150})
 GREEDY, COUNTER = resolve_bot("greedy"), resolve_bot("counter")
@@ -78,7 +78,7 @@ def test_points_and_matches_are_zero_sum_heads_up():
 def test_measurements_do_not_depend_on_the_slicing(monkeypatch: pytest.MonkeyPatch):
     """A measurement plays its deals in slices (so Ctrl-C is seen between kernel calls):
     every figure is the same, deal by deal, whatever the slice size."""
-    import unosim.skill.arena as arena_module
+    import unosim.studies.arena as arena_module
 
     a = Arena(HEADS_UP, [COUNTER], 1)
     whole_h = a.measure(a.params(GREEDY), 3, 0, 150, Objective("hands"))
@@ -108,7 +108,7 @@ def test_tune_by_points_reports_every_objective(tmp_path: Path):
 
 
 def test_tune_by_matches_plays_matches():
-    from unosim.skill.tune import tune
+    from unosim.studies.tune import tune
 
     res = tune(HEADS_UP, [resolve_bot("random")], budget=12, deals=20, seed=1, workers=1, objective="matches:s2")
     assert res.settings["objective"] == "matches:s2"
@@ -128,7 +128,7 @@ def test_bad_objective_values_are_one_line(tmp_path: Path):
 def test_check_by_matches_and_other_tables():
     """The final check of a match objective plays matches for its main lines and hands for
     the rest; teams (H12) and last_standing (H13, no S2) are measured too."""
-    from unosim.skill.tune import check
+    from unosim.studies.tune import check
 
     chk = check(HEADS_UP, GREEDY, [resolve_bot("random")], deals=100, matches=15, seed=2, workers=1,
                 objective="matches")

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import StepPatch
 
 from result_files import TURNS, match_file, sweep, ten_hands, write_result
-from unosim.analysis import plots
+from unosim.analysis import figures, plots
 from unosim.analysis import report as rp
 
 
@@ -82,13 +82,13 @@ def assert_readable(fig: Figure) -> None:
 def _figures_of(paths: Any, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Figure]:
     """Every figure plot_all makes for ``paths``, by file name."""
     figs: dict[str, Figure] = {}
-    real_save = plots._save
+    real_save = figures.save
 
     def keep(fig: Figure, path: Any, *rest: Any) -> Figure:
         figs[Path(path).name] = fig
         return real_save(fig, path, *rest)
 
-    monkeypatch.setattr(plots, "_save", keep)
+    monkeypatch.setattr(figures, "save", keep)
     written = plots.plot_all(paths, out)
     assert sorted(figs) == sorted(p.name for p in written)
     for p in written:
@@ -180,8 +180,8 @@ def test_an_incomplete_result_says_so_in_the_title(two: rp.Report) -> None:
 
 
 def test_tick_labels_break_between_words() -> None:
-    assert plots._break_label("small_sweep:stacking=all,players=2", 18) == "small_sweep:\nstacking=all,\nplayers=2"
-    assert plots._break_label("standard", 18) == "standard"
+    assert figures.break_label("small_sweep:stacking=all,players=2", 18) == "small_sweep:\nstacking=all,\nplayers=2"
+    assert figures.break_label("standard", 18) == "standard"
 
 
 def test_many_colours_are_distinct() -> None:

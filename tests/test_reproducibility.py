@@ -14,7 +14,8 @@ import pytest
 
 from unosim.rules.config import default_config
 from unosim.kernel import layout as L
-from unosim.run.runner import max_workers, play_chunk, run_hands
+from unosim.run.runner import play_chunk, run_hands
+from unosim.run.workers import max_workers
 from unosim.run.schema import read_metadata
 from unosim.trace import replay
 
@@ -54,13 +55,13 @@ def test_two_workers_really_ran_in_parallel() -> None:
         pytest.skip("numba may use only one thread here")
     cfg = default_config()
     from unosim.rules.config import to_params
-    from unosim.run.runner import set_workers
+    from unosim.run.workers import kernel_workers
 
     P = to_params(cfg)
-    set_workers(1)
-    one = play_chunk(P, 5, 0, 3000, 1)
-    set_workers(2)
-    two = play_chunk(P, 5, 0, 3000, 2)
+    with kernel_workers(1):
+        one = play_chunk(P, 5, 0, 3000, 1)
+    with kernel_workers(2):
+        two = play_chunk(P, 5, 0, 3000, 2)
     assert np.array_equal(one, two)
     assert np.array_equal(play_chunk(P, 5, 1000, 500, 2), one[1000:1500])  # any start, any block split
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from unosim.cli import main
 from unosim.rules.config import default_config, to_params
-from unosim.analysis.duel import duel, parse_bot, render
+from unosim.studies.duel import duel, parse_bot, render
 from unosim.kernel import layout as L
 from unosim.rules import params as slots
 from unosim.engine.batch import trace_hand
@@ -148,7 +148,7 @@ def test_duel_is_symmetric_at_four_players():
 
 
 def test_duel_labels_a_bot_file_by_its_name(tmp_path):
-    from unosim.run.botfile import Bot, dump_bot, resolve_bot
+    from unosim.rules.botfile import Bot, dump_bot, resolve_bot
 
     bot = resolve_bot("counter:suspicion=0.5")
     (tmp_path / "keeper.toml").write_text(dump_bot(Bot("my-keeper", bot.strategy, bot.params), {}))

@@ -1,4 +1,4 @@
-"""Skill or luck (unosim/skill/): bot files, the tuner, the league and the skill index.
+"""Skill or luck (unosim/studies/): bot files, the tuner, the league and the skill index.
 
 Sizes are small (the suite's budget is tight) but every claim is checked with an
 interval: the tuner beats B0 and its own start on fresh deals, the same seed tunes the
@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from unosim.cli import main
-from unosim.run.botfile import Bot, dump_bot, load_bot_file, resolve_bot, split_bots
+from unosim.rules.botfile import Bot, dump_bot, load_bot_file, resolve_bot, split_bots
 from unosim.rules.config import ConfigError, default_config
 from unosim.run.jobs import RunError
 
@@ -83,13 +83,13 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def tuned():
-    from unosim.skill.tune import tune
+    from unosim.studies.tune import tune
 
     return tune(HEADS_UP, B0, budget=96, deals=400, seed=3, workers=2)
 
 
 def test_tuner_beats_its_start_and_the_field(tuned) -> None:
-    from unosim.skill.tune import check
+    from unosim.studies.tune import check
 
     chk = check(HEADS_UP, tuned.bot, B0, deals=6000, seed=3, workers=2)
     lo, _ = chk.tuned.interval()
@@ -101,7 +101,7 @@ def test_tuner_beats_its_start_and_the_field(tuned) -> None:
 
 
 def test_same_seed_same_bot(tuned) -> None:
-    from unosim.skill.tune import tune
+    from unosim.studies.tune import tune
 
     a = tune(HEADS_UP, B0, budget=24, deals=100, seed=5, workers=2)
     b = tune(HEADS_UP, B0, budget=24, deals=100, seed=5, workers=1)
@@ -112,7 +112,7 @@ def test_same_seed_same_bot(tuned) -> None:
 
 
 def test_ctrl_c_keeps_the_mean_so_far() -> None:
-    from unosim.skill.tune import tune
+    from unosim.studies.tune import tune
 
     def stop(g: int, share: float) -> None:
         if g == 1:
@@ -141,7 +141,7 @@ def test_tune_command_writes_a_usable_bot(tmp_path: Path) -> None:
 
 
 def test_league_recovers_a_known_order_whatever_the_listing(tmp_path: Path) -> None:
-    from unosim.skill.league import fit_league, make_league, run_league
+    from unosim.studies.league import fit_league, make_league, run_league
 
     tables = []
     for k, order in enumerate((["random", "greedy", "counter"], ["counter", "random", "greedy"])):
@@ -161,7 +161,7 @@ def test_league_at_three_players_ignores_names_and_listing(tmp_path: Path) -> No
     with other names) and listing them in another order changes no strength and no
     interval, to the last bit (at 3 players one cyclic order, set by sorting the names,
     would not)."""
-    from unosim.skill.league import fit_league, make_league, run_league
+    from unosim.studies.league import fit_league, make_league, run_league
 
     def files(names: dict[str, str], where: Path) -> list[Bot]:
         where.mkdir()
@@ -196,7 +196,7 @@ def test_replicates_combine_search_and_measurement_noise() -> None:
     search's noise, pooled over the points of a group, with Student t's degrees of freedom."""
     import numpy as np
 
-    from unosim.skill.replicates import combine, quantile
+    from unosim.studies.replicates import combine, quantile
 
     c = combine(np.array([[1.0, 2.0, 3.0], [5.0, 5.0, 8.0]]), np.full((2, 3), 0.1))
     tau2 = ((1.0 - 0.01) + (3.0 - 0.01)) / 2
@@ -233,7 +233,7 @@ def test_league_fit_matches_choix() -> None:
     import choix
     import numpy as np
 
-    from unosim.skill.league import fit_counts
+    from unosim.studies.league import fit_counts
 
     M = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]])
     C = np.array([[30, 20, 10], [25, 18, 12], [33, 9, 14], [21, 12, 19]])
@@ -250,7 +250,7 @@ def test_league_goodness_of_fit_flags_a_cycle() -> None:
     predicts 50%) fails it, and the leaderboard prints the warning."""
     import numpy as np
 
-    from unosim.skill.league import League, fit_table, render_fit
+    from unosim.studies.league import League, fit_table, render_fit
 
     bots = tuple(resolve_bot(b) for b in ("counter", "greedy", "random"))
     lg = League(HEADS_UP, bots, 2, 2000, 3)
@@ -290,7 +290,7 @@ def test_league_command_resumes(tmp_path: Path) -> None:
 def test_b0_has_no_skill_at_a_b0_table() -> None:
     """Exactly 0, interval included: with every seat B0, rotating the seats changes no
     hand, so the bot under test wins each deal in exactly one of its n rotations."""
-    from unosim.skill.index import measure
+    from unosim.studies.skill_index import measure
 
     for players in (2, 4):
         cfg = default_config().with_values({"players": players})

@@ -109,18 +109,28 @@ def test_the_numba_cache_folder_is_keyed_by_the_engine_sources(tmp_path) -> None
 
 
 def test_import_changes_nothing_in_the_process() -> None:
-    """Importing unosim, its engine and its CLI sets no environment variable and no numba
-    setting (a notebook's own numba code keeps its cache); ``unosim.configure()`` is the
-    explicit call that does."""
+    """Importing unosim, any module of it, sets no environment variable and no numba setting
+    (its config, its thread count: a notebook's own numba code keeps its cache and its
+    threads); ``unosim.configure()`` is the explicit call that does."""
     import subprocess
     import sys
 
     code = """
-import os, json
+import os, json, importlib, pkgutil
 import numba
-before = (dict(os.environ), numba.config.CACHE_DIR, numba.get_num_threads())
-import unosim, unosim.cli, unosim.engine.batch, unosim.run.runner, unosim.analysis.report
-after = (dict(os.environ), numba.config.CACHE_DIR, numba.get_num_threads())
+
+def state():
+    config = {k: repr(getattr(numba.config, k)) for k in dir(numba.config) if k.isupper()}
+    return dict(os.environ), config, numba.get_num_threads()
+
+if numba.config.NUMBA_NUM_THREADS > 1:
+    numba.set_num_threads(1)  # not the default: an import that set its own count would show
+before = state()
+import unosim
+for m in pkgutil.walk_packages(unosim.__path__, "unosim."):
+    if not m.name.endswith("__main__"):  # (running the CLI is not importing it)
+        importlib.import_module(m.name)  # every module: the engine, the CLI, the studies ...
+after = state()
 print(json.dumps(before == after))
 unosim.configure()
 print(json.dumps(os.environ.get("OMP_WAIT_POLICY")))
@@ -129,3 +139,30 @@ print(json.dumps(os.environ.get("OMP_WAIT_POLICY")))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["true", '"PASSIVE"']
+
+
+def test_kernel_workers_puts_numba_thread_count_back() -> None:
+    """A run's worker count holds only inside ``kernel_workers``: numba's count is restored
+    after the block, also when it raises; a bad count is one RunError naming --workers and
+    changes nothing."""
+    import numba
+
+    from unosim.run.jobs import RunError
+    from unosim.run.workers import check_workers, kernel_workers, max_workers
+
+    top = max_workers()
+    before = numba.get_num_threads()
+    with kernel_workers(1) as w:
+        assert w == 1 and numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    with pytest.raises(KeyError):
+        with kernel_workers(None) as w:
+            assert w == top and numba.get_num_threads() == top
+            raise KeyError("the block failed")
+    assert numba.get_num_threads() == before
+    for bad in (0, top + 1):
+        with pytest.raises(RunError, match="--workers"):
+            with kernel_workers(bad):
+                pass
+        assert numba.get_num_threads() == before
+    assert check_workers(None) == top and check_workers(1) == 1

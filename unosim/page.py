@@ -159,13 +159,13 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
     body: list[str] = []
     title = "unosim: " + ", ".join(p.name for p in items)
     if len(items) == 1 and kinds[0] == "league":
-        from unosim.skill.plots import plot_league
+        from unosim.analysis.skill_plots import plot_league
 
         table = pd.read_csv(items[0] / "leaderboard.csv")
         body += ["<h2>League</h2>", _frame_table(table),
                  _figure(plot_league(table, f"League {items[0].name}: strength with 95% intervals"), "leaderboard")]
     elif len(items) == 1 and kinds[0] == "skill":
-        from unosim.skill.plots import plot_skill
+        from unosim.analysis.skill_plots import plot_skill
 
         frame = pd.read_parquet(items[0] / "skill.parquet")
         body += ["<h2>Skill index</h2>", _frame_table(frame),
@@ -233,7 +233,7 @@ def plot_results(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.Path
     """``unosim plot``: :func:`unosim.analysis.plots.plot_all`, plus ``league_<dir>.png`` for a
     ``unosim league`` directory and ``skill_<dir>.png`` for a ``unosim skill`` one."""
     from unosim.analysis.plots import plot_all
-    from unosim.skill.plots import plot_league, plot_skill
+    from unosim.analysis.skill_plots import plot_league, plot_skill
 
     out = Path(out_dir)
     written: list[Path] = []

@@ -1,6 +1,6 @@
-"""More figures on :mod:`unosim.analysis.plots`'s helpers: the balance chart of a sweep, match
+"""More figures on :mod:`unosim.analysis.figures`'s helpers: the balance chart of a sweep, match
 wins by bot, and tournament champions.  They are reached as ``plots.plot_balance`` and so on;
-the helpers are called through the ``plots`` module (``plots._save``), so one patch of it
+the helpers are called through the ``figures`` module (``figures.save``), so one patch of it
 sees every figure."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim.analysis import plots as P
+from unosim.analysis import figures as F
 from unosim.analysis import report as rp
 from unosim.analysis.report.model import FIGURE_NAMES
 from unosim.analysis.report.render import bots_of
@@ -83,7 +83,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     metrics = [m for m in _BALANCE if m in set(t["metric"])] or list(_BALANCE)[:3]
     changes = _rule_order(t) if len(t) else []
     counts = sorted({int(p) for p in t["players"]}) if len(t) else []
-    palette = dict(zip(counts, P.colors(len(counts))))
+    palette = dict(zip(counts, F.colors(len(counts))))
     status = {(c, int(p)): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t)))
               if isinstance(w, str) and w}
     row_h = 0.16 + 0.07 * len(counts)
@@ -124,7 +124,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
                                                       capsize=2, elinewidth=1.0)
         if inert_y:
             ax.plot(np.zeros(len(inert_y)), inert_y, marker="o", mfc="none", mec="0.6", ms=4, ls="none")
-        ax.axvline(0.0, **P._ZERO)
+        ax.axvline(0.0, **F.ZERO)
         ax.set_xlim(-lim, lim)
         ax.set_title(FIGURE_NAMES.get(m, m), fontsize="medium")
         ax.set_xlabel(unit, fontsize="small")
@@ -137,27 +137,27 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_ylabel("rule change", fontsize="small")
     name = next((lab.split(":")[0] for lab in t["label"]), "") if len(t) and "label" in t else ""
-    P._suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
+    F.suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
     caption = "; ".join(x for x in (_base_caption(rep), f"bots: {bots_of(rep)}" if bots_of(rep) else "") if x)
     inert = " Hollow grey: never triggered or no hand changed." if status else ""
     if caption or inert:
-        P._caption(fig, caption + ("." if caption else "") + inert)
+        F.caption(fig, caption + ("." if caption else "") + inert)
     if handles:
         order = sorted(handles, key=lambda k: int(k.split()[0]))
-        P._fig_legend(fig, [handles[k] for k in order], order, title="table")
-    return P._save(fig, path, rep)
+        F.fig_legend(fig, [handles[k] for k in order], order, title="table")
+    return F.save(fig, path, rep)
 
 
 
-def _per_seat_held(rep: rp.Report, section: str) -> P._Shares:
+def _per_seat_held(rep: rp.Report, section: str) -> F.Shares:
     """A bot section's wins per seat held: its ``win_per_seat`` rows, else its ``win_share``
     divided by the seats the bot held (from the result's bots).  An interval for x / m
     divided by k is one for x / (m k), so the scaled Wilson interval keeps its coverage."""
-    per = P._share_table(rep, section, "win_per_seat", numeric=False)
+    per = F.share_table(rep, section, "win_per_seat", numeric=False)
     if per:
         return per
-    out: P._Shares = {}
-    for lab, shares in P._share_table(rep, section, "win_share", numeric=False).items():
+    out: F.Shares = {}
+    for lab, shares in F.share_table(rep, section, "win_share", numeric=False).items():
         bots = [b for b in rep.sources.get(lab, {}).get("bots", "").split(",") if b]
         for b, v in shares.items():
             k = bots.count(b)
@@ -171,28 +171,28 @@ def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None
 
     One axes per scoring system, one group per config, one bar per bot: the bot's match win
     credit over the matches times the seats it held (fair value 1 / players)."""
-    rep = P._summary(report)
-    systems = [(sys, name) for sys, name in P._WINNERS if len(rep.figure(f"match_{sys}_bot", "win_share"))]
-    fig, axes = P._new(len(systems) or 1, size=(4.8, 3.8), sharey=True)
+    rep = F.summary(report)
+    systems = [(sys, name) for sys, name in F.WINNERS if len(rep.figure(f"match_{sys}_bot", "win_share"))]
+    fig, axes = F.new(len(systems) or 1, size=(4.8, 3.8), sharey=True)
     handles: dict[str, Any] = {}
 
     def even(lab: str, _: Any) -> float:
-        p = P._players(rep, lab)
+        p = F.players(rep, lab)
         return 1.0 / p if p else 0.0
 
     for ax, (sys, name) in zip(axes, systems):
         data = _per_seat_held(rep, f"match_{sys}_bot")
         keys = sorted({k for v in data.values() for k in v})
-        hs, names = P._diff_bars(ax, data, keys, short_label, even)
+        hs, names = F.diff_bars(ax, data, keys, short_label, even)
         handles.update(zip(names, hs))
-        P._title(ax, name.split(" (")[0])
+        F.title(ax, name.split(" (")[0])
         ax.set_xlabel("config")
         ax.set_ylabel("match wins per seat held − 1/players\n(percentage points)")
         ax.yaxis.set_tick_params(labelleft=True)
-    P._suptitle(fig, "Match wins per seat held, by bot, minus the even share (percentage points, 95% intervals)"
-                   + P._for(list(dict.fromkeys(rep.table["label"]))))
-    P._fig_legend(fig, list(handles.values()), list(handles), title="bot")
-    return P._save(fig, path, rep)
+    F.suptitle(fig, "Match wins per seat held, by bot, minus the even share (percentage points, 95% intervals)"
+                   + F.for_labels(list(dict.fromkeys(rep.table["label"]))))
+    F.fig_legend(fig, list(handles.values()), list(handles), title="bot")
+    return F.save(fig, path, rep)
 
 
 def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -201,12 +201,12 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
     Top row: each player's share of the titles; bottom row: each bot's titles per player it
     had (fair value 1 / players).  Under T1 player p keeps seat p, so the player panel is also
     the seat panel: a player's edge is its seat's and its bot's together."""
-    rep = P._summary(report)
+    rep = F.summary(report)
     systems = (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)"))
-    fig, axes = P._new(2, 2, size=(5.0, 3.4))
+    fig, axes = F.new(2, 2, size=(5.0, 3.4))
 
     def even(lab: str, shares: dict[Any, Any]) -> float:
-        p = P._players(rep, lab) or len(shares)
+        p = F.players(rep, lab) or len(shares)
         return 1.0 / p if p else 0.0
 
     legends: list[tuple[Any, list[Any], list[str], str]] = []
@@ -215,15 +215,15 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
                 (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),
                 (f"tournament_{sys}_bot", "win_per_seat", False, short_label, "bot"))):
             ax = axes[row * 2 + col]
-            data = P._share_table(rep, section, figure, numeric=numeric)
+            data = F.share_table(rep, section, figure, numeric=numeric)
             keys = sorted({k for v in data.values() for k in v})
-            hs, names = P._diff_bars(ax, data, keys, key_name, even)
-            P._title(ax, f"{name}: champion share by {what}" + (" (per player held)" if what == "bot" else ""))
+            hs, names = F.diff_bars(ax, data, keys, key_name, even)
+            F.title(ax, f"{name}: champion share by {what}" + (" (per player held)" if what == "bot" else ""))
             ax.set_xlabel("config")
             ax.set_ylabel("champion share − 1/players\n(percentage points)")
             if col == 1 and hs:
                 ax.legend(hs, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
                           title=what, title_fontsize="small", frameon=False)  # fmt: skip
-    P._suptitle(fig, "Tournament (T1) champion share minus the even share, in percentage points, with 95% intervals"
-                   + P._for(list(dict.fromkeys(rep.table["label"]))))
-    return P._save(fig, path, rep)
+    F.suptitle(fig, "Tournament (T1) champion share minus the even share, in percentage points, with 95% intervals"
+                   + F.for_labels(list(dict.fromkeys(rep.table["label"]))))
+    return F.save(fig, path, rep)

@@ -26,20 +26,18 @@ from __future__ import annotations
 
 import math
 import os
-import re
-import textwrap
 from functools import partial
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib import colormaps
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from unosim.analysis import figures as F
 from unosim.analysis import report as rp
-from unosim.analysis.report.render import bots_of
+from unosim.analysis.charts import plot_balance, plot_champions, plot_match_bots
+from unosim.analysis.figures import colors
 from unosim.run.bots_text import short_label
 
 __all__ = [
@@ -53,213 +51,8 @@ __all__ = [
     "plot_champions",
     "run_figures",
     "plot_all",
+    "colors",
 ]
-
-_DPI = 120
-_ZERO = {"color": "0.3", "linestyle": "dashed", "linewidth": 0.9, "zorder": 0.5}
-
-
-# ------------------------------------------------------------------------------ helpers
-
-
-def _summary(obj: rp.Report | Any) -> rp.Report:
-    """Accept a summary Report or anything :func:`unosim.analysis.report.summarize` accepts."""
-    if isinstance(obj, rp.Report):
-        return obj
-    return rp.summarize(obj)
-
-
-def _new(
-    ncols: int = 1, nrows: int = 1, size: tuple[float, float] = (7.0, 4.0), **kw: Any
-) -> tuple[Figure, np.ndarray]:
-    fig = Figure(figsize=(size[0] * ncols, size[1] * nrows), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False, **kw).ravel())
-    return fig, axes
-
-
-def _fit_titles(fig: Figure) -> None:
-    """Re-wrap any title wider than its axes (or the figure) once the layout is known.
-
-    The first wrap in :func:`_wrap` guesses from the figure size; constrained layout then
-    shrinks axes to make room for labels and legends, so titles are measured and wrapped
-    again until they fit (a few passes at most).
-    """
-    for _ in range(3):
-        fig.draw_without_rendering()
-        r = fig.canvas.get_renderer()
-        items = [(fig._suptitle, fig.bbox.width * 0.98)] if fig.get_suptitle() else []  # noqa: SLF001
-        items += [(ax.title, ax.get_window_extent(r).width) for ax in fig.axes if ax.get_title()]
-        changed = False
-        for text, room in items:
-            width = text.get_window_extent(r).width
-            if width <= room or room <= 0:
-                continue
-            lines = text.get_text().split("\n")
-            chars = max(12, int(max(map(len, lines)) * room / width * 0.95))
-            text.set_text("\n".join(textwrap.fill(line, chars) for line in lines))
-            changed = True
-        if not changed:
-            return
-
-
-def _caption(fig: Figure, text: str) -> None:
-    """One line under the axes (wrapped to the figure's width): what played, e.g. the bots."""
-    fig.supxlabel(_wrap(text, fig.get_figwidth(), 10.0), fontsize="small", color="0.25")
-
-
-def _save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
-    """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
-    bots = bots_of(rep) if rep is not None else ""
-    notes = list(dict.fromkeys(rep.notes)) if rep is not None else []
-    # results whose content could not be checked (no part journal) say so in the caption;
-    # what the reader must know first (an unfinished run or sweep) goes in the title
-    unverified = [n for n in notes if "unverified" in n]
-    notes = [n for n in notes if "unverified" not in n]
-    caption = fig.get_supxlabel() or (f"bots: {bots}" if bots else "")
-    if unverified or (bots and not fig.get_supxlabel()):
-        _caption(fig, "; ".join([caption] * bool(caption) + unverified))
-    if notes:
-        notes = "\n".join(f"note: {n}" for n in notes)
-        sup = fig.get_suptitle()
-        fig.suptitle(f"{sup}\n{notes}" if sup else notes, fontsize="large" if sup else "medium")
-    _fit_titles(fig)
-    if path is not None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=_DPI)
-    return fig
-
-
-def colors(n: int) -> list[Any]:
-    """``n`` distinct colours: tab10 up to ten, then tab20's light shades, else a turbo sample."""
-    if n <= 10:
-        return list(colormaps["tab10"].colors[: max(n, 0)])
-    if n <= 20:
-        tab20 = colormaps["tab20"].colors  # dark/light pairs: the ten dark ones (tab10) first
-        return list(tab20[0::2] + tab20[1::2])[:n]
-    return [colormaps["turbo"](x) for x in np.linspace(0.05, 0.95, n)]
-
-
-def _wrap(text: str, width_in: float, points: float = 12.0) -> str:
-    """Wrap ``text`` to fit ``width_in`` inches at about ``points`` pt (each line kept)."""
-    chars = max(20, int(width_in * 72 / (points * 0.6)))
-    return "\n".join(textwrap.fill(line, chars) for line in text.splitlines())
-
-
-def _suptitle(fig: Figure, text: str) -> None:
-    fig.suptitle(_wrap(text, fig.get_figwidth(), 14.0), fontsize="large")
-
-
-def _title(ax: Any, text: str) -> None:
-    width = ax.get_position().width * ax.figure.get_figwidth()
-    ax.set_title(_wrap(text, width, 11.0), fontsize="medium")
-
-
-def _fig_legend(
-    fig: Figure, handles: Sequence[Any], labels: Sequence[str], title: str | None = None, below: bool = False
-) -> None:
-    """One legend for the figure, outside every axes: on the right, or below in one row."""
-    if not handles:
-        return
-    if below:
-        fig.legend(handles, labels, loc="outside lower center", fontsize="small", title=title,
-                   title_fontsize="small", ncols=min(len(handles), 4), frameon=False)  # fmt: skip
-        return
-    fig.legend(handles, labels, loc="outside right upper", fontsize="small", title=title,
-               title_fontsize="small", ncols=1 if len(handles) <= 16 else 2, frameon=False)  # fmt: skip
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.3g}%"
-
-
-def _even_note(players: Sequence[int]) -> str:
-    """'1/4 = 25%' when every config has the same table, else '1/players'."""
-    ps = sorted(set(players))
-    if len(ps) == 1 and ps[0] > 0:
-        return f"1/{ps[0]} = {_pct(1 / ps[0])}"
-    return "1/players"
-
-
-def _players(rep: rp.Report, label: str, fallback: int = 0) -> int:
-    try:
-        return int(rep.sources.get(label, {}).get("players", fallback))
-    except (TypeError, ValueError):
-        return fallback
-
-
-def _for(labels: Sequence[str]) -> str:
-    """' — standard' for one config, '' for several (the axis names them)."""
-    return f" — {labels[0]}" if len(labels) == 1 else ""
-
-
-_Shares = dict[str, dict[Any, tuple[float, float, float]]]
-
-
-def _share_table(rep: rp.Report, section: str, figure: str = "win_share", numeric: bool = True) -> _Shares:
-    """label -> key (int seat, or bot name) -> (value, low, high) of a share section."""
-    t = rep.table
-    t = t[(t["section"] == section) & (t["figure"] == figure)]
-    out: _Shares = {}
-    for r in t.itertuples(index=False):
-        out.setdefault(r.label, {})[int(r.key) if numeric else str(r.key)] = (r.value, r.low, r.high)
-    return out
-
-
-def _break_label(label: str, width: int) -> str:
-    """Lines of at most ``width`` characters, broken after ``:`` ``,`` or a space (never in a word)."""
-    tokens = re.findall(r"[^:, ]+[:, ]?|[:, ]", label)
-    lines = [""]
-    for tok in tokens:
-        if lines[-1] and len(lines[-1]) + len(tok.rstrip()) > width:
-            lines.append("")
-        lines[-1] += tok
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _tick_labels(ax: Any, x: np.ndarray, labels: Sequence[str]) -> None:
-    """Config names under groups: wrapped, and slanted when there are many."""
-    crowded = len(labels) > 5
-    short = [_break_label(lab, 18) for lab in labels]
-    ax.set_xticks(x, short, rotation=30 if crowded else 0, ha="right" if crowded else "center",
-                  fontsize="small" if crowded else "medium")  # fmt: skip
-
-
-def _diff_bars(
-    ax: Any,
-    data: _Shares,
-    keys: Sequence[Any],
-    key_name: Callable[[Any], str],
-    even: Callable[[str, dict[Any, Any]], float],
-) -> tuple[list[Any], list[str]]:
-    """One group per config, one bar per key: share - even share in points, with intervals.
-
-    Returns the legend handles and labels (one per key drawn).
-    """
-    labels = list(data)
-    width = 0.8 / max(len(keys), 1)
-    x = np.arange(len(labels))
-    handles, names = [], []
-    for k, (key, colour) in enumerate(zip(keys, colors(len(keys)))):
-        rows = []
-        for lab in labels:
-            e = even(lab, data[lab])
-            v = data[lab].get(key)
-            rows.append([np.nan] * 3 if v is None or not e else [(c - e) * 100 for c in v])
-        vals = np.array(rows, dtype=float).reshape(-1, 3)
-        if np.isnan(vals[:, 0]).all():
-            continue
-        err = np.abs(np.stack([vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]]))
-        bars = ax.bar(x - 0.4 + width * (k + 0.5), vals[:, 0], width, yerr=err, capsize=2,
-                      color=colour, error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
-        handles.append(bars)
-        names.append(key_name(key))
-    ax.axhline(0.0, **_ZERO)
-    _tick_labels(ax, x, labels)
-    ax.set_xlim(-0.6, len(labels) - 0.4)
-    ax.grid(axis="y", alpha=0.3)
-    return handles, names
-
 
 # ------------------------------------------------------------------------------ hand figures
 
@@ -272,30 +65,30 @@ def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None 
     interval. The dashed line is zero (a fair seat); a bar whose interval misses it is a
     real seat effect. Legends sit to the right of the axes.
     """
-    rep = _summary(report)
+    rep = F.summary(report)
     sections = (
         ("seat", "by seat", lambda k: f"seat {k}", "seat"),
         ("after_dealer", "by position after the dealer", lambda k: "dealer" if k == 0 else f"dealer+{k}", "position"),
     )
-    shares = [_share_table(rep, sec) for sec, *_ in sections]
+    shares = [F.share_table(rep, sec) for sec, *_ in sections]
     labels = list(dict.fromkeys(lab for s in shares for lab in s))
-    fig, axes = _new(1, 2, size=(max(7.0, 3.0 + 0.9 * len(labels)), 3.6))
-    players = [_players(rep, lab, len(shares[0].get(lab, {}))) for lab in labels]
+    fig, axes = F.new(1, 2, size=(max(7.0, 3.0 + 0.9 * len(labels)), 3.6))
+    players = [F.players(rep, lab, len(shares[0].get(lab, {}))) for lab in labels]
     for ax, data, (_, what, key_name, legend_title) in zip(axes, shares, sections):
         keys = sorted({k for v in data.values() for k in v})
-        handles, names = _diff_bars(ax, data, keys, key_name, lambda lab, seats: 1.0 / len(seats) if seats else 0.0)
-        _title(ax, f"Hand win share {what}")
+        handles, names = F.diff_bars(ax, data, keys, key_name, lambda lab, seats: 1.0 / len(seats) if seats else 0.0)
+        F.title(ax, f"Hand win share {what}")
         ax.set_ylabel("win share − 1/players\n(percentage points)")
         ax.set_xlabel("config")
         if handles:
             ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
                       title=legend_title, title_fontsize="small", frameon=False)  # fmt: skip
-    _suptitle(
+    F.suptitle(
         fig,
-        f"Hand win share minus the even share {_even_note(players)}, in percentage points, "
-        f"with 95% intervals{_for(labels)}",
+        f"Hand win share minus the even share {F.even_note(players)}, in percentage points, "
+        f"with 95% intervals{F.for_labels(labels)}",
     )
-    return _save(fig, path, rep)
+    return F.save(fig, path, rep)
 
 
 def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -305,29 +98,29 @@ def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | N
     1 / players however many seats the bot had; on a ``--rotate-seats`` run every bot held
     every seat equally often and the differences are the bots' own strength.
     """
-    rep = _summary(report)
-    data = _share_table(rep, "bot", "win_per_seat", numeric=False)
+    rep = F.summary(report)
+    data = F.share_table(rep, "bot", "win_per_seat", numeric=False)
     labels = list(data)
     keys = sorted({k for v in data.values() for k in v})
-    fig, (ax,) = _new(1, size=(max(7.0, 3.0 + 0.9 * len(labels)), 4.0))
-    players = [_players(rep, lab) for lab in labels]
+    fig, (ax,) = F.new(1, size=(max(7.0, 3.0 + 0.9 * len(labels)), 4.0))
+    players = [F.players(rep, lab) for lab in labels]
 
     def even(lab: str, _: Any) -> float:
-        p = _players(rep, lab)
+        p = F.players(rep, lab)
         return 1.0 / p if p else 0.0
 
-    handles, names = _diff_bars(ax, data, keys, short_label, even)
+    handles, names = F.diff_bars(ax, data, keys, short_label, even)
     ax.set_ylabel("wins per seat held − 1/players\n(percentage points)")
     ax.set_xlabel("config")
     if handles:
         ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
                   title="bot", title_fontsize="small", frameon=False)  # fmt: skip
-    _title(
+    F.title(
         ax,
-        f"Hand wins per seat held, by bot, minus the even share {_even_note(players)} "
-        f"(percentage points, 95% intervals){_for(labels)}",
+        f"Hand wins per seat held, by bot, minus the even share {F.even_note(players)} "
+        f"(percentage points, 95% intervals){F.for_labels(labels)}",
     )
-    return _save(fig, path, rep)
+    return F.save(fig, path, rep)
 
 
 def plot_game_length(
@@ -343,13 +136,13 @@ def plot_game_length(
     squash the picture (they are counted in the report's stalled share). The legend sits
     to the right of the axes.
     """
-    rep = _summary(report)
-    fig, (ax,) = _new(1, size=(8.0, 4.0))
+    rep = F.summary(report)
+    fig, (ax,) = F.new(1, size=(8.0, 4.0))
     xmax = 1
     drawn = [(lab, d[column]) for lab, d in rep.dists.items() if d.get(column) is not None and d[column].sum() > 0]
     for _, h in drawn:
         xmax = max(xmax, int(rp.hist_quantile(h, tail)) + 1)
-    for (label, h), colour in zip(drawn, colors(len(drawn))):
+    for (label, h), colour in zip(drawn, F.colors(len(drawn))):
         p = h[: xmax + 1] / h.sum()
         ax.stairs(p, np.arange(len(p) + 1) - 0.5, label=label, color=colour, linewidth=1.3)
     what = column.replace("_", " ")
@@ -358,15 +151,15 @@ def plot_game_length(
     ax.set_ylabel("share of hands")
     ax.grid(alpha=0.3)
     names = [lab for lab, _ in drawn]
-    _title(
+    F.title(
         ax,
         f"Distribution of {what} per hand (share of hands at each value; "
-        f"x axis cut at the {100 * tail:g}th percentile){_for(names)}",
+        f"x axis cut at the {100 * tail:g}th percentile){F.for_labels(names)}",
     )
     if drawn:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="config",
                   title_fontsize="small", frameon=False, ncols=1 if len(drawn) <= 16 else 2)  # fmt: skip
-    return _save(fig, path, rep)
+    return F.save(fig, path, rep)
 
 
 # ------------------------------------------------------------------------------ match figures
@@ -377,9 +170,6 @@ def _match_labels(rep: rp.Report) -> list[str]:
     return list(dict.fromkeys(t.loc[t["section"] == "match_positive", "label"]))
 
 
-_SYSTEMS = (("positive", "S1 positive scoring (highest total wins)"),
-            ("negative", "S2 negative scoring (lowest total wins, ties shared)"))
-_WINNERS = _SYSTEMS + (("chips", "S4 chips (highest balance after chips_hands hands)"),)
 
 
 def _target(rep: rp.Report, label: str) -> str:
@@ -395,19 +185,19 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     (ties under S2 are shared 1/k, so shares sum to 1 per system). One legend, right of
     the axes.
     """
-    rep = _summary(report)
+    rep = F.summary(report)
     labels = _match_labels(rep)
     ncols = min(max(len(labels), 1), 3)
     nrows = max(1, math.ceil(len(labels) / ncols))
-    fig, axes = _new(ncols, nrows, size=(max(4.6, 8.0 / ncols), 3.6), sharey=True)
-    tables = {sys: _share_table(rep, f"match_{sys}_seat") for sys, _ in _WINNERS}
-    systems = [(sys, name) for sys, name in _WINNERS if any(tables[sys].get(lab) for lab in labels)]
-    palette = dict(zip((s for s, _ in _WINNERS), colors(3)))
+    fig, axes = F.new(ncols, nrows, size=(max(4.6, 8.0 / ncols), 3.6), sharey=True)
+    tables = {sys: F.share_table(rep, f"match_{sys}_seat") for sys, _ in F.WINNERS}
+    systems = [(sys, name) for sys, name in F.WINNERS if any(tables[sys].get(lab) for lab in labels)]
+    palette = dict(zip((s for s, _ in F.WINNERS), F.colors(3)))
     handles: dict[str, Any] = {}
     players: list[int] = []
     targets = sorted({_target(rep, lab) for lab in labels})
     for ax, label in zip(axes, labels):
-        n = max(len(tables[sys].get(label, {})) for sys, _ in _WINNERS) or 1
+        n = max(len(tables[sys].get(label, {})) for sys, _ in F.WINNERS) or 1
         players.append(n)
         width = 0.8 / max(len(systems), 1)
         for j, (sys, name) in enumerate(systems):
@@ -419,7 +209,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
             err = np.abs(np.stack([v[:, 0] - v[:, 1], v[:, 2] - v[:, 0]]))
             handles[name] = ax.bar(k - 0.4 + width * (j + 0.5), v[:, 0], width, yerr=err, capsize=2,
                                    color=palette[sys], error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
-        ax.axhline(0.0, **_ZERO)
+        ax.axhline(0.0, **F.ZERO)
         ax.set_xticks(range(n), [f"seat {s}" for s in range(n)], fontsize="small" if n > 5 else "medium")
         ax.set_xlabel("seat")
         ax.set_ylabel("match win share − 1/players\n(percentage points)")
@@ -427,18 +217,18 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
         ax.grid(axis="y", alpha=0.3)
         teams = rep.sources.get(label, {}).get("teams", "1")
         what = f"{label}: {n} players" + (f" in {teams} teams" if teams not in ("", "1") else "")
-        _title(ax, what if len(targets) == 1 else f"{what}, {_target(rep, label)}")
+        F.title(ax, what if len(targets) == 1 else f"{what}, {_target(rep, label)}")
     for ax in axes[len(labels) :]:
         ax.set_axis_off()
     if not labels:
         axes[0].set_axis_off()
-        _suptitle(fig, "Match win share by seat: no match results")
-        return _save(fig, path, rep)
-    _suptitle(
+        F.suptitle(fig, "Match win share by seat: no match results")
+        return F.save(fig, path, rep)
+    F.suptitle(
         fig,
-        f"Match win share by seat minus {_even_note(players)} (percentage points, 95% intervals)"
+        f"Match win share by seat minus {F.even_note(players)} (percentage points, 95% intervals)"
         + (f", {targets[0]}" if len(targets) == 1 else "")
-        + _for(labels),
+        + F.for_labels(labels),
     )
     # short names in the legend, right of the first row's last axes (never clipped, never on
     # the title); the rules are in the glossary
@@ -446,7 +236,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
         axes[min(ncols, len(labels)) - 1].legend(
             list(handles.values()), [n.split(" (")[0] for n in handles], loc="upper left",
             bbox_to_anchor=(1.01, 1.0), fontsize="small", title="scoring", title_fontsize="small", frameon=False)
-    return _save(fig, path, rep)
+    return F.save(fig, path, rep)
 
 
 def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -455,16 +245,16 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
     S1 and S2 are side by side (same y scale) rather than told apart by line style, so each
     config keeps one colour; the legend sits right of the axes.
     """
-    rep = _summary(report)
+    rep = F.summary(report)
     present = [
         (sys, name)
-        for sys, name in _SYSTEMS
+        for sys, name in F.SYSTEMS
         if any((h := d.get(f"hands_per_match_{sys}")) is not None and h.sum() > 0 for d in rep.dists.values())
-    ] or [_SYSTEMS[0]]
-    fig, axes = _new(len(present), size=(5.0, 3.8), sharey=True)
+    ] or [F.SYSTEMS[0]]
+    fig, axes = F.new(len(present), size=(5.0, 3.8), sharey=True)
     labels = [lab for lab, d in rep.dists.items()
-              if any(d.get(f"hands_per_match_{s}") is not None for s, _ in _SYSTEMS)]  # fmt: skip
-    palette = dict(zip(labels, colors(len(labels))))
+              if any(d.get(f"hands_per_match_{s}") is not None for s, _ in F.SYSTEMS)]  # fmt: skip
+    palette = dict(zip(labels, F.colors(len(labels))))
     handles: dict[str, Any] = {}
     for ax, (sys, name) in zip(axes, present):
         for label in labels:
@@ -477,16 +267,16 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
         ax.set_ylabel("share of matches")
         ax.yaxis.set_tick_params(labelleft=True)
         ax.grid(alpha=0.3)
-        _title(ax, name)
+        F.title(ax, name)
     targets = sorted({_target(rep, lab) for lab in labels})
-    _suptitle(
+    F.suptitle(
         fig,
         "Match length: distribution of hands per match"
         + (f", {targets[0]}" if len(targets) == 1 else "")
-        + _for(labels),
+        + F.for_labels(labels),
     )
-    _fig_legend(fig, list(handles.values()), list(handles), title="config", below=len(handles) <= 4)
-    return _save(fig, path, rep)
+    F.fig_legend(fig, list(handles.values()), list(handles), title="config", below=len(handles) <= 4)
+    return F.save(fig, path, rep)
 
 
 # ------------------------------------------------------------------------------ everything
@@ -530,8 +320,6 @@ def plot_all(
         fig_fn(*args, path=p)
         written.append(p)
 
-    from unosim.analysis import charts
-
     runs: list[Any] = []
     balances: list[tuple[str, rp.Report]] = []
     for item in items:
@@ -551,7 +339,7 @@ def plot_all(
         for name, draw in run_figures(rp.summarize(runs)):
             emit(name, draw)
     for name, bal in balances:
-        emit(f"balance_{name}.png", charts.plot_balance, bal)
+        emit(f"balance_{name}.png", plot_balance, bal)
     return written
 
 
@@ -563,8 +351,6 @@ def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
     seat p in every round, so a seat is a player and its bot) gets champion shares per
     player and per bot instead of hand win shares by seat.
     """
-    from unosim.analysis import charts
-
     modes = {m.get("mode", "") for m in rep.sources.values()}
     figs: list[tuple[str, Callable[..., Figure]]] = []
     from unosim.run.modes import seat_shares
@@ -576,19 +362,10 @@ def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
     figs.append(("cards_played.png", partial(plot_game_length, rep, "cards_played")))
     if _match_labels(rep):
         figs.append(("match_winners.png", partial(plot_match_winners, rep)))
-        if any(len(rep.figure(f"match_{sys}_bot", "win_share")) for sys, _ in _WINNERS):
-            figs.append(("match_bots.png", partial(charts.plot_match_bots, rep)))
+        if any(len(rep.figure(f"match_{sys}_bot", "win_share")) for sys, _ in F.WINNERS):
+            figs.append(("match_bots.png", partial(plot_match_bots, rep)))
         figs.append(("hands_per_match.png", partial(plot_hands_per_match, rep)))
     if len(rep.figure("tournament_pos_player", "win_share")):
-        figs.append(("champions.png", partial(charts.plot_champions, rep)))
+        figs.append(("champions.png", partial(plot_champions, rep)))
     return figs
 
-
-def __getattr__(name: str) -> Any:
-    """The figures of :mod:`unosim.analysis.charts` (the balance chart, match wins by bot,
-    tournament champions) stay reachable as ``plots.plot_balance`` and so on."""
-    if name in ("plot_balance", "plot_match_bots", "plot_champions"):
-        from unosim.analysis import charts
-
-        return getattr(charts, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -93,13 +93,12 @@ def check_workers(workers: int | None, scheduler: str | None) -> None:
     if workers is None or scheduler:  # on a scheduler, dask_client checks it (its sign only)
         return
     from unosim.run.jobs import RunError
-    from unosim.run.play import max_workers, set_workers
+    from unosim.run.workers import check_workers
 
     try:
-        set_workers(workers)
+        check_workers(workers)
     except RunError as e:
         raise UserError(str(e)) from None
-    set_workers(max_workers())  # the run sets its own count; leave numba as it was
 
 
 def plural(n: int, noun: str) -> str:

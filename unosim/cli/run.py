@@ -257,8 +257,8 @@ def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None
     difference of `duel A B`.  A bot is a strategy name, name:param=value,... (e.g.
     counter:suspicion=0.5) or a bot file (.toml), labelled by its name."""
     from unosim.rules.config import ConfigError
-    from unosim.analysis.duel import duel as play_duel
-    from unosim.analysis.duel import render
+    from unosim.studies.duel import duel as play_duel
+    from unosim.studies.duel import render
     from unosim.run.jobs import RunError
 
     try:

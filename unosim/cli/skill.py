@@ -1,4 +1,4 @@
-"""`unosim tune`, `unosim league` and `unosim skill`: parse, call unosim.skill, print.
+"""`unosim tune`, `unosim league` and `unosim skill`: parse, call unosim.studies, print.
 
 Errors follow the CLI's rule: one ``Error: ...`` line naming the option, exit status 2,
 never a traceback."""
@@ -23,7 +23,7 @@ def _user_error(msg: str) -> click.ClickException:
 
 def _bots(values: tuple[str, ...], option: str) -> list[Any]:
     """Bot specs (names, name:p=v, bot files; comma-separated or repeated) -> bots."""
-    from unosim.run.botfile import resolve_bot, split_bots
+    from unosim.rules.botfile import resolve_bot, split_bots
     from unosim.rules.config import ConfigError
 
     try:
@@ -34,10 +34,10 @@ def _bots(values: tuple[str, ...], option: str) -> list[Any]:
 
 def _workers(workers: int | None) -> int:
     from unosim.run.jobs import RunError
-    from unosim.run.play import set_workers
+    from unosim.run.workers import check_workers
 
     try:
-        return set_workers(workers)
+        return check_workers(workers)
     except RunError as e:
         raise _user_error(str(e)) from None
 
@@ -92,12 +92,12 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
         _tune_replicates(config, out, players, seed, replicates)
         return
     from unosim.run.jobs import RunError
-    from unosim.skill.tune import check_args
+    from unosim.studies.tune import check_args
 
     cfg = _players(load_config_arg(config), players)
     field_bots = _bots(field, "--field")
     w = _workers(workers)
-    from unosim.skill.arena import Objective
+    from unosim.studies.arena import Objective
 
     try:
         obj = Objective.parse(objective)
@@ -123,13 +123,13 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
     """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
     from tqdm import tqdm
 
-    from unosim.run.botfile import dump_bot
+    from unosim.rules.botfile import dump_bot
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
-    from unosim.skill.plots import plot_curve
-    from unosim.skill.tune import check as final_check
-    from unosim.skill.tune import default_popsize
-    from unosim.skill.tune import tune as search
+    from unosim.analysis.skill_plots import plot_curve
+    from unosim.studies.tune import check as final_check
+    from unosim.studies.tune import default_popsize
+    from unosim.studies.tune import tune as search
 
     dest = g.root
     generations = max(0, budget // (default_popsize() + 1))
@@ -208,13 +208,13 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
 def _tune_replicates(config: str, out: str | None, players: int | None, seed: int, replicates: int) -> None:
     """`unosim tune --replicates K`: the command once per replicate (seed + r, into
     DIR/replicate=<r>), then every check figure over the replicates with the search noise
-    in its interval (unosim/skill/replicates.py); DIR/bot.toml is the median replicate's
+    in its interval (unosim/studies/replicates.py); DIR/bot.toml is the median replicate's
     bot (by its check against the field: a typical tuned bot, not the luckiest)."""
     import shutil
 
     import numpy as np
 
-    from unosim.skill.replicates import combine
+    from unosim.studies.replicates import combine
 
     if not 2 <= replicates <= 100:
         raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
@@ -248,7 +248,7 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
             "tuned - its best built-in": over([c["tuned_minus_best_builtin"] for c in checks], "diff"),
             "tuned at a table of that built-in": over([c["tuned_vs_best_builtin_table"] for c in checks])}
     click.echo(f"over {replicates} replicates (seeds {seed}-{seed + replicates - 1}): mean, 95% interval with the "
-               f"search's noise (Student t, {replicates - 1} df; unosim/skill/replicates.py):")
+               f"search's noise (Student t, {replicates - 1} df; unosim/studies/replicates.py):")
     for name, (line, _) in rows.items():
         click.echo(f"  {name:<34} {line}")
     share = [c["tuned_vs_field"]["share"] for c in checks]
@@ -303,8 +303,8 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
 
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
-    from unosim.skill.league import POOR_FIT, fit_league, make_league, render_league, run_league
-    from unosim.skill.plots import plot_league
+    from unosim.studies.league import POOR_FIT, fit_league, make_league, render_league, run_league
+    from unosim.analysis.skill_plots import plot_league
 
     cfg = load_config_arg(config)
     found = _bots(bots, "--bots")
@@ -386,11 +386,11 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         replicates = 1 if bot else 3
     if not 1 <= replicates <= 100:
         raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
-    from unosim.run.botfile import resolve_bot
+    from unosim.rules.botfile import resolve_bot
     from unosim.rules.config import ConfigError
     from unosim.run.jobs import RunError
     from unosim.run.sweep import SweepError, load_sweep
-    from unosim.skill.tune import check_args, default_popsize
+    from unosim.studies.tune import check_args, default_popsize
 
     try:
         sw = load_sweep(sweep_file)
@@ -432,8 +432,8 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     """`unosim skill` inside its guarded folder ``g``."""
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
-    from unosim.skill.index import base_differences, render_skill, skill_frame, skill_sweep
-    from unosim.skill.plots import plot_skill
+    from unosim.studies.skill_index import base_differences, render_skill, skill_frame, skill_sweep
+    from unosim.analysis.skill_plots import plot_skill
 
     dest = g.root
     try:

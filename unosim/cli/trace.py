@@ -65,8 +65,10 @@ def _trace_match(cfg: Any, seed: int, match: int, hand: int, rotation: int | Non
     from unosim.run.jobs import DEFAULT_MAX_HANDS
     from unosim.run.play import play_match_chunk
 
-    if not 0 <= match < 2**63 // 1_000_000:
-        raise UserError(f"--match: must be between 0 and {2**63 // 1_000_000 - 1} (got {match})")
+    from unosim.kernel.layout import MAX_SEQUENCES
+
+    if not 0 <= match < MAX_SEQUENCES:
+        raise UserError(f"--match: must be between 0 and {MAX_SEQUENCES - 1} (got {match})")
     if hand >= DEFAULT_MAX_HANDS:
         raise UserError(f"--hand: a match has at most {DEFAULT_MAX_HANDS:,} hands (got {hand})")
     from unosim.rules.config import to_params
@@ -90,8 +92,10 @@ def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, tab
         raise UserError(f"--tournament: a partner-rotation tournament (T1) is for 4 or 8 players; "
                         f"this config has table.players = {cfg.players}")
     rounds, tables = rounds_tables(cfg.players)
-    if not 0 <= tournament < 2**63 // 1_000_000:
-        raise UserError(f"--tournament: must be between 0 and {2**63 // 1_000_000 - 1} (got {tournament})")
+    from unosim.kernel.layout import MAX_SEQUENCES
+
+    if not 0 <= tournament < MAX_SEQUENCES:
+        raise UserError(f"--tournament: must be between 0 and {MAX_SEQUENCES - 1} (got {tournament})")
     if rnd is None or not 0 <= rnd < rounds:
         raise UserError(f"--round: give a round between 0 and {rounds - 1} (got {rnd})")
     if table is None or not 0 <= table < tables:

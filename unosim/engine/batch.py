@@ -9,9 +9,9 @@ once per block, not once per hand.
 import numpy as np
 from numba import prange
 from unosim.kernel.jit import jit, kernel
-from unosim.kernel.borrow import address, borrow
+from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
-from unosim.kernel.layout import (COUNTER_SLOTS, LOG_WIDTH, N_COUNTERS, N_OUT, N_STATE, O_CARDS0, O_COUNTER0,
+from unosim.kernel.layout import (COUNTER_SLOTS, N_COUNTERS, N_OUT, O_CARDS0, O_COUNTER0,
     O_DEALER, O_FIRST, O_HAND, O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER, S_DEALER, S_FIRST, S_HS0,
     S_LOGCAP, S_NP, S_RANK0, S_STALLED, S_WINNER)
 from unosim.rules.params import P_DEALER, P_FINISH, P_PLAYERS, P_TEAMS
@@ -74,49 +74,64 @@ def write_row(st, P, out, i, index):
         out[i, O_RANK0 + s] = st[S_RANK0 + s] if ranked else 0
 
 
-@kernel(inline="never")
-def keep_alive(a, b, c):
-    """A use of the owning arrays after the loop, so they outlive their borrowed views."""
-    return a.shape[0] + b.shape[0] + c.shape[0]
+@jit(inline=True)
+def hands_block(mem, P, seed, start, lo, hi, out):
+    """Hands ``start+lo .. start+hi-1`` into ``out[lo:hi]``, on one block's arrays ``mem``
+    (:func:`unosim.kernel.borrow.scratch`)."""
+    st, rng, log, _ = handles(mem)  # log: capacity st[S_LOGCAP] = 0, nothing is logged
+    Pv = address(P)
+    outv = borrow(out)
+    for i in range(lo, hi):
+        index = start + i
+        rng[0] = stream_start(seed, STREAM_HANDS, index)
+        dealer = hand_dealer(Pv, rng, index)
+        play_hand(st, Pv, rng, log, dealer)
+        write_row(st, Pv, outv, i, index)
 
 
 @kernel(parallel=True, nogil=True)
 def play_hands(P, seed, start, count, out, blocks):
     """Play hands ``start .. start+count-1`` of the run with this seed into ``out[:count]``."""
     for b in prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
-        st_mem = np.zeros(N_STATE, np.int64)
-        rng_mem = np.zeros(1, np.uint64)
-        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
-        st = address(st_mem)
-        rng = address(rng_mem)
-        log = address(log_mem)  # capacity st[S_LOGCAP] = 0: nothing is logged
-        Pv = address(P)
-        outv = borrow(out)
-        for i in range(lo, hi):
-            index = start + i
-            rng[0] = stream_start(seed, STREAM_HANDS, index)
-            dealer = hand_dealer(Pv, rng, index)
-            play_hand(st, Pv, rng, log, dealer)
-            write_row(st, Pv, outv, i, index)
-        keep_alive(st_mem, rng_mem, log_mem)
+        hands_block(scratch(0), P, seed, start, b * count // blocks, (b + 1) * count // blocks, out)
+
+
+@jit()
+def replay(mem, P, log, state, rotate_to, draw_first, hand, seed, stream, base):
+    """The one trace replay: hands ``0 .. hand`` of a sequence (a hand of a batch, a match, a
+    table's round of a tournament) played again exactly as the run played them, the last
+    with the event log on (the earlier ones unlogged: they move the random stream and pick
+    the dealers); the final state is left in ``mem[0]`` (its events: the first
+    ``st[S_NLOG]`` rows of ``log``).
+
+    The sequence starts from random state ``state``; its first dealer is seat
+    ``rotate_to``, or with ``draw_first`` R4's choice from it (:func:`deal_next`), and
+    every later hand's follows R4 from the hand before and its winner.  ``stream`` >= 0
+    (a split run: one stream per hand): hand ``h`` > 0 restarts from ``stream_start(seed,
+    stream, base + h)`` before its dealer is chosen."""
+    st, rng, none, _ = handles(mem)
+    Pv = address(P)
+    rng[0] = state
+    dealer = rotate_to
+    if draw_first:
+        dealer = deal_next(Pv, rng, rotate_to, -1)
+    n = int(Pv[P_PLAYERS])
+    for h in range(hand):
+        play_hand(st, Pv, rng, none, dealer)
+        if stream >= 0:
+            rng[0] = stream_start(seed, stream, base + h + 1)
+        dealer = deal_next(Pv, rng, (dealer + 1) % n, st[S_WINNER])
+    st[S_LOGCAP] = log.shape[0]
+    play_hand(st, Pv, rng, address(log), dealer)
 
 
 @jit()
 def trace_hand(P, seed, index, log):
     """Replay hand ``index`` of a run with the event log on; returns the final state (the
     events written to ``log`` are its first ``st[S_NLOG]`` rows)."""
-    st = np.zeros(N_STATE, np.int64)
-    st[S_LOGCAP] = log.shape[0]
-    rng_mem = np.zeros(1, np.uint64)
-    rng = address(rng_mem)
-    rng[0] = stream_start(seed, STREAM_HANDS, index)
-    Pv = address(P)
-    dealer = hand_dealer(Pv, rng, index)
-    play_hand(address(st), Pv, rng, address(log), dealer)
-    keep_alive(rng_mem, P, log)
-    return st
+    mem = scratch(0)
+    replay(mem, P, log, stream_start(seed, STREAM_HANDS, index), index % int(P[P_PLAYERS]), True, 0, seed, -1, 0)
+    return mem[0]
 
 
 def new_out(count: int) -> np.ndarray:

@@ -29,10 +29,10 @@ import numpy as np
 from numba import prange
 from unosim.kernel.jit import jit, kernel
 
-from .batch import STREAM_MATCHES, deal_next, keep_alive, write_row
-from unosim.kernel.borrow import address, borrow
+from .batch import STREAM_MATCHES, deal_next, replay, write_row
+from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
-from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_RANK0, O_STALLED, O_WINNER, S_LOGCAP
+from unosim.kernel.layout import HAND_STRIDE, N_OUT, O_POINTS0, O_RANK0, O_STALLED, O_WINNER
 from unosim.rules.params import MAX_PLAYERS, P_CHIPS_HANDS, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
 from unosim.kernel.rng import stream_start
 from unosim.rules.codes import Finish
@@ -50,12 +50,6 @@ M_CHIPS0 = M_CHIPS_END + 1          # per seat: S4 chip balance after this hand 
 N_MOUT = M_CHIPS0 + MAX_PLAYERS
 
 STREAM_MATCH_HANDS = 4
-
-HAND_STRIDE = 1_000_000
-"""The ``hand`` column of a match run is ``match * HAND_STRIDE + hand_in_match``: unique,
-readable (match 12, hand 7 -> 12000007), and independent of chunking; ``max_hands`` may
-not exceed it."""
-
 
 @jit()
 def first_dealer(P, rng):
@@ -214,6 +208,24 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split)
         dealer = next_dealer(P, rng, dealer, row[O_WINNER])
 
 
+@jit(inline=True)
+def matches_block(mem, P, seed, lo, hi, max_hands, slab, split):
+    """Matches ``lo .. hi-1`` in order into ``slab`` until they are all played or it is full,
+    on one block's arrays ``mem`` (:func:`unosim.kernel.borrow.scratch`, ``N_TOT`` of
+    scratch); returns (rows written, matches finished)."""
+    st, rng, log, tot = handles(mem)
+    Pv = address(P)
+    used = 0
+    k = 0
+    for m in range(lo, hi):
+        got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot, split)
+        if got < 0:
+            break
+        used += got
+        k += 1
+    return used, k
+
+
 @kernel(parallel=True, nogil=True)
 def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done, split):
     """Block b plays matches ``lo[b] .. hi[b]-1`` in order into slab ``rows[b]`` until they
@@ -222,30 +234,9 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done, split):
     empty slab).  ``rows`` holds ``(blocks, slab rows, N_MOUT)``; ``split``: one stream per
     hand (module docstring)."""
     for b in prange(lo.shape[0]):
-        st_mem = np.zeros(N_STATE, np.int64)
-        rng_mem = np.zeros(1, np.uint64)
-        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
-        tot_mem = np.zeros(N_TOT, np.int64)
-        st = address(st_mem)
-        rng = address(rng_mem)
-        log = address(log_mem)
-        tot = borrow(tot_mem)
-        Pv = address(P)
-        slab = borrow(rows)[b]
-        used = 0
-        k = 0
-        for m in range(lo[b], hi[b]):
-            got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot, split)
-            if got < 0:
-                break
-            used += got
-            k += 1
+        used, k = matches_block(scratch(N_TOT), P, seed, lo[b], hi[b], max_hands, borrow(rows)[b], split)
         nrows[b] = used
         done[b] = k
-        keep_alive(st_mem, rng_mem, log_mem)
-        keep_alive(tot_mem, tot_mem, tot_mem)
-
-
 
 
 @jit()
@@ -255,28 +246,10 @@ def trace_match_hand(P, seed, match, hand, log, split):
     its dealers), with the event log on for that hand; returns its final state (the events
     are the first ``st[S_NLOG]`` rows of ``log``).  ``split``: the run gave every hand its
     own stream (a seat-rotated run; ``P`` is then that rotation's vector)."""
-    st_mem = np.zeros(N_STATE, np.int64)
-    rng_mem = np.zeros(1, np.uint64)
-    none = np.zeros((0, LOG_WIDTH), np.int64)
-    row = np.zeros((1, N_MOUT), np.int64)
-    st = address(st_mem)
-    rng = address(rng_mem)
-    Pv = address(P)
+    mem = scratch(0)
     if split:
-        rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE)
+        replay(mem, P, log, stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE), 0, True, hand, seed,
+               STREAM_MATCH_HANDS, match * HAND_STRIDE)
     else:
-        rng[0] = stream_start(seed, STREAM_MATCHES, match)
-    dealer = first_dealer(Pv, rng)
-    for h in range(hand + 1):
-        if h == hand:
-            st_mem[S_LOGCAP] = log.shape[0]
-            play_hand(st, Pv, rng, address(log), dealer)
-        else:
-            play_hand(st, Pv, rng, address(none), dealer)
-        write_row(st, Pv, row, 0, match * HAND_STRIDE + h)
-        if split:
-            rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + h + 1)
-        dealer = next_dealer(Pv, rng, dealer, row[0, O_WINNER])
-    keep_alive(rng_mem, none, log)
-    keep_alive(P, row, P)
-    return st_mem
+        replay(mem, P, log, stream_start(seed, STREAM_MATCHES, match), 0, True, hand, seed, -1, 0)
+    return mem[0]

@@ -23,15 +23,14 @@ row is the hand's O1 record (``write_row``; seats are the table's seats) followe
 and on the tournament's last row its champions.
 """
 
-import numpy as np
 from numba import prange
 
 from unosim.kernel.jit import jit, kernel
 
-from .batch import deal_next, keep_alive, write_row
-from unosim.kernel.borrow import address, borrow
+from .batch import deal_next, replay, write_row
+from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
-from unosim.kernel.layout import LOG_WIDTH, N_OUT, N_STATE, O_POINTS0, O_STALLED, O_WINNER, S_LOGCAP
+from unosim.kernel.layout import HAND_STRIDE, N_OUT, O_POINTS0, O_STALLED, O_WINNER
 from unosim.kernel.rng import stream_start
 from unosim.rules.params import P_HANDS_PER_ROUND
 
@@ -53,9 +52,8 @@ T_CHAMP_POS0 = T_NEG0 + MAX_T_PLAYERS  # per player: 1 on the last row if an S1 
 T_CHAMP_NEG0 = T_CHAMP_POS0 + MAX_T_PLAYERS  # per player: 1 on the last row if an S2 champion
 N_TOUT = T_CHAMP_NEG0 + MAX_T_PLAYERS
 
-HAND_STRIDE = 1_000_000
-"""The ``hand`` column of a tournament run is ``tournament * HAND_STRIDE + row``, ``row``
-the hand's place in the tournament (0-based, in the order round, table, hand)."""
+# The ``hand`` column of a tournament run is ``tournament * HAND_STRIDE + row``, ``row`` the
+# hand's place in the tournament (0-based, in the order round, table, hand).
 
 
 @jit()
@@ -135,6 +133,19 @@ def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables,
     return k
 
 
+@jit(inline=True)
+def tournaments_block(mem, Ps, seating, players, rounds, tables, seed, start, lo, hi, rows_per, out, split):
+    """Tournaments ``start+lo .. start+hi-1`` into their rows of ``out``, on one block's
+    arrays ``mem`` (:func:`unosim.kernel.borrow.scratch`, ``2 * MAX_T_PLAYERS`` of scratch)."""
+    st, rng, log, tot = handles(mem)
+    outv = borrow(out)
+    Psv = borrow(Ps)
+    seatv = borrow(seating)
+    for j in range(lo, hi):
+        play_tournament(st, Psv, seatv, rng, log, seed, start + j, players, rounds, tables, outv,
+                        j * rows_per, tot, split)
+
+
 @kernel(parallel=True, nogil=True)
 def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, out, blocks, split):
     """Tournaments ``start .. start+count-1`` into ``out`` (``rows_per`` rows each, in
@@ -142,24 +153,8 @@ def play_tournaments(Ps, seating, players, rounds, tables, seed, start, count, o
     stream per hand (module docstring)."""
     rows_per = out.shape[0] // max(count, 1)
     for b in prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
-        st_mem = np.zeros(N_STATE, np.int64)
-        rng_mem = np.zeros(1, np.uint64)
-        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
-        tot_mem = np.zeros(2 * MAX_T_PLAYERS, np.int64)
-        st = address(st_mem)
-        rng = address(rng_mem)
-        log = address(log_mem)
-        tot = borrow(tot_mem)
-        outv = borrow(out)
-        Psv = borrow(Ps)
-        seatv = borrow(seating)
-        for j in range(lo, hi):
-            play_tournament(st, Psv, seatv, rng, log, seed, start + j, players, rounds, tables, outv,
-                            j * rows_per, tot, split)
-        keep_alive(st_mem, rng_mem, log_mem)
-        keep_alive(tot_mem, tot_mem, tot_mem)
+        tournaments_block(scratch(2 * MAX_T_PLAYERS), Ps, seating, players, rounds, tables, seed, start,
+                          b * count // blocks, (b + 1) * count // blocks, rows_per, out, split)
 
 
 @jit()
@@ -167,34 +162,14 @@ def trace_tournament_hand(P, seed, t, rnd, table, rounds, tables, hand, log, spl
     """Replay hand ``hand`` of one table's round exactly as the run played it (the round's
     earlier hands at that table are played again, unlogged), with the event log on for
     that hand; returns its final state (events: the first ``st[S_NLOG]`` rows of ``log``).
-    ``P``: that table's parameter vector for that round; ``split``: the run gave every
-    hand its own stream (a seat-rotated run)."""
-    st_mem = np.zeros(N_STATE, np.int64)
-    rng_mem = np.zeros(1, np.uint64)
-    none = np.zeros((0, LOG_WIDTH), np.int64)
-    row = np.zeros((1, N_OUT), np.int64)
-    st = address(st_mem)
-    rng = address(rng_mem)
-    Pv = address(P)
-    rng[0] = table_stream(seed, t, rnd, table, rounds, tables)
-    hpr = int(P[P_HANDS_PER_ROUND])
-    k0 = (rnd * tables + table) * hpr  # the round's first hand's row in the tournament
-    dealer = 0
-    winner = -1
-    for h in range(hand + 1):
-        if split:
-            rng[0] = stream_start(seed, STREAM_TOURNAMENT_HANDS, t * HAND_STRIDE + k0 + h)
-            if h > 0:
-                dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, winner)
-        if h == hand:
-            st_mem[S_LOGCAP] = log.shape[0]
-            play_hand(st, Pv, rng, address(log), dealer)
-        else:
-            play_hand(st, Pv, rng, address(none), dealer)
-        write_row(st, Pv, row, 0, h)
-        winner = row[0, O_WINNER]
-        if not split:
-            dealer = deal_next(Pv, rng, (dealer + 1) % TABLE_SEATS, winner)
-    keep_alive(rng_mem, none, log)
-    keep_alive(P, row, P)
-    return st_mem
+    ``P``: that table's parameter vector for that round (``TABLE_SEATS`` players; T1: seat
+    0 deals the round's first hand); ``split``: the run gave every hand its own stream (a
+    seat-rotated run)."""
+    mem = scratch(0)
+    first = t * HAND_STRIDE + (rnd * tables + table) * int(P[P_HANDS_PER_ROUND])  # the round's first row
+    if split:
+        replay(mem, P, log, stream_start(seed, STREAM_TOURNAMENT_HANDS, first), 0, False, hand, seed,
+               STREAM_TOURNAMENT_HANDS, first)
+    else:
+        replay(mem, P, log, table_stream(seed, t, rnd, table, rounds, tables), 0, False, hand, seed, -1, 0)
+    return mem[0]

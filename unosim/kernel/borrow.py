@@ -8,13 +8,26 @@ pointers (:func:`address`): numba indexes a ``CPointer`` like a 1-d array (``p[i
 ``p[i] = v``) and never counts it.  :func:`borrow` is the same idea for arrays whose
 shape is still needed (the output rows).
 
-The caller must keep the owning arrays alive (used after the loop) for as long as the
-handles are in use: handles never escape a kernel.
+A handle does not keep its array alive: numba frees a local array right after its last
+use, and a handle taken from it and used later reads freed memory, silently.  So the
+kernels take handles only in one shape (a test checks it: every ``address``, ``borrow``
+and ``handles`` call in the engine names a parameter of the function it is in):
+
+* a kernel allocates a block's arrays with :func:`scratch` and passes them, as one
+  argument, to the function that plays the block;
+* that function takes the handles with :func:`handles` from its argument.
+
+A caller holds what it passes for the whole call, so the arrays outlive every handle by
+construction: there is no "keep alive" step to forget.
 """
 
+import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from unosim.kernel.jit import jit
+from unosim.kernel.layout import LOG_WIDTH, N_STATE
 
 
 @intrinsic
@@ -48,3 +61,21 @@ def address(typingctx, arr):
         return context.make_array(sig.args[0])(context, builder, args[0]).data
 
     return sig, codegen
+
+
+@jit()
+def scratch(extra):
+    """A block's own arrays, the only ones a kernel allocates: the hand state, the random
+    state, an empty event log (capacity ``st[S_LOGCAP]`` 0: nothing is logged) and
+    ``extra`` int64 of scratch.  Pass them as one argument to the function that uses them
+    (module docstring)."""
+    return (np.zeros(N_STATE, np.int64), np.zeros(1, np.uint64), np.zeros((0, LOG_WIDTH), np.int64),
+            np.zeros(extra, np.int64))
+
+
+@jit(inline=True)
+def handles(mem):
+    """Handles on the arrays of :func:`scratch`: the state, random state and log as data
+    pointers, the scratch as a borrowed view.  ``mem`` must be a parameter of the calling
+    function (module docstring)."""
+    return address(mem[0]), address(mem[1]), address(mem[2]), borrow(mem[3])

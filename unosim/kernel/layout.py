@@ -76,6 +76,13 @@ S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (reset): the switche
 S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (reset)
 N_STATE = S_BOT0 + MAX_PLAYERS
 
+
+def bot_memory(seat: int, word: int = 0) -> int:
+    """The st slot of memory word ``word`` of the bot at ``seat`` (a strategy names its words,
+    e.g. ``bots.counter.M_SEEN``; coloured kinds use their own code as the word)."""
+    return S_MEM0 + seat * N_KINDS + word
+
+
 # --------------------------------------------------------------------------- the hand's counters
 class Counter(NamedTuple):
     """One tally a hand row carries.  ``name`` names both slots: ``S_<name>``, where the
@@ -131,6 +138,14 @@ O_POINTS0 = O_COUNTER0 + N_COUNTERS
 O_CARDS0 = O_POINTS0 + MAX_PLAYERS
 O_RANK0 = O_CARDS0 + MAX_PLAYERS
 N_OUT = O_RANK0 + MAX_PLAYERS
+
+HAND_STRIDE = 1_000_000
+"""The ``hand`` column of a match or tournament run is ``sequence * HAND_STRIDE + k``, ``k``
+the hand's place in its match (tournament): unique, readable (match 12, hand 7 ->
+12000007) and independent of chunking; ``max_hands`` may not exceed it.  Split runs
+(seating.py) seed hand ``k`` of a sequence from the same number."""
+MAX_SEQUENCES = 2**63 // HAND_STRIDE
+"""Matches (tournaments) a run may number: the hand column stays an int64."""
 
 # Column names in file order; per-seat columns are added for the seats at the table.
 HAND_COLUMNS = (

@@ -250,14 +250,25 @@ def parse_config(data: Mapping[str, Any], source_text: str | None = None) -> Rul
 # --------------------------------------------------------------------------- the kernel's P
 
 
+def encode_seat(strategy: str, params: dict) -> np.ndarray:
+    """The ``BOT_STRIDE`` floats of one seat's bot in ``P`` (at ``slots.seat_slots(seat)``):
+    its strategy code, then its parameters in the strategy's order (bools 0/1, enum
+    strings as their index), zeros after."""
+    code, spec = strategies()[strategy]
+    block = np.zeros(slots.BOT_STRIDE)
+    block[0] = float(code)
+    for i, (p, (_, allowed)) in enumerate(spec.items()):
+        v = params[p]
+        block[1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
+    return block
+
+
 def to_params(cfg: RulesConfig) -> np.ndarray:
     """The float64 vector ``P`` (length ``slots.N_PARAMS``) the kernel reads.
 
     Every registry key with a slot is encoded there (see :meth:`Key.encode`); the point
-    table goes to ``P_SCORE0..+53`` (R1, H17, H5 giveaway); seat ``s`` gets, at
-    ``P_BOT0 + s * BOT_STRIDE``, its strategy code then its parameters in the strategy's
-    order (bools 0/1, enum strings as their index).  Seats beyond ``players`` get code -1."""
-    strat = strategies()
+    table goes to ``P_SCORE0..+53`` (R1, H17, H5 giveaway); seat ``s`` gets its bot
+    (:func:`encode_seat`) at ``slots.seat_slots(s)``.  Seats beyond ``players`` get code -1."""
     P = np.zeros(slots.N_PARAMS, dtype=np.float64)
     for k in REGISTRY:
         if k.slot is not None:
@@ -265,16 +276,10 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
     P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS] = cards.point_table(
         cfg.zero_points, cfg.red_zero == "giveaway")
     for s in range(slots.MAX_PLAYERS):
-        base = slots.P_BOT0 + s * slots.BOT_STRIDE
         if s >= cfg.players:
-            P[base] = -1.0
+            P[slots.seat_slots(s).start] = -1.0
             continue
-        name, params = cfg.seats[s]
-        code, spec = strat[name]
-        P[base] = float(code)
-        for i, (p, (_, allowed)) in enumerate(spec.items()):
-            v = params[p]
-            P[base + 1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
+        P[slots.seat_slots(s)] = encode_seat(*cfg.seats[s])
     P[slots.P_WATCHERS] = float(any(watches(name, params) for name, params in cfg.seats))
     return P
 

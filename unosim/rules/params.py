@@ -35,6 +35,14 @@ FORMATS = ("chips_hands", "hands_per_round")
 P_SCORE0 = 48            # N_KINDS points per kind (R1, H5, H17)
 P_BOT0 = P_SCORE0 + N_KINDS  # per seat: strategy code (strategies.Strategy) then its parameters
 BOT_STRIDE = 16
+
+
+def seat_slots(seat: int) -> slice:
+    """The ``BOT_STRIDE`` slots of ``P`` holding the bot at ``seat`` (its strategy code, then
+    its parameters): the one place a seat's block is located."""
+    return slice(P_BOT0 + seat * BOT_STRIDE, P_BOT0 + (seat + 1) * BOT_STRIDE)
+
+
 P_FORMAT0 = P_BOT0 + MAX_PLAYERS * BOT_STRIDE
 SLOTS = {**{n: i for i, n in enumerate(SWITCHES)}, **{n: P_FORMAT0 + i for i, n in enumerate(FORMATS)}}
 """Every named slot of ``P`` by key name."""

@@ -39,9 +39,10 @@ import numpy as np
 from unosim import configure
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import ChunkSpec, Job, Progress, RunError
-from unosim.run.play import Player, max_workers
+from unosim.run.play import Player
 from unosim.run.store import ResultDir
 from unosim.run.summary import Summary
+from unosim.run.workers import kernel_workers, max_workers
 
 __all__ = ["ClusterError", "connect", "dask_available", "normalise_address", "probe_scheduler", "run_dask", "task"]
 
@@ -203,13 +204,11 @@ def _kernel_thread() -> ThreadPoolExecutor:
 
 def _play(spec: ChunkSpec, workers: int | None) -> tuple[Player, np.ndarray, np.ndarray | None]:
     """On the kernel thread: the chunk's rows, on ``workers`` cores (all when None)."""
-    import numba
-
     top = max_workers()
     w = top if workers is None else max(1, min(workers, top))
-    numba.set_num_threads(w)  # thread-local in numba: set in the thread that runs the kernel
-    player = spec.job.mode.player(spec.job, w)
-    rows, rotation = player.rows(spec.start, spec.count)
+    with kernel_workers(w):  # thread-local in numba: set in the thread that runs the kernel
+        player = spec.job.mode.player(spec.job, w)
+        rows, rotation = player.rows(spec.start, spec.count)
     return player, rows, rotation
 
 

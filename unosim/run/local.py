@@ -64,7 +64,7 @@ def _stamp(summary: Summary) -> Callable[[Future], None]:
 def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
               progress: Progress | None = None) -> list[Summary]:
     """Play every chunk of ``jobs`` not in ``done`` (per job) on ``workers`` cores (already
-    set, see :func:`unosim.run.play.set_workers`); one summary per job."""
+    set, see :func:`unosim.run.workers.kernel_workers`); one summary per job."""
     players = [job.mode.player(job, workers) for job in jobs]
     summaries = [Summary.of(job) for job in jobs]
     for player, summary in zip(players, summaries):

@@ -28,25 +28,10 @@ from unosim.run.tournaments import Tournament
 from unosim.run.store import column_names, to_table
 
 __all__ = ["MatchPlayer", "Player", "RotatedMatchPlayer", "RotatedPlayer", "RotatedTournamentPlayer", "Slabs",
-           "TournamentPlayer", "match_columns", "max_workers", "play_chunk", "play_match_chunk", "set_workers"]
+           "TournamentPlayer", "match_columns", "play_chunk", "play_match_chunk"]
 
 _START_ROWS = 2048
 _BLOCKS_PER_WORKER = 8
-
-
-def max_workers() -> int:
-    return int(numba.config.NUMBA_NUM_THREADS)
-
-
-def set_workers(workers: int | None) -> int:
-    """Use this many cores for the kernel (all when None)."""
-    top = max_workers()
-    if workers is None:
-        workers = top
-    if workers < 1 or workers > top:
-        raise RunError(f"--workers: {workers} is not between 1 and {top} (the cores numba may use here)")
-    numba.set_num_threads(workers)
-    return workers
 
 
 # --------------------------------------------------------------------------- hands

@@ -26,12 +26,13 @@ from unosim.run.integrity import hold_lock
 from unosim.run.jobs import (DEFAULT_CHUNK, DEFAULT_MAX_HANDS, Job, Progress, RunError,
     chunks, make_job)
 from unosim.run.local import run_local
-from unosim.run.play import max_workers, play_chunk, set_workers
+from unosim.run.play import play_chunk
 from unosim.run.store import StoreError
 from unosim.run.summary import Summary
+from unosim.run.workers import check_workers, kernel_workers
 
-__all__ = ["DEFAULT_CHUNK", "Progress", "RunError", "StoreError", "Summary", "chunks", "execute", "max_workers",
-           "play_chunk", "run_hands", "run_job", "run_matches", "set_workers"]
+__all__ = ["DEFAULT_CHUNK", "Progress", "RunError", "StoreError", "Summary", "chunks", "execute", "play_chunk",
+           "run_hands", "run_job", "run_matches"]
 
 
 def execute(jobs: Sequence[Job], done: Sequence[set[int]] | None = None, *, workers: int | None = None,
@@ -43,7 +44,8 @@ def execute(jobs: Sequence[Job], done: Sequence[set[int]] | None = None, *, work
     done = list(done) if done is not None else [set() for _ in jobs]
     if client is not None:
         return run_dask(client, jobs, done, workers, progress)
-    return run_local(jobs, done, set_workers(workers), progress)
+    with kernel_workers(workers) as count:
+        return run_local(jobs, done, count, progress)
 
 
 def run_job(job: Job, *, workers: int | None = None, client: Any = None, force: bool = False,
@@ -51,7 +53,7 @@ def run_job(job: Job, *, workers: int | None = None, client: Any = None, force: 
     """Prepare ``job``'s output (``force``/``resume``: see
     :meth:`unosim.run.store.ResultDir.prepare`) and play what is missing."""
     if client is None:
-        set_workers(workers)  # a bad --workers is refused before the output is touched
+        check_workers(workers)  # a bad --workers is refused before the output is touched
     if job.out is None:
         return execute([job], [set()], workers=workers, client=client, progress=progress)[0]
     with ExitStack() as stack:

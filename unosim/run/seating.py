@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 
 from unosim.rules.config import RulesConfig, strategies, to_params
-from unosim.rules.params import BOT_STRIDE, P_BOT0
+from unosim.rules.params import seat_slots
 from unosim.kernel.layout import O_WINNER
 
 __all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "seat_of", "instance_at"]
@@ -66,9 +66,7 @@ def rotated_params(P: np.ndarray, n: int, r: int) -> np.ndarray:
     """A copy of ``P`` with every seat's strategy block moved r seats on (seat i -> i + r)."""
     Q = P.copy()
     for i in range(n):
-        src = P_BOT0 + i * BOT_STRIDE
-        dst = P_BOT0 + ((i + r) % n) * BOT_STRIDE
-        Q[dst:dst + BOT_STRIDE] = P[src:src + BOT_STRIDE]
+        Q[seat_slots((i + r) % n)] = P[seat_slots(i)]
     return Q
 
 

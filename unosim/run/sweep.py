@@ -77,13 +77,13 @@ from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress, RunError, check_run, make_job
 from unosim.run.modes import MODES as RUN_MODES
 from unosim.run.modes import Mode
-from unosim.run.play import set_workers
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
 from unosim.run.guard import folder_kind, inside
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
+from unosim.run.workers import check_workers
 
 try:  # Python 3.11+
     import tomllib
@@ -543,7 +543,7 @@ def run_sweep(sweep: Sweep, out: str | Path, *, workers: int | None = None, clie
     for note in sweep.warnings:
         warnings.warn(note, stacklevel=2)
     if client is None:
-        set_workers(workers)  # a bad --workers is refused before the output is touched
+        check_workers(workers)  # a bad --workers is refused before the output is touched
     with hold_lock(Path(out)):
         jobs, done = prepare_sweep(sweep, out, force=force, resume=resume)
         summaries = execute(jobs, done, workers=workers, client=client, progress=progress)

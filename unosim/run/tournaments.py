@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unosim.engine.tournaments import (HAND_STRIDE, MAX_T_PLAYERS, N_TOUT, T_CHAMP_NEG0, T_CHAMP_POS0, T_END,
+from unosim.engine.tournaments import (MAX_T_PLAYERS, N_TOUT, T_CHAMP_NEG0, T_CHAMP_POS0, T_END,
     T_HAND_IN_ROUND, T_NEG0, T_PLAYER0, T_POS0, T_ROUND, T_TABLE, T_TOURNAMENT, TABLE_SEATS, play_tournaments)
+from unosim.kernel.layout import HAND_STRIDE
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.run import outcomes
 from unosim.run.store import column_names

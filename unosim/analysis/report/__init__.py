@@ -63,6 +63,11 @@ from unosim.analysis.report.stream import hist_quantile
 from unosim.analysis.report.summary import hand_report, match_report, summarize
 from unosim.run.schema import RunInfo
 
+# ``print(report)`` shows the text table.  The method is attached here, where the model and
+# its renderers meet, so that model.py (which every renderer imports) imports none of them:
+# importing any module of this package runs this file first, so every Report has it.
+Report.__str__ = to_text  # type: ignore[method-assign]
+
 __all__ = [
     "RunInfo",
     "Result",

@@ -82,8 +82,3 @@ class Report:
         if stat is not None:
             m &= t["stat"] == stat
         return t[m]
-
-    def __str__(self) -> str:
-        from unosim.analysis.report.render import to_text  # render depends on Report
-
-        return to_text(self)

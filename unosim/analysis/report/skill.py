@@ -1,7 +1,7 @@
 """The balance report's skill column: the skill index `unosim skill` measured per point.
 
 `unosim skill SWEEP` writes ``skill.parquet`` (one row per point: the tuned bot's win share
-at a table of B0, normalised so 0 is pure luck; see unosim/skill/index.py) into its own
+at a table of B0, normalised so 0 is pure luck; see unosim/studies/skill_index.py) into its own
 directory, by default ``runs/<sweep>.skill`` next to the sweep's dataset
 ``runs/<sweep>``.  The balance report of a sweep looks there (or where ``skill=`` says)
 and adds, per rule change, the difference of the normalised skill index from the base
@@ -90,7 +90,7 @@ def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[
     """One ``skill`` row per (point partition, base partition, the point's other row
     fields) whose two points both have a skill index.  The two are tuned and measured
     apart, so their variances add; with replicates each includes the search's noise and
-    the interval uses their Student t (unosim/skill/replicates.py)."""
+    the interval uses their Student t (unosim/studies/replicates.py)."""
     by_part = {_key(json.loads(r["partition"]), norm): r for r in table.to_dict("records")}
     out = []
     for point, base, fields in pairs:

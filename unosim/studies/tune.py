@@ -8,8 +8,8 @@ scaled copy of that box where one unit is one ``scale`` (a weight 1, ``w_points`
 that 20 points weigh 1, the rates 0.2), starting at the strategy's defaults with sigma 1.
 
 Fitness: the candidate's figure under the ``objective`` (hands won, points per hand or
-matches won, :class:`~unosim.skill.arena.Objective`) at seat 0 of an
-:class:`~unosim.skill.arena.Arena` against the field (B0 ``random`` by default), every
+matches won, :class:`~unosim.studies.arena.Objective`) at seat 0 of an
+:class:`~unosim.studies.arena.Arena` against the field (B0 ``random`` by default), every
 deal (match) played once per rotation.  Hands are the default for speed, but UNO is
 scored in points: a bot tuned for hands may hoard the 20- and 50-point cards and win
 hands while it loses matches, so ``points`` and ``matches`` say what is wanted.  All
@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from unosim.run.botfile import Bot
+from unosim.rules.botfile import Bot
 from unosim.rules.config import RulesConfig, strategies
 from unosim.run.jobs import RunError
-from unosim.skill.arena import Arena, Objective, Share
+from unosim.studies.arena import Arena, Objective, Share
 
 __all__ = ["BUILTINS", "CHECK_MATCHES", "CHECK_START", "Check", "SPACE", "TuneResult", "check", "check_args", "default_popsize",
            "start_bot", "tune"]

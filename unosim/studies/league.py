@@ -46,18 +46,18 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from unosim.run.botfile import Bot
+from unosim.rules.botfile import Bot
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.rules.config import RulesConfig
 from unosim.run.integrity import hold_lock, write_json_atomic
 from unosim.run.jobs import Job, RunError, make_job
 from unosim.run.runner import execute
-from unosim.run.play import set_workers
 from unosim.run.seating import bot_label
 from unosim.run.guard import inside
 from unosim.run.integrity import REJECTED
 from unosim.run.store import MANIFEST, StoreError, read_manifest, remove_result
 from unosim.run.summary import Summary
+from unosim.run.workers import check_workers
 from unosim.analysis.stats import z_value
 
 __all__ = ["BOOTSTRAP", "LEAGUE_MANIFEST", "MAX_ORDERS", "Fit", "League", "cyclic_orders", "fit_counts",
@@ -186,7 +186,7 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
     from unosim.run.guard import folder_kind, resolve_out
 
     root = resolve_out(out)
-    set_workers(workers)
+    check_workers(workers)  # a bad --workers is refused before the output is touched
     manifest = league.manifest()
     with hold_lock(root):
         if root.exists() and not root.is_dir():

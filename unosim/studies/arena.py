@@ -42,16 +42,17 @@ import numpy as np
 
 from unosim.engine.matches import M_CHIPS0, M_CHIPS_END, M_MATCH, M_NEG0, M_NEG_END, M_POS0, M_POS_END
 from unosim.kernel.layout import O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER
-from unosim.run.botfile import Bot
-from unosim.rules.config import RulesConfig, strategies, to_params
-from unosim.rules.params import BOT_STRIDE, P_BOT0, P_WATCHERS
+from unosim.rules.botfile import Bot
+from unosim.rules.config import RulesConfig, encode_seat, to_params
+from unosim.rules.params import P_WATCHERS, seat_slots
 from unosim.rules.strategies import watches
 from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
+from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import z_value
 
-__all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "bot_block", "share_of"]
+__all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "share_of"]
 
 OBJECTIVES = ("hands", "points", "matches", "matches:s1", "matches:s2", "matches:s4")
 """What ``--objective`` accepts (``matches`` is ``matches:s1``)."""
@@ -96,18 +97,6 @@ class Objective:
         if self.is_share:
             return f"{value:+.2%}" if signed else f"{value:.2%}"
         return f"{value:+.2f}" if signed else f"{value:.2f}"
-
-
-def bot_block(bot: Bot) -> np.ndarray:
-    """The ``BOT_STRIDE`` floats of one seat in ``P``: the strategy code, then its
-    parameters in the registry's order (bools 0/1, choices their index)."""
-    code, spec = strategies()[bot.strategy]
-    block = np.zeros(BOT_STRIDE)
-    block[0] = float(code)
-    for i, (p, (_, allowed)) in enumerate(spec.items()):
-        v = bot.params[p]
-        block[1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
-    return block
 
 
 @dataclass(frozen=True)
@@ -180,7 +169,7 @@ class Arena:
     def params(self, bot: Bot) -> np.ndarray:
         """``P`` with ``bot`` at config seat 0."""
         P = self.P.copy()
-        P[P_BOT0:P_BOT0 + BOT_STRIDE] = bot_block(bot)
+        P[seat_slots(0)] = encode_seat(bot.strategy, bot.params)
         P[P_WATCHERS] = float(self._watch or watches(bot.strategy, bot.params))
         return P
 
@@ -226,7 +215,8 @@ class Arena:
     def _hands(self, Q: np.ndarray, seed: int, start: int, count: int) -> np.ndarray:
         """Kernel rows of hands ``start .. start+count-1``, played into the reused buffer."""
         t = time.perf_counter()
-        rows = play_chunk(Q, seed, start, count, self.workers, self._buffer)
+        with kernel_workers(self.workers):
+            rows = play_chunk(Q, seed, start, count, self.workers, self._buffer)
         if self._buffer is None or len(rows) > len(self._buffer):
             self._buffer = rows  # kept for the next call: no fresh pages per candidate
         self.kernel_seconds += time.perf_counter() - t
@@ -258,8 +248,9 @@ class Arena:
         for r, a in itertools.product(range(n), range(0, matches, SLICE_MATCHES)):
             Q = rotated_params(P, n, r)
             t = time.perf_counter()
-            rows = play_match_chunk(Q, seed, start + a, min(SLICE_MATCHES, matches - a), self.workers,
-                                    DEFAULT_MAX_HANDS, self._slabs, split=True)
+            with kernel_workers(self.workers):
+                rows = play_match_chunk(Q, seed, start + a, min(SLICE_MATCHES, matches - a), self.workers,
+                                        DEFAULT_MAX_HANDS, self._slabs, split=True)
             self.kernel_seconds += time.perf_counter() - t
             self.hands += len(rows)
             for k, (end, base, sign) in _SYSTEM.items():

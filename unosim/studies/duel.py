@@ -25,7 +25,7 @@ with a 95% interval, the points it scores per hand under S1 (the cards left in t
 hands when it wins, 0 otherwise) and the points left in its own hand per hand (what S2
 adds up), all where it sits alone.  A bot is a strategy name, optionally with parameters
 (``counter:suspicion=0.5,bluff_rate=0.1``; values are TOML literals), or a bot file
-(``tuned/bot.toml``, written by `unosim tune`; unosim/run/botfile.py), labelled by the
+(``tuned/bot.toml``, written by `unosim tune`; unosim/rules/botfile.py), labelled by the
 file's ``name`` (else its stem).  A and B may be the same bot: they are told apart by
 their argument (A, B), not their name.
 """
@@ -39,10 +39,11 @@ import numpy as np
 
 from unosim.kernel.layout import O_POINTS0, O_STALLED, O_WINNER
 from unosim.rules.config import ConfigError, RulesConfig, default_config, to_params
-from unosim.run.botfile import is_bot_file, load_bot_file, parse_spec
+from unosim.rules.botfile import is_bot_file, load_bot_file, parse_spec
 from unosim.run.jobs import RunError
-from unosim.run.play import play_chunk, set_workers
+from unosim.run.play import play_chunk
 from unosim.run.seating import rotated_params
+from unosim.run.workers import check_workers, kernel_workers
 from unosim.analysis.stats import z_value
 
 __all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
@@ -176,7 +177,7 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
         entries["O"] = parse_bot(others, "--others")
     tables = [(roles, _table(base, [entries[r] for r in roles], roles, players))
               for roles in seatings(players, others is not None)]
-    w = set_workers(workers)
+    w = check_workers(workers)
     n = players
     tally = {r: _Tally(hands) for r in ("A", "B", "O")}
     tally["O"].seats = n - 2
@@ -189,7 +190,8 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
             Q = rotated_params(P, n, rot)
             for start in range(0, hands, CHUNK):
                 count = min(CHUNK, hands - start)
-                rows = play_chunk(Q, seed, start, count, w, buffer)
+                with kernel_workers(w):
+                    rows = play_chunk(Q, seed, start, count, w, buffer)
                 if buffer is None or len(rows) > len(buffer):
                     buffer = rows
                 rows = rows[:count]

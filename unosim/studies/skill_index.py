@@ -17,7 +17,7 @@ once everyone plays well.
 Search noise: another seed tunes another bot, a little stronger or weaker, so every point
 is tuned ``replicates`` times with independent seeds (3 by default in `unosim skill`) and
 its figures are the mean over the replicates, with intervals that include the
-between-replicate variance (unosim/skill/replicates.py); each replicate's own figures are
+between-replicate variance (unosim/studies/replicates.py); each replicate's own figures are
 kept in ``skill_replicates.parquet``.
 
 The index is a lower bound on the game's true skill: a stronger bot than the tuned one
@@ -39,14 +39,15 @@ import numpy as np
 import pandas as pd
 
 from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
-from unosim.run.botfile import Bot, dump_bot, resolve_bot
+from unosim.rules.botfile import Bot, dump_bot, resolve_bot
 from unosim.rules.config import RulesConfig, to_params
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep, partition_text
+from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import wilson_interval
-from unosim.skill.arena import SLICE_HANDS, Arena
-from unosim.skill.tune import CHECK_START, tune
+from unosim.studies.arena import SLICE_HANDS, Arena
+from unosim.studies.tune import CHECK_START, tune
 
 __all__ = ["REPLICATES_FILE", "SKILL_FILE", "SkillPoint", "combine_points", "measure", "skill_sweep"]
 
@@ -98,7 +99,8 @@ def _first_seat(cfg: RulesConfig, bot: Bot, seed: int, hands: int, workers: int)
     even = 1.0 / cfg.teams if cfg.teams > 1 else 1.0 / cfg.players
     w = d = 0
     for a in range(CHECK_START, CHECK_START + hands, SLICE_HANDS):  # slices: Ctrl-C is seen between them
-        rows = play_chunk(P, seed, a, min(SLICE_HANDS, CHECK_START + hands - a), workers)
+        with kernel_workers(workers):
+            rows = play_chunk(P, seed, a, min(SLICE_HANDS, CHECK_START + hands - a), workers)
         ok = rows[:, O_STALLED] == 0
         if cfg.teams > 1:
             won = rows[:, O_WIN_TEAM] == rows[:, O_FIRST] % cfg.teams
@@ -152,8 +154,8 @@ def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
     """The per-point table from every replicate's figures (``raw``: one row per point and
     replicate, :func:`measure`'s keys plus the point's own): shares and first-seat edges
     averaged over the replicates, intervals with the search's noise pooled per table size
-    (unosim/skill/replicates.py), the skill indexes derived from the share."""
-    from unosim.skill.replicates import combine
+    (unosim/studies/replicates.py), the skill indexes derived from the share."""
+    from unosim.studies.replicates import combine
 
     if not len(raw):
         return []
@@ -316,7 +318,7 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     errors include the search's noise and the interval uses their Student t; a frame
     without them (one tuning per point, or a hand-made one) reads each error off its
     normal interval."""
-    from unosim.skill.replicates import quantile
+    from unosim.studies.replicates import quantile
 
     def se_of(r: Any) -> float:
         se = r.get("norm_se", float("nan"))

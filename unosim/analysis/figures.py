@@ -1,0 +1,233 @@
+"""The helpers every figure of :mod:`unosim.analysis.plots` and :mod:`unosim.analysis.charts`
+draws with: figures outside pyplot, wrapped titles, legends outside the axes, distinct colours,
+share tables and difference bars, and :func:`save` (names the bots, notes incomplete results,
+writes the PNG).  Both figure modules call them through this module (``figures.save``), so
+one patch of it sees every figure."""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib import colormaps
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from unosim.analysis import report as rp
+from unosim.analysis.report.render import bots_of
+
+DPI = 120
+ZERO = {"color": "0.3", "linestyle": "dashed", "linewidth": 0.9, "zorder": 0.5}
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def summary(obj: rp.Report | Any) -> rp.Report:
+    """Accept a summary Report or anything :func:`unosim.analysis.report.summarize` accepts."""
+    if isinstance(obj, rp.Report):
+        return obj
+    return rp.summarize(obj)
+
+
+def new(
+    ncols: int = 1, nrows: int = 1, size: tuple[float, float] = (7.0, 4.0), **kw: Any
+) -> tuple[Figure, np.ndarray]:
+    fig = Figure(figsize=(size[0] * ncols, size[1] * nrows), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False, **kw).ravel())
+    return fig, axes
+
+
+def fit_titles(fig: Figure) -> None:
+    """Re-wrap any title wider than its axes (or the figure) once the layout is known.
+
+    The first wrap in :func:`wrap` guesses from the figure size; constrained layout then
+    shrinks axes to make room for labels and legends, so titles are measured and wrapped
+    again until they fit (a few passes at most).
+    """
+    for _ in range(3):
+        fig.draw_without_rendering()
+        r = fig.canvas.get_renderer()
+        items = [(fig._suptitle, fig.bbox.width * 0.98)] if fig.get_suptitle() else []  # noqa: SLF001
+        items += [(ax.title, ax.get_window_extent(r).width) for ax in fig.axes if ax.get_title()]
+        changed = False
+        for text, room in items:
+            width = text.get_window_extent(r).width
+            if width <= room or room <= 0:
+                continue
+            lines = text.get_text().split("\n")
+            chars = max(12, int(max(map(len, lines)) * room / width * 0.95))
+            text.set_text("\n".join(textwrap.fill(line, chars) for line in lines))
+            changed = True
+        if not changed:
+            return
+
+
+def caption(fig: Figure, text: str) -> None:
+    """One line under the axes (wrapped to the figure's width): what played, e.g. the bots."""
+    fig.supxlabel(wrap(text, fig.get_figwidth(), 10.0), fontsize="small", color="0.25")
+
+
+def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
+    """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
+    bots = bots_of(rep) if rep is not None else ""
+    notes = list(dict.fromkeys(rep.notes)) if rep is not None else []
+    # results whose content could not be checked (no part journal) say so in the caption;
+    # what the reader must know first (an unfinished run or sweep) goes in the title
+    unverified = [n for n in notes if "unverified" in n]
+    notes = [n for n in notes if "unverified" not in n]
+    below = fig.get_supxlabel() or (f"bots: {bots}" if bots else "")
+    if unverified or (bots and not fig.get_supxlabel()):
+        caption(fig, "; ".join([below] * bool(below) + unverified))
+    if notes:
+        notes = "\n".join(f"note: {n}" for n in notes)
+        sup = fig.get_suptitle()
+        fig.suptitle(f"{sup}\n{notes}" if sup else notes, fontsize="large" if sup else "medium")
+    fit_titles(fig)
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=DPI)
+    return fig
+
+
+def colors(n: int) -> list[Any]:
+    """``n`` distinct colours: tab10 up to ten, then tab20's light shades, else a turbo sample."""
+    if n <= 10:
+        return list(colormaps["tab10"].colors[: max(n, 0)])
+    if n <= 20:
+        tab20 = colormaps["tab20"].colors  # dark/light pairs: the ten dark ones (tab10) first
+        return list(tab20[0::2] + tab20[1::2])[:n]
+    return [colormaps["turbo"](x) for x in np.linspace(0.05, 0.95, n)]
+
+
+def wrap(text: str, width_in: float, points: float = 12.0) -> str:
+    """Wrap ``text`` to fit ``width_in`` inches at about ``points`` pt (each line kept)."""
+    chars = max(20, int(width_in * 72 / (points * 0.6)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.splitlines())
+
+
+def suptitle(fig: Figure, text: str) -> None:
+    fig.suptitle(wrap(text, fig.get_figwidth(), 14.0), fontsize="large")
+
+
+def title(ax: Any, text: str) -> None:
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    ax.set_title(wrap(text, width, 11.0), fontsize="medium")
+
+
+def fig_legend(
+    fig: Figure, handles: Sequence[Any], labels: Sequence[str], title: str | None = None, below: bool = False
+) -> None:
+    """One legend for the figure, outside every axes: on the right, or below in one row."""
+    if not handles:
+        return
+    if below:
+        fig.legend(handles, labels, loc="outside lower center", fontsize="small", title=title,
+                   title_fontsize="small", ncols=min(len(handles), 4), frameon=False)  # fmt: skip
+        return
+    fig.legend(handles, labels, loc="outside right upper", fontsize="small", title=title,
+               title_fontsize="small", ncols=1 if len(handles) <= 16 else 2, frameon=False)  # fmt: skip
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.3g}%"
+
+
+def even_note(players: Sequence[int]) -> str:
+    """'1/4 = 25%' when every config has the same table, else '1/players'."""
+    ps = sorted(set(players))
+    if len(ps) == 1 and ps[0] > 0:
+        return f"1/{ps[0]} = {pct(1 / ps[0])}"
+    return "1/players"
+
+
+def players(rep: rp.Report, label: str, fallback: int = 0) -> int:
+    try:
+        return int(rep.sources.get(label, {}).get("players", fallback))
+    except (TypeError, ValueError):
+        return fallback
+
+
+def for_labels(labels: Sequence[str]) -> str:
+    """' — standard' for one config, '' for several (the axis names them)."""
+    return f" — {labels[0]}" if len(labels) == 1 else ""
+
+
+Shares = dict[str, dict[Any, tuple[float, float, float]]]
+
+
+def share_table(rep: rp.Report, section: str, figure: str = "win_share", numeric: bool = True) -> Shares:
+    """label -> key (int seat, or bot name) -> (value, low, high) of a share section."""
+    t = rep.table
+    t = t[(t["section"] == section) & (t["figure"] == figure)]
+    out: Shares = {}
+    for r in t.itertuples(index=False):
+        out.setdefault(r.label, {})[int(r.key) if numeric else str(r.key)] = (r.value, r.low, r.high)
+    return out
+
+
+def break_label(label: str, width: int) -> str:
+    """Lines of at most ``width`` characters, broken after ``:`` ``,`` or a space (never in a word)."""
+    tokens = re.findall(r"[^:, ]+[:, ]?|[:, ]", label)
+    lines = [""]
+    for tok in tokens:
+        if lines[-1] and len(lines[-1]) + len(tok.rstrip()) > width:
+            lines.append("")
+        lines[-1] += tok
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def tick_labels(ax: Any, x: np.ndarray, labels: Sequence[str]) -> None:
+    """Config names under groups: wrapped, and slanted when there are many."""
+    crowded = len(labels) > 5
+    short = [break_label(lab, 18) for lab in labels]
+    ax.set_xticks(x, short, rotation=30 if crowded else 0, ha="right" if crowded else "center",
+                  fontsize="small" if crowded else "medium")  # fmt: skip
+
+
+def diff_bars(
+    ax: Any,
+    data: Shares,
+    keys: Sequence[Any],
+    key_name: Callable[[Any], str],
+    even: Callable[[str, dict[Any, Any]], float],
+) -> tuple[list[Any], list[str]]:
+    """One group per config, one bar per key: share - even share in points, with intervals.
+
+    Returns the legend handles and labels (one per key drawn).
+    """
+    labels = list(data)
+    width = 0.8 / max(len(keys), 1)
+    x = np.arange(len(labels))
+    handles, names = [], []
+    for k, (key, colour) in enumerate(zip(keys, colors(len(keys)))):
+        rows = []
+        for lab in labels:
+            e = even(lab, data[lab])
+            v = data[lab].get(key)
+            rows.append([np.nan] * 3 if v is None or not e else [(c - e) * 100 for c in v])
+        vals = np.array(rows, dtype=float).reshape(-1, 3)
+        if np.isnan(vals[:, 0]).all():
+            continue
+        err = np.abs(np.stack([vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]]))
+        bars = ax.bar(x - 0.4 + width * (k + 0.5), vals[:, 0], width, yerr=err, capsize=2,
+                      color=colour, error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
+        handles.append(bars)
+        names.append(key_name(key))
+    ax.axhline(0.0, **ZERO)
+    tick_labels(ax, x, labels)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.grid(axis="y", alpha=0.3)
+    return handles, names
+
+
+
+SYSTEMS = (("positive", "S1 positive scoring (highest total wins)"),
+            ("negative", "S2 negative scoring (lowest total wins, ties shared)"))
+WINNERS = SYSTEMS + (("chips", "S4 chips (highest balance after chips_hands hands)"),)
