@@ -29,12 +29,14 @@ import time
 # the harness first: it puts this tree ahead of any installed unosim on sys.path
 from harness import Benchmark, Run, count, count0, median
 
+import numba
 import numpy as np
 
 from unosim.engine import search, search_batch
 from unosim.kernel import layout as L
 from unosim.rules.config import default_config, to_params
-from unosim.run.runner import play_chunk, set_workers
+from unosim.run.runner import play_chunk
+from unosim.run.workers import check_workers
 from unosim.scenario import first_turn
 
 BUDGETS = [(4, 1), (16, 2)]
@@ -84,7 +86,8 @@ def positions(cfg, P, count: int, seed: int = 1) -> list[np.ndarray]:
 
 def measure(run: Run) -> None:
     a = run.args
-    workers = set_workers(a.workers or None)
+    workers = check_workers(a.workers or None)
+    numba.set_num_threads(workers)  # this process only measures
     budgets = a.budgets
     print(f"workers {workers} for hands; decisions on one core; budgets "
           f"{', '.join(f'{w}x{r}' for w, r in budgets)} (worlds x rollouts)")

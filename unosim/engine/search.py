@@ -45,7 +45,7 @@ import numpy as np
 from unosim.bots import policy
 from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view
 from unosim.kernel.borrow import address
-from unosim.kernel.jit import jit, kernel
+from unosim.kernel.jit import jit
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DONE, S_DRAW0, S_HAND0, S_HS0,
     S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NLOG, S_NP, S_SCR0, S_WINNER)
 from unosim.kernel.rng import below, stream_start
@@ -66,14 +66,6 @@ C_LEN = C_SEAT0 + MAX_PLAYERS * C_STRIDE
 OBJ_HANDS = 0
 OBJ_POINTS = 1
 MAX_OPTIONS = N_CAND + 2  # the candidate kinds, a bluff, a draw
-
-
-@kernel(inline="never")
-def keep_alive(a, b, c):
-    """A use of the owning arrays after the loop, so they outlive their borrowed views
-    (:func:`unosim.engine.batch.keep_alive`, which this module cannot import: batch
-    imports the engine, which imports this)."""
-    return a.shape[0] + b.shape[0] + c.shape[0]
 
 
 # --------------------------------------------------------------------------- the decision
@@ -203,15 +195,21 @@ def decide(st, P, log, p, ctx):
     d = ctx[C_DECISIONS]
     ctx[C_DECISIONS] = d + 1
     seed = stream_start(np.uint64(ctx[C_SEED]), d, p)
-    pool = np.empty(MAX_CARDS, np.int64)
-    base_mem = np.empty(N_STATE, np.int64)
-    w_mem = np.empty(N_STATE, np.int64)
-    rw_mem = np.empty(1, np.uint64)
-    rr_mem = np.empty(1, np.uint64)
-    base = address(base_mem)
-    w = address(w_mem)
-    rng_w = address(rw_mem)
-    rng_r = address(rr_mem)
+    work = (np.empty(MAX_CARDS, np.int64), np.empty(N_STATE, np.int64), np.empty(N_STATE, np.int64),
+            np.empty(1, np.uint64), np.empty(1, np.uint64))
+    return opt[search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed)]
+
+
+@jit()
+def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed):
+    """The index in ``opt`` of the option :func:`decide` plays, on the decision's arrays
+    ``work`` (the unknown pool, the sampled world, the playout's state, two random states),
+    which its caller holds (unosim/kernel/borrow.py)."""
+    pool = work[0]
+    base = address(work[1])
+    w = address(work[2])
+    rng_w = address(work[3])
+    rng_r = address(work[4])
     # the rollout bot's own choice (its ties from the search's stream, not the game's)
     rng_w[0] = stream_start(seed, 0, 0)
     own = policy.choose_play(st, P, rng_w, p)
@@ -243,10 +241,7 @@ def decide(st, P, log, p, ctx):
                 g = value[j] - value[j0]
                 gain[j] += g
                 gain2[j] += g * g
-    best = choose(gain, gain2, n_opt, j0, worlds * rollouts, margin)
-    keep_alive(base_mem, w_mem, pool)
-    keep_alive(rw_mem, rr_mem, pool)
-    return opt[best]
+    return choose(gain, gain2, n_opt, j0, worlds * rollouts, margin)
 
 
 @jit()
@@ -294,12 +289,14 @@ whose searching version is being compiled (the program would then lack that code
 def choice_at(st, P, ctx, p, seed):
     """What search seat p of ``ctx`` would play in state ``st`` (its turn opened), with the
     search stream ``seed``; ``st`` is left as it was."""
-    log_mem = np.zeros((0, LOG_WIDTH), np.int64)
     ctx[C_SEED] = seed
     ctx[C_DECISIONS] = 0
-    k = decide(address(st), address(P), address(log_mem), p, address(ctx))
-    keep_alive(st, P, log_mem)
-    return k
+    return _choice(np.zeros((0, LOG_WIDTH), np.int64), st, P, ctx, p)
+
+
+@jit()
+def _choice(log, st, P, ctx, p):
+    return decide(address(st), address(P), address(log), p, address(ctx))
 
 
 @jit()
@@ -308,8 +305,6 @@ def step_at(st, P, rng, log, ctx):
     (events go to ``log`` as far as it holds them)."""
     st[S_LOGCAP] = log.shape[0]
     searching_step(address(st), address(P), address(rng), address(log), address(ctx))
-    keep_alive(st, P, log)
-    keep_alive(rng, ctx, log)
 
 
 __all__ = ["C_LEN", "C_SEAT0", "C_STRIDE", "choice_at", "decide", "options", "outcome", "sample_world",

@@ -7,14 +7,14 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from unosim.kernel.borrow import address, borrow
+from unosim.kernel.borrow import address, borrow, handles, scratch
 from unosim.kernel.jit import jit, kernel
-from unosim.kernel.layout import LOG_WIDTH, N_STATE, S_DONE, S_LOGCAP
+from unosim.kernel.layout import S_DONE, S_LOGCAP
 from unosim.kernel.piles import build_deck
 from unosim.kernel.rng import stream_start
 from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS
 from unosim.rules.strategies import ROLLOUT_BOTS, STRATEGIES, WATCHERS, Strategy
-from .batch import STREAM_HANDS, hand_dealer, keep_alive, write_row
+from .batch import STREAM_HANDS, hand_dealer, write_row
 from .search import C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, searching_step
 from .setup import deal, reset, turn_first_card
 
@@ -68,53 +68,51 @@ def play_hand(st, P, rng, log, dealer, ctx):
         searching_step(st, P, rng, log, ctx)
 
 
+@jit(inline=True)
+def search_block(mem, ctx_mem, P, seed, start, lo, hi, out):
+    """Hands ``start+lo .. start+hi-1`` into ``out[lo:hi]`` on one block's arrays ``mem``
+    (:func:`unosim.kernel.borrow.scratch`) and its own copy ``ctx_mem`` of the context."""
+    st, rng, log, _ = handles(mem)
+    ctx = address(ctx_mem)
+    Pv = address(P)
+    outv = borrow(out)
+    for i in range(lo, hi):
+        index = start + i
+        rng[0] = stream_start(seed, STREAM_HANDS, index)
+        ctx[C_SEED] = np.int64(stream_start(seed, STREAM_SEARCH, index))
+        dealer = hand_dealer(Pv, rng, index)
+        play_hand(st, Pv, rng, log, dealer, ctx)
+        write_row(st, Pv, outv, i, index)
+
+
 @kernel(parallel=True, nogil=True)
 def play_hands(P, seats, seed, start, count, out, blocks):
     """:func:`unosim.engine.batch.play_hands` for a table with search seats: ``P`` and
     ``seats`` from :func:`split_params`.  Hand i's cards come from the same stream as in
     the plain kernel; its searches from (seed, STREAM_SEARCH, i)."""
     for b in prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
-        st_mem = np.zeros(N_STATE, np.int64)
-        rng_mem = np.zeros(1, np.uint64)
-        log_mem = np.zeros((0, LOG_WIDTH), np.int64)
-        ctx_mem = seats.copy()
-        st = address(st_mem)
-        rng = address(rng_mem)
-        log = address(log_mem)
-        ctx = address(ctx_mem)
-        Pv = address(P)
-        outv = borrow(out)
-        for i in range(lo, hi):
-            index = start + i
-            rng[0] = stream_start(seed, STREAM_HANDS, index)
-            ctx[C_SEED] = np.int64(stream_start(seed, STREAM_SEARCH, index))
-            dealer = hand_dealer(Pv, rng, index)
-            play_hand(st, Pv, rng, log, dealer, ctx)
-            write_row(st, Pv, outv, i, index)
-        keep_alive(st_mem, rng_mem, log_mem)
-        keep_alive(ctx_mem, P, out)
+        search_block(scratch(0), seats.copy(), P, seed, start, b * count // blocks, (b + 1) * count // blocks, out)
 
 
 @jit()
 def trace_hand(P, seats, seed, index, log):
     """:func:`unosim.engine.batch.trace_hand` for a table with search seats (the
     playouts log nothing)."""
-    st = np.zeros(N_STATE, np.int64)
+    mem = scratch(0)
+    _trace(mem, seats.copy(), P, seed, index, log)
+    return mem[0]
+
+
+@jit()
+def _trace(mem, ctx_mem, P, seed, index, log):
+    st, rng, _, _ = handles(mem)
     st[S_LOGCAP] = log.shape[0]
-    rng_mem = np.zeros(1, np.uint64)
-    ctx_mem = seats.copy()
-    rng = address(rng_mem)
     ctx = address(ctx_mem)
     rng[0] = stream_start(seed, STREAM_HANDS, index)
     ctx[C_SEED] = np.int64(stream_start(seed, STREAM_SEARCH, index))
     Pv = address(P)
     dealer = hand_dealer(Pv, rng, index)
-    play_hand(address(st), Pv, rng, address(log), dealer, ctx)
-    keep_alive(rng_mem, P, log)
-    keep_alive(ctx_mem, st, st)
-    return st
+    play_hand(st, Pv, rng, address(log), dealer, ctx)
 
 
 __all__ = ["STREAM_SEARCH", "has_search", "play_hand", "play_hands", "split_params", "trace_hand"]
