@@ -151,13 +151,16 @@ def suite_time(work: Path) -> str:
     root = Path(__file__).resolve().parent.parent
     subprocess.run([sys.executable, "-m", "unosim.cli", "warmup", "--quiet"], cwd=root, check=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root,
+    # pyproject's addopts already has -q: one more would drop the "N passed in S s" line
+    res = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], cwd=root,
                          capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    summary = res.stdout.strip().splitlines()[-1].strip("= ")
-    counts = re.sub(r" in [\d.]+s.*$", "", summary)
+    found = re.search(r"^=*\s*(\d+ passed[^\n]*?) in ([\d.]+)s", res.stdout, re.M)
+    if res.returncode != 0 or found is None:
+        raise RuntimeError(f"the suite did not pass (exit {res.returncode}): {res.stdout[-2000:]}")
+    counts = found.group(1)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    wall = float(re.search(r" in ([\d.]+)s", summary).group(1))
+    wall = float(found.group(2))
     day = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     cores = len(__import__("os").sched_getaffinity(0))
     return (f"`python -m pytest` on {day}: {counts}; {cpu / 60:.1f} CPU minutes, {wall / 60:.1f} minutes of wall "

@@ -306,10 +306,23 @@ def play_hand_checked(cfg: RulesConfig, seed: int, index: int, *, P: np.ndarray 
             _fail(where, f"not over after {steps} steps (R13: the hand must end)", st)
         log = _grow_log(log, int(st[L.S_NLOG]))
         before = Snapshot.of(st, n)
-        if ctx is None:
-            H.step(st, P, rng, log)
-        else:
-            search.step_at(st, P, rng, log, ctx)
+        saved = st.copy(), rng.copy(), None if ctx is None else ctx.copy()
+        while True:
+            if ctx is None:
+                H.step(st, P, rng, log)
+            else:
+                search.step_at(st, P, rng, log, ctx)
+            if st[L.S_NLOG] < log.shape[0]:
+                break
+            # the step filled the log (a long chain of jump-ins can log thousands of events
+            # in one step) and may have lost events: play it again, deterministically, with
+            # room for them
+            st[:], rng[:] = saved[0], saved[1]
+            if ctx is not None:
+                ctx[:] = saved[2]
+            bigger = np.zeros((log.shape[0] * 4, L.LOG_WIDTH), np.int64)
+            bigger[:before.nlog] = log[:before.nlog]
+            log = bigger
         steps += 1
         at = f"{where} step {steps}"
         check_state(st, rules, deck, at)
