@@ -4,6 +4,7 @@
     python docs/generate.py NAME ...        # only the blocks of those names (see --list)
     python docs/generate.py --check [NAME]  # exit 1 if a fresh run prints something else
     python docs/generate.py --list          # every block: page, name, what it runs
+    python docs/generate.py --work DIR NAME # run in DIR, kept: a long block resumes there
 
 A figure a page quotes (a share, an interval, a mean of a run) sits in a generated block::
 
@@ -27,6 +28,13 @@ and the tests compare with them masked (:func:`masked`); every other character m
 A figure outside a block, in the prose around it, must quote a block of its page (the
 same number, or it rounded): tests/test_docs.py checks that without running anything.
 
+The scratch folder is a new temporary one, removed afterwards, unless ``--work DIR``
+names one (created if missing, never emptied; every selected page runs in it, their
+commands writing distinct names under ``runs/``): a long regeneration interrupted there,
+or a finished one, is picked up again.  The commands that resume (``unosim sweep``,
+``unosim skill``: docs/skill.md's hour of tuning) do no work for what DIR already holds at
+the same settings and print the same results; the others run again.
+
 docs/worked_example.md has its own script (docs/worked_example.py), which rewrites its
 console fences and excerpts the same way.
 """
@@ -41,6 +49,7 @@ import shlex
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +65,7 @@ _MASKS = (
     (re.compile(r"\([\d.]+ s(, after [\d.]+ s loading the engine)?\)"), "(<time>)"),
     (re.compile(r"\bin [\d.]+ s\b"), "in <time>"),
     (re.compile(r"\d+% in the kernel"), "<share> in the kernel"),
+    (re.compile(r"\b\d[\d,]*(?:\.\d+)? (s|minutes) (a point|in all)\b"), r"<time> \2"),
     (re.compile(r"on \d{4}-\d\d-\d\d: (.*?); [\d.]+ CPU minutes, [\d.]+ minutes of wall time on \d+ cores"),
      r"on <day>: \1; <CPU time>"),
 )
@@ -259,12 +269,32 @@ def render(page: Path, work: Path, only: set[str] | None = None) -> str:
     return MARK.sub(block, text)
 
 
+@contextmanager
+def _scratch(work: Path | None) -> Iterator[Path]:
+    """A page's scratch folder: ``work`` (kept) or a temporary one (removed afterwards)."""
+    if work is not None:
+        yield work.resolve()
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        yield Path(tmp)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="only these blocks (default: all)")
     ap.add_argument("--check", action="store_true", help="compare with a fresh run; write nothing")
     ap.add_argument("--list", action="store_true", help="list the blocks and exit")
+    ap.add_argument("--work", metavar="DIR", type=Path, default=None,
+                    help="run the commands in DIR and keep it (default: a temporary folder); a resuming command "
+                         "(unosim skill, unosim sweep) picks up what DIR holds")
     a = ap.parse_args(argv)
+    if a.work is not None:
+        try:
+            a.work.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            ap.error(f"--work: cannot create {a.work}: {e.strerror or e}")
+        if not a.work.is_dir():
+            ap.error(f"--work: {a.work} is not a directory")
     if a.list:
         for page in pages():
             for b in blocks(page):
@@ -277,9 +307,9 @@ def main(argv: list[str] | None = None) -> int:
         names = {b.name for b in blocks(page)}
         if not names or (only is not None and not names & only):
             continue
-        with tempfile.TemporaryDirectory() as tmp:
+        with _scratch(a.work) as work:
             old = page.read_text()
-            new = render(page, Path(tmp), only)
+            new = render(page, work, only)
         rel = page.relative_to(ROOT)
         if a.check:
             if masked(new) != masked(old):
