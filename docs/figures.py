@@ -176,3 +176,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "features_table": features_table,
     "search_strength": search_strength,
 }
+# docs/skill.md's blocks: one `unosim skill` run read by several blocks (docs/skill_figures.py)
+from skill_figures import FIGURES as _SKILL  # noqa: E402  (docs/ is on sys.path when this module is)
+
+FIGURES.update(_SKILL)

@@ -1,0 +1,328 @@
+"""The generated blocks of docs/skill.md: every figure and verdict of the page, from one run.
+
+The page's command, ``unosim skill house_rules`` at its defaults, runs once in the page's
+scratch folder (``runs/house_rules.skill``): an hour of tuning on two cores, so a finished
+or interrupted run there is resumed, not redone (``python docs/generate.py --work DIR``
+keeps the folder between regenerations; a finished run resumes without tuning anything
+and prints the same results).  Each block then reads that run's files (skill.parquet per
+point, skill_replicates.parquet per replicate) and writes its Markdown; the sentences
+that state a figure or a verdict are computed here, so they say what the run shows.
+
+The renderers take a :class:`SkillRun`, so tests/test_docs_skill.py checks them on a small
+real run in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+COMMAND = ("skill", "house_rules")
+"""The page's command (``unosim`` + these), at its defaults."""
+OUT = Path("runs") / "house_rules.skill"
+"""Where it writes, relative to the scratch folder."""
+CHART = Path(__file__).resolve().parent / "skill_house_rules.png"
+Z = 1.959964  # the normal quantile of a 95% interval: one replicate's measurement
+
+
+@dataclass(frozen=True)
+class SkillRun:
+    """One finished `unosim skill` run: its tables and what the command printed."""
+
+    root: Path
+    points: pd.DataFrame   # skill.parquet: one row per point
+    raw: pd.DataFrame      # skill_replicates.parquet: one row per point and replicate
+    diffs: pd.DataFrame    # each point minus its table size's base (base_differences)
+    settings: dict
+    printed: str
+
+    @property
+    def sizes(self) -> list[int]:
+        return sorted(int(p) for p in self.points["players"].unique())
+
+    def base(self, players: int) -> pd.Series:
+        return self.points[(self.points["players"] == players) & self.points["is_base"]].iloc[0]
+
+
+def execute(work: Path, command: tuple[str, ...] = COMMAND) -> str:
+    """``unosim *command`` in ``work`` (the same process, through click's runner); what it
+    printed on stdout.  A finished run in its --out is resumed: nothing is tuned again."""
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    old = os.getcwd()
+    os.chdir(work)
+    try:
+        res = CliRunner().invoke(main, list(command))
+    finally:
+        os.chdir(old)
+    if res.exit_code != 0:
+        raise RuntimeError(f"`unosim {' '.join(command)}` in {work} failed (exit {res.exit_code}):\n{res.output}")
+    return res.stdout
+
+
+def load(root: Path, printed: str = "") -> SkillRun:
+    """The run in ``root`` (a `unosim skill` --out folder), read from its files."""
+    from unosim.studies.skill_index import REPLICATES_FILE, SKILL_FILE, base_differences
+
+    points = pd.read_parquet(root / SKILL_FILE)
+    raw = pd.read_parquet(root / REPLICATES_FILE)
+    return SkillRun(root, points, raw, base_differences(points), json.loads(points["settings"].iloc[0]), printed)
+
+
+_RUNS: dict[Path, SkillRun] = {}
+
+
+def page_run(work: Path) -> SkillRun:
+    """The page's run in ``work``: run (or resumed) once per scratch folder and process;
+    its chart becomes the page's."""
+    key = work.resolve()
+    if key not in _RUNS:
+        _RUNS[key] = load(work / OUT, execute(work, COMMAND))
+        chart(_RUNS[key], CHART)
+    return _RUNS[key]
+
+
+# -- formatting --------------------------------------------------------------------------
+
+def _pp(x: float, sign: bool = True) -> str:
+    """A share or an index difference in percentage points, one decimal: "+3.1"."""
+    return f"{100 * x:{'+' if sign else ''}.1f}"
+
+
+def _interval(lo: float, hi: float, sign: bool = True) -> str:
+    return f"[{_pp(lo, sign)}, {_pp(hi, sign)}]"
+
+
+def _table(n: int) -> str:
+    return "heads-up" if n == 2 else f"at {n} players"
+
+
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _excludes_zero(lo: float, hi: float) -> bool:
+    return lo > 0 or hi < 0
+
+
+# -- the blocks --------------------------------------------------------------------------
+
+def run_size(run: SkillRun, sweep_file: str = "configs/sweeps/house_rules.toml") -> str:
+    """What was run, at which settings, how long it took (timings masked by the tests)."""
+    s = run.settings
+    k, seed = int(s["replicates"]), int(s["seed"])
+    rules = sorted(set(run.points["rules"]) - {"base"})
+    seeds = f"seeds {seed}-{seed + k - 1}" if k > 1 else f"seed {seed}"
+    per = [f"{run.points[run.points['players'] == n]['seconds'].mean():.0f} s a point at {n} players"
+           for n in run.sizes]
+    return (f"Every house rule alone (`{sweep_file}`: {len(rules)} rule values at "
+            f"{_names([str(n) for n in run.sizes])} players, {len(run.points)} points), `unosim "
+            f"{' '.join(COMMAND)}`{' at its defaults' if len(COMMAND) == 2 else ''}: per point {k} tuning{'s' if k > 1 else ''} ({seeds}) of "
+            f"{s['budget']} evaluations of {s['deals']} deals, each tuned bot measured on {s['check_deals']:,} fresh "
+            f"deals of its seed.  The points' tuning and measuring took {run.points['seconds'].sum() / 60:.0f} minutes in all "
+            f"({', '.join(per)}).")
+
+
+def base_table(run: SkillRun) -> str:
+    """The base rules at every table size: share, index, first-seat edges, with intervals."""
+    rows = ["| table | tuned bot's share at a table of B0 | skill index | first-seat edge, all tuned | "
+            "first-seat edge, all B0 |", "|---|---|---|---|---|"]
+    for n in run.sizes:
+        b = run.base(n)
+        rows.append(f"| {n} players | {_pp(b.share, False)}% {_interval(b.low, b.high, False)} | "
+                    f"**{_pp(b.skill_norm, False)}%** {_interval(b.norm_low, b.norm_high, False)} | "
+                    f"{_pp(b.edge_tuned)} pp {_interval(b.edge_tuned_low, b.edge_tuned_high)} | "
+                    f"{_pp(b.edge_b0)} pp {_interval(b.edge_b0_low, b.edge_b0_high)} |")
+    return "\n".join(rows)
+
+
+def difference_table(run: SkillRun) -> str:
+    """Every rule minus the base of its table size, one column per table size, sorted by
+    the middle table size's column (the largest first); bold where the interval excludes 0."""
+    d = run.diffs
+    sizes = run.sizes
+    key = sizes[len(sizes) // 2]
+    cell = {(r.rules, int(r.players)): r for r in d.itertuples()}
+    rules = sorted(set(d["rules"]), key=lambda x: (-cell[(x, key)].diff if (x, key) in cell else np.inf, x))
+    rows = ["| rule | " + " | ".join(f"{n} players" for n in sizes) + " |", "|---|" + "---|" * len(sizes)]
+    for x in rules:
+        cells = []
+        for n in sizes:
+            r = cell.get((x, n))
+            if r is None:
+                cells.append("- (no such table)")
+                continue
+            text = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
+            cells.append(f"**{text}**" if _excludes_zero(r.low, r.high) else text)
+        rows.append(f"| `{x}` | " + " | ".join(cells) + " |")
+    k = int(run.points["replicates"].min())
+    how = (f"the mean of {k} tunings, intervals with the search's noise (Student t, "
+           + ", ".join(f"{run.base(n).df:.0f} df at {n} players" for n in sizes) + ")") if k > 1 else \
+        "one tuning per point, intervals of the measurement only"
+    return (f"Sorted by the {key}-player column; {how}.\n\n" + "\n".join(rows))
+
+
+def noise_figures(run: SkillRun) -> dict[int, dict[str, float]]:
+    """Per table size, in units of the normalised index: the replicates' standard deviation
+    (pooled over the points), one measurement's, the search's own (the first less the
+    second, as unosim/studies/replicates.py estimates it), and the median half-width of a
+    point's interval and of a difference's."""
+    out = {}
+    for n in run.sizes:
+        raw = run.raw[run.raw["players"] == n]
+        s2, v = [], []
+        for _, g in raw.groupby("label"):
+            if len(g) > 1:
+                s2.append(g["skill_norm"].var(ddof=1))
+                v.append((((g["norm_high"] - g["norm_low"]) / (2 * Z)) ** 2).mean())
+        pts = run.points[run.points["players"] == n]
+        dif = run.diffs[run.diffs["players"] == n]
+        out[n] = {"points": len(pts), "replicates": int(pts["replicates"].min()),
+                  "sd": float(np.sqrt(np.mean(s2))) if s2 else float("nan"),
+                  "measurement": float(np.sqrt(np.mean(v))) if v else float("nan"),
+                  "search": float(np.sqrt(max(0.0, float(np.mean(np.subtract(s2, v)))))) if s2 else float("nan"),
+                  "point": float(((pts["norm_high"] - pts["norm_low"]) / 2).median()),
+                  "diff": float(((dif["high"] - dif["low"]) / 2).median()) if len(dif) else float("nan")}
+    return out
+
+
+def noise_table(run: SkillRun) -> str:
+    """The search's noise against the measurement's, per table size (the replicates')."""
+    f = noise_figures(run)
+    if all(not np.isfinite(x["sd"]) for x in f.values()):
+        return ("One tuning per point (`--replicates 1`): this run cannot tell the search's noise from the "
+                "measurement's.")
+    rows = ["| table | points x replicates | sd of the index over the replicates | one measurement's sd | "
+            "the search's own sd | ± of a point (median) | ± of a difference from the base (median) |",
+            "|---|---|---|---|---|---|---|"]
+    for n, x in f.items():
+        rows.append(f"| {n} players | {x['points']} x {x['replicates']} | {_pp(x['sd'], False)} | "
+                    f"{_pp(x['measurement'], False)} | {_pp(x['search'], False)} | {_pp(x['point'], False)} | "
+                    f"{_pp(x['diff'], False)} |")
+    larger = [n for n, x in f.items() if x["search"] > x["measurement"]]
+    smaller = [n for n, x in f.items() if x["search"] <= x["measurement"]]
+    says = []
+    if larger:
+        says.append(f"the search's own noise is the larger {_names([_table(n) for n in larger])}")
+    if smaller:
+        says.append(f"the measurement's is the larger {_names([_table(n) for n in smaller])}")
+    return ("\n".join(rows) + "\n\nIn points of the normalised index; " + "; ".join(says)
+            + ".  Without replicates a difference's interval would leave the search's share out.")
+
+
+def reading(run: SkillRun) -> str:
+    """The verdicts, each computed from the run: the base index by table size, the rules
+    whose difference from the base excludes 0 (largest first), the rules whose every
+    replicate measured exactly the base's share, and the first-seat edge all tuned against
+    all B0."""
+    from unosim.studies.replicates import quantile
+
+    sizes = run.sizes
+    out = []
+    bases = [run.base(n) for n in sizes]
+    shares = "; ".join(f"{_table(n)} {_pp(b.skill_norm, False)}% {_interval(b.norm_low, b.norm_high, False)}"
+                       for n, b in zip(sizes, bases))
+    falls = [a.skill_norm > b.skill_norm for a, b in zip(bases, bases[1:])]
+    apart = [a.skill_norm - b.skill_norm > _half(a, b) for a, b in zip(bases, bases[1:])]
+    if len(sizes) > 1 and all(apart):
+        out.append(f"* **The bigger the table, the less skill matters.**  Of what could be gained over the luck of "
+                   f"the deal, good play takes {shares} under the official rules, each table size's index below the "
+                   "last beyond their intervals: every opponent adds cards and choices the bot does not control "
+                   "between two of its turns.")
+    elif len(sizes) > 1 and all(falls):
+        out.append(f"* **The index falls with the table size**, though not beyond the intervals of every step: "
+                   f"{shares} under the official rules.")
+    else:
+        out.append(f"* **The official rules' index by table size**: {shares}.")
+    rules_at = {n: len(run.diffs[run.diffs["players"] == n]) for n in sizes}
+    for n in sizes:
+        d = run.diffs[run.diffs["players"] == n]
+        moved = d[(d["low"] > 0) | (d["high"] < 0)].copy()
+        moved = moved.reindex(moved["diff"].abs().sort_values(ascending=False).index)
+        head = f"* **{_table(n).capitalize()}**"
+        if not len(moved):
+            none = "its one rule does not" if rules_at[n] == 1 else f"none of the {rules_at[n]} rules"
+            out.append(f"{head}, {none} move{'s' if rules_at[n] != 1 else ''} the index beyond its interval.")
+            continue
+        parts = []
+        for word, sub in (("more skill", moved[moved["diff"] > 0]), ("less", moved[moved["diff"] < 0])):
+            if len(sub):
+                parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)})" for r in sub.itertuples()))
+        out.append(f"{head}, {len(moved)} of {rules_at[n]} rules move the index beyond its interval "
+                   f"(points of the index, largest first): {'; '.join(parts)}.")
+    same = _same_as_base(run)
+    if same:
+        where = [f"`{r}` ({_names([str(n) for n in ns])} players)" for r, ns in same.items()]
+        out.append("* **Exactly 0**: " + ", ".join(where) + ".  Each replicate of these points won exactly as many "
+                   "hands at its table of B0 as the base's replicate of the same seed: there the rule never acts, "
+                   "or never changes who goes out first.")
+    diff_edges = []
+    for n in sizes:
+        b = run.base(n)
+        q = quantile(b.df)
+        se_t = (b.edge_tuned_high - b.edge_tuned_low) / (2 * q)
+        se_b = (b.edge_b0_high - b.edge_b0_low) / (2 * q)
+        dd = b.edge_tuned - b.edge_b0
+        half = q * float(np.hypot(se_t, se_b))
+        diff_edges.append((n, dd, dd - half, dd + half))
+    text = "; ".join(f"{_table(n)} {_pp(dd)} {_interval(lo, hi)}" for n, dd, lo, hi in diff_edges)
+    differs = [n for n, _, lo, hi in diff_edges if _excludes_zero(lo, hi)]
+    if not differs:
+        out.append(f"* **The first seat's edge** does not differ measurably between every seat tuned and every seat "
+                   f"B0 (all tuned minus all B0, points: {text}; intervals added in quadrature): as far as these "
+                   "intervals tell, skill neither erases the seat nor amplifies it.")
+    else:
+        out.append(f"* **The first seat's edge** differs between every seat tuned and every seat B0 "
+                   f"{_names([_table(n) for n in differs])} (all tuned minus all B0, points: {text}; intervals "
+                   "added in quadrature).")
+    return "\n".join(out)
+
+
+def _half(a: pd.Series, b: pd.Series) -> float:
+    """The 95% half-width of the difference of two points' normalised indexes (tuned
+    apart: their variances add), as base_differences computes it."""
+    from unosim.studies.replicates import quantile
+
+    def se(r: pd.Series) -> float:
+        return float(r.norm_se) if np.isfinite(r.norm_se) else float((r.norm_high - r.norm_low) / (2 * Z))
+
+    return quantile(min(a.df, b.df)) * float(np.hypot(se(a), se(b)))
+
+
+def _same_as_base(run: SkillRun) -> dict[str, list[int]]:
+    """Rule -> the table sizes where every replicate's share equals the base's exactly."""
+    raw = run.raw
+    found: dict[str, list[int]] = {}
+    for n in run.sizes:
+        at = raw[raw["players"] == n]
+        base = at[at["is_base"]].set_index("replicate")["share"]
+        for label, g in at[~at["is_base"]].groupby("label", sort=False):
+            mine = g.set_index("replicate")["share"]
+            if len(mine) == len(base) and (mine == base.reindex(mine.index)).all():
+                found.setdefault(g["rules"].iloc[0], []).append(n)
+    return dict(sorted(found.items()))
+
+
+def chart(run: SkillRun, dest: Path) -> None:
+    """The run's own chart (skill.png) as the page's figure."""
+    shutil.copyfile(run.root / "skill.png", dest)
+
+
+# -- docs/figures.py's entries -----------------------------------------------------------
+
+FIGURES: dict[str, Callable[[Path], str]] = {
+    "skill_run": lambda work: run_size(page_run(work)),
+    "skill_base": lambda work: base_table(page_run(work)),
+    "skill_differences": lambda work: difference_table(page_run(work)),
+    "skill_noise": lambda work: noise_table(page_run(work)),
+    "skill_reading": lambda work: reading(page_run(work)),
+}

@@ -1,0 +1,149 @@
+"""docs/skill.md's blocks (docs/skill_figures.py) from a small real `unosim skill` run.
+
+The page's own run is an hour of tuning, so docs/generate.py regenerates it by hand; here
+the same code renders the whole page from a run of seconds (5 points at 2 and 4 players,
+2 replicates, tiny budgets): every figure the blocks write is checked against the run's
+files, every verdict against its intervals, and a second run of the finished command
+must do no work and print the same (what `python docs/generate.py --work DIR` relies on).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+SWEEP = ('name = "sw"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 1000\nseed = 0\nskip_invalid = true\n'
+         '[axes]\n"rules.two_player_reverse" = ["none"]\n"rules.teams" = [2]\n[strata]\n"table.players" = [2, 4]\n')
+ARGS = ("--budget", "12", "--deals", "20", "--check-deals", "100", "--replicates", "2")
+
+
+def _docs_module(name: str):
+    if name not in sys.modules:
+        sys.path.insert(0, str(DOCS))
+        try:
+            __import__(name)
+        finally:
+            sys.path.remove(str(DOCS))
+    return sys.modules[name]
+
+
+def _generate():
+    if "unosim_docs_generate" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("unosim_docs_generate", DOCS / "generate.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["unosim_docs_generate"]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """(work folder, the run as the page's blocks read it, what the command printed)."""
+    sf = _docs_module("skill_figures")
+    work = tmp_path_factory.mktemp("skillpage")
+    (work / "sw.toml").write_text(SWEEP)
+    command = ("skill", "sw.toml", "--out", "runs/sw.skill", *ARGS)
+    printed = sf.execute(work, command)
+    return work, command, sf.load(work / "runs" / "sw.skill", printed)
+
+
+def test_a_finished_run_resumes_without_work_and_prints_the_same(small) -> None:
+    sf = _docs_module("skill_figures")
+    work, command, run = small
+    bots = sorted((run.root / "points").rglob("bot.toml"))
+    assert len(bots) == 5 * 2  # 5 points (teams of 2 only at 4 players), 2 replicates each
+    stamps = [b.stat().st_mtime_ns for b in bots]
+    raw = pd.read_parquet(run.root / "skill_replicates.parquet")
+    again = sf.execute(work, command)
+    assert again == run.printed
+    assert [b.stat().st_mtime_ns for b in bots] == stamps  # nothing tuned again
+    pd.testing.assert_frame_equal(pd.read_parquet(run.root / "skill_replicates.parquet"), raw)
+
+
+def test_run_size_and_base_table_state_the_run(small) -> None:
+    sf = _docs_module("skill_figures")
+    gen = _generate()
+    _, _, run = small
+    size = sf.run_size(run, "sw.toml")
+    assert "2 rule values at 2 and 4 players, 5 points" in size
+    assert "per point 2 tunings (seeds 0-1) of 12 evaluations of 20 deals" in size and "on 100 fresh deals" in size
+    masked = gen.masked(size)
+    assert "<time> in all" in masked and masked.count("<time> a point at") == 2
+    rows = sf.base_table(run).splitlines()[2:]
+    assert [r.split(" |")[0] for r in rows] == ["| 2 players", "| 4 players"]
+    for n, row in zip((2, 4), rows):
+        b = run.points[(run.points["players"] == n) & run.points["is_base"]].iloc[0]
+        assert f"{100 * b.share:.1f}% [{100 * b.low:.1f}, {100 * b.high:.1f}]" in row
+        assert f"**{100 * b.skill_norm:.1f}%**" in row
+        assert f"{100 * b.edge_b0:+.1f} pp [{100 * b.edge_b0_low:+.1f}, {100 * b.edge_b0_high:+.1f}]" in row
+
+
+def test_difference_table_bold_exactly_where_the_interval_excludes_0(small) -> None:
+    sf = _docs_module("skill_figures")
+    _, _, run = small
+    text = sf.difference_table(run)
+    assert "Sorted by the 4-player column; the mean of 2 tunings" in text
+    rows = {r.split(" |")[0][3:-1]: r for r in text.splitlines() if r.startswith("| `")}
+    assert set(rows) == {"two_player_reverse=none", "teams=2"}
+    assert "| - (no such table) |" in rows["teams=2"]  # no team of 2 at a table of 2
+    for d in run.diffs.itertuples():
+        cell = f"{100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+        assert (f"**{cell}**" in rows[d.rules]) == (d.low > 0 or d.high < 0), (cell, rows[d.rules])
+        assert cell in rows[d.rules]
+
+
+def test_noise_table_is_the_replicates_spread(small) -> None:
+    sf = _docs_module("skill_figures")
+    _, _, run = small
+    figs = sf.noise_figures(run)
+    for n in (2, 4):
+        raw = run.raw[run.raw["players"] == n]
+        sd = np.sqrt(np.mean([g["skill_norm"].var(ddof=1) for _, g in raw.groupby("label")]))
+        assert figs[n]["sd"] == pytest.approx(sd) and figs[n]["replicates"] == 2
+        assert figs[n]["search"] <= figs[n]["sd"] + 1e-12
+    text = sf.noise_table(run)
+    assert f"| 2 players | 2 x 2 | {100 * figs[2]['sd']:.1f} |" in text
+    assert f"| 4 players | 3 x 2 | {100 * figs[4]['sd']:.1f} |" in text
+
+
+def test_reading_says_only_what_the_run_shows(small) -> None:
+    sf = _docs_module("skill_figures")
+    _, _, run = small
+    text = sf.reading(run)
+    for d in run.diffs.itertuples():
+        named = f"`{d.rules}` ({100 * d.diff:+.1f})"
+        line = next(ln for ln in text.splitlines() if ln.startswith("* **Heads-up" if d.players == 2 else
+                                                                       f"* **At {d.players} players"))
+        assert (named in line) == (d.low > 0 or d.high < 0), (named, line)
+    # H14 acts only heads-up: at 4 players its point tunes the base's bots on the base's hands
+    assert "`two_player_reverse=none` (4 players)" in text.split("**Exactly 0**")[1]
+    assert "first seat's edge" in text
+
+
+def test_the_page_renders_from_the_run_with_no_figure_outside_its_blocks(small, tmp_path, monkeypatch) -> None:
+    """The whole of docs/skill.md through docs/generate.py, the page's command swapped for
+    the small one: every block filled, and no figure left in the prose around them."""
+    sf = _docs_module("skill_figures")
+    gen = _generate()
+    work, command, run = small
+    page = DOCS / "skill.md"
+    names = {b.name for b in gen.blocks(page)}
+    assert names == set(sf.FIGURES) and all(b.long for b in gen.blocks(page))
+    monkeypatch.setattr(sf, "COMMAND", command)
+    monkeypatch.setattr(sf, "OUT", Path("runs") / "sw.skill")
+    monkeypatch.setattr(sf, "CHART", tmp_path / "chart.png")
+    monkeypatch.setattr(sf, "_RUNS", {})
+    text = gen.render(page, work, names)
+    assert (tmp_path / "chart.png").read_bytes() == (run.root / "skill.png").read_bytes()
+    for name in names:
+        body = text.split(f"<!-- generated: {name} long -->\n")[1].split("<!-- /generated -->")[0]
+        assert body.strip(), name
+    out = tmp_path / "skill.md"
+    out.write_text(text)
+    assert gen.unquoted_figures(out, ("100%", "95%")) == []
