@@ -257,7 +257,8 @@ def reading(run: SkillRun) -> str:
         for word, sub in (("more skill", moved[moved["diff"] > 0]), ("less", moved[moved["diff"] < 0])):
             if len(sub):
                 parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)})" for r in sub.itertuples()))
-        out.append(f"{head}, {len(moved)} of {rules_at[n]} rules move the index beyond its interval "
+        out.append(f"{head}, {len(moved)} of {rules_at[n]} rules move{'s' if len(moved) == 1 else ''} the index "
+                   "beyond its interval "
                    f"(points of the index, largest first): {'; '.join(parts)}.")
     same = _same_as_base(run)
     if same:
