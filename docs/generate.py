@@ -31,9 +31,9 @@ same number, or it rounded): tests/test_docs.py checks that without running anyt
 The scratch folder is a new temporary one, removed afterwards, unless ``--work DIR``
 names one (created if missing, never emptied; every selected page runs in it, their
 commands writing distinct names under ``runs/``): a long regeneration interrupted there,
-or a finished one, is picked up again.  The commands that resume (``unosim sweep``,
-``unosim skill``: docs/skill.md's hour of tuning) do no work for what DIR already holds at
-the same settings and print the same results; the others run again.
+or a finished one, is picked up again: ``unosim skill`` (docs/skill.md's long tuning)
+does no work for a finished run DIR holds at the same settings and prints the same
+results (tests/test_docs_skill.py checks it); other commands may run again.
 
 docs/worked_example.md has its own script (docs/worked_example.py), which rewrites its
 console fences and excerpts the same way.
@@ -285,16 +285,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare with a fresh run; write nothing")
     ap.add_argument("--list", action="store_true", help="list the blocks and exit")
     ap.add_argument("--work", metavar="DIR", type=Path, default=None,
-                    help="run the commands in DIR and keep it (default: a temporary folder); a resuming command "
-                         "(unosim skill, unosim sweep) picks up what DIR holds")
+                    help="run the commands in DIR and keep it (default: a temporary folder): a finished "
+                         "`unosim skill` there is read again, not redone")
     a = ap.parse_args(argv)
     if a.work is not None:
+        if a.work.exists() and not a.work.is_dir():
+            ap.error(f"--work: {a.work} is not a directory")
         try:
             a.work.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             ap.error(f"--work: cannot create {a.work}: {e.strerror or e}")
-        if not a.work.is_dir():
-            ap.error(f"--work: {a.work} is not a directory")
     if a.list:
         for page in pages():
             for b in blocks(page):

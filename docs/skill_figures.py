@@ -1,8 +1,8 @@
 """The generated blocks of docs/skill.md: every figure and verdict of the page, from one run.
 
 The page's command, ``unosim skill house_rules`` at its defaults, runs once in the page's
-scratch folder (``runs/house_rules.skill``): an hour of tuning on two cores, so a finished
-or interrupted run there is resumed, not redone (``python docs/generate.py --work DIR``
+scratch folder (``runs/house_rules.skill``): a long tuning, so a finished or interrupted
+run there is resumed, not redone (``python docs/generate.py --work DIR``
 keeps the folder between regenerations; a finished run resumes without tuning anything
 and prints the same results).  Each block then reads that run's files (skill.parquet per
 point, skill_replicates.parquet per replicate) and writes its Markdown; the sentences

@@ -166,6 +166,22 @@ def test_masking_hides_speeds_and_timings_only() -> None:
     assert gen.masked(skill) == "took <time> in all (<time> a point at 2 players, <time> a point at 7 players); 12 s"
 
 
+def test_work_folder_is_created_or_refused_in_one_line(tmp_path, capsys) -> None:
+    """``--work DIR`` keeps the scratch folder (a long block resumes there): created when
+    missing, refused with one usage line when it cannot be a folder."""
+    gen = _generate()
+    assert gen.main(["--work", str(tmp_path / "new" / "work"), "--list"]) == 0
+    assert (tmp_path / "new" / "work").is_dir()
+    (tmp_path / "file").write_text("")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        gen.main(["--work", str(tmp_path / "file"), "--list"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and err[0].startswith("usage:"), err  # argparse's usage line and its one error line
+    assert ": error: --work: " in err[1] and "is not a directory" in err[1]
+
+
 def test_a_console_line_pipes_as_the_shell_does() -> None:
     gen = _generate()
     lines = ["a", "S1 x", "1", "2", "3", "S4 x", "4"]
