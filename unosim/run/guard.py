@@ -89,6 +89,19 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
     return ("run", part) if part else None
 
 
+def refuse_other_output(root: Path, kind: str, noun: str, error: type[Exception] = GuardError) -> None:
+    """The first checks of a command that writes folder ``root`` as ``kind`` (a run, a
+    sweep, a league): ``root`` is no file and holds no other unosim command's output.
+    Raises ``error`` (one line naming --out; ``noun`` is what --force would replace)."""
+    if root.exists() and not root.is_dir():
+        raise error(f"--out: {root} exists and is not a directory; choose another path "
+                    f"(--force only replaces {noun})")
+    found = folder_kind(root)
+    if found is not None and found[0] != kind:
+        raise error(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
+                    f"path (--force only replaces {noun})")
+
+
 _INSTEAD = {
     "league": "its leaderboard is DIR/leaderboard.csv; draw it with `unosim plot DIR` or `unosim report DIR --html "
               "page.html`",
