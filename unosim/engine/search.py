@@ -30,9 +30,9 @@ target, multi-play) is the rollout bot's, in the game as in the playouts.
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot's code (:func:`unosim.engine.search_batch.split_params`), and the
 seats that search are listed in a context array ``ctx`` passed to the hand loop's step
-(:data:`searching_step`).  Only that call takes the search branch; the playouts call
-:func:`unosim.engine.hand.step` without a context, which numba compiles as the plain
-engine (the branch is dropped before typing).  The search's
+made with :func:`searched_turn` for the turn (:data:`searching_step`, from the engine's
+:func:`unosim.engine.hand.stepper`); the playouts call the engine's plain
+:func:`unosim.engine.hand.step`, so they never search in turn.  The search's
 randomness is its own stream per hand (``STREAM_SEARCH``), per decision and per playout:
 the game's stream is never touched by a playout, and a run is bit-identical whatever
 the thread count.
@@ -52,8 +52,7 @@ from unosim.kernel.rng import below, stream_start
 from unosim.kernel.table import hand_points, rule
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_DECKS, P_TEAMS, P_VOLUNTARY_DRAW
-from . import hand
-from .hand import put_move, step
+from .hand import put_move, step, stepper
 from .turns import open_turn, turn_with
 
 # ctx: the search table's context, one int64 array
@@ -275,11 +274,11 @@ def searched_turn(st, P, rng, log, p, ctx):
     return turn_with(st, P, rng, log, p, k)
 
 
-searching_step = jit(inline=True)(hand.step.py_func)
-""":func:`unosim.engine.hand.step`, the same code, under a dispatcher of its own for the
-calls with a context: numba types a call to a dispatcher that is compiling as a
-recursive call, so the playouts' ``step`` (without a context) must not be the dispatcher
-whose searching version is being compiled (the program would then lack that code)."""
+searching_step = stepper(searched_turn)
+""":func:`unosim.engine.hand.step`'s loop with :func:`searched_turn` for the turn: the
+calls with a context (a table with search seats).  A dispatcher of its own, not the
+playouts' ``step``: numba types a call to a dispatcher that is compiling as a recursive
+call, and the program would then lack the plain code the playouts run."""
 
 
 # --------------------------------------------------------------------------- for tests and scenarios
