@@ -339,3 +339,42 @@ def test_a_swap_forgets_the_voids():
     sc.st[L.S_SWAPS] += 1  # as swap_hands counts it
     search.voids_sync(sc.st, sc.P, sc.ctx)
     assert (caps_of(sc.ctx)[search.N_GROUPS:2 * search.N_GROUPS] == sc.count(1)).all()
+
+
+def group_counts(hand):
+    """A hand's cards per void group (a colour, a rank, Wild, Wild Draw Four)."""
+    cnt = np.zeros(search.N_GROUPS, np.int64)
+    for k in np.nonzero(hand)[0]:
+        if k < cards.WILD:
+            cnt[search.group_colour(k)] += hand[k]
+        cnt[search.group_rank(k)] += hand[k]
+    return cnt
+
+
+@pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
+def test_the_true_hands_always_meet_the_limits(name, path):
+    """The limits are sound where the bots draw only with nothing legal (counter, R7): after
+    every step of whole hands, under every bundled config (H4 swaps, H5 giveaways, H22
+    take-backs, H3, H24 misplays, H10 slaps, H23 false calls, stacks...), every seat's real
+    hand holds no more of a group than the table allows it, and limits do bind."""
+    cfg, P, _ = table(load_config(path))
+    n = cfg.players
+    seen = np.zeros(search.C_LEN, np.int64)
+    seen[search.C_TRACK] = 1
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    bound = 0
+    for h in range(6):
+        st = first_turn(cfg, len(name) * 100 + h, dealer=h % n)
+        r = np.array([h + 1], np.uint64)
+        seen[search.C_VSTARTED] = 0
+        while not st[L.S_DONE]:
+            search.step_at(st, P, r, log, seen)
+            c = seen.copy()
+            search.voids_sync(st, P, c)
+            caps = caps_of(c)
+            for q in range(n):
+                lim = caps[q * search.N_GROUPS:(q + 1) * search.N_GROUPS]
+                hand = st[L.S_HAND0 + q * L.N_KINDS:L.S_HAND0 + (q + 1) * L.N_KINDS]
+                assert (group_counts(hand) <= lim).all(), (h, q, lim, hand)
+                bound += (lim < st[L.S_HS0 + q]).any()
+    assert bound > 0
