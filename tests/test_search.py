@@ -91,7 +91,7 @@ def test_no_peeking(name, path, voids):
     choice, under every bundled config (teams: a partner's hand is hidden too), with the
     worlds dealt uniformly and within the voids the table saw."""
     cfg, P, ctx = table(load_config(path))
-    ctx[search.C_SEAT0 + search.C_STRIDE - 1] = voids
+    ctx[search.C_SEAT0 + 5] = voids
     rng = np.random.default_rng(len(name))
     pool = np.zeros(MAX_CARDS, np.int64)
     scr = np.zeros(MAX_CARDS + (MAX_PLAYERS + 1) * (search.N_GROUPS + 1), np.int64)
@@ -210,8 +210,8 @@ def test_split_params():
     from unosim.rules import params as slots
     from unosim.rules.strategies import Strategy
     assert P[slots.P_BOT0] == Strategy.greedy and P[slots.P_BOT0 + 1] == 0.0
-    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 6]) == [1, 5, 3, 1, 2000, 1]
-    assert list(ctx[search.C_SEAT0 + 6:search.C_SEAT0 + 12]) == [0, 0, 0, 0, 0, 0]
+    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 7]) == [1, 5, 3, 1, 2000, 1, 0]
+    assert list(ctx[search.C_SEAT0 + 7:search.C_SEAT0 + 14]) == [0, 0, 0, 0, 0, 0, 0]
     assert ctx[search.C_TRACK] == 1
     cfg = cfg.replace(seats=[{"strategy": "search", "voids": 0}, "counter"])
     _, ctx = search_batch.split_params(to_params(cfg))
@@ -378,3 +378,56 @@ def test_the_true_hands_always_meet_the_limits(name, path):
                 assert (group_counts(hand) <= lim).all(), (h, q, lim, hand)
                 bound += (lim < st[L.S_HS0 + q]).any()
     assert bound > 0
+
+
+# --------------------------------------------------------------------------- colours
+def test_colour_options_follow_the_rules():
+    """R9 with ``colours``: each wild option (a legal Wild, a Wild Draw Four, a bluff, R8)
+    also comes naming each colour; none under H6 (a wild may go down with others)."""
+    from unosim.scenario import Scenario
+
+    def opts(hand, **rules):
+        sc = Scenario.build({0: hand, 1: "G1 G2"}, "R7", players=2, seats=[TINY, "counter"], **rules)
+        o = np.zeros(search.MAX_OPTIONS, np.int64)
+        n = search.named_options(sc.st, sc.P, o, search.options(sc.st, sc.P, 0, o))
+        return sorted(("draw" if k < 0 else cards.name(int(k) % search.NAMED)
+                       + ("" if k < search.NAMED else "/" + cards.COLOR_LETTERS[int(k) // search.NAMED - 1]))
+                      for k in o[:n])
+
+    assert opts("R5 W") == ["R5", "W", "W/B", "W/G", "W/R", "W/Y", "draw"]
+    assert opts("R5 W+4") == ["R5", "W+4", "W+4/B", "W+4/G", "W+4/R", "W+4/Y", "draw"]
+    assert opts("R5 W", multi_play="identical") == ["R5", "W", "draw"]
+
+
+def test_a_searched_colour_is_the_colour_named():
+    """R9: a search seat with ``colours`` that plays a wild naming a colour leaves that
+    colour in force, and the choice is the one :func:`choice_at` reports."""
+    from unosim.scenario import Scenario
+
+    seat = {"strategy": "search", "worlds": 4, "rollouts": 2, "margin": 0.0, "colours": 1}
+    named = 0
+    for seed in range(1, 13):
+        sc = Scenario.build({0: "W G1 G2 B3 Y4", 1: "G5 B6 Y7 R8 R9"}, "R7", players=2, seats=[seat, "counter"],
+                            voluntary_draw=False, draw="G3 G4 B1 B2 Y1 Y2 R2 R3", seed=seed)
+        choice = search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 0, seed)
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert sc.count(0) == 4 and sc.top == "W"
+        if choice >= search.NAMED:
+            named += 1
+            assert sc.color == "RYGB"[choice // search.NAMED - 1]
+        else:
+            assert choice == cards.WILD
+    assert named > 0
+
+
+@pytest.mark.parametrize("name", ["standard", "multi_play", "stacking", "seven_o", "take_back", "teams"])
+def test_a_table_searching_colours_plays_whole_hands(name):
+    """A search seat that searches its colours plays hands to their end under the
+    invariant harness (H1, H4, H6, H22, H12)."""
+    from harness import check_config
+
+    cfg = load_config(bundled_configs()[name])
+    seat = dict(TINY, colours=1)
+    check_config(cfg.replace(seats=[seat] + ["counter"] * (cfg.players - 1)), seed=len(name), hands=3)

@@ -24,6 +24,8 @@ from cli_checks import invoke, one_error
     ("search:voids=true", ("voids", "integer")),
     ("search:voids=0.5", ("voids", "integer")),
     ("search:voids=nan", ("voids", "integer")),
+    ("search:colours=2", ("colours", "out of range")),
+    ("search:colours=yes", ("colours", "integer")),
 ])
 def test_bad_search_parameters_are_one_line(spec, needles):
     one_error(invoke("duel", spec, "counter", "--hands", 2), *needles)

@@ -49,37 +49,41 @@ from unosim.bots import policy
 from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view
 from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_BLUFF, S_CHALLENGES, S_COLOR, S_DISC0, S_DONE,
-    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NLOG, S_NP, S_PASSES,
-    S_PLAYED, S_SCR0, S_SWAPS, S_TOP, S_WINNER)
+from unosim.kernel.layout import (EV_PLAY, LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_DISC0, S_DONE,
+    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
+    S_SWAPS, S_TOP, S_WINNER)
 from unosim.kernel.moves import wild_allowed
-from unosim.kernel.rng import below, stream_start
+from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
-from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
-from unosim.rules.params import (MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DECKS, P_DRAW, P_DRAWN_MATCH,
-    P_PLAY_DRAWN, P_TEAMS, P_VOLUNTARY_DRAW)
-from .hand import put_move, step, stepper
+from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
+from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn
+from unosim.rules.params import (MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH,
+    P_MULTI_PLAY, P_PLAY_DRAWN, P_TEAMS, P_VOLUNTARY_DRAW)
+from .effects import put_down_naming
+from .hand import put_move, settle, step, stepper
 from .turns import Source, open_turn, turn_with
+from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
 
 # ctx: the search table's context, one int64 array
 C_SEED = 0       # the hand's search stream (uint64 bits)
 C_DECISIONS = 1  # searched decisions so far in the hand: each has its own stream
-C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000, voids (0/1)
-C_STRIDE = 6
+C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000, voids (0/1), colours (0/1)
+C_STRIDE = 7
 C_TRACK = C_SEAT0 + MAX_PLAYERS * C_STRIDE  # 1: some seat uses voids, so the table keeps them
 C_VSTARTED = C_TRACK + 1  # 0 until the hand's first step has set what follows (play_hand clears it)
 C_VDRAWN = C_TRACK + 2    # S_DRAWN, S_PLAYED and the hand-moving counters at the last update
 C_VPLAYED = C_TRACK + 3
 C_VMOVED = C_TRACK + 4
 C_VHS0 = C_TRACK + 5      # per seat: its hand size at the last update
-N_GROUPS = N_COLORS + RANKS_PER_COLOR + 2  # a colour, a rank (Wild and Wild Draw Four are ranks 13, 14)
 C_VLIM0 = C_VHS0 + MAX_PLAYERS  # per seat, per group: how many of its cards may be of that group
 C_LEN = C_VLIM0 + MAX_PLAYERS * N_GROUPS
 
 OBJ_HANDS = 0
 OBJ_POINTS = 1
-MAX_OPTIONS = N_CAND + 2  # the candidate kinds, a bluff, a draw
+MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS  # the candidate kinds, a bluff, a draw, each wild naming each colour
+NAMED = N_KINDS
+"""An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
+wild option names the rollout bot's colour."""
 
 
 # --------------------------------------------------------------------------- the decision
@@ -106,75 +110,37 @@ def options(st, P, p, opt):
 
 
 @jit()
-def unknown_pool(st, P, p, pool):
-    """The cards seat p cannot see, in kind order, into ``pool``: the deck (R1, H20) minus
-    p's hand minus the discard pile, from counts alone.  Returns how many."""
-    counts = np.zeros(N_KINDS, np.int64)
-    decks = rule(st, P_DECKS)
-    for k in range(N_KINDS):
-        copies = 4 if k >= WILD else (1 if k % RANKS_PER_COLOR == 0 else 2)
-        counts[k] = copies * decks - st[S_HAND0 + p * N_KINDS + k]
-    for i in range(st[S_NDISC]):
-        counts[st[S_DISC0 + i]] -= 1
-    m = 0
-    for k in range(N_KINDS):
-        for _ in range(counts[k]):
-            pool[m] = k
-            m += 1
+def named_options(st, P, opt, n):
+    """``colours``: after the ``n`` options in ``opt``, each wild among them naming each
+    colour (R9); none under H6, where a wild may go down with others.  Returns how many."""
+    if rule(st, P_MULTI_PLAY) != MultiPlay.none:
+        return n
+    m = n
+    for j in range(n):
+        if opt[j] >= WILD:
+            for c in range(N_COLORS):
+                opt[m] = opt[j] + NAMED * (c + 1)
+                m += 1
     return m
 
 
-@jit()
-def sample_world(st, p, pool, m, rng, w):
-    """A world for seat p into ``w``: the state ``st`` with the other hands (sizes kept)
-    and the draw pile dealt afresh from the ``m`` unknown cards in ``pool``, shuffled with
-    ``rng``; nothing is logged in it and the per-seat scratch starts empty."""
-    world_base(st, w)
-    shuffle(pool, 0, m, rng)
-    deal_in_order(st, p, pool, m, w)
+@jit(inline=True)
+def play_named(st, P, rng, log, p, k, named):
+    """Seat p puts the wild k down from its hand naming colour ``named``, and everything
+    that follows happens (:func:`unosim.engine.hand.play_card` with the colour given)."""
+    put_down_naming(st, P, rng, log, p, k, EV_PLAY, named)
+    settle(st, P, rng, log, p, k, 1)
 
 
 @jit(inline=True)
-def world_base(st, w):
-    """``w`` = ``st`` with nothing logged and the per-seat scratch empty (the hidden cards
-    are then dealt over it)."""
-    for i in range(N_STATE):
-        w[i] = st[i]
-    w[S_LOGCAP] = 0
-    w[S_NLOG] = 0
-    w[S_BLUFF] = 0
-    for q in range(MAX_PLAYERS):
-        w[S_SCR0 + q] = 0
-
-
-@jit(inline=True)
-def shuffle(pool, lo, hi, rng):
-    """Fisher-Yates on ``pool[lo:hi]``."""
-    for i in range(hi - 1, lo, -1):
-        j = lo + below(rng, i - lo + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
-
-
-@jit()
-def deal_in_order(st, p, pool, m, w):
-    """The cards of ``pool`` in order: each other seat's hand (its size), then the draw pile."""
-    n = st[S_NP]
-    at = 0
-    for q in range(n):
-        if q == p:
-            continue
-        base = S_HAND0 + q * N_KINDS
-        for k in range(N_KINDS):
-            w[base + k] = 0
-        for _ in range(st[S_HS0 + q]):
-            if at < m:
-                w[base + pool[at]] += 1
-            at += 1
-    for i in range(st[S_NDRAW]):
-        w[S_DRAW0 + i] = pool[at] if at < m else 0
-        at += 1
+def play_option(w, P, rng, log, p, o):
+    """Option o of :func:`options` (or :func:`named_options`) played in turn by seat p."""
+    if o >= NAMED:
+        k, _ = turn_with(w, P, rng, log, p, o % NAMED)
+        play_named(w, P, rng, log, p, k, o // NAMED - 1)
+        return
+    k, source = turn_with(w, P, rng, log, p, o)
+    put_move(w, P, rng, log, p, k, source)
 
 
 # --------------------------------------------------------------------------- voids
@@ -186,18 +152,6 @@ def deal_in_order(st, p, pool, m, w):
 # those limits go to 0, and every card it takes from the pile afterwards raises them by
 # one.  Only public facts go in: hand sizes, the card in force, the O1 counters, whether
 # the seat drew and whether it played what it drew.
-
-
-@jit(inline=True)
-def group_colour(k):
-    """The colour group of kind k (-1 for a wild)."""
-    return k // RANKS_PER_COLOR if k < WILD else -1
-
-
-@jit(inline=True)
-def group_rank(k):
-    """The rank group of kind k: N_COLORS + its rank (Wild 13, Wild Draw Four 14)."""
-    return N_COLORS + (k % RANKS_PER_COLOR if k < WILD else RANKS_PER_COLOR + k - WILD)
 
 
 @jit()
@@ -257,138 +211,6 @@ def note_draw(st, P, ctx, p, c, top, wok, hs_before, source):
 
 
 @jit(inline=True)
-def _count(cnt, o, k, d):
-    """Owner o's group counts += d for one card of kind k."""
-    b = o * N_GROUPS
-    if k < WILD:
-        cnt[b + group_colour(k)] += d
-    cnt[b + group_rank(k)] += d
-
-
-@jit(inline=True)
-def _within(cnt, caps, o, k):
-    """Owner o's counts of kind k's groups are within its limits."""
-    b = o * N_GROUPS
-    if k < WILD and cnt[b + group_colour(k)] > caps[b + group_colour(k)]:
-        return False
-    return cnt[b + group_rank(k)] <= caps[b + group_rank(k)]
-
-
-@jit()
-def sample_world_within(st, p, pool, m, rng, w, caps, scr):
-    """:func:`sample_world` with each other seat q's hand holding at most
-    ``caps[q * N_GROUPS + g]`` cards of group g; returns 1, or 0 when this deal could not
-    meet the limits and the world is the unconstrained one (a bluff, a voluntary draw or
-    a declined drawn card can make the limits wrong).
-
-    How close to uniform among the deals that meet the limits: the seats with a binding
-    limit are dealt first, each taking the first cards of a fresh shuffle that fit (for
-    limits of 0, the voids, that is exactly uniform for the seat), the rest in a fresh
-    shuffle to the other seats and the draw pile; then ``m`` steps of a Metropolis chain
-    (swap a card of a bound seat with any card of another owner when both still fit: a
-    symmetric proposal, so its stationary law is the uniform one) undo most of what
-    dealing the seats one after the other favours (a seat dealt first takes its share of
-    a colour another seat may not hold; exact uniformity would weigh its hands by the
-    completions left).  With no binding limit this is the plain uniform deal.  ``scr``: MAX_CARDS owners
-    (a seat, MAX_PLAYERS for the draw pile), then per owner its group counts, then per
-    owner 1 if it has a binding limit."""
-    world_base(st, w)
-    n = st[S_NP]
-    cnt0 = MAX_CARDS
-    bind0 = cnt0 + (MAX_PLAYERS + 1) * N_GROUPS
-    for i in range(cnt0, bind0 + MAX_PLAYERS + 1):
-        scr[i] = 0
-    total = st[S_NDRAW]
-    for q in range(n):
-        if q == p:
-            continue
-        total += st[S_HS0 + q]
-        for g in range(N_GROUPS):
-            if caps[q * N_GROUPS + g] < st[S_HS0 + q]:
-                scr[bind0 + q] = 1
-    shuffle(pool, 0, m, rng)
-    ok = total == m
-    at = 0
-    for bound in (1, 0):
-        for q in range(n):
-            if q == p or scr[bind0 + q] != bound or not ok:
-                continue
-            h = st[S_HS0 + q]
-            start = at
-            if bound:
-                i = at
-                while at - start < h and i < m:
-                    k = pool[i]
-                    _count(scr[cnt0:], q, k, 1)
-                    if _within(scr[cnt0:], caps, q, k):
-                        pool[i] = pool[at]
-                        pool[at] = k
-                        at += 1
-                    else:
-                        _count(scr[cnt0:], q, k, -1)
-                    i += 1
-                ok = at - start == h
-                shuffle(pool, at, m, rng)
-            else:
-                at += h
-            for i in range(start, min(start + h, m)):
-                scr[i] = q
-    if not ok:
-        shuffle(pool, 0, m, rng)
-        deal_in_order(st, p, pool, m, w)
-        return 0
-    for i in range(at, m):
-        scr[i] = MAX_PLAYERS
-    cnt = scr[cnt0:bind0]
-    nb = 0  # the bound seats hold pool[:nb]: each swap moves one of their cards
-    for q in range(n):
-        if q != p and scr[bind0 + q]:
-            nb += st[S_HS0 + q]
-    for _ in range(m if nb > 0 else 0):
-        i = below(rng, nb)
-        j = below(rng, m)
-        oi = scr[i]
-        oj = scr[j]
-        if oi == oj:
-            continue
-        a = pool[i]
-        b = pool[j]
-        fits = True
-        if scr[bind0 + oi]:
-            _count(cnt, oi, a, -1)
-            _count(cnt, oi, b, 1)
-            fits = _within(cnt, caps, oi, b)
-        if fits and scr[bind0 + oj]:
-            _count(cnt, oj, b, -1)
-            _count(cnt, oj, a, 1)
-            fits = _within(cnt, caps, oj, a)
-            if not fits:
-                _count(cnt, oj, b, 1)
-                _count(cnt, oj, a, -1)
-        if not fits:
-            if scr[bind0 + oi]:
-                _count(cnt, oi, a, 1)
-                _count(cnt, oi, b, -1)
-            continue
-        pool[i] = b
-        pool[j] = a
-    for q in range(n):
-        if q != p:
-            base = S_HAND0 + q * N_KINDS
-            for k in range(N_KINDS):
-                w[base + k] = 0
-    d = 0
-    for i in range(m):
-        o = scr[i]
-        if o < MAX_PLAYERS:
-            w[S_HAND0 + o * N_KINDS + pool[i]] += 1
-        else:
-            w[S_DRAW0 + d] = pool[i]
-            d += 1
-    return 1
-
-
-@jit(inline=True)
 def restore(base, w, n):
     """w back to the world ``base`` for the next playout: the slots a hand of n seats
     changes (scalars, hands, the live piles, card counters' memory).  The rest (the rules,
@@ -429,9 +251,11 @@ def decide(st, P, log, p, ctx):
     asked (its turn opened).  Reads ``st`` only through what p knows (module doc)."""
     opt = np.empty(MAX_OPTIONS, np.int64)
     n_opt = options(st, P, p, opt)
+    c = C_SEAT0 + p * C_STRIDE
+    if ctx[c + 6] != 0:
+        n_opt = named_options(st, P, opt, n_opt)
     if n_opt == 1:
         return opt[0]
-    c = C_SEAT0 + p * C_STRIDE
     worlds = ctx[c + 1]
     rollouts = ctx[c + 2]
     objective = ctx[c + 3]
@@ -442,7 +266,7 @@ def decide(st, P, log, p, ctx):
     seed = stream_start(np.uint64(ctx[C_SEED]), d, p)
     work = (np.empty(MAX_CARDS, np.int64), np.empty(N_STATE, np.int64), np.empty(N_STATE, np.int64),
             np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(MAX_PLAYERS * N_GROUPS, np.int64),
-            np.empty(MAX_CARDS + (MAX_PLAYERS + 1) * (N_GROUPS + 1), np.int64))
+            np.empty(SCRATCH, np.int64))
     caps = work[5]
     for i in range(MAX_PLAYERS * N_GROUPS):
         caps[i] = ctx[C_VLIM0 + i]
@@ -485,8 +309,7 @@ def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective,
             for j in range(n_opt):
                 restore(base, w, n)
                 rng_r[0] = start
-                k, source = turn_with(w, P, rng_r, log, p, opt[j])
-                put_move(w, P, rng_r, log, p, k, source)
+                play_option(w, P, rng_r, log, p, opt[j])
                 while w[S_DONE] == 0:
                     step(w, P, rng_r, log)
                 value[j] = outcome(w, P, p, objective)
@@ -529,6 +352,10 @@ def searched_turn(st, P, rng, log, p, ctx):
         k = decide(st, P, log, p, ctx)
     else:
         k = policy.choose_play(st, P, rng, p)
+    if k >= NAMED:  # a wild and the colour it searched: played here, nothing left for the step
+        kk, _ = turn_with(st, P, rng, log, p, k % NAMED)
+        play_named(st, P, rng, log, p, kk, k // NAMED - 1)
+        return -1, Source.none
     if not track or k >= 0:
         return turn_with(st, P, rng, log, p, k)
     c = st[S_COLOR]
@@ -585,6 +412,7 @@ def step_at(st, P, rng, log, ctx):
     search_step(address(st), address(P), address(rng), address(log), address(ctx))
 
 
-__all__ = ["C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "N_GROUPS", "choice_at", "decide",
-           "group_colour", "group_rank", "note_draw", "options", "outcome", "sample_world", "sample_world_within",
-           "search_step", "searched_turn", "searching_step", "step_at", "unknown_pool", "voids_sync"]
+__all__ = ["C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "MAX_OPTIONS", "N_GROUPS", "NAMED",
+           "choice_at", "decide", "group_colour", "group_rank", "named_options", "note_draw", "options", "outcome",
+           "sample_world", "sample_world_within", "search_step", "searched_turn", "searching_step", "step_at",
+           "unknown_pool", "voids_sync"]

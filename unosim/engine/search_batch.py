@@ -33,8 +33,8 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rules vector, context) for a table with search seats: each search seat's block in
     ``P`` becomes its rollout bot's code and that strategy's default parameters (what the
     engine plays for it everywhere but the searched card), and the context lists the
-    seats that search with their ``worlds``, ``rollouts``, ``objective``, ``margin`` and
-    ``voids`` (and whether the table keeps the void limits: some seat uses them)."""
+    seats that search with their ``worlds``, ``rollouts``, ``objective``, ``margin``,
+    ``voids`` and ``colours`` (and whether the table keeps the void limits: some seat uses them)."""
     Pr = P.copy()
     ctx = np.zeros(C_LEN, np.int64)
     for s in range(MAX_PLAYERS):
@@ -44,6 +44,7 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         worlds, rollouts, bot, objective = (int(x) for x in P[base + 1:base + 5])
         margin = int(round(P[base + 5] * 1000))
         voids = int(P[base + 6])
+        colours = int(P[base + 7])
         name = ROLLOUT_BOTS[bot]
         code, spec = STRATEGIES[name]
         Pr[base:base + BOT_STRIDE] = 0.0
@@ -53,7 +54,7 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if name in WATCHERS:
             Pr[P_WATCHERS] = 1.0
         c = C_SEAT0 + s * C_STRIDE
-        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin, voids)
+        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin, voids, colours)
         if voids:
             ctx[C_TRACK] = 1
     return Pr, ctx
