@@ -51,7 +51,7 @@ SEARCH_DUELS = (("search", 2, 1000), ("search", 4, 150), ("search:voids=0", 2, 1
                 ("search:margin=1", 2, 1000), ("search:worlds=32,rollouts=4", 2, 400),
                 ("search:worlds=64,rollouts=2", 2, 150), ("search:worlds=200,rollouts=4", 2, 150),
                 ("search:worlds=64,rollouts=4", 4, 60))
-SEARCH_PAIRS = (("search", "search:voids=0", 2, 5000),)
+SEARCH_PAIRS = (("search", "search:voids=0", 2, 5000), ("search:colours=1", "search", 2, 3000))
 """Search against search: what one parameter is worth, paired by deal (the rival is not counter)."""
 
 
