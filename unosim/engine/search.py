@@ -1,7 +1,8 @@
 """The ``search`` strategy: determinized Monte Carlo over the real engine.
 
 At each turn where a search seat has more than one option (a legal card kind, a Wild
-Draw Four bluff under R8, or a draw where R7 allows one), it samples ``worlds`` deals of
+Draw Four bluff under R8, or a draw where R7 allows one; with ``colours = 1`` also each
+wild naming each colour, R9), it samples ``worlds`` deals of
 the cards it cannot see, plays each option out ``rollouts`` times per world with the real
 engine, and plays the option with the best mean outcome (``objective``): its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
@@ -26,8 +27,9 @@ The playouts: the search seat plays its ``rollout_bot`` (at that strategy's defa
 after the option, the other seats their own strategies, and the hand runs to its end
 under every rule the engine plays.  The same world and the same random stream serve
 every option (common random numbers), so options differ by the option alone.  Every
-decision other than the card (colour, stack, challenge, drawn card, jump-in, swap
-target, multi-play) is the rollout bot's, in the game as in the playouts.
+decision other than the card (the colour unless ``colours``, stack, challenge, drawn
+card, jump-in, swap target, multi-play) is the rollout bot's, in the game as in the
+playouts.
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot's code (:func:`unosim.engine.search_batch.split_params`), and the
