@@ -56,11 +56,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     return {"root": root, "sweep": sweep, "out": out, "before": before, "bots": bots, "added": added}
 
 
-def test_without_ceiling_the_columns_are_nan(runs) -> None:
-    before = runs["before"]
-    assert set(CEILING_COLUMNS) <= set(before.columns)
-    assert before[CEILING_COLUMNS].isna().all().all() and before["ceiling_bot"].isna().all()
-    assert (before["ceiling_deals"] == 0).all()
+def test_without_ceiling_there_are_no_ceiling_columns(runs) -> None:
+    from unosim.studies.skill_index import CEILING_COLUMNS as ALL
+
+    assert set(CEILING_COLUMNS) | {"ceiling_bot", "ceiling_deals", "ceiling_seconds"} == set(ALL)
+    assert not set(ALL) & set(runs["before"].columns)  # the table a run without --ceiling always wrote
 
 
 def test_ceiling_columns_are_shares_and_indexes(runs) -> None:
@@ -91,9 +91,8 @@ def test_adding_the_ceiling_tunes_nothing_again(runs) -> None:
     assert _bots(out) == runs["bots"]  # every bot and history file: same bytes, same mtime
     table = pd.read_parquet(out / "skill.parquet")
     before = runs["before"]
-    kept = [c for c in before.columns if c not in CEILING_COLUMNS + ["ceiling_bot", "ceiling_deals",
-                                                                    "ceiling_seconds"]]
-    pd.testing.assert_frame_equal(table[kept], before[kept])
+    assert list(table.columns[:len(before.columns)]) == list(before.columns)  # columns only added, at the end
+    pd.testing.assert_frame_equal(table[before.columns], before)
     manifest = json.loads((out / "_unosim_output.json").read_text())
     assert manifest["identity"]["ceiling"]["deals"] == 20 and "skill_ceiling.parquet" in manifest["files"]
     # given again without --ceiling: the same output, its ceiling kept and shown

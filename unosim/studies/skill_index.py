@@ -43,7 +43,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +108,7 @@ class SkillPoint:
     replicate_sd: float = float("nan")  # the normalised index's standard deviation over the replicates
     norm_se: float = float("nan")       # its standard error, the search's noise included
     df: float = float("nan")            # the intervals' Student t degrees of freedom (nan: normal)
-    # --ceiling (module docstring); NaN (ceiling_bot None, ceiling_deals 0) in a run without it.
+    # --ceiling (module docstring); a run without it writes none of these columns (CEILING_COLUMNS).
     # The search at a table of B0: the ceiling beside share .. norm_high, the lower bound
     ceiling_share: float = float("nan")
     ceiling_low: float = float("nan")
@@ -133,6 +133,10 @@ class SkillPoint:
     ceiling_bot: str | None = None
     ceiling_deals: int = 0
     ceiling_seconds: float = float("nan")
+
+
+CEILING_COLUMNS = tuple(f.name for f in fields(SkillPoint) if f.name.startswith(("ceiling_", "counter_")))
+"""The columns ``--ceiling`` adds to ``skill.parquet`` (absent from a run without it)."""
 
 
 @dataclass(frozen=True)
@@ -264,7 +268,7 @@ def _write_table(path: Path, points: list[SkillPoint]) -> None:
     """The table, atomically: a reader sees the old file or the new one."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        pd.DataFrame([asdict(p) for p in points]).to_parquet(tmp, index=False)
+        skill_frame(points).to_parquet(tmp, index=False)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -477,7 +481,12 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
 
 
 def skill_frame(points: list[SkillPoint]) -> pd.DataFrame:
-    return pd.DataFrame([asdict(p) for p in points])
+    """The points as the table ``skill.parquet`` holds: the ceiling's columns only when a
+    point has its figures (a run without ``--ceiling`` writes the table it always wrote)."""
+    frame = pd.DataFrame([asdict(p) for p in points])
+    if not any(p.ceiling_bot is not None for p in points):
+        frame = frame.drop(columns=[c for c in CEILING_COLUMNS if c in frame])
+    return frame
 
 
 def render_skill(frame: pd.DataFrame) -> list[str]:
