@@ -137,6 +137,16 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
                                       columns=["ceiling_seconds", "seconds"]))
 
 
+def test_the_ceiling_is_the_same_on_any_number_of_cores() -> None:
+    from unosim.rules.botfile import resolve_bot
+    from unosim.rules.config import default_config
+    from unosim.studies.skill_index import measure_at
+
+    cfg = default_config().with_values({"players": 3})
+    one, two = (measure_at(cfg, resolve_bot(SEARCH), "counter", deals=15, seed=4, workers=w) for w in (1, 2))
+    assert one == two
+
+
 def test_bad_ceiling_options_are_one_line(runs) -> None:
     sweep, out = runs["sweep"], runs["out"]
     one_error(invoke("skill", sweep, "--ceiling", "--ceiling-bot", "counter"), "--ceiling-bot", "search")

@@ -515,8 +515,10 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
         raise _user_error(f"{dest / 'skill.png'}: {e.strerror or e}; skill.parquet is written and kept") from None
     bots = "" if fixed else (", points/*/replicate=*/bot.toml" if replicates > 1 else ", points/*/bot.toml")
     bots = (", skill_ceiling.parquet" if roof else "") + bots
+    roof_time = (f" (the ceiling's search: {sum(p.ceiling_seconds for p in points if p.ceiling_seconds > 0):.0f} s)"
+                 if roof else "")
     click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
-               f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")
+               f"{sum(p.seconds for p in points):.0f} s over {len(points)} points{roof_time}")
 
 
 def register(group: click.Group) -> None:
