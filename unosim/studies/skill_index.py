@@ -419,7 +419,8 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 used, s_r, n = ceiling.bot, seed, ceiling.deals
             fig = measure_at(p.cfg, used, field, deals=n, seed=s_r, workers=workers)
             ceiling_done.append(dict(label=p.label, players=p.cfg.players, who=who, field=field, replicate=r,
-                                     seed=s_r, deals=n, bot=used.source or used.name, settings=ceiling_settings,
+                                     seed=s_r, deals=n, settings=ceiling_settings,
+                                     bot=(used.source or used.name) if who == "tuned" else used.name,
                                      seconds=time.perf_counter() - t0, **fig))
 
     def kept_bot(p: Any, r: int) -> Bot:
