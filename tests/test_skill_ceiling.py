@@ -159,7 +159,10 @@ def test_bad_ceiling_options_are_one_line(runs) -> None:
     one_error(invoke("skill", sweep, "--ceiling-bot", SEARCH), "--ceiling-bot", "only with --ceiling")
     # another ceiling over a kept one is other settings: refused (--force would redo the whole folder)
     one_error(invoke("skill", sweep, "--out", out, *TUNE, "--ceiling", "--ceiling-deals", "30", "--ceiling-bot",
-                     SEARCH), "--out", "other settings", "ceiling")
+                     SEARCH), "--ceiling-deals", f"the ceiling of {SEARCH} on 20 deals", "--force")
+    one_error(invoke("skill", sweep, "--out", out, *TUNE, "--ceiling"), "--ceiling-bot", "the ceiling of")
+    one_error(invoke("skill", sweep, "--out", out, *TUNE[:-3], "--replicates", "1", "--quiet", "--ceiling"),
+              "--out", "other settings")  # another tuning: the guard's refusal
 
 
 def test_report_and_figures_show_the_ceiling(runs, tmp_path: Path) -> None:

@@ -440,6 +440,8 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     if fixed is None:
         per = [""] if replicates == 1 else [f"replicate={r}/" for r in range(replicates)]
         names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
+    if roof is not None and not force:
+        _same_ceiling(dest, identity)
     stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
     with stack:
         if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
@@ -464,6 +466,24 @@ def _ceiling(given: bool, spec: str | None, deals: int | None) -> Any:
                        1000 if deals is None else deals)
     except (ConfigError, RunError) as e:
         raise _user_error(str(e)) from None
+
+
+def _same_ceiling(dest: Path, identity: dict[str, Any]) -> None:
+    """Refuse, naming the ceiling options, a folder whose kept run differs from this one in
+    its ceiling only (the guard would call it other settings, and --force redo the tuning)."""
+    from unosim.run.guard import OUTPUT_MANIFEST
+
+    try:
+        kept = json.loads((dest / OUTPUT_MANIFEST).read_text()).get("identity")
+    except (OSError, ValueError, AttributeError):
+        return  # no kept run, or not one this check reads: the guard judges it
+    if not isinstance(kept, dict) or kept.get("ceiling") in (None, identity["ceiling"]):
+        return
+    if {k: v for k, v in kept.items() if k != "ceiling"} == {k: v for k, v in identity.items() if k != "ceiling"}:
+        old = _kept_ceiling(kept["ceiling"])
+        raise _user_error(f"--ceiling-bot/--ceiling-deals: {dest} holds the ceiling of {old.bot.name} on "
+                          f"{old.deals:,} deals; a folder keeps the ceiling it measured (give those, or none, to "
+                          "resume it; --force redoes the whole folder, tuning included)")
 
 
 def _kept_ceiling(identity: Any) -> Any:
