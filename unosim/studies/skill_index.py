@@ -429,7 +429,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
             return bot
         where = root / "points" / p.rel / (f"replicate={r}" if replicates > 1 else "") / "bot.toml"
         try:
-            return load_bot_file(where)
+            return load_bot_file(where, "--ceiling")
         except ConfigError as e:
             raise RunError(f"{e}; the tuned bot of a kept point is needed for its ceiling (--force redoes the "
                            "whole folder)") from None
