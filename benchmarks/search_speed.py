@@ -5,7 +5,8 @@ For each table (one `search` seat, `counter` at the others, official rules) and 
 (`worlds` x `rollouts`), it prints:
 
 * decisions/s: searched decisions (positions where the search seat has 2+ options,
-  reached by the table's bots) timed one by one with `engine.search.choice_at`;
+  reached by the table's bots, with the void limits the table kept on the way: `voids`
+  is on by default) timed one by one with `engine.search.choice_at`;
 * playouts/s: those decisions' playouts (options x worlds x rollouts each) per second;
 * hands/s: whole hands of the search table through the runner's kernel
   (`runner.play_chunk`, which picks the search kernel);
@@ -62,17 +63,20 @@ bench.option("--budgets", type=budget_list, default=BUDGETS,
 bench.option("--workers", type=count0, default=0, help="cores for the hands [default: 0, all numba may use]")
 
 
-def positions(cfg, P, count: int, seed: int = 1) -> list[np.ndarray]:
-    """States where seat 0 has 2+ options in turn, reached by the table's bots."""
+def positions(cfg, P, count: int, seed: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
+    """States where seat 0 has 2+ options in turn, reached by the table's bots, each with
+    the context holding the void limits the table kept on the way (as in a real hand)."""
     idle = np.zeros(search.C_LEN, np.int64)
+    idle[search.C_TRACK] = 1
     log = np.zeros((0, L.LOG_WIDTH), np.int64)
     opt = np.zeros(search.MAX_OPTIONS, np.int64)
     rng = np.random.default_rng(seed)
-    found: list[np.ndarray] = []
+    found: list[tuple[np.ndarray, np.ndarray]] = []
     h = 0
     while len(found) < count:
         st = first_turn(cfg, seed * 100_000 + h, dealer=h % cfg.players)
         r = np.array([h + 1], np.uint64)
+        idle[search.C_VSTARTED] = 0
         for _ in range(int(rng.integers(0, 30))):
             if st[L.S_DONE]:
                 break
@@ -80,7 +84,7 @@ def positions(cfg, P, count: int, seed: int = 1) -> list[np.ndarray]:
         h += 1
         if st[L.S_DONE] or st[L.S_CUR] != 0 or st[L.S_PENDING_KIND] >= 0 or search.options(st, P, 0, opt) < 2:
             continue
-        found.append(st)
+        found.append((st, idle.copy()))
     return found
 
 
@@ -109,16 +113,21 @@ def measure(run: Run) -> None:
             cfg = default_config(players=players).replace(seats=[seat] + ["counter"] * (players - 1))
             P0 = to_params(cfg)
             P, ctx = search_batch.split_params(P0)
-            states = positions(cfg, P, a.positions)
+            found = positions(cfg, P, a.positions)
+            states = [st for st, _ in found]
+            ctxs = []
+            for _, seen in found:  # the seat's budget, the limits its table kept
+                ctxs.append(ctx.copy())
+                ctxs[-1][search.C_TRACK:] = seen[search.C_TRACK:]
             opt = np.zeros(search.MAX_OPTIONS, np.int64)
             playouts = sum(search.options(st, P, 0, opt) for st in states) * worlds * rollouts
-            search.choice_at(states[0], P, ctx, 0, 1)  # compile or load
+            search.choice_at(states[0], P, ctxs[0], 0, 1)  # compile or load
             play_chunk(P0, 0, 0, 1, workers)
             dec_rates, hand_rates = [], []
             for r in range(a.repeats):
                 t0 = time.perf_counter()
                 for i, st in enumerate(states):
-                    search.choice_at(st, P, ctx, 0, 1 + i + r * len(states))
+                    search.choice_at(st, P, ctxs[i], 0, 1 + i + r * len(states))
                 dec_rates.append(len(states) / (time.perf_counter() - t0))
                 t0 = time.perf_counter()
                 play_chunk(P0, 1 + r, 0, a.hands, workers)

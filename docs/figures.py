@@ -47,20 +47,23 @@ def counter_suspicion(work: Path) -> str:
     return "\n".join(rows)
 
 
-SEARCH_DUELS = (("search", 2, 1000), ("search", 4, 150), ("search:margin=0", 2, 400), ("search:margin=1", 2, 1000),
-                ("search:worlds=32,rollouts=4", 2, 400), ("search:worlds=64,rollouts=2", 2, 150),
-                ("search:worlds=200,rollouts=4", 2, 150), ("search:worlds=64,rollouts=4", 4, 60))
+SEARCH_DUELS = (("search", 2, 1000), ("search", 4, 150), ("search:voids=0", 2, 1000), ("search:margin=0", 2, 400),
+                ("search:margin=1", 2, 1000), ("search:worlds=32,rollouts=4", 2, 400),
+                ("search:worlds=64,rollouts=2", 2, 150), ("search:worlds=200,rollouts=4", 2, 150),
+                ("search:worlds=64,rollouts=4", 4, 60))
+SEARCH_PAIRS = (("search", "search:voids=0", 2, 5000), ("search:colours=1", "search", 2, 3000))
+"""Search against search: what one parameter is worth, paired by deal (the rival is not counter)."""
 
 
 def search_strength(work: Path) -> str:
-    """docs/bots.md: the search player against `counter`, by budget and margin, heads-up
-    and at 4 (seed 0)."""
+    """docs/bots.md: the search player against `counter`, by budget, margin and voids,
+    heads-up and at 4, then against itself with one parameter changed (seed 0)."""
     from unosim.studies.duel import duel
 
-    rows = ["| Command | Hands | search - counter |", "|---|---|---|"]
-    for bot, n, hands in SEARCH_DUELS:
-        res = duel(bot, "counter", players=n, hands=hands, seed=0)
-        rows.append(f"| `unosim duel {bot} counter --players {n} --hands {hands}` | {res.hands:,} | "
+    rows = ["| Command | Hands | A - B |", "|---|---|---|"]
+    for a, b, n, hands in [(bot, "counter", n, hands) for bot, n, hands in SEARCH_DUELS] + list(SEARCH_PAIRS):
+        res = duel(a, b, players=n, hands=hands, seed=0)
+        rows.append(f"| `unosim duel {a} {b} --players {n} --hands {hands}` | {res.hands:,} | "
                     f"{100 * res.diff:+.2f} [{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] |")
     return "\n".join(rows)
 

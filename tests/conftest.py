@@ -40,7 +40,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
             "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
             "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
-            "balance_chart", "result_figures", "html", "docs_generated", "search_cli", "docs_skill"),
+            "balance_chart", "result_figures", "html", "docs_generated", "search_cli", "skill_ceiling",
+            "docs_skill"),
     "faults": ("faults",),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}

@@ -10,6 +10,7 @@ hence the generous per-cell timeout.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,26 @@ def test_notebook_runs_end_to_end(path: Path, tmp_path: Path, monkeypatch: pytes
     # newcomer-friendly: a markdown cell before the code, one per step at least
     md = [c for c in nb.cells if c.cell_type == "markdown"]
     assert nb.cells[0].cell_type == "markdown" and len(md) >= len(code) // 2
+    if path.stem == "skill":  # its reading is written by a cell from this run's tables
+        shown = [o.get("data", {}).get("text/markdown", "") for c in code for o in c.get("outputs", [])]
+        assert any("players, official rules**: the tuned bot wins" in t for t in shown)
+
+
+# A figure a notebook's prose may state: a definition, not a result of its run.
+DEFINITIONS = {"95%": "the intervals' level", "100%": "the skill index's top", "25%": "an even share at 4",
+               "500 points": "the match target", "0.2": "Cohen's h: small", "0.5": "medium", "0.8": "large"}
+_FIGURE = re.compile(r"(?<![\w/])[+-]?\d[\d,]*(?:\.\d+)?\s?(?:%|pp\b|points\b)|\b\d+\.\d+\b")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_prose_states_no_result(path: Path) -> None:
+    """A markdown cell states no measured figure: whatever a run measures is printed by a
+    code cell from that run (notebooks/skill.ipynb's reading included), so the prose cannot
+    contradict the numbers under it."""
+    nb = nbformat.read(path, as_version=4)
+    found = [(i, f) for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
+             for f in _FIGURE.findall(c.source) if f not in DEFINITIONS]
+    assert not found, f"{path.name}: figures in markdown cells (cell, figure): {found}"
 
 
 def test_a_notebook_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

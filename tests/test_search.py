@@ -2,9 +2,10 @@
 reproducible, and a search table plays whole hands under every bundled config.
 
 The no-peeking property: from the same position (everything the searching seat may know:
-its hand, the discard pile, every hand's size, the draw pile's size) and the same search
-seed, dealing the hidden cards (the other hands and the draw pile) differently among
-themselves, sizes kept, changes neither the worlds the search samples nor its choice.
+its hand, the discard pile, every hand's size, the draw pile's size, the voids the other
+seats' draws showed) and the same search seed, dealing the hidden cards (the other hands
+and the draw pile) differently among themselves, sizes kept, changes neither the worlds
+the search samples nor its choice.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from unosim.engine.batch import new_out
 from unosim.kernel import layout as L
 from unosim.rules.bundled import bundled_configs
 from unosim.rules.config import load_config, parse_config, to_params
-from unosim.rules.params import MAX_CARDS
+from unosim.rules import cards
+from unosim.rules.params import MAX_CARDS, MAX_PLAYERS
 from unosim.scenario import first_turn
 
 CONFIGS = sorted(bundled_configs().items())
@@ -31,11 +33,13 @@ def table(cfg):
     return cfg, P, ctx
 
 
-def positions(cfg, P, seed, count):
+def positions(cfg, P, seed, count, *, voids=False):
     """Up to ``count`` states of hands of cfg where seat 0 is to choose in turn between 2+
     options (no penalty pending), reached by the table's bots (the search seat as its
-    rollout bot)."""
+    rollout bot); with ``voids``, (state, context holding the void limits the table kept
+    on the way) pairs."""
     idle = np.zeros(search.C_LEN, np.int64)  # no seat searches: the plain bots move
+    idle[search.C_TRACK] = 1 if voids else 0  # ... and the table keeps the voids
     log = np.zeros((0, L.LOG_WIDTH), np.int64)
     opt = np.zeros(search.MAX_OPTIONS, np.int64)
     rng = np.random.default_rng(seed)
@@ -43,6 +47,7 @@ def positions(cfg, P, seed, count):
     for h in range(30 * count):
         st = first_turn(cfg, seed * 1000 + h, dealer=h % cfg.players)
         r = np.array([seed * 7919 + h], np.uint64)
+        idle[search.C_VSTARTED] = 0
         stop = int(rng.integers(0, 40))
         for _ in range(stop):
             if st[L.S_DONE]:
@@ -50,7 +55,7 @@ def positions(cfg, P, seed, count):
             search.step_at(st, P, r, log, idle)
         if st[L.S_DONE] or st[L.S_CUR] != 0 or st[L.S_PENDING_KIND] >= 0 or search.options(st, P, 0, opt) < 2:
             continue
-        found.append(st)
+        found.append((st, idle.copy()) if voids else st)
         if len(found) == count:
             break
     return found
@@ -80,15 +85,20 @@ def permuted(st, rng):
 
 
 @pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
-def test_no_peeking(name, path):
-    """Permuting the hidden cards never changes the sampled worlds nor the choice, under
-    every bundled config (teams: a partner's hand is hidden too)."""
+@pytest.mark.parametrize("voids", [0, 1], ids=["uniform", "voids"])
+def test_no_peeking(name, path, voids):
+    """Permuting the hidden cards never changes the void limits, the sampled worlds nor the
+    choice, under every bundled config (teams: a partner's hand is hidden too), with the
+    worlds dealt uniformly and within the voids the table saw."""
     cfg, P, ctx = table(load_config(path))
+    ctx[search.C_SEAT0 + 5] = voids
     rng = np.random.default_rng(len(name))
     pool = np.zeros(MAX_CARDS, np.int64)
-    found = positions(cfg, P, seed=len(name), count=6)
+    scr = np.zeros(MAX_CARDS + (MAX_PLAYERS + 1) * (search.N_GROUPS + 1), np.int64)
+    found = positions(cfg, P, seed=len(name), count=6, voids=True)
     assert len(found) >= 3, "too few positions with a choice: the property was hardly exercised"
-    for st in found:
+    for st, seen in found:
+        ctx[search.C_TRACK:] = seen[search.C_TRACK:]
         before = st.copy()
         seed = int(rng.integers(1, 2**62))
         choice = search.choice_at(st, P, ctx.copy(), 0, seed)
@@ -98,14 +108,26 @@ def test_no_peeking(name, path):
         for _ in range(3):
             other = permuted(st, rng)
             assert search.choice_at(other, P, ctx.copy(), 0, seed) == choice
-            worlds = []
+            worlds, limits = [], []
             for s in (st, other):
                 w = np.zeros(L.N_STATE, np.int64)
                 pool[:] = 0
                 m = search.unknown_pool(s, P, 0, pool)
-                search.sample_world(s, 0, pool, m, np.array([seed], np.uint64), w)
+                c = ctx.copy()
+                search.voids_sync(s, P, c)
+                limits.append(c)
+                if voids:
+                    search.sample_world_within(s, 0, pool, m, np.array([seed], np.uint64), w, caps_of(c), scr)
+                else:
+                    search.sample_world(s, 0, pool, m, np.array([seed], np.uint64), w)
                 worlds.append(w)
+            assert (limits[0] == limits[1]).all()
             assert (worlds[0] == worlds[1]).all()
+
+
+def caps_of(ctx):
+    """The void limits of every seat in ``ctx``, as the search reads them."""
+    return ctx[search.C_VLIM0:search.C_VLIM0 + MAX_PLAYERS * search.N_GROUPS].copy()
 
 
 def test_a_world_keeps_what_the_seat_knows():
@@ -188,8 +210,12 @@ def test_split_params():
     from unosim.rules import params as slots
     from unosim.rules.strategies import Strategy
     assert P[slots.P_BOT0] == Strategy.greedy and P[slots.P_BOT0 + 1] == 0.0
-    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 5]) == [1, 5, 3, 1, 2000]
-    assert list(ctx[search.C_SEAT0 + 5:search.C_SEAT0 + 10]) == [0, 0, 0, 0, 0]
+    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 7]) == [1, 5, 3, 1, 2000, 1, 0]
+    assert list(ctx[search.C_SEAT0 + 7:search.C_SEAT0 + 14]) == [0, 0, 0, 0, 0, 0, 0]
+    assert ctx[search.C_TRACK] == 1
+    cfg = cfg.replace(seats=[{"strategy": "search", "voids": 0}, "counter"])
+    _, ctx = search_batch.split_params(to_params(cfg))
+    assert ctx[search.C_SEAT0 + 5] == 0 and ctx[search.C_TRACK] == 0
 
 
 def test_a_traced_hand_is_the_hand_the_run_played():
@@ -206,3 +232,202 @@ def test_a_traced_hand_is_the_hand_the_run_played():
         write_row(st, search_batch.split_params(to_params(cfg))[0], row, 0, hand)
         assert (row[0] == rows[hand]).all()
         assert len(events) > 0
+
+
+# --------------------------------------------------------------------------- voids
+def void_table(**rules):
+    """3 seats, seat 1 (counter) to act on R5 holding no red, no 5, no wild, the draw pile
+    the rest of the deck with B9 on top: seat 1 draws B9 and keeps it (R6, R7)."""
+    from unosim.scenario import Scenario
+
+    hands = {0: "R+2 G8 G8 B4 Y9 G2 B6", 1: "G1 B2 Y3 GS", 2: "R3 G9 Y7 Y8 BR B1 G4"}
+    left = cards.deck_counts(1).copy()
+    for text in list(hands.values()) + ["R5", "B9"]:
+        for k in text.split():
+            left[cards.parse(k)] -= 1
+    rest = [cards.name(k) for k in range(L.N_KINDS) for _ in range(int(left[k]))]
+    np.random.default_rng(0).shuffle(rest)
+    seats = [{"strategy": "search", "worlds": 2, "rollouts": 1}, "counter", "counter"]
+    return Scenario.build(hands, "R5", draw=" ".join(["B9"] + rest), cur=1, players=3, seats=seats,
+                          voluntary_draw=False, **rules)
+
+
+def test_a_seat_that_drew_on_red_is_dealt_no_red():
+    """R6, R7: seat 1 drew on R5 (and kept the B9 it drew), so it held no red, no 5 and no
+    wild; every world seat 0 samples deals it none, without falling back, while uniform
+    worlds give it red in most deals."""
+    sc = void_table()
+    sc.step()
+    assert sc.count(1) == 5 and "B9" in sc.hand(1) and sc.cur == 2
+    search.voids_sync(sc.st, sc.P, sc.ctx)
+    caps = caps_of(sc.ctx)
+    lim = caps[search.N_GROUPS:2 * search.N_GROUPS]
+    red, five, wild, draw4 = 0, search.group_rank(cards.parse("R5")), search.group_rank(cards.WILD), \
+        search.group_rank(cards.WILD_DRAW4)
+    assert lim[red] == lim[five] == lim[wild] == lim[draw4] == 0
+    assert lim[1] == lim[2] == lim[3] == 5  # yellow, green, blue: anything
+    assert (caps[2 * search.N_GROUPS:3 * search.N_GROUPS] == 7).all()  # seat 2 showed nothing
+
+    pool = np.zeros(MAX_CARDS, np.int64)
+    scr = np.zeros(MAX_CARDS + (MAX_PLAYERS + 1) * (search.N_GROUPS + 1), np.int64)
+    w = np.zeros(L.N_STATE, np.int64)
+    rng = np.array([7], np.uint64)
+    hand1 = slice(L.S_HAND0 + L.N_KINDS, L.S_HAND0 + 2 * L.N_KINDS)
+    banned = [k for k in range(L.N_KINDS) if k >= cards.WILD or cards.color_of(k) == 0 or k % 13 == 5]
+    with_red = 0
+    for _ in range(400):
+        m = search.unknown_pool(sc.st, sc.P, 0, pool)
+        assert search.sample_world_within(sc.st, 0, pool, m, rng, w, caps, scr) == 1
+        assert w[hand1][banned].sum() == 0
+        assert w[hand1].sum() == 5 and w[L.S_HAND0 + 2 * L.N_KINDS:L.S_HAND0 + 3 * L.N_KINDS].sum() == 7
+        m = search.unknown_pool(sc.st, sc.P, 0, pool)
+        search.sample_world(sc.st, 0, pool, m, rng, w)
+        with_red += w[hand1][[k for k in range(13)]].sum() > 0
+    assert with_red > 200
+
+
+def test_a_void_is_uniform_over_the_cards_it_allows():
+    """A seat with voids alone (limits 0) gets each card it may hold with equal chance:
+    its share of blue cards among its cards matches blue's share of the allowed unknown
+    cards, within 4 standard errors of the worlds sampled."""
+    sc = void_table()
+    sc.step()
+    search.voids_sync(sc.st, sc.P, sc.ctx)
+    caps = caps_of(sc.ctx)
+    caps[2 * search.N_GROUPS:3 * search.N_GROUPS] = 99  # seat 2 free, so seat 1 alone is bound
+    pool = np.zeros(MAX_CARDS, np.int64)
+    scr = np.zeros(MAX_CARDS + (MAX_PLAYERS + 1) * (search.N_GROUPS + 1), np.int64)
+    w = np.zeros(L.N_STATE, np.int64)
+    rng = np.array([11], np.uint64)
+    m = search.unknown_pool(sc.st, sc.P, 0, pool)
+    allowed = [k for k in pool[:m] if k < cards.WILD and cards.color_of(k) != 0 and k % 13 != 5]
+    share = np.mean([cards.color_of(k) == 3 for k in allowed])
+    n, blue = 2000, 0
+    for _ in range(n):
+        m = search.unknown_pool(sc.st, sc.P, 0, pool)
+        search.sample_world_within(sc.st, 0, pool, m, rng, w, caps, scr)
+        blue += int(w[L.S_HAND0 + L.N_KINDS + 39:L.S_HAND0 + L.N_KINDS + 52].sum())
+    cards_seen = 5 * n
+    se = np.sqrt(share * (1 - share) / cards_seen)  # binomial: a hand's cards, drawn without replacement, vary less
+    assert abs(blue / cards_seen - share) < 4 * se
+
+
+def test_a_void_is_raised_by_later_draws():
+    """R9: seat 1, void in red after its draw, takes two cards from a Draw Two: two of its
+    cards may now be red (or 5s, or wilds); and with nothing known any more, unconstrained
+    limits follow its hand size."""
+    sc = void_table()
+    sc.step()   # seat 1 draws B9 on R5
+    sc.step()   # seat 2 plays R3
+    assert sc.discard_pile()[-1] == "R3"
+    sc.step()   # seat 0 (one option: R+2) plays it
+    assert sc.discard_pile()[-1] == "R+2"
+    sc.step()   # seat 1 draws 2 and is skipped
+    assert sc.count(1) == 7
+    search.voids_sync(sc.st, sc.P, sc.ctx)
+    lim = caps_of(sc.ctx)[search.N_GROUPS:2 * search.N_GROUPS]
+    assert lim[0] == 2 and lim[search.group_rank(cards.WILD)] == 2
+    assert lim[1] == 7
+
+
+def test_a_swap_forgets_the_voids():
+    """H4: after a 7 swaps two hands every void is forgotten (the hands moved)."""
+    sc = void_table(seven_o=True)
+    sc.step()   # seat 1 draws B9 on R5
+    search.voids_sync(sc.st, sc.P, sc.ctx)
+    assert caps_of(sc.ctx)[search.N_GROUPS] == 0
+    sc.st[L.S_SWAPS] += 1  # as swap_hands counts it
+    search.voids_sync(sc.st, sc.P, sc.ctx)
+    assert (caps_of(sc.ctx)[search.N_GROUPS:2 * search.N_GROUPS] == sc.count(1)).all()
+
+
+def group_counts(hand):
+    """A hand's cards per void group (a colour, a rank, Wild, Wild Draw Four)."""
+    cnt = np.zeros(search.N_GROUPS, np.int64)
+    for k in np.nonzero(hand)[0]:
+        if k < cards.WILD:
+            cnt[search.group_colour(k)] += hand[k]
+        cnt[search.group_rank(k)] += hand[k]
+    return cnt
+
+
+@pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
+def test_the_true_hands_always_meet_the_limits(name, path):
+    """The limits are sound where the bots draw only with nothing legal (counter, R7): after
+    every step of whole hands, under every bundled config (H4 swaps, H5 giveaways, H22
+    take-backs, H3, H24 misplays, H10 slaps, H23 false calls, stacks...), every seat's real
+    hand holds no more of a group than the table allows it, and limits do bind."""
+    cfg, P, _ = table(load_config(path))
+    n = cfg.players
+    seen = np.zeros(search.C_LEN, np.int64)
+    seen[search.C_TRACK] = 1
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    bound = 0
+    for h in range(6):
+        st = first_turn(cfg, len(name) * 100 + h, dealer=h % n)
+        r = np.array([h + 1], np.uint64)
+        seen[search.C_VSTARTED] = 0
+        while not st[L.S_DONE]:
+            search.step_at(st, P, r, log, seen)
+            c = seen.copy()
+            search.voids_sync(st, P, c)
+            caps = caps_of(c)
+            for q in range(n):
+                lim = caps[q * search.N_GROUPS:(q + 1) * search.N_GROUPS]
+                hand = st[L.S_HAND0 + q * L.N_KINDS:L.S_HAND0 + (q + 1) * L.N_KINDS]
+                assert (group_counts(hand) <= lim).all(), (h, q, lim, hand)
+                bound += (lim < st[L.S_HS0 + q]).any()
+    assert bound > 0
+
+
+# --------------------------------------------------------------------------- colours
+def test_colour_options_follow_the_rules():
+    """R9 with ``colours``: each wild option (a legal Wild, a Wild Draw Four, a bluff, R8)
+    also comes naming each colour; none under H6 (a wild may go down with others)."""
+    from unosim.scenario import Scenario
+
+    def opts(hand, **rules):
+        sc = Scenario.build({0: hand, 1: "G1 G2"}, "R7", players=2, seats=[TINY, "counter"], **rules)
+        o = np.zeros(search.MAX_OPTIONS, np.int64)
+        n = search.named_options(sc.st, sc.P, o, search.options(sc.st, sc.P, 0, o))
+        return sorted(("draw" if k < 0 else cards.name(int(k) % search.NAMED)
+                       + ("" if k < search.NAMED else "/" + cards.COLOR_LETTERS[int(k) // search.NAMED - 1]))
+                      for k in o[:n])
+
+    assert opts("R5 W") == ["R5", "W", "W/B", "W/G", "W/R", "W/Y", "draw"]
+    assert opts("R5 W+4") == ["R5", "W+4", "W+4/B", "W+4/G", "W+4/R", "W+4/Y", "draw"]
+    assert opts("R5 W", multi_play="identical") == ["R5", "W", "draw"]
+
+
+def test_a_searched_colour_is_the_colour_named():
+    """R9: a search seat with ``colours`` that plays a wild naming a colour leaves that
+    colour in force, and the choice is the one :func:`choice_at` reports."""
+    from unosim.scenario import Scenario
+
+    seat = {"strategy": "search", "worlds": 4, "rollouts": 2, "margin": 0.0, "colours": 1}
+    named = 0
+    for seed in range(1, 13):
+        sc = Scenario.build({0: "W G1 G2 B3 Y4", 1: "G5 B6 Y7 R8 R9"}, "R7", players=2, seats=[seat, "counter"],
+                            voluntary_draw=False, draw="G3 G4 B1 B2 Y1 Y2 R2 R3", seed=seed)
+        choice = search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 0, seed)
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert sc.count(0) == 4 and sc.top == "W"
+        if choice >= search.NAMED:
+            named += 1
+            assert sc.color == "RYGB"[choice // search.NAMED - 1]
+        else:
+            assert choice == cards.WILD
+    assert named > 0
+
+
+@pytest.mark.parametrize("name", ["standard", "multi_play", "stacking", "seven_o", "take_back", "teams"])
+def test_a_table_searching_colours_plays_whole_hands(name):
+    """A search seat that searches its colours plays hands to their end under the
+    invariant harness (H1, H4, H6, H22, H12)."""
+    from harness import check_config
+
+    cfg = load_config(bundled_configs()[name])
+    seat = dict(TINY, colours=1)
+    check_config(cfg.replace(seats=[seat] + ["counter"] * (cfg.players - 1)), seed=len(name), hands=3)

@@ -19,6 +19,13 @@ from cli_checks import invoke, one_error
     ("search:rollout_bot=nosuch", ("rollout_bot", "nosuch")),
     ("search:objective=score", ("objective", "hands, points")),
     ("search:depth=3", ("depth", "unknown parameter")),
+    ("search:voids=2", ("voids", "out of range")),
+    ("search:voids=-1", ("voids", "out of range")),
+    ("search:voids=true", ("voids", "integer")),
+    ("search:voids=0.5", ("voids", "integer")),
+    ("search:voids=nan", ("voids", "integer")),
+    ("search:colours=2", ("colours", "out of range")),
+    ("search:colours=yes", ("colours", "integer")),
 ])
 def test_bad_search_parameters_are_one_line(spec, needles):
     one_error(invoke("duel", spec, "counter", "--hands", 2), *needles)

@@ -108,6 +108,30 @@ def test_the_numba_cache_folder_is_keyed_by_the_engine_sources(tmp_path) -> None
     assert out.startswith(str(tmp_path / folder))
 
 
+def test_a_factory_made_step_keeps_one_cache_entry_per_sibling() -> None:
+    """The engine's two steps come from one factory (engine.hand.stepper): their cache keys
+    differ (one closes over the plain turn, one over the search's), and each is the same in
+    every process (numba's own key pickles the closed-over dispatcher with a fresh id per
+    process, so a cached step would never be found again)."""
+    import subprocess
+    import sys
+
+    from numba.core import types
+
+    from unosim.engine.hand import step
+    from unosim.engine.search import searching_step
+
+    sig = (types.int64[:],)
+    codegen = step.targetctx.codegen()
+    plain = step._cache._index_key(sig, codegen)
+    searching = searching_step._cache._index_key(sig, codegen)
+    assert plain != searching
+    code = ("from numba.core import types; from unosim.engine.hand import step; "
+            "print(repr(step._cache._index_key((types.int64[:],), step.targetctx.codegen())[2]))")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert other.strip() == repr(plain[2])
+
+
 def test_import_changes_nothing_in_the_process() -> None:
     """Importing unosim, any module of it, sets no environment variable and no numba setting
     (its config, its thread count: a notebook's own numba code keeps its cache and its

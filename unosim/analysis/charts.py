@@ -25,6 +25,7 @@ _BALANCE = {
     "dealer1_win_share": ("percentage points", 100.0),
     "cards_drawn": ("cards", 1.0),
     "skill": ("percentage points", 100.0),
+    "skill_ceiling": ("percentage points", 100.0),
 }
 
 
@@ -67,8 +68,8 @@ def _base_caption(rep: rp.Report) -> str:
 def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
     """The balance chart: one row per rule change, its table sizes side by side in the row.
 
-    One panel per metric (mean turns, dealer+1 win share, mean cards drawn, skill index when
-    measured): each point is a rule value's difference from the base point of its table size,
+    One panel per metric (mean turns, dealer+1 win share, mean cards drawn, skill index and
+    its ceiling when measured): each point is a rule value's difference from the base point of its table size,
     with its 95% interval, coloured by table size.  Rows are grouped by rule (a rule's values
     one under the other, the rule with the largest effect on top).  Each panel has its own
     scale, set by its typical rows: an interval reaching beyond it is clipped at the edge

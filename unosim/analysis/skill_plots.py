@@ -95,10 +95,15 @@ def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
     0 is a game of pure luck (the tuned bot wins no more than B0), 100% one the tuned bot
     always wins.  The base point of each table size is drawn as a vertical line.  With
     replicates (``replicates`` > 1) a point is the mean of its tunings and its bar the
-    interval with the search's noise (skill/replicates.py), which the axis says."""
+    interval with the search's noise (skill/replicates.py), which the axis says.  A table
+    with the ceiling (`unosim skill --ceiling`) adds, in each row, the search player's
+    index as a hollow diamond: the tuned bot is the lower bound, the search the ceiling
+    (the legend says which marker is which)."""
     t = table.copy()
+    roof = "ceiling_norm" in t and bool(t["ceiling_norm"].notna().any())
     labels = list(dict.fromkeys(t["rules"]))
-    fig, ax = _new((8.0, 0.32 * len(labels) * max(1, t["players"].nunique()) ** 0.5 + 1.8))
+    per_row = 0.32 * (1.5 if roof else 1.0)  # the ceiling's diamonds need their own line in the row
+    fig, ax = _new((8.0, per_row * len(labels) * max(1, t["players"].nunique()) ** 0.5 + 1.8))
     order = t.groupby("rules")["skill_norm"].mean().sort_values().index.tolist()
     y_of = {r: i for i, r in enumerate(order)}
     sizes = sorted(t["players"].unique())
@@ -109,7 +114,15 @@ def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
         y = np.array([y_of[r] for r in sub["rules"]]) + off
         v = 100 * sub["skill_norm"].to_numpy()
         err = 100 * np.abs(np.stack([sub["skill_norm"] - sub["norm_low"], sub["norm_high"] - sub["skill_norm"]]))
-        ax.errorbar(v, y, xerr=err, fmt="o", capsize=3, markersize=4, color=f"C{j}", label=f"{p} players")
+        ax.errorbar(v, y, xerr=err, fmt="o", capsize=3, markersize=4, color=f"C{j}",
+                    label=f"{p} players" + (": tuned bot (lower bound)" if roof else ""))
+        if roof:
+            c = sub[sub["ceiling_norm"].notna()]
+            yc = np.array([y_of[r] for r in c["rules"]]) + off + 0.09
+            cerr = 100 * np.abs(np.stack([c["ceiling_norm"] - c["ceiling_norm_low"],
+                                          c["ceiling_norm_high"] - c["ceiling_norm"]]))
+            ax.errorbar(100 * c["ceiling_norm"].to_numpy(), yc, xerr=cerr, fmt="D", mfc="white", capsize=2,
+                        markersize=4.5, elinewidth=0.8, color=f"C{j}", label=f"{p} players: search (ceiling)")
         base = sub[sub["is_base"]]
         if len(base):
             ax.axvline(100 * base["skill_norm"].iloc[0], color=f"C{j}", ls=":", lw=1)
@@ -118,9 +131,15 @@ def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
     k = int(t["replicates"].min()) if "replicates" in t and len(t) else 1
     bars = (f"bars: 95% intervals, mean of {k} tunings, the search's noise included" if k > 1 else
             "bars: 95% intervals of the measurement (one tuning: the search's noise not included)")
-    ax.set_xlabel("skill index: (tuned bot's share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
-                  f"dotted: the official rules of that table size; {bars}")
+    if roof:
+        bars += "\ndiamonds: the search player (not tuned), its measurement's interval"
+    who = "the bot's" if roof else "tuned bot's"
+    ax.set_xlabel(f"skill index: ({who} share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
+                  f"dotted: the official rules{' (tuned bot)' if roof else ''} of that table size; {bars}")
     ax.set_title(title, fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize="small", loc="lower right")
+    if roof:  # two entries per table size: beside the axes, never over a point
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    else:
+        ax.legend(fontsize="small", loc="lower right")
     return _save(fig, path)

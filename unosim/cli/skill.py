@@ -265,7 +265,8 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
                "replicates.json")
 
 
-def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any) -> tuple[Any, Any]:
+def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any,
+             extends: tuple[str, ...] = ()) -> tuple[Any, Any]:
     """The output guard (unosim.run.guard) of a command, its refusals as one line: the
     stack holding it (``with stack:`` around the command's work) and the guarded folder."""
     from contextlib import ExitStack
@@ -275,7 +276,7 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 
     stack = ExitStack()
     try:
-        g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names)))
+        g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names), extends=extends))
     except (GuardError, LockedError) as e:
         raise _user_error(str(e)) from None
     return stack, g
@@ -376,12 +377,28 @@ def _atomic(path: Path, write: Any) -> None:
 @click.option("--replicates", type=int, default=None,
               help="Tunings per point with independent seeds (SEED, SEED+1, ...); intervals then include the "
                    "search's noise  [default: 3; 1 with --bot].")
+@click.option("--ceiling", is_flag=True,
+              help="Also the skill bracket's ceiling: the search player (no tuning) at a table of B0 beside the tuned "
+                   "bot, and both at a table of counter bots.  Given to a finished run it adds the ceiling and tunes "
+                   "nothing again.")
+@click.option("--ceiling-deals", type=int, default=None,
+              help="Fresh deals per field measuring the search, each from every seat (the search is about a "
+                   "thousand times slower than a plain bot: on 2 cores 1,000 deals take tens of seconds per field "
+                   "and point, where --check-deals 10,000 take a second)  [default: 1000].")
+@click.option("--ceiling-bot", default=None,
+              help="The search player of the ceiling: search or search:worlds=..,rollouts=..,...  [default: search "
+                   "at its defaults].")
 def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals: int, seed: int | None,
-          bot: str | None, workers: int | None, quiet: bool, replicates: int | None, force: bool = False) -> None:
+          bot: str | None, workers: int | None, quiet: bool, replicates: int | None, force: bool = False,
+          ceiling: bool = False, ceiling_deals: int | None = None, ceiling_bot: str | None = None) -> None:
     """The skill index of every point of SWEEP: a bot tuned for each point's rules, then
     its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck).
     Each point is tuned --replicates times and its figures are the mean, with intervals
-    that include the search's own noise (docs/skill.md)."""
+    that include the search's own noise (docs/skill.md).  --ceiling adds the search
+    player's index beside it: the tuned bot is a lower bound, the search a ceiling."""
+    if not ceiling and (ceiling_deals is not None or ceiling_bot is not None):
+        raise _user_error(f"{'--ceiling-deals' if ceiling_deals is not None else '--ceiling-bot'}: only with "
+                          "--ceiling (add --ceiling to measure the search player)")
     if replicates is None:
         replicates = 1 if bot else 3
     if not 1 <= replicates <= 100:
@@ -407,6 +424,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         fixed = resolve_bot(bot, "--bot") if bot else None
     except ConfigError as e:
         raise _user_error(str(e)) from None
+    roof = _ceiling(ceiling, ceiling_bot, ceiling_deals)
     dest = Path(out) if out else Path("runs") / f"{sw.name}.skill"
 
     def step(label: str, i: int, total: int) -> None:
@@ -416,20 +434,71 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     identity = {"sweep": [[p.label, p.cfg.to_toml()] for p in sw.points], "budget": budget, "deals": deals,
                 "check_deals": check_deals, "seed": sw.seed if seed is None else seed,
                 "bot": None if fixed is None else fixed.entry(), "replicates": replicates}
-    names = ["skill.parquet", "skill_replicates.parquet", "skill.png"]
+    if roof is not None:  # added to a kept run of the same settings, never a reason to redo it (guard's extends)
+        identity["ceiling"] = roof.identity()
+    names = ["skill.parquet", "skill_replicates.parquet", "skill.png"] + (["skill_ceiling.parquet"] if roof else [])
     if fixed is None:
         per = [""] if replicates == 1 else [f"replicate={r}/" for r in range(replicates)]
         names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
-    stack, g = _guarded(dest, "skill", identity, force, names)
+    if roof is not None and not force:
+        _same_ceiling(dest, identity)
+    stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
     with stack:
+        if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
+            roof = _kept_ceiling(g.identity["ceiling"])
+            names.append("skill_ceiling.parquet")
         for name in names:
             g.path(name)  # listed as this command's before it is written
-        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates)
+        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates, roof)
+
+
+def _ceiling(given: bool, spec: str | None, deals: int | None) -> Any:
+    """``--ceiling``'s search player and deal count (None without --ceiling)."""
+    if not given:
+        return None
+    from unosim.rules.botfile import resolve_bot
+    from unosim.rules.config import ConfigError
+    from unosim.run.jobs import RunError
+    from unosim.studies.skill_index import Ceiling
+
+    try:
+        return Ceiling(resolve_bot("search" if spec is None else spec, "--ceiling-bot"),
+                       1000 if deals is None else deals)
+    except (ConfigError, RunError) as e:
+        raise _user_error(str(e)) from None
+
+
+def _same_ceiling(dest: Path, identity: dict[str, Any]) -> None:
+    """Refuse, naming the ceiling options, a folder whose kept run differs from this one in
+    its ceiling only (the guard would call it other settings, and --force redo the tuning)."""
+    from unosim.run.guard import OUTPUT_MANIFEST
+
+    try:
+        kept = json.loads((dest / OUTPUT_MANIFEST).read_text()).get("identity")
+    except (OSError, ValueError, AttributeError):
+        return  # no kept run, or not one this check reads: the guard judges it
+    if not isinstance(kept, dict) or kept.get("ceiling") in (None, identity["ceiling"]):
+        return
+    if {k: v for k, v in kept.items() if k != "ceiling"} == {k: v for k, v in identity.items() if k != "ceiling"}:
+        old = _kept_ceiling(kept["ceiling"])
+        raise _user_error(f"--ceiling-bot/--ceiling-deals: {dest} holds the ceiling of {old.bot.name} on "
+                          f"{old.deals:,} deals; a folder keeps the ceiling it measured (give those, or none, to "
+                          "resume it; --force redoes the whole folder, tuning included)")
+
+
+def _kept_ceiling(identity: Any) -> Any:
+    from unosim.run.jobs import RunError
+    from unosim.studies.skill_index import Ceiling
+
+    try:
+        return Ceiling.of(identity)
+    except RunError as e:
+        raise _user_error(str(e)) from None
 
 
 def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int | None, fixed: Any, w: int,
-           quiet: bool, step: Any, replicates: int) -> None:
-    """`unosim skill` inside its guarded folder ``g``."""
+           quiet: bool, step: Any, replicates: int, roof: Any = None) -> None:
+    """`unosim skill` inside its guarded folder ``g``; ``roof``: the ceiling (--ceiling)."""
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
     from unosim.studies.skill_index import base_differences, render_skill, skill_frame, skill_sweep
@@ -439,7 +508,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     try:
         with compile_notice(("hands",), quiet=quiet):
             points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=fixed,
-                                 workers=w, progress=step, replicates=replicates)
+                                 workers=w, progress=step, replicates=replicates, ceiling=roof)
     except RunError as e:
         raise _user_error(str(e)) from None
     except OSError as e:
@@ -453,17 +522,23 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
         click.echo("difference from the base point of the same table size (normalised skill, 95% interval"
                    + (", search noise included):" if replicates > 1 else "):"))
         for r in diffs.sort_values("diff", ascending=False).itertuples():
-            click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]")
+            roof_text = (f"   ceiling {r.ceiling_diff:+7.1%} [{r.ceiling_low:+6.1%}, {r.ceiling_high:+6.1%}]"
+                         if roof is not None else "")
+            click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]{roof_text}")
     noise = f"mean of {replicates} tunings, 95% intervals with the search's noise" if replicates > 1 else \
         "95% intervals"
     try:
         g.write("skill.png", lambda p: plot_skill(
-            frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})", p))
+            frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})"
+            + (f"\nand the ceiling: {roof.bot.name}, no tuning, {roof.deals:,} deals" if roof else ""), p))
     except OSError as e:
         raise _user_error(f"{dest / 'skill.png'}: {e.strerror or e}; skill.parquet is written and kept") from None
     bots = "" if fixed else (", points/*/replicate=*/bot.toml" if replicates > 1 else ", points/*/bot.toml")
+    bots = (", skill_ceiling.parquet" if roof else "") + bots
+    roof_time = (f" (the ceiling's search: {sum(p.ceiling_seconds for p in points if p.ceiling_seconds > 0):.0f} s)"
+                 if roof else "")
     click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
-               f"{sum(p.seconds for p in points):.0f} s over {len(points)} points")
+               f"{sum(p.seconds for p in points):.0f} s over {len(points)} points{roof_time}")
 
 
 def register(group: click.Group) -> None:

@@ -46,6 +46,13 @@ def penalty_of(st, P, k):
 @jit(inline=True)
 def put_down(st, P, rng, log, p, k, ev):
     """Move k from p's hand to the pile and name a colour for a wild (R9, R8 bluff mark)."""
+    put_down_naming(st, P, rng, log, p, k, ev, -1)
+
+
+@jit(inline=True)
+def put_down_naming(st, P, rng, log, p, k, ev, named):
+    """:func:`put_down`, a wild naming ``named`` (-1: the colour p's strategy names); a
+    search seat names the colour it searched (unosim.engine.search)."""
     base = S_HAND0 + p * N_KINDS
     if k == WILD_DRAW4:
         st[S_BLUFF] = 0 if draw4_honest(st, P, p) else 1
@@ -59,7 +66,7 @@ def put_down(st, P, rng, log, p, k, ev):
     st[S_PLAYED] += 1
     st[S_LAST_PLAYER] = p
     if k >= WILD:
-        st[S_COLOR] = policy.choose_color(st, P, rng, p)
+        st[S_COLOR] = policy.choose_color(st, P, rng, p) if named < 0 else named
     else:
         st[S_COLOR] = k // RANKS_PER_COLOR
     policy.observe_play(st, P, p, k)

@@ -80,7 +80,7 @@ from .setup import deal, reset, turn_first_card
 from .turns import Source, begin_turn, clear_pending, face_penalty, take_turn
 
 __all__ = ["begin_turn", "build_deck", "deal", "play_card", "play_hand", "play_multi", "put_down", "reset",
-           "settle", "step", "turn_first_card"]
+           "settle", "step", "stepper", "turn_first_card"]
 
 
 @jit(inline=True)
@@ -207,32 +207,40 @@ def play_hand(st, P, rng, log, dealer):
         step(st, P, rng, log)
 
 
-@jit(inline=True)
-def step(st, P, rng, log, ctx=None):
-    """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
-    or let the seat to act take its turn.  Scenario tests drive hands through this.
+def stepper(turn):
+    """The hand loop's step, with the seat to act taking its turn through
+    ``turn(st, P, rng, log, p, ctx)``: :data:`step` (every seat by its strategy) is made
+    here, the search's :data:`unosim.engine.search.searching_step` (some seats search) in
+    that module, so the engine never names the search that plays it out."""
 
-    ``ctx``: a search table's context, given only by :mod:`unosim.engine.search` (whose
-    ``searching_step`` is this code) and left out everywhere else: numba then drops the
-    search branch before typing it, so a table without a search seat runs the plain
-    engine, and the search's playouts (which leave it out) never search in turn."""
-    if st[S_TURNS] >= rule(st, P_MAX_TURNS):
-        st[S_STALLED] = 1
-        st[S_WINNER] = -1
-        log_event(st, log, EV_STALL, 0, 0, 0)
-        end_hand(st, log)
-        return
-    p = st[S_CUR]
-    if st[S_PENDING_KIND] >= 0:
-        k, source = face_penalty(st, P, rng, log)
-        if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
-            jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
+    @jit(inline=True)
+    def step(st, P, rng, log, ctx=None):
+        """One move of the loop: stall at ``max_turns`` (R13), else resolve a pending penalty
+        or let the seat to act take its turn.  Scenario tests drive hands through this.
+        ``ctx``: what ``turn`` reads besides the state (the search's seats; None here)."""
+        if st[S_TURNS] >= rule(st, P_MAX_TURNS):
+            st[S_STALLED] = 1
+            st[S_WINNER] = -1
+            log_event(st, log, EV_STALL, 0, 0, 0)
+            end_hand(st, log)
             return
-    elif ctx is None:
-        k, source = take_turn(st, P, rng, log, p)
-    else:
-        k, source = search.searched_turn(st, P, rng, log, p, ctx)
-    put_move(st, P, rng, log, p, k, source)
+        p = st[S_CUR]
+        if st[S_PENDING_KIND] >= 0:
+            k, source = face_penalty(st, P, rng, log)
+            if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
+                jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
+                return
+        else:
+            k, source = turn(st, P, rng, log, p, ctx)
+        put_move(st, P, rng, log, p, k, source)
+
+    return step
+
+
+@jit(inline=True)
+def own_turn(st, P, rng, log, p, ctx):
+    """A turn taken by the seat's own strategy (``ctx`` unused)."""
+    return take_turn(st, P, rng, log, p)
 
 
 @jit(inline=True)
@@ -250,5 +258,6 @@ def put_move(st, P, rng, log, p, k, source):
     play_card(st, P, rng, log, p, k)
 
 
-# Last: the search's playouts call step, and step (with a context) calls the search.
-from . import search  # noqa: E402
+
+step = stepper(own_turn)
+"""One move of the loop (R13 stall, a pending penalty, or a turn by the seat's strategy)."""

@@ -1,7 +1,8 @@
 """The ``search`` strategy: determinized Monte Carlo over the real engine.
 
 At each turn where a search seat has more than one option (a legal card kind, a Wild
-Draw Four bluff under R8, or a draw where R7 allows one), it samples ``worlds`` deals of
+Draw Four bluff under R8, or a draw where R7 allows one; with ``colours = 1`` also each
+wild naming each colour, R9), it samples ``worlds`` deals of
 the cards it cannot see, plays each option out ``rollouts`` times per world with the real
 engine, and plays the option with the best mean outcome (``objective``): its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
@@ -18,21 +19,25 @@ the state.  The unknown cards are the deck minus its hand minus the discard pile
 from counts (never from where the hidden cards lie, so the choice cannot depend on them:
 tests/test_search.py permutes the hidden cards and checks the choice never moves), and
 each world deals them uniformly into the other hands (sizes kept, a partner's included)
-and the draw pile.  Voids an opponent's draw would imply are not used.
+and the draw pile; with ``voids = 1`` uniformly among the deals that respect
+what every seat's draws showed (a seat that drew on red held no red: the voids section
+below), as closely as :func:`sample_world_within` says.
 
 The playouts: the search seat plays its ``rollout_bot`` (at that strategy's defaults)
 after the option, the other seats their own strategies, and the hand runs to its end
 under every rule the engine plays.  The same world and the same random stream serve
 every option (common random numbers), so options differ by the option alone.  Every
-decision other than the card (colour, stack, challenge, drawn card, jump-in, swap
-target, multi-play) is the rollout bot's, in the game as in the playouts.
+decision other than the card (the colour unless ``colours``, stack, challenge, drawn
+card, jump-in, swap target, multi-play) is the rollout bot's, in the game as in the
+playouts.
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot's code (:func:`unosim.engine.search_batch.split_params`), and the
 seats that search are listed in a context array ``ctx`` passed to the hand loop's step
-(:data:`searching_step`).  Only that call takes the search branch; the playouts call
-:func:`unosim.engine.hand.step` without a context, which numba compiles as the plain
-engine (the branch is dropped before typing).  The search's
+made with :func:`searched_turn` for the turn (:data:`searching_step`, from the engine's
+:func:`unosim.engine.hand.stepper`, wrapped by :func:`search_step`, which first brings
+the void limits kept in the same context up to date); the playouts call the engine's
+plain :func:`unosim.engine.hand.step`, so they never search in turn.  The search's
 randomness is its own stream per hand (``STREAM_SEARCH``), per decision and per playout:
 the game's stream is never touched by a playout, and a run is bit-identical whatever
 the thread count.
@@ -46,26 +51,41 @@ from unosim.bots import policy
 from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view
 from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DONE, S_DRAW0, S_HAND0, S_HS0,
-    S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NLOG, S_NP, S_SCR0, S_WINNER)
-from unosim.kernel.rng import below, stream_start
+from unosim.kernel.layout import (EV_PLAY, LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_DISC0, S_DONE,
+    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
+    S_SWAPS, S_TOP, S_WINNER)
+from unosim.kernel.moves import wild_allowed
+from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
-from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
-from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_DECKS, P_TEAMS, P_VOLUNTARY_DRAW
-from . import hand
-from .hand import put_move, step
-from .turns import open_turn, turn_with
+from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
+from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn
+from unosim.rules.params import (MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH,
+    P_MULTI_PLAY, P_PLAY_DRAWN, P_TEAMS, P_VOLUNTARY_DRAW)
+from .effects import put_down_naming
+from .hand import put_move, settle, step, stepper
+from .turns import Source, open_turn, turn_with
+from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
 
 # ctx: the search table's context, one int64 array
 C_SEED = 0       # the hand's search stream (uint64 bits)
 C_DECISIONS = 1  # searched decisions so far in the hand: each has its own stream
-C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000
-C_STRIDE = 5
-C_LEN = C_SEAT0 + MAX_PLAYERS * C_STRIDE
+C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000, voids (0/1), colours (0/1)
+C_STRIDE = 7
+C_TRACK = C_SEAT0 + MAX_PLAYERS * C_STRIDE  # 1: some seat uses voids, so the table keeps them
+C_VSTARTED = C_TRACK + 1  # 0 until the hand's first step has set what follows (play_hand clears it)
+C_VDRAWN = C_TRACK + 2    # S_DRAWN, S_PLAYED and the hand-moving counters at the last update
+C_VPLAYED = C_TRACK + 3
+C_VMOVED = C_TRACK + 4
+C_VHS0 = C_TRACK + 5      # per seat: its hand size at the last update
+C_VLIM0 = C_VHS0 + MAX_PLAYERS  # per seat, per group: how many of its cards may be of that group
+C_LEN = C_VLIM0 + MAX_PLAYERS * N_GROUPS
 
 OBJ_HANDS = 0
 OBJ_POINTS = 1
-MAX_OPTIONS = N_CAND + 2  # the candidate kinds, a bluff, a draw
+MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS  # the candidate kinds, a bluff, a draw, each wild naming each colour
+NAMED = N_KINDS
+"""An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
+wild option names the rollout bot's colour."""
 
 
 # --------------------------------------------------------------------------- the decision
@@ -92,56 +112,104 @@ def options(st, P, p, opt):
 
 
 @jit()
-def unknown_pool(st, P, p, pool):
-    """The cards seat p cannot see, in kind order, into ``pool``: the deck (R1, H20) minus
-    p's hand minus the discard pile, from counts alone.  Returns how many."""
-    counts = np.zeros(N_KINDS, np.int64)
-    decks = rule(st, P_DECKS)
-    for k in range(N_KINDS):
-        copies = 4 if k >= WILD else (1 if k % RANKS_PER_COLOR == 0 else 2)
-        counts[k] = copies * decks - st[S_HAND0 + p * N_KINDS + k]
-    for i in range(st[S_NDISC]):
-        counts[st[S_DISC0 + i]] -= 1
-    m = 0
-    for k in range(N_KINDS):
-        for _ in range(counts[k]):
-            pool[m] = k
-            m += 1
+def named_options(st, P, opt, n):
+    """``colours``: after the ``n`` options in ``opt``, each wild among them naming each
+    colour (R9); none under H6, where a wild may go down with others.  Returns how many."""
+    if rule(st, P_MULTI_PLAY) != MultiPlay.none:
+        return n
+    m = n
+    for j in range(n):
+        if opt[j] >= WILD:
+            for c in range(N_COLORS):
+                opt[m] = opt[j] + NAMED * (c + 1)
+                m += 1
     return m
 
 
+@jit(inline=True)
+def play_named(st, P, rng, log, p, k, named):
+    """Seat p puts the wild k down from its hand naming colour ``named``, and everything
+    that follows happens (:func:`unosim.engine.hand.play_card` with the colour given)."""
+    put_down_naming(st, P, rng, log, p, k, EV_PLAY, named)
+    settle(st, P, rng, log, p, k, 1)
+
+
+@jit(inline=True)
+def play_option(w, P, rng, log, p, o):
+    """Option o of :func:`options` (or :func:`named_options`) played in turn by seat p."""
+    if o >= NAMED:
+        k, _ = turn_with(w, P, rng, log, p, o % NAMED)
+        play_named(w, P, rng, log, p, k, o // NAMED - 1)
+        return
+    k, source = turn_with(w, P, rng, log, p, o)
+    put_move(w, P, rng, log, p, k, source)
+
+
+# --------------------------------------------------------------------------- voids
+# What every seat saw of the others' draws, kept in ctx for the tables whose search seats
+# use it (``voids``): per seat q and group g (a colour, a rank, Wild, Wild Draw Four) a
+# limit on how many of q's cards may be of g.  A seat that draws on its own turn held no
+# legal card: none of the colour in force, none of the top card's rank, no wild it could
+# play (R5-R8; bots draw holding a legal card only by R7's voluntary draw, and rarely);
+# those limits go to 0, and every card it takes from the pile afterwards raises them by
+# one.  Only public facts go in: hand sizes, the card in force, the O1 counters, whether
+# the seat drew and whether it played what it drew.
+
+
 @jit()
-def sample_world(st, p, pool, m, rng, w):
-    """A world for seat p into ``w``: the state ``st`` with the other hands (sizes kept)
-    and the draw pile dealt afresh from the ``m`` unknown cards in ``pool``, shuffled with
-    ``rng``; nothing is logged in it and the per-seat scratch starts empty."""
-    for i in range(N_STATE):
-        w[i] = st[i]
-    w[S_LOGCAP] = 0
-    w[S_NLOG] = 0
-    w[S_BLUFF] = 0
-    for q in range(MAX_PLAYERS):
-        w[S_SCR0 + q] = 0
-    for i in range(m - 1, 0, -1):  # Fisher-Yates
-        j = below(rng, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+def voids_sync(st, P, ctx):
+    """Bring the limits up to ``st``: each seat's limits rise by the cards it may have
+    taken since the last update and never exceed its hand size.  Cards taken are bounded
+    from public counts: at most the cards drawn by anyone, and at most the seat's growth
+    plus the cards anyone put down (its own plays hide draws).  Hands that moved whole
+    (H4 swaps and passes, H5 giveaways, H22 take-backs) make every limit unknown again,
+    as does the hand's first update."""
     n = st[S_NP]
-    at = 0
+    moved = st[S_SWAPS] + st[S_PASSES] + st[S_GIVEAWAYS]
+    if rule(st, P_BLUFF_PENALTY) == BluffPenalty.take_back:
+        moved += st[S_CHALLENGES]
+    fresh = ctx[C_VSTARTED] == 0 or moved != ctx[C_VMOVED]
+    drawn = st[S_DRAWN] - ctx[C_VDRAWN]
+    played = max(st[S_PLAYED] - ctx[C_VPLAYED], 0)
     for q in range(n):
-        if q == p:
-            continue
-        base = S_HAND0 + q * N_KINDS
-        for k in range(N_KINDS):
-            w[base + k] = 0
-        for _ in range(st[S_HS0 + q]):
-            if at < m:
-                w[base + pool[at]] += 1
-            at += 1
-    for i in range(st[S_NDRAW]):
-        w[S_DRAW0 + i] = pool[at] if at < m else 0
-        at += 1
+        hs = st[S_HS0 + q]
+        gained = hs if fresh else min(drawn, max(0, hs - ctx[C_VHS0 + q] + played))
+        b = C_VLIM0 + q * N_GROUPS
+        for g in range(N_GROUPS):
+            ctx[b + g] = min(ctx[b + g] + gained, hs)
+        ctx[C_VHS0 + q] = hs
+    ctx[C_VSTARTED] = 1
+    ctx[C_VDRAWN] = st[S_DRAWN]
+    ctx[C_VPLAYED] = st[S_PLAYED]
+    ctx[C_VMOVED] = moved
+
+
+@jit()
+def note_draw(st, P, ctx, p, c, top, wok, hs_before, source):
+    """Seat p drew on its own turn (the colour in force c, the top card ``top``, wilds
+    playable ``wok`` when it chose to draw) and the draw is over (``source``: it plays the
+    card drawn, or none): it held nothing of c, of the top's rank, nor a wild it could
+    play.  The cards it keeps from the draw count only where they could be of those
+    groups: a kept card is unplayable under H3 and, R6 ``must`` or ``may`` (bots play a
+    legal drawn card, all but a few: aggressor keeps an attack card, wild_saver a wild),
+    not of c; only ``never`` keeps any card."""
+    voids_sync(st, P, ctx)
+    kept = st[S_HS0 + p] - hs_before - (1 if source == Source.drawn else 0)
+    kept = max(kept, 0)
+    sure = (source == Source.drawn or rule(st, P_DRAW) == Draw.until_playable
+            or rule(st, P_PLAY_DRAWN) != PlayDrawn.never)
+    v = 0 if sure else kept
+    b = C_VLIM0 + p * N_GROUPS
+    if 0 <= c < N_COLORS:
+        ctx[b + c] = min(ctx[b + c], v)
+    if top < WILD:  # E2 ``color``: a drawn card of the top's rank but another colour is kept
+        vr = v if rule(st, P_DRAWN_MATCH) == DrawnMatch.any else kept
+        g = group_rank(top)
+        ctx[b + g] = min(ctx[b + g], vr)
+    if wok:
+        for k in (WILD, WILD_DRAW4):
+            g = group_rank(k)
+            ctx[b + g] = min(ctx[b + g], v)
 
 
 @jit(inline=True)
@@ -185,26 +253,34 @@ def decide(st, P, log, p, ctx):
     asked (its turn opened).  Reads ``st`` only through what p knows (module doc)."""
     opt = np.empty(MAX_OPTIONS, np.int64)
     n_opt = options(st, P, p, opt)
+    c = C_SEAT0 + p * C_STRIDE
+    if ctx[c + 6] != 0:
+        n_opt = named_options(st, P, opt, n_opt)
     if n_opt == 1:
         return opt[0]
-    c = C_SEAT0 + p * C_STRIDE
     worlds = ctx[c + 1]
     rollouts = ctx[c + 2]
     objective = ctx[c + 3]
     margin = ctx[c + 4] / 1000.0
+    voids = ctx[c + 5] != 0 and ctx[C_TRACK] != 0 and ctx[C_VSTARTED] != 0
     d = ctx[C_DECISIONS]
     ctx[C_DECISIONS] = d + 1
     seed = stream_start(np.uint64(ctx[C_SEED]), d, p)
     work = (np.empty(MAX_CARDS, np.int64), np.empty(N_STATE, np.int64), np.empty(N_STATE, np.int64),
-            np.empty(1, np.uint64), np.empty(1, np.uint64))
-    return opt[search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed)]
+            np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(MAX_PLAYERS * N_GROUPS, np.int64),
+            np.empty(SCRATCH, np.int64))
+    caps = work[5]
+    for i in range(MAX_PLAYERS * N_GROUPS):
+        caps[i] = ctx[C_VLIM0 + i]
+    return opt[search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed, voids)]
 
 
 @jit()
-def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed):
+def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed, voids):
     """The index in ``opt`` of the option :func:`decide` plays, on the decision's arrays
-    ``work`` (the unknown pool, the sampled world, the playout's state, two random states),
-    which its caller holds (unosim/kernel/borrow.py)."""
+    ``work`` (the unknown pool, the sampled world, the playout's state, two random states,
+    the void limits and :func:`sample_world_within`'s scratch), which its caller holds
+    (unosim/kernel/borrow.py); ``voids``: deal worlds within the limits."""
     pool = work[0]
     base = address(work[1])
     w = address(work[2])
@@ -226,14 +302,16 @@ def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective,
         w[i] = st[i]
     n = st[S_NP]
     for wi in range(worlds):
-        sample_world(st, p, pool, m, rng_w, base)
+        if voids:
+            sample_world_within(st, p, pool, m, rng_w, base, work[5], work[6])
+        else:
+            sample_world(st, p, pool, m, rng_w, base)
         for ri in range(rollouts):
             start = stream_start(seed, wi + 1, ri)
             for j in range(n_opt):
                 restore(base, w, n)
                 rng_r[0] = start
-                k, source = turn_with(w, P, rng_r, log, p, opt[j])
-                put_move(w, P, rng_r, log, p, k, source)
+                play_option(w, P, rng_r, log, p, opt[j])
                 while w[S_DONE] == 0:
                     step(w, P, rng_r, log)
                 value[j] = outcome(w, P, p, objective)
@@ -266,20 +344,46 @@ def choose(gain, gain2, n_opt, j0, n, margin):
 @jit(inline=True)
 def searched_turn(st, P, rng, log, p, ctx):
     """:func:`unosim.engine.turns.take_turn` at a table with search seats: a search seat
-    chooses its card by :func:`decide`, every other seat as usual."""
+    chooses its card by :func:`decide`, every other seat as usual.  Where seats use voids,
+    the limits are brought up to date before the choice and a draw is noted."""
     open_turn(st, P, rng, log, p)
+    track = ctx[C_TRACK] != 0
+    if track:
+        voids_sync(st, P, ctx)
     if ctx[C_SEAT0 + p * C_STRIDE] != 0:
         k = decide(st, P, log, p, ctx)
     else:
         k = policy.choose_play(st, P, rng, p)
-    return turn_with(st, P, rng, log, p, k)
+    if k >= NAMED:  # a wild and the colour it searched: played here, nothing left for the step
+        kk, _ = turn_with(st, P, rng, log, p, k % NAMED)
+        play_named(st, P, rng, log, p, kk, k // NAMED - 1)
+        return -1, Source.none
+    if not track or k >= 0:
+        return turn_with(st, P, rng, log, p, k)
+    c = st[S_COLOR]
+    top = st[S_TOP]
+    wok = wild_allowed(st, P, p, 1)
+    hs = st[S_HS0 + p]
+    kk, source = turn_with(st, P, rng, log, p, k)
+    note_draw(st, P, ctx, p, c, top, wok, hs, source)
+    return kk, source
 
 
-searching_step = jit(inline=True)(hand.step.py_func)
-""":func:`unosim.engine.hand.step`, the same code, under a dispatcher of its own for the
-calls with a context: numba types a call to a dispatcher that is compiling as a
-recursive call, so the playouts' ``step`` (without a context) must not be the dispatcher
-whose searching version is being compiled (the program would then lack that code)."""
+@jit(inline=True)
+def search_step(st, P, rng, log, ctx):
+    """:data:`searching_step` with the void limits brought up to date first (a penalty
+    drawn, a stack, a jump-in: every step, so one seat's play and another's draw seldom
+    fall in the same update)."""
+    if ctx[C_TRACK] != 0:
+        voids_sync(st, P, ctx)
+    searching_step(st, P, rng, log, ctx)
+
+
+searching_step = stepper(searched_turn)
+""":func:`unosim.engine.hand.step`'s loop with :func:`searched_turn` for the turn: the
+calls with a context (a table with search seats).  A dispatcher of its own, not the
+playouts' ``step``: numba types a call to a dispatcher that is compiling as a recursive
+call, and the program would then lack the plain code the playouts run."""
 
 
 # --------------------------------------------------------------------------- for tests and scenarios
@@ -288,9 +392,12 @@ whose searching version is being compiled (the program would then lack that code
 @jit()
 def choice_at(st, P, ctx, p, seed):
     """What search seat p of ``ctx`` would play in state ``st`` (its turn opened), with the
-    search stream ``seed``; ``st`` is left as it was."""
+    search stream ``seed``; ``st`` is left as it was (the void limits in ``ctx`` are
+    brought up to ``st`` first)."""
     ctx[C_SEED] = seed
     ctx[C_DECISIONS] = 0
+    if ctx[C_TRACK] != 0:
+        voids_sync(st, P, ctx)
     return _choice(np.zeros((0, LOG_WIDTH), np.int64), st, P, ctx, p)
 
 
@@ -304,8 +411,10 @@ def step_at(st, P, rng, log, ctx):
     """One :func:`unosim.engine.hand.step` of a scenario at a table with search seats
     (events go to ``log`` as far as it holds them)."""
     st[S_LOGCAP] = log.shape[0]
-    searching_step(address(st), address(P), address(rng), address(log), address(ctx))
+    search_step(address(st), address(P), address(rng), address(log), address(ctx))
 
 
-__all__ = ["C_LEN", "C_SEAT0", "C_STRIDE", "choice_at", "decide", "options", "outcome", "sample_world",
-           "searched_turn", "searching_step", "step_at", "unknown_pool"]
+__all__ = ["C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "MAX_OPTIONS", "N_GROUPS", "NAMED",
+           "choice_at", "decide", "group_colour", "group_rank", "named_options", "note_draw", "options", "outcome",
+           "sample_world", "sample_world_within", "search_step", "searched_turn", "searching_step", "step_at",
+           "unknown_pool", "voids_sync"]

@@ -15,7 +15,7 @@ from unosim.kernel.rng import stream_start
 from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS
 from unosim.rules.strategies import ROLLOUT_BOTS, STRATEGIES, WATCHERS, Strategy
 from .batch import STREAM_HANDS, hand_dealer, write_row
-from .search import C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, searching_step
+from .search import C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, C_TRACK, C_VSTARTED, search_step
 from .setup import deal, reset, turn_first_card
 
 STREAM_SEARCH = 4
@@ -33,7 +33,8 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rules vector, context) for a table with search seats: each search seat's block in
     ``P`` becomes its rollout bot's code and that strategy's default parameters (what the
     engine plays for it everywhere but the searched card), and the context lists the
-    seats that search with their ``worlds``, ``rollouts``, ``objective`` and ``margin``."""
+    seats that search with their ``worlds``, ``rollouts``, ``objective``, ``margin``,
+    ``voids`` and ``colours`` (and whether the table keeps the void limits: some seat uses them)."""
     Pr = P.copy()
     ctx = np.zeros(C_LEN, np.int64)
     for s in range(MAX_PLAYERS):
@@ -42,6 +43,8 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             continue
         worlds, rollouts, bot, objective = (int(x) for x in P[base + 1:base + 5])
         margin = int(round(P[base + 5] * 1000))
+        voids = int(P[base + 6])
+        colours = int(P[base + 7])
         name = ROLLOUT_BOTS[bot]
         code, spec = STRATEGIES[name]
         Pr[base:base + BOT_STRIDE] = 0.0
@@ -51,7 +54,9 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if name in WATCHERS:
             Pr[P_WATCHERS] = 1.0
         c = C_SEAT0 + s * C_STRIDE
-        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin)
+        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin, voids, colours)
+        if voids:
+            ctx[C_TRACK] = 1
     return Pr, ctx
 
 
@@ -64,8 +69,9 @@ def play_hand(st, P, rng, log, dealer, ctx):
     deal(st, P, rng, log)
     turn_first_card(st, P, rng, log)
     ctx[C_DECISIONS] = 0
+    ctx[C_VSTARTED] = 0
     while st[S_DONE] == 0:
-        searching_step(st, P, rng, log, ctx)
+        search_step(st, P, rng, log, ctx)
 
 
 @jit(inline=True)

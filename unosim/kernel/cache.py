@@ -71,3 +71,23 @@ class SourcesCache(FunctionCache):
     """Numba's function cache, located by :class:`_SourcesLocator`."""
 
     _impl_class = _SourcesCacheImpl
+
+    def _index_key(self, sig, codegen):
+        """Numba's key, but a function made by a factory (:func:`unosim.engine.hand.stepper`)
+        is told apart from its siblings by the *names* of the functions it closes over:
+        numba's own key pickles them, and a pickled dispatcher carries an id drawn afresh in
+        every process, so such an entry would never be found again."""
+        cells = self._py_func.__closure__
+        if not cells:
+            return super()._index_key(sig, codegen)
+        names = ",".join(_closed_name(c.cell_contents) for c in cells)
+        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+        return (sig, codegen.magic_tuple(), (code, hashlib.sha256(names.encode()).hexdigest()))
+
+
+def _closed_name(value: object) -> str:
+    fn = getattr(value, "py_func", value)
+    name = getattr(fn, "__qualname__", None)
+    if name is None:
+        raise TypeError(f"a compiled factory closes over {value!r}: only functions may be closed over")
+    return f"{fn.__module__}.{name}"

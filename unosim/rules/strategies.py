@@ -45,11 +45,13 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
     # RLCard 1.2.0's RandomAgent: uniform over legal action ids (a wild is 4); fixed.
     "rlcard_random": (Strategy.rlcard_random, {}),
     # Determinized Monte Carlo (unosim.engine.search): the card to play (or draw) is the
-    # option whose playouts, from hidden cards re-dealt uniformly, score best; every other
+    # option whose playouts, from hidden cards re-dealt (within the voids opponents' draws
+    # showed, ``voids = 1``), score best; every other
     # decision is its rollout bot's.  Never a rollout bot of its own (no recursion).
     "search": (Strategy.search, {"worlds": (16, (1, 10_000)), "rollouts": (2, (1, 10_000)),
                                  "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("hands", ("hands", "points")),
-                                 "margin": (2.0, (0.0, 10.0))}),
+                                 "margin": (2.0, (0.0, 10.0)), "voids": (1, (0, 1)),
+                                 "colours": (0, (0, 1))}),
 }
 
 # Strategies whose policy.observe_play must see every card put down (card counters); with

@@ -11,6 +11,9 @@ every file the command wrote there.  The rules, the same for all of them:
   ``--force`` (``--force`` replaces a command's own output only);
 * the same command with other settings is refused unless ``--force``, which removes only
   the files the old manifest lists, so nothing of the old output is left to mix with;
+  settings a command may add to its kept output (``extends``: `unosim skill --ceiling`
+  adds the search's figures beside an hour of tuning) are no difference when either side
+  lacks them: the output is continued, and keeps them;
 * a file the command would write that no manifest of its own lists (a user's
   ``bot.toml``, ``win_share.png``) is never overwritten: refused, with or without
   ``--force``;
@@ -87,6 +90,19 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
     except OSError:
         part = None
     return ("run", part) if part else None
+
+
+def refuse_other_output(root: Path, kind: str, noun: str, error: type[Exception] = GuardError) -> None:
+    """The first checks of a command that writes folder ``root`` as ``kind`` (a run, a
+    sweep, a league): ``root`` is no file and holds no other unosim command's output.
+    Raises ``error`` (one line naming --out; ``noun`` is what --force would replace)."""
+    if root.exists() and not root.is_dir():
+        raise error(f"--out: {root} exists and is not a directory; choose another path "
+                    f"(--force only replaces {noun})")
+    found = folder_kind(root)
+    if found is not None and found[0] != kind:
+        raise error(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
+                    f"path (--force only replaces {noun})")
 
 
 _INSTEAD = {
@@ -175,6 +191,21 @@ class Output:
         return self.write(name, lambda p: p.write_text(text, encoding="utf-8"))
 
 
+def _extended(old: Any, new: dict[str, Any], extends: Sequence[str]) -> dict[str, Any] | None:
+    """The identity of a kept output continued with settings ``new``: ``new``, with any
+    key of ``extends`` it lacks (or holds None) taken from ``old``; None when the two
+    differ in anything else, or both hold a key of ``extends`` with other values."""
+    if not isinstance(old, dict):
+        return None
+    merged = dict(new)
+    for k in extends:
+        if merged.get(k) is None and old.get(k) is not None:
+            merged[k] = old[k]
+    unset = {k for k in extends if old.get(k) is None}  # what the kept output lacks, the new one may add
+    same = ({k: v for k, v in old.items() if k not in unset} == {k: v for k, v in merged.items() if k not in unset})
+    return merged if same else None
+
+
 def _diff(old: Any, new: dict[str, Any]) -> str:
     if not isinstance(old, dict):
         return "its settings"
@@ -184,10 +215,12 @@ def _diff(old: Any, new: dict[str, Any]) -> str:
 
 @contextmanager
 def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force: bool = False,
-                 names: Sequence[str] = (), option: str = "--out") -> Iterator[Output]:
+                 names: Sequence[str] = (), option: str = "--out", extends: Sequence[str] = ()) -> Iterator[Output]:
     """Own the folder ``out`` for the ``with`` block as command ``kind`` with these
     settings (``identity``: what makes its files what they are); ``names``: the files it
-    may write, checked before anything is done (see the module docstring for the rules).
+    may write, checked before anything is done (see the module docstring for the rules);
+    ``extends``: keys of ``identity`` a kept output may lack or gain (the yielded
+    :class:`Output`'s ``identity`` then holds the kept value of a key the call left None).
     Raises :class:`GuardError` (one line) when the folder may not be written."""
     root = resolve_out(out)
     shown = Path(out)
@@ -205,7 +238,10 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
                              f"`unosim {kind}` writes its own folder: choose another path")
         old = _manifest(root / OUTPUT_MANIFEST) if found else None
         listed = [f for f in (old or {}).get("files", []) if isinstance(f, str)]
-        if old is not None and (old.get("identity") != identity or old.get("engine_version") != ENGINE_VERSION):
+        kept = _extended(old.get("identity"), identity, extends) if old is not None else None
+        if kept is not None and old.get("engine_version") == ENGINE_VERSION:
+            identity = kept
+        elif old is not None:
             if not force:
                 raise GuardError(f"{option}: {where} holds `unosim {kind}` output of other settings (differs in: "
                                  f"{_diff(old.get('identity'), identity)}); use --force to replace it or choose "

@@ -123,18 +123,12 @@ class ResultDir:
         user's beside a new result.  A folder whose manifest is damaged or missing but whose
         parts are unosim's is rebuilt with ``resume`` (:func:`damaged_manifest` says what
         is wrong otherwise)."""
-        from unosim.run.guard import folder_kind
+        from unosim.run.guard import refuse_other_output
 
         self.notes: list[str] = []
         manifest = {**manifest, "engine_version": ENGINE_VERSION}
         p = self.path
-        if p.exists() and not p.is_dir():
-            raise StoreError(f"--out: {p} exists and is not a directory; choose another path "
-                             "(--force only replaces a unosim result)")
-        found = folder_kind(p)
-        if found is not None and found[0] != "run":
-            raise StoreError(f"--out: {p} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
-                             "path (--force only replaces a unosim run result)")
+        refuse_other_output(p, "run", "a unosim run result", StoreError)
         old = read_manifest(p / MANIFEST) if p.is_dir() else None
         if p.is_dir() and _entries(p) and not (adopt and old is None):
             if old is None:

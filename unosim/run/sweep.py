@@ -79,7 +79,7 @@ from unosim.run.modes import MODES as RUN_MODES
 from unosim.run.modes import Mode
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
-from unosim.run.guard import folder_kind, inside
+from unosim.run.guard import inside, refuse_other_output
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
@@ -505,13 +505,7 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
     root = Path(out)
     jobs = sweep_jobs(sweep, root)
     manifest = sweep_manifest(sweep, jobs)
-    if root.exists() and not root.is_dir():
-        raise StoreError(f"--out: {root} exists and is not a directory; choose another path "
-                         "(--force only replaces a unosim sweep)")
-    found = folder_kind(root)
-    if found is not None and found[0] != "sweep":
-        raise StoreError(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
-                         "path (--force only replaces a unosim sweep)")
+    refuse_other_output(root, "sweep", "a unosim sweep", StoreError)
     for job in jobs:  # a point folder (or one of its parents) that is a link would lead outside --out
         if not inside(root, job.out) and job.out.exists():
             raise StoreError(f"--out: {job.out} leads outside {root} (a symlink); a sweep writes only inside "

@@ -183,18 +183,13 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
     ``force``, which first removes the old league's tables (their verified parts only), so
     nothing of a larger old league is left for a report to mix in.  A ``table=k`` folder
     that is a symlink is refused: a league writes inside ``out`` only."""
-    from unosim.run.guard import folder_kind, resolve_out
+    from unosim.run.guard import refuse_other_output, resolve_out
 
     root = resolve_out(out)
     check_workers(workers)  # a bad --workers is refused before the output is touched
     manifest = league.manifest()
     with hold_lock(root):
-        if root.exists() and not root.is_dir():
-            raise StoreError(f"--out: {root} exists and is not a directory")
-        found = folder_kind(root)
-        if found is not None and found[0] != "league":
-            raise StoreError(f"--out: {root} holds the output of `unosim {found[0]}` ({found[1]}); choose another "
-                             "path (--force only replaces a unosim league)")
+        refuse_other_output(root, "league", "a unosim league", StoreError)
         for t in [*root.glob("table=*"), *root.glob("table=*/order=*")] if root.is_dir() else ():
             if t.is_symlink() or not inside(root, t):
                 raise StoreError(f"--out: {t} is a symlink; a league writes only inside its folder: remove the "

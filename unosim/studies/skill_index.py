@@ -23,6 +23,18 @@ kept in ``skill_replicates.parquet``.
 The index is a lower bound on the game's true skill: a stronger bot than the tuned one
 may exist (``weights`` is a one-step linear policy), so "more skill" between two rule sets
 means "more reward for the play this search can find".
+
+The ceiling (``--ceiling``, :class:`Ceiling`): beside the tuned bot, the ``search`` player
+(unosim/engine/search.py: no tuning, every decision searched with the real engine) is
+measured the same way, at a table of B0 on fresh deals from every seat, on a deal count of
+its own (it plays tens of hands a second, not hundreds of thousands).  Both bots are also
+measured at a table of ``counter`` bots: against B0 the index is "how much does good play
+pay against no play at all", against counter "how much does it pay against a sound
+player", and a rule can move the two apart.  The search is not tuned, so its figures have
+no search noise and no replicates: their intervals are the measurement's.  Its
+first-seat edge is not measured (a table of search seats costs n times the seat's
+search).  The rows are kept in ``skill_ceiling.parquet`` (one per point, bot, field and
+replicate), so adding the ceiling to a finished run measures only the ceiling.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +51,9 @@ import numpy as np
 import pandas as pd
 
 from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
-from unosim.rules.botfile import Bot, dump_bot, resolve_bot
-from unosim.rules.config import RulesConfig, to_params
+from unosim.rules.botfile import Bot, dump_bot, load_bot_file, resolve_bot
+from unosim.rules.config import ConfigError, RulesConfig, strategies, to_params
+from unosim.rules.validate import check_seats
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep, partition_text
@@ -49,12 +62,18 @@ from unosim.analysis.stats import wilson_interval
 from unosim.studies.arena import SLICE_HANDS, Arena
 from unosim.studies.tune import CHECK_START, tune
 
-__all__ = ["REPLICATES_FILE", "SKILL_FILE", "SkillPoint", "combine_points", "measure", "skill_sweep"]
+__all__ = ["CEILING_FILE", "REPLICATES_FILE", "SKILL_FILE", "Ceiling", "SkillPoint", "combine_points", "measure",
+           "skill_sweep"]
 
 SKILL_FILE = "skill.parquet"
 """The table `unosim skill` writes: one row per point (:class:`SkillPoint`)."""
 REPLICATES_FILE = "skill_replicates.parquet"
 """Every replicate's own figures: one row per point and replicate (what resuming keeps)."""
+CEILING_FILE = "skill_ceiling.parquet"
+"""The ceiling's measurements (``--ceiling``): one row per point, bot (``tuned``, ``ceiling``),
+field (``random``, ``counter``) and replicate (what resuming keeps)."""
+CEILING_FIELDS = ("random", "counter")
+"""The tables both bots are measured at with ``--ceiling``: B0 and the ``counter`` field."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +108,69 @@ class SkillPoint:
     replicate_sd: float = float("nan")  # the normalised index's standard deviation over the replicates
     norm_se: float = float("nan")       # its standard error, the search's noise included
     df: float = float("nan")            # the intervals' Student t degrees of freedom (nan: normal)
+    # --ceiling (module docstring); a run without it writes none of these columns (CEILING_COLUMNS).
+    # The search at a table of B0: the ceiling beside share .. norm_high, the lower bound
+    ceiling_share: float = float("nan")
+    ceiling_low: float = float("nan")
+    ceiling_high: float = float("nan")
+    ceiling_norm: float = float("nan")
+    ceiling_norm_low: float = float("nan")
+    ceiling_norm_high: float = float("nan")
+    # The tuned bot at a table of counter bots (its replicates combined as share's)
+    counter_share: float = float("nan")
+    counter_low: float = float("nan")
+    counter_high: float = float("nan")
+    counter_norm: float = float("nan")
+    counter_norm_low: float = float("nan")
+    counter_norm_high: float = float("nan")
+    # The search at a table of counter bots
+    ceiling_counter_share: float = float("nan")
+    ceiling_counter_low: float = float("nan")
+    ceiling_counter_high: float = float("nan")
+    ceiling_counter_norm: float = float("nan")
+    ceiling_counter_norm_low: float = float("nan")
+    ceiling_counter_norm_high: float = float("nan")
+    ceiling_bot: str | None = None
+    ceiling_deals: int = 0
+    ceiling_seconds: float = float("nan")
+
+
+CEILING_COLUMNS = tuple(f.name for f in fields(SkillPoint) if f.name.startswith(("ceiling_", "counter_")))
+"""The columns ``--ceiling`` adds to ``skill.parquet`` (absent from a run without it)."""
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """What ``--ceiling`` measures beside the tuned bot: ``bot``, a ``search`` player, on
+    ``deals`` fresh deals at each field's table (module docstring)."""
+
+    bot: Bot
+    deals: int
+
+    def __post_init__(self) -> None:
+        if self.bot.strategy != "search":
+            raise RunError(f"--ceiling-bot: {self.bot.name!r} is a {self.bot.strategy!r} bot; the ceiling is the "
+                           "search player: search or search:worlds=..,rollouts=..,rollout_bot=..,margin=..")
+        if not 1 <= self.deals <= 10_000_000:
+            raise RunError(f"--ceiling-deals: must be between 1 and 10,000,000 (got {self.deals})")
+
+    def identity(self) -> dict[str, Any]:
+        """What the output guard and resuming compare (the bot's parameters, not its label)."""
+        return {"bot": self.bot.entry(), "deals": self.deals}
+
+    @classmethod
+    def of(cls, identity: dict[str, Any]) -> Ceiling:
+        """The ceiling a kept output's :meth:`identity` describes."""
+        try:
+            entry = identity["bot"]
+            strategy, params = check_seats(entry, 1, strategies())[0]
+            deals = int(identity["deals"])
+        except (KeyError, TypeError, ValueError, ConfigError) as e:
+            raise RunError(f"--ceiling: the kept output's ceiling settings are unreadable ({e}); use --force to "
+                           "redo the folder, or choose another --out") from None
+        defaults = {k: d for k, (d, _) in strategies()[strategy][1].items()}
+        spec = ",".join(f"{k}={v}" for k, v in params.items() if v != defaults[k])
+        return cls(Bot(strategy + (f":{spec}" if spec else ""), strategy, params), deals)
 
 
 def _first_seat(cfg: RulesConfig, bot: Bot, seed: int, hands: int, workers: int) -> tuple[float, float, float]:
@@ -126,6 +208,55 @@ def measure(cfg: RulesConfig, bot: Bot, *, deals: int, seed: int, workers: int) 
             "edge_b0": eb[0], "edge_b0_low": eb[1], "edge_b0_high": eb[2]}
 
 
+def _normalised(prefix: str, share: float, low: float, high: float, e: float) -> dict[str, float]:
+    """A share and its interval as ``<prefix>_share`` .. and the normalised index
+    ``<prefix>_norm`` .. (module docstring)."""
+    return {f"{prefix}_share": share, f"{prefix}_low": low, f"{prefix}_high": high,
+            f"{prefix}_norm": (share - e) / (1 - e), f"{prefix}_norm_low": (low - e) / (1 - e),
+            f"{prefix}_norm_high": (high - e) / (1 - e)}
+
+
+def measure_at(cfg: RulesConfig, bot: Bot, field: str, *, deals: int, seed: int, workers: int) -> dict:
+    """``bot``'s win share at a table of ``field`` bots on the check deals of ``seed``, every
+    deal once from every seat (as :func:`measure`, without the first-seat edges)."""
+    arena = Arena(cfg, [resolve_bot(field)], workers)
+    s = arena.play([bot], seed, CHECK_START, deals)[0]
+    lo, hi = s.interval()
+    return {"even": arena.even, "share": s.share, "low": lo, "high": hi}
+
+
+def ceiling_columns(rows: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Per point label, the ceiling columns of :class:`SkillPoint` from the rows of
+    :data:`CEILING_FILE`: the search's figures as measured (one measurement, no search
+    noise), the tuned bot's at the counter table combined over its replicates as
+    :func:`combine_points` combines its share (search noise pooled per table size)."""
+    from unosim.studies.replicates import combine
+
+    out: dict[str, dict[str, Any]] = {}
+    if not len(rows):
+        return out
+    z = 1.959964
+    for r in rows[rows["who"] == "ceiling"].to_dict("records"):
+        d = out.setdefault(r["label"], {})
+        prefix = "ceiling" if r["field"] == "random" else "ceiling_counter"
+        d.update(_normalised(prefix, r["share"], r["low"], r["high"], r["even"]))
+        d.update(ceiling_bot=r["bot"], ceiling_deals=int(r["deals"]),
+                 ceiling_seconds=d.get("ceiling_seconds", 0.0) + float(r["seconds"]))
+    tuned = rows[(rows["who"] == "tuned") & (rows["field"] == "counter")]
+    for _, group in tuned.groupby("players", sort=False):
+        labels = list(dict.fromkeys(group["label"]))
+        K = int(group.groupby("label").size().min())
+        parts = [group[group["label"] == lab].sort_values("replicate").head(K) for lab in labels]
+        y = np.array([p["share"].to_numpy() for p in parts])
+        se = np.array([((p["high"] - p["low"]) / (2 * z)).to_numpy() for p in parts])
+        c = combine(y, se)
+        lo, hi = c.interval()
+        for i, (lab, p) in enumerate(zip(labels, parts)):
+            d = out.setdefault(lab, {})
+            d.update(_normalised("counter", float(c.mean[i]), float(lo[i]), float(hi[i]), float(p["even"].iloc[0])))
+    return out
+
+
 def rules_label(point_label: str) -> str:
     """What a point changes, without its table size: ``stacking=draw2,players=4`` ->
     ``stacking=draw2``; a base point -> ``base``."""
@@ -137,7 +268,7 @@ def _write_table(path: Path, points: list[SkillPoint]) -> None:
     """The table, atomically: a reader sees the old file or the new one."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        pd.DataFrame([asdict(p) for p in points]).to_parquet(tmp, index=False)
+        skill_frame(points).to_parquet(tmp, index=False)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -205,14 +336,19 @@ def _write_frame(path: Path, frame: pd.DataFrame) -> None:
 def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check_deals: int, seed: int | None = None,
                 bot: Bot | None = None, workers: int = 1, replicates: int = 1,
                 progress: Callable[[str, int, int], None] | None = None,
-                tune_progress: Callable[[int, float], None] | None = None) -> list[SkillPoint]:
+                tune_progress: Callable[[int, float], None] | None = None,
+                ceiling: Ceiling | None = None) -> list[SkillPoint]:
     """The skill index of every point of ``sweep`` into ``out``: per point and replicate r
     (seed + r) a tuned bot (``out/points/<point>/bot.toml``, or ``.../replicate=<r>/bot.toml``
     with several replicates, its history and curve) unless ``bot`` is given, measured on
     fresh deals of that seed; a row per replicate in ``out/skill_replicates.parquet`` and per
     point in ``out/skill.parquet`` (:func:`combine_points`).  Resumable: a point whose
     replicates are all there with the same settings is kept, the others are (re)done; both
-    tables are rewritten after every point.  ``progress(label, i, total)`` before each point."""
+    tables are rewritten after every point.  ``progress(label, i, total)`` before each point.
+
+    ``ceiling``: also the search player and the tuned bot at the counter table (module
+    docstring), rows in ``out/skill_ceiling.parquet``, kept on resuming as the tuned rows
+    are: a finished run given a ceiling measures only the ceiling, and tunes nothing."""
     root = Path(out)
     seed = sweep.seed if seed is None else seed
     if not 1 <= replicates <= 100:
@@ -237,22 +373,69 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
             if r.get("settings") == settings:
                 kept.setdefault(r["label"], []).append(r)
         kept = {k: v for k, v in kept.items() if len(v) == replicates}
+    ceiling_path = root / CEILING_FILE
+    ceiling_settings = None if ceiling is None else json.dumps({"tuned": settings, **ceiling.identity()},
+                                                                sort_keys=True)
+    kept_ceiling: dict[str, list[dict]] = {}
+    if ceiling is not None and ceiling_path.exists():
+        try:
+            old = pd.read_parquet(ceiling_path)
+        except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
+            old = pd.DataFrame()
+        for r in old.to_dict("records"):
+            if r.get("settings") == ceiling_settings:
+                kept_ceiling.setdefault(r["label"], []).append(r)
     base = sweep.base_values()
     done: list[dict] = []
+    ceiling_done: list[dict] = []
 
-    def write(extra: list[dict]) -> list[SkillPoint]:
+    def write(extra: list[dict], ceiling_extra: list[dict]) -> list[SkillPoint]:
         raw = pd.DataFrame(done + extra)
         pts = combine_points(raw)
         _write_frame(raw_path, raw)
+        if ceiling is not None:
+            rows = pd.DataFrame(ceiling_done + ceiling_extra)
+            _write_frame(ceiling_path, rows)
+            cols = ceiling_columns(rows)
+            pts = [replace(p, **cols.get(p.label, {})) for p in pts]
         _write_table(table, pts)
         return pts
 
-    for i, p in enumerate(sweep.points):
-        if progress:
-            progress(p.label, i, len(sweep.points))
-        if p.label in kept:
-            done.extend(kept[p.label])
-            continue
+    def measure_ceiling(i: int, p: Any, bots: dict[int, Bot]) -> None:
+        """The point's ceiling rows: those kept, the missing ones measured."""
+        have = {(r["who"], r["field"], int(r["replicate"])): r for r in kept_ceiling.get(p.label, [])}
+        want = [("tuned", "counter", r) for r in range(replicates)] + [("ceiling", f, 0) for f in CEILING_FIELDS]
+        if any(w not in have for w in want) and progress:
+            progress(f"{p.label}: the ceiling ({ceiling.bot.name}, {ceiling.deals:,} deals per field)", i,
+                     len(sweep.points))
+        for who, field, r in want:
+            if (who, field, r) in have:
+                ceiling_done.append(have[who, field, r])
+                continue
+            t0 = time.perf_counter()
+            if who == "tuned":
+                used, s_r, n = bots.get(r) or kept_bot(p, r), seed + r, check_deals
+            else:
+                used, s_r, n = ceiling.bot, seed, ceiling.deals
+            fig = measure_at(p.cfg, used, field, deals=n, seed=s_r, workers=workers)
+            ceiling_done.append(dict(label=p.label, players=p.cfg.players, who=who, field=field, replicate=r,
+                                     seed=s_r, deals=n, settings=ceiling_settings,
+                                     bot=(used.source or used.name) if who == "tuned" else used.name,
+                                     seconds=time.perf_counter() - t0, **fig))
+
+    def kept_bot(p: Any, r: int) -> Bot:
+        """The tuned bot a kept replicate was measured with, from its file."""
+        if bot is not None:
+            return bot
+        where = root / "points" / p.rel / (f"replicate={r}" if replicates > 1 else "") / "bot.toml"
+        try:
+            return load_bot_file(where, "--ceiling")
+        except ConfigError as e:
+            raise RunError(f"{e}; the tuned bot of a kept point is needed for its ceiling (--force redoes the "
+                           "whole folder)") from None
+
+    def tune_point(p: Any, tuned_bots: dict[int, Bot]) -> None:
+        """The point's replicates: each tuned (unless ``bot``) and measured."""
         part = {k.rsplit(".", 1)[-1]: partition_text(v) for k, v in p.values}
         is_base = all(part[k] == base[k] for k in part if k != "players" and k in base)
         for r in range(replicates):
@@ -273,17 +456,38 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 res.history.to_parquet(where / "history.parquet", index=False)
             else:
                 used = bot
+            tuned_bots[r] = used
             fig = measure(p.cfg, used, deals=check_deals, seed=s_r, workers=workers)
             done.append(dict(label=p.label, rules=rules_label(p.label), players=p.cfg.players, is_base=is_base,
                              partition=json.dumps(part), replicate=r, seed=s_r,
                              bot=str(where / "bot.toml") if bot is None else (bot.source or bot.name),
                              settings=settings, seconds=time.perf_counter() - t0, **fig))
-        write([row for q in sweep.points[i + 1:] if q.label in kept for row in kept[q.label]])
-    return write([])
+
+    for i, p in enumerate(sweep.points):
+        if progress:
+            progress(p.label, i, len(sweep.points))
+        tuned_bots: dict[int, Bot] = {}  # replicate -> the bot tuned now (a kept one is read from its file)
+        if p.label in kept:
+            done.extend(kept[p.label])
+            if ceiling is None:
+                continue
+        else:
+            tune_point(p, tuned_bots)
+        if ceiling is not None:
+            measure_ceiling(i, p, tuned_bots)
+        rest = sweep.points[i + 1:]
+        write([row for q in rest if q.label in kept for row in kept[q.label]],
+              [row for q in rest for row in kept_ceiling.get(q.label, [])])
+    return write([], [])
 
 
 def skill_frame(points: list[SkillPoint]) -> pd.DataFrame:
-    return pd.DataFrame([asdict(p) for p in points])
+    """The points as the table ``skill.parquet`` holds: the ceiling's columns only when a
+    point has its figures (a run without ``--ceiling`` writes the table it always wrote)."""
+    frame = pd.DataFrame([asdict(p) for p in points])
+    if not any(p.ceiling_bot is not None for p in points):
+        frame = frame.drop(columns=[c for c in CEILING_COLUMNS if c in frame])
+    return frame
 
 
 def render_skill(frame: pd.DataFrame) -> list[str]:
@@ -309,6 +513,35 @@ def render_skill(frame: pd.DataFrame) -> list[str]:
         out.append(f"  {r.rules:<{width}}  {r.players:>2}  {r.share:7.2%}  {r.skill_norm:+7.1%} "
                    f"[{r.norm_low:+6.1%}, {r.norm_high:+6.1%}]  {r.edge_tuned:+6.2%} / {r.edge_b0:+6.2%}{mark}")
     out.append("  * the base point (the sweep's base rules) of its table size")
+    if has_ceiling(frame):
+        out += _render_bracket(frame, width)
+    return out
+
+
+def has_ceiling(frame: pd.DataFrame) -> bool:
+    """Whether a skill table holds the ceiling's figures (``--ceiling``; an older table or a
+    run without it has none)."""
+    return "ceiling_norm" in frame and bool(frame["ceiling_norm"].notna().any())
+
+
+def _render_bracket(frame: pd.DataFrame, width: int) -> list[str]:
+    """The bracket's lines: per point the normalised index of the tuned bot and of the
+    search, at a table of B0 and at a table of counter bots."""
+    def cell(v: float, lo: float, hi: float) -> str:
+        return f"{'-':>24}" if not np.isfinite(v) else f"{v:+7.1%} [{lo:+6.1%}, {hi:+6.1%}]"
+
+    bot = frame["ceiling_bot"].dropna().iloc[0]
+    deals = int(frame["ceiling_deals"].max())
+    out = [f"the bracket (--ceiling): normalised skill index of the tuned bot (the lower bound) and of {bot} (the "
+           f"ceiling: no tuning, every decision searched; {deals:,} deals per field, intervals the measurement's)",
+           f"  {'rules':<{width}}  {'n':>2}  {'at a table of B0: tuned / search':<51}  "
+           "at a table of counter: tuned / search"]
+    for r in frame.sort_values(["players", "skill_norm"], ascending=[True, False]).itertuples():
+        out.append(f"  {r.rules:<{width}}  {r.players:>2}  {cell(r.skill_norm, r.norm_low, r.norm_high)} / "
+                   f"{cell(r.ceiling_norm, r.ceiling_norm_low, r.ceiling_norm_high)}  "
+                   f"{cell(r.counter_norm, r.counter_norm_low, r.counter_norm_high)} / "
+                   f"{cell(r.ceiling_counter_norm, r.ceiling_counter_norm_low, r.ceiling_counter_norm_high)}"
+                   + (" *" if r.is_base else ""))
     return out
 
 
@@ -317,13 +550,15 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     (the two tuned and measured apart: their variances add).  With replicates the standard
     errors include the search's noise and the interval uses their Student t; a frame
     without them (one tuning per point, or a hand-made one) reads each error off its
-    normal interval."""
+    normal interval.  With the ceiling (``--ceiling``) also the search's difference
+    (``ceiling_diff``, ``ceiling_low``, ``ceiling_high``: one measurement each, normal)."""
     from unosim.studies.replicates import quantile
 
     def se_of(r: Any) -> float:
         se = r.get("norm_se", float("nan"))
         return float(se) if np.isfinite(se) else float((r["norm_high"] - r["norm_low"]) / (2 * 1.959964))
 
+    ceiling = has_ceiling(frame)
     rows = []
     for _, r in frame.iterrows():
         b = frame[(frame["players"] == r["players"]) & frame["is_base"]]
@@ -333,5 +568,12 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
         se = np.hypot(se_of(r), se_of(b))
         q = quantile(r.get("df", float("nan")))
         d = r["skill_norm"] - b["skill_norm"]
-        rows.append({"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se})
-    return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high"])
+        row = {"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se}
+        if ceiling:
+            c = r["ceiling_norm"] - b["ceiling_norm"]
+            half = 1.959964 * np.hypot(*((x["ceiling_norm_high"] - x["ceiling_norm_low"]) / (2 * 1.959964)
+                                         for x in (r, b)))
+            row.update(ceiling_diff=c, ceiling_low=c - half, ceiling_high=c + half)
+        rows.append(row)
+    extra = ["ceiling_diff", "ceiling_low", "ceiling_high"] if ceiling else []
+    return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high", *extra])

@@ -48,6 +48,7 @@ FIGURE_NAMES = {
     "dealer1_win_share": "dealer+1 win share",
     "cards_drawn": "mean cards drawn",
     "skill": "skill index",
+    "skill_ceiling": "skill ceiling (search)",
 }
 
 

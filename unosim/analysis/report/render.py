@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis.report.model import BALANCE_METRICS, FIGURE_NAMES, LENGTH_COLUMNS, Report
-from unosim.analysis.report.skill import SKILL_METRIC
+from unosim.analysis.report.skill import CEILING_METRIC, SKILL_METRIC
 from unosim.run.bots_text import bots_line
 
 
@@ -139,7 +139,8 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     """Header, rows of cell strings, and which rows are section headers."""
     t = report.table
     if report.kind == "balance":
-        metrics = list(BALANCE_METRICS) + ([SKILL_METRIC] if len(t) and "skill" in set(t["metric"]) else [])
+        metrics = list(BALANCE_METRICS) + [m for m in (SKILL_METRIC, CEILING_METRIC)
+                                           if len(t) and m[0] in set(t["metric"])]
         header = ["change", "players", *[f"{FIGURE_NAMES.get(m, m)} (diff, effect)" for m, _, _ in metrics]]
         rows: list[list[str]] = []
         if len(t):
@@ -161,7 +162,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                         cells.append(word)
                         continue
                     r = sub.loc[m]
-                    stat = "share" if m in ("dealer1_win_share", "skill") else "mean"
+                    stat = "share" if m in ("dealer1_win_share", "skill", "skill_ceiling") else "mean"
                     cells.append(
                         _fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
                     )

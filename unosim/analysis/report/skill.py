@@ -5,7 +5,9 @@ at a table of B0, normalised so 0 is pure luck; see unosim/studies/skill_index.p
 directory, by default ``runs/<sweep>.skill`` next to the sweep's dataset
 ``runs/<sweep>``.  The balance report of a sweep looks there (or where ``skill=`` says)
 and adds, per rule change, the difference of the normalised skill index from the base
-point of the same table size.  The file is read as a table, never imported from the
+point of the same table size.  A run with ``--ceiling`` also measured the search player
+(no tuning: the ceiling beside the tuned bot's lower bound); its index's difference is a
+second metric, ``skill_ceiling``.  The file is read as a table, never imported from the
 skill package: the analysis layer sits below it.
 """
 
@@ -23,9 +25,11 @@ from scipy import stats as st
 
 from unosim.analysis import stats
 
-__all__ = ["SKILL_METRIC", "find_skill", "skill_rows"]
+__all__ = ["CEILING_METRIC", "SKILL_METRIC", "find_skill", "skill_rows"]
 
 SKILL_METRIC = ("skill", "normalised skill index of a tuned bot against B0 (unosim skill)", "h")
+CEILING_METRIC = ("skill_ceiling", "normalised skill index of the search player against B0 (unosim skill --ceiling)",
+                  "h")
 SKILL_FILE = "skill.parquet"
 
 
@@ -90,7 +94,9 @@ def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[
     """One ``skill`` row per (point partition, base partition, the point's other row
     fields) whose two points both have a skill index.  The two are tuned and measured
     apart, so their variances add; with replicates each includes the search's noise and
-    the interval uses their Student t (unosim/studies/replicates.py)."""
+    the interval uses their Student t (unosim/studies/replicates.py).  With the ceiling
+    (``ceiling_norm``) also one ``skill_ceiling`` row: the search is not tuned, so its
+    errors are its measurements' and the interval normal."""
     by_part = {_key(json.loads(r["partition"]), norm): r for r in table.to_dict("records")}
     out = []
     for point, base, fields in pairs:
@@ -103,4 +109,14 @@ def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[
                     "low": diff - half, "high": diff + half,
                     "effect": float(stats.cohen_h(np.clip(a["share"], 0, 1), np.clip(b["share"], 0, 1))),
                     "effect_kind": "h"})
+        ca, cb = a.get("ceiling_norm"), b.get("ceiling_norm")
+        if ca is not None and cb is not None and math.isfinite(ca) and math.isfinite(cb):
+            diff = ca - cb
+            se = math.hypot(*((r["ceiling_norm_high"] - r["ceiling_norm_low"]) / (2 * 1.959964) for r in (a, b)))
+            half = stats.z_value(confidence) * se
+            out.append({**fields, "metric": "skill_ceiling", "base": cb, "value": ca, "diff": diff,
+                        "low": diff - half, "high": diff + half,
+                        "effect": float(stats.cohen_h(np.clip(a["ceiling_share"], 0, 1),
+                                                      np.clip(b["ceiling_share"], 0, 1))),
+                        "effect_kind": "h"})
     return out

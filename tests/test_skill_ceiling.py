@@ -1,0 +1,205 @@
+"""`unosim skill --ceiling`: the search player's skill index beside the tuned bot's.
+
+Tiny sizes (the suite's budget): one generation of tuning, a handful of deals, a search of
+2 worlds x 1 rollout.  What is checked is the plumbing a user relies on, not the figures:
+the columns are there and are shares and indexes; adding the ceiling to a finished run
+tunes nothing again (the bot files untouched, the tuned columns identical); an interrupted
+ceiling resumes to the very table an uninterrupted run writes; bad options are one line;
+the report and the figures read the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cli_checks import invoke, one_error
+
+SEARCH = "search:worlds=2,rollouts=1"
+TUNE = ("--budget", "12", "--deals", "20", "--check-deals", "100", "--replicates", "2", "--quiet")
+CEILING = ("--ceiling", "--ceiling-deals", "20", "--ceiling-bot", SEARCH)
+CEILING_COLUMNS = [f"{p}_{q}" for p in ("ceiling", "counter", "ceiling_counter")
+                   for q in ("share", "low", "high", "norm", "norm_low", "norm_high")]
+
+
+def _sweep(where: Path) -> Path:
+    sweep = where / "sw.toml"
+    sweep.write_text('name = "sw"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 200\nseed = 0\n'
+                     '[axes]\n"rules.stacking" = ["draw2"]\n[strata]\n"table.players" = [2]\n')
+    return sweep
+
+
+def _bots(out: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted((out / "points").rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A sweep's dataset, its skill run without the ceiling, then the same run given
+    --ceiling (what was there before, and the command's output)."""
+    root = tmp_path_factory.mktemp("ceiling")
+    sweep = _sweep(root)
+    assert invoke("sweep", sweep, "--out", root / "sw", "--quiet").exit_code == 0
+    out = root / "sw.skill"
+    plain = invoke("skill", sweep, "--out", out, *TUNE)
+    assert plain.exit_code == 0, plain.output
+    before = pd.read_parquet(out / "skill.parquet")
+    bots = _bots(out)
+    added = invoke("skill", sweep, "--out", out, *TUNE, *CEILING)
+    assert added.exit_code == 0, added.output
+    return {"root": root, "sweep": sweep, "out": out, "before": before, "bots": bots, "added": added}
+
+
+def test_without_ceiling_there_are_no_ceiling_columns(runs) -> None:
+    from unosim.studies.skill_index import CEILING_COLUMNS as ALL
+
+    assert set(CEILING_COLUMNS) | {"ceiling_bot", "ceiling_deals", "ceiling_seconds"} == set(ALL)
+    assert not set(ALL) & set(runs["before"].columns)  # the table a run without --ceiling always wrote
+
+
+def test_ceiling_columns_are_shares_and_indexes(runs) -> None:
+    table = pd.read_parquet(runs["out"] / "skill.parquet")
+    assert len(table) == 2 and table[CEILING_COLUMNS].notna().all().all()
+    for prefix in ("ceiling", "counter", "ceiling_counter"):
+        for q in ("share", "low", "high"):
+            col = table[f"{prefix}_{q}"] if q == "share" else table[f"{prefix}_{q}"].clip(0, 1)
+            assert ((col >= 0) & (col <= 1)).all(), (prefix, q, table[f"{prefix}_{q}"])
+        assert ((table[f"{prefix}_norm"] >= -1) & (table[f"{prefix}_norm"] <= 1)).all()
+        assert (table[f"{prefix}_low"] <= table[f"{prefix}_share"]).all()
+        assert (table[f"{prefix}_share"] <= table[f"{prefix}_high"]).all()
+        e = table["even"]
+        assert np.allclose(table[f"{prefix}_norm"], (table[f"{prefix}_share"] - e) / (1 - e))
+    assert set(table["ceiling_bot"]) == {SEARCH} and set(table["ceiling_deals"]) == {20}
+    rows = pd.read_parquet(runs["out"] / "skill_ceiling.parquet")
+    # per point: the tuned bot of each of the 2 replicates at the counter table, the search at each table
+    assert len(rows) == 2 * (2 + 2)
+    assert set(zip(rows["who"], rows["field"])) == {("tuned", "counter"), ("ceiling", "random"),
+                                                    ("ceiling", "counter")}
+    search = rows[rows["who"] == "ceiling"]
+    assert (search["deals"] == 20).all() and (search["seed"] == 0).all()
+    assert "the bracket (--ceiling)" in runs["added"].output and "ceiling" in runs["added"].output
+
+
+def test_adding_the_ceiling_tunes_nothing_again(runs) -> None:
+    out = runs["out"]
+    assert _bots(out) == runs["bots"]  # every bot and history file: same bytes, same mtime
+    table = pd.read_parquet(out / "skill.parquet")
+    before = runs["before"]
+    assert list(table.columns[:len(before.columns)]) == list(before.columns)  # columns only added, at the end
+    pd.testing.assert_frame_equal(table[before.columns], before)
+    manifest = json.loads((out / "_unosim_output.json").read_text())
+    assert manifest["identity"]["ceiling"]["deals"] == 20 and "skill_ceiling.parquet" in manifest["files"]
+    # given again without --ceiling: the same output, its ceiling kept and shown
+    again = invoke("skill", runs["sweep"], "--out", out, *TUNE)
+    assert again.exit_code == 0 and "the bracket (--ceiling)" in again.output, again.output
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet"), table)
+
+
+def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped in the second point's ceiling, then resumed: only the missing measurements
+    are made, and the table is the uninterrupted run's."""
+    import shutil
+
+    from unosim.studies import skill_index
+
+    out = tmp_path / "sw.skill"
+    shutil.copytree(runs["out"], out)
+    os.remove(out / "skill_ceiling.parquet")
+    manifest = json.loads((out / "_unosim_output.json").read_text())
+    del manifest["identity"]["ceiling"]  # the finished run without the ceiling, as before `--ceiling`
+    (out / "_unosim_output.json").write_text(json.dumps(manifest))
+    real = skill_index.measure_at
+    calls: list[tuple[str, str]] = []
+
+    def stop_at_six(cfg, bot, field, **kw):
+        calls.append((bot.strategy, field))
+        if len(calls) == 6:  # point 1 takes 4 (2 replicates at counter, the search at 2 tables)
+            raise KeyboardInterrupt
+        return real(cfg, bot, field, **kw)
+
+    monkeypatch.setattr(skill_index, "measure_at", stop_at_six)
+    stopped = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
+    assert stopped.exit_code != 0 and len(calls) == 6
+    assert len(pd.read_parquet(out / "skill_ceiling.parquet")) == 4  # written per point: point 1's
+    calls.clear()
+    monkeypatch.setattr(skill_index, "measure_at", lambda *a, **kw: (calls.append(a[2]), real(*a, **kw))[1])
+    resumed = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
+    assert resumed.exit_code == 0, resumed.output
+    assert len(calls) == 4  # the second point's measurements, nothing else
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet").drop(columns=["ceiling_seconds", "seconds"]),
+                                  pd.read_parquet(runs["out"] / "skill.parquet").drop(
+                                      columns=["ceiling_seconds", "seconds"]))
+
+
+def test_the_ceiling_is_the_same_on_any_number_of_cores() -> None:
+    from unosim.rules.botfile import resolve_bot
+    from unosim.rules.config import default_config
+    from unosim.studies.skill_index import measure_at
+
+    cfg = default_config().with_values({"players": 3})
+    one, two = (measure_at(cfg, resolve_bot(SEARCH), "counter", deals=15, seed=4, workers=w) for w in (1, 2))
+    assert one == two
+
+
+def test_bad_ceiling_options_are_one_line(runs) -> None:
+    sweep, out = runs["sweep"], runs["out"]
+    one_error(invoke("skill", sweep, "--ceiling", "--ceiling-bot", "counter"), "--ceiling-bot", "search")
+    one_error(invoke("skill", sweep, "--ceiling", "--ceiling-bot", "search:worlds=0"), "--ceiling-bot", "worlds")
+    one_error(invoke("skill", sweep, "--ceiling", "--ceiling-bot", "search:rollout_bot=search"), "rollout_bot")
+    one_error(invoke("skill", sweep, "--ceiling", "--ceiling-bot", "nobot"), "--ceiling-bot", "nobot")
+    one_error(invoke("skill", sweep, "--ceiling", "--ceiling-deals", "0"), "--ceiling-deals")
+    one_error(invoke("skill", sweep, "--ceiling", "--ceiling-deals", "-5"), "--ceiling-deals")
+    one_error(invoke("skill", sweep, "--ceiling-deals", "20"), "--ceiling-deals", "only with --ceiling")
+    one_error(invoke("skill", sweep, "--ceiling-bot", SEARCH), "--ceiling-bot", "only with --ceiling")
+    # another ceiling over a kept one is other settings: refused (--force would redo the whole folder)
+    one_error(invoke("skill", sweep, "--out", out, *TUNE, "--ceiling", "--ceiling-deals", "30", "--ceiling-bot",
+                     SEARCH), "--ceiling-deals", f"the ceiling of {SEARCH} on 20 deals", "--force")
+    one_error(invoke("skill", sweep, "--out", out, *TUNE, "--ceiling"), "--ceiling-bot", "the ceiling of")
+    one_error(invoke("skill", sweep, "--out", out, *TUNE[:-3], "--replicates", "1", "--quiet", "--ceiling"),
+              "--out", "other settings")  # another tuning: the guard's refusal
+
+
+def test_report_and_figures_show_the_ceiling(runs, tmp_path: Path) -> None:
+    data = runs["root"] / "sw"
+    rep = invoke("report", data, "--format", "csv")
+    assert rep.exit_code == 0, rep.output
+    assert "skill_ceiling" in rep.output and ",skill," in rep.output
+    text = invoke("report", data)
+    assert text.exit_code == 0 and "skill ceiling (search) (diff, effect)" in text.output, text.output
+    plots = invoke("plot", runs["out"], data, "--out", tmp_path / "plots")
+    assert plots.exit_code == 0, plots.output
+    assert (tmp_path / "plots" / "skill_sw.skill.png").exists() and (tmp_path / "plots" / "balance_sw.png").exists()
+    from unosim.analysis.skill_plots import plot_skill
+
+    fig = plot_skill(pd.read_parquet(runs["out"] / "skill.parquet"), "t")
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert labels == ["2 players: tuned bot (lower bound)", "2 players: search (ceiling)"]
+    html = invoke("report", runs["out"], "--html", tmp_path / "page.html")
+    assert html.exit_code == 0 and "ceiling_norm" in (tmp_path / "page.html").read_text()
+
+
+def test_guard_extends_only_what_a_kept_output_lacks(tmp_path: Path) -> None:
+    """The output guard's ``extends``: a key the kept output lacks may be added, one the
+    call lacks is kept, and two values of it differ as any setting does."""
+    from unosim.run.guard import GuardError, guard_output
+
+    base = {"a": 1}
+    with guard_output(tmp_path, "skill", base, extends=("c",)) as g:
+        assert g.identity == base
+    with guard_output(tmp_path, "skill", {**base, "c": {"x": 1}}, extends=("c",)) as g:
+        assert g.identity == {"a": 1, "c": {"x": 1}}
+    with guard_output(tmp_path, "skill", base, extends=("c",)) as g:
+        assert g.identity == {"a": 1, "c": {"x": 1}}  # kept
+    for other in ({**base, "c": {"x": 2}}, {"a": 2}, {"a": 2, "c": {"x": 1}}):
+        with pytest.raises(GuardError, match="other settings"):
+            with guard_output(tmp_path, "skill", other, extends=("c",)):
+                pass
+    with pytest.raises(GuardError, match="other settings"):  # without extends the key is a setting like any
+        with guard_output(tmp_path, "skill", base):
+            pass
