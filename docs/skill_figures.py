@@ -259,7 +259,7 @@ def reading(run: SkillRun) -> str:
                 parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)})" for r in sub.itertuples()))
         out.append(f"{head}, {len(moved)} of {rules_at[n]} rules move{'s' if len(moved) == 1 else ''} the index "
                    "beyond its interval "
-                   f"(points of the index, largest first): {'; '.join(parts)}.")
+                   f"(points of the index, largest first): {'; '.join(parts)}." + _common_shift(run, n))
     same = _same_as_base(run)
     if same:
         where = [f"`{r}` ({_names([str(n) for n in ns])} players)" for r, ns in same.items()]
@@ -286,6 +286,35 @@ def reading(run: SkillRun) -> str:
                    f"{_names([_table(n) for n in differs])} (all tuned minus all B0, points: {text}; intervals "
                    "added in quadrature).")
     return "\n".join(out)
+
+
+def common_shift(diffs: pd.Series, base_half: float) -> tuple[int, int, float] | None:
+    """Whether one table size's differences from its base move together: (how many of
+    the rules that differ at all share the median's sign, how many differ, the median)
+    when at least three differ, three quarters of them one way and their median beyond
+    the base's own half-width; else None.  Every difference of a table size is taken
+    from the same base point, so such a shift may be the base's search luck."""
+    nz = diffs[diffs != 0]
+    if len(nz) < 3:
+        return None
+    med = float(nz.median())
+    same = int((np.sign(nz) == np.sign(med)).sum())
+    return (same, len(nz), med) if abs(med) > base_half and same >= 0.75 * len(nz) else None
+
+
+def _common_shift(run: SkillRun, n: int) -> str:
+    b = run.base(n)
+    found = common_shift(run.diffs[run.diffs["players"] == n]["diff"], (b.norm_high - b.norm_low) / 2)
+    if found is None:
+        return ""
+    same, of, med = found
+    reps = run.raw[(run.raw["players"] == n) & run.raw["is_base"]].sort_values("replicate")["skill_norm"]
+    where = "above" if med > 0 else "below"
+    return (f"  But {same} of the {of} rules that differ at all sit {where} the base (median {_pp(med)}, beyond the "
+            f"base's own ±{_pp((b.norm_high - b.norm_low) / 2, False)}), and every difference here is taken from "
+            f"that one base point (its replicates: {_names([_pp(v, False) + '%' for v in reps])}): a shift common "
+            "to them may be the base's search luck rather than each rule's effect, and a rule's difference says "
+            "more the further it exceeds that shift.")
 
 
 def _half(a: pd.Series, b: pd.Series) -> float:

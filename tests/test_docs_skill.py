@@ -147,3 +147,14 @@ def test_the_page_renders_from_the_run_with_no_figure_outside_its_blocks(small, 
     out = tmp_path / "skill.md"
     out.write_text(text)
     assert gen.unquoted_figures(out, ("100%", "95%")) == []
+
+
+def test_a_shift_common_to_a_table_size_is_flagged_only_when_it_is_one() -> None:
+    """Every difference of a table size shares its base point: most of them one way by more
+    than the base's own half-width is flagged (the reading then says so), not otherwise."""
+    sf = _docs_module("skill_figures")
+    shifted = pd.Series([0.010, 0.008, 0.012, 0.0, 0.0, 0.009, -0.004, 0.011])
+    assert sf.common_shift(shifted, 0.005) == (5, 6, pytest.approx(0.0095))  # 5 of the 6 non-zero above
+    assert sf.common_shift(shifted, 0.010) is None             # within the base's half-width
+    assert sf.common_shift(pd.Series([0.01, -0.01, 0.02, -0.02]), 0.001) is None  # no common sign
+    assert sf.common_shift(pd.Series([0.01, 0.01, 0.0]), 0.001) is None          # too few differ
