@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from docs_scripts import generate
 
 from unosim.rules.config import rules_markdown
 
@@ -38,17 +39,6 @@ def test_readme_gives_the_two_commands():
 
 # -- docs that cannot drift (docs/generate.py) -------------------------------------------
 
-def _generate():
-    """docs/generate.py as a module (docs/ is not a package)."""
-    import importlib.util
-    import sys
-
-    if "unosim_docs_generate" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("unosim_docs_generate", README.parent / "docs" / "generate.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod  # dataclasses look their module up there
-        spec.loader.exec_module(mod)
-    return sys.modules["unosim_docs_generate"]
 
 
 # Numbers the scan reads as figures that are not the result of a run, page by page, each
@@ -83,7 +73,7 @@ def test_every_figure_of_the_pages_is_generated_or_quotes_a_block():
     a block a docs/ script writes from a fresh run, or the prose quotes one of its page's
     blocks (the same number, or it rounded), so a rerun that changes a figure fails here or
     in tests/test_docs_generated.py, never silently."""
-    gen = _generate()
+    gen = generate()
     bad = []
     for page in [README, *sorted((README.parent / "docs").glob("*.md"))]:
         rel = str(page.relative_to(README.parent))
@@ -97,7 +87,7 @@ def test_every_figure_of_the_pages_is_generated_or_quotes_a_block():
 
 
 def test_the_figure_scan_finds_a_figure_outside_a_block(tmp_path):
-    gen = _generate()
+    gen = generate()
     page = tmp_path / "page.md"
     page.write_text("<!-- generated: x -->\nshare 26.02% [25.80, 26.24]\n<!-- /generated -->\n"
                     "The first seat wins 26.0% [25.8, 26.2]; heads-up 64.9% [64.1, 65.7], in 1.4 s, 2.5x, +0.57 points.\n")
@@ -106,7 +96,7 @@ def test_the_figure_scan_finds_a_figure_outside_a_block(tmp_path):
 
 
 def test_generated_blocks_are_named_once_and_each_runs_something():
-    gen = _generate()
+    gen = generate()
     from collections import Counter
 
     sys_path = str(README.parent / "docs")
@@ -157,7 +147,7 @@ def test_cache_paragraph_matches_where_numba_keys_the_cache():
 
 
 def test_masking_hides_speeds_and_timings_only() -> None:
-    gen = _generate()
+    gen = generate()
     line = "  58,070 hands/s (3.4 s, after 2.3 s loading the engine); mean 50.13 turns per hand"
     assert gen.masked(line) == "  <rate> hands/s (<time>); mean 50.13 turns per hand"
     tune = "= 600 evaluations, 1,200,000 hands in 32.8 s (36,535 hands/s, 96% in the kernel)"
@@ -169,7 +159,7 @@ def test_masking_hides_speeds_and_timings_only() -> None:
 def test_work_folder_is_created_or_refused_in_one_line(tmp_path, capsys) -> None:
     """``--work DIR`` keeps the scratch folder (a long block resumes there): created when
     missing, refused with one usage line when it cannot be a folder."""
-    gen = _generate()
+    gen = generate()
     assert gen.main(["--work", str(tmp_path / "new" / "work"), "--list"]) == 0
     assert (tmp_path / "new" / "work").is_dir()
     (tmp_path / "file").write_text("")
@@ -183,7 +173,7 @@ def test_work_folder_is_created_or_refused_in_one_line(tmp_path, capsys) -> None
 
 
 def test_a_console_line_pipes_as_the_shell_does() -> None:
-    gen = _generate()
+    gen = generate()
     lines = ["a", "S1 x", "1", "2", "3", "S4 x", "4"]
     assert gen._filter(lines, ["grep", "-A", "1", "x"]) == ["S1 x", "1", "S4 x", "4"]
     assert gen._filter(lines, ["head", "-n", "2"]) == ["a", "S1 x"]

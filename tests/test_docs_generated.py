@@ -6,33 +6,21 @@ without running anything that every figure sits in a block or quotes one."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
-
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-
-
-def _generate():
-    if "unosim_docs_generate" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("unosim_docs_generate", DOCS / "generate.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules["unosim_docs_generate"]
+from docs_scripts import generate
 
 
 def _pages() -> list[Path]:
-    gen = _generate()
+    gen = generate()
     return [p for p in gen.pages() if any(not b.long for b in gen.blocks(p))]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.name)
 def test_the_page_matches_a_fresh_run(page: Path, tmp_path: Path) -> None:
-    gen = _generate()
+    gen = generate()
     short = {b.name for b in gen.blocks(page) if not b.long}
     fresh = gen.render(page, tmp_path, short)
     old = page.read_text()

@@ -9,13 +9,13 @@ must do no work and print the same (what `python docs/generate.py --work DIR` re
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from docs_scripts import generate
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SWEEP = ('name = "sw"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 1000\nseed = 0\nskip_invalid = true\n'
@@ -33,13 +33,6 @@ def _docs_module(name: str):
     return sys.modules[name]
 
 
-def _generate():
-    if "unosim_docs_generate" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("unosim_docs_generate", DOCS / "generate.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules["unosim_docs_generate"]
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +61,7 @@ def test_a_finished_run_resumes_without_work_and_prints_the_same(small) -> None:
 
 def test_run_size_and_base_table_state_the_run(small) -> None:
     sf = _docs_module("skill_figures")
-    gen = _generate()
+    gen = generate()
     _, _, run = small
     size = sf.run_size(run, "sw.toml")
     assert "2 rule values at 2 and 4 players, 5 points" in size
@@ -130,7 +123,7 @@ def test_the_page_renders_from_the_run_with_no_figure_outside_its_blocks(small, 
     """The whole of docs/skill.md through docs/generate.py, the page's command swapped for
     the small one: every block filled, and no figure left in the prose around them."""
     sf = _docs_module("skill_figures")
-    gen = _generate()
+    gen = generate()
     work, command, run = small
     page = DOCS / "skill.md"
     blocks = list(gen.blocks(page))

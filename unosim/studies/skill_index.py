@@ -333,6 +333,22 @@ def _write_frame(path: Path, frame: pd.DataFrame) -> None:
     os.replace(tmp, path)
 
 
+def _kept_rows(path: Path, settings: str | None) -> dict[str, list[dict]]:
+    """The rows of an earlier run's table at ``path`` made with these ``settings``, by point
+    label, for a resumed run to keep; a damaged table is redone, not trusted."""
+    if not path.exists():
+        return {}
+    try:
+        old = pd.read_parquet(path)
+    except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
+        return {}
+    kept: dict[str, list[dict]] = {}
+    for r in old.to_dict("records"):
+        if r.get("settings") == settings:
+            kept.setdefault(r["label"], []).append(r)
+    return kept
+
+
 def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check_deals: int, seed: int | None = None,
                 bot: Bot | None = None, workers: int = 1, replicates: int = 1,
                 progress: Callable[[str, int, int], None] | None = None,
@@ -363,28 +379,11 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
         raise RunError(f"--out: cannot create {root}: {e.strerror or e}") from None
     table = root / SKILL_FILE
     raw_path = root / REPLICATES_FILE
-    kept: dict[str, list[dict]] = {}
-    if raw_path.exists():
-        try:
-            old = pd.read_parquet(raw_path)
-        except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
-            old = pd.DataFrame()
-        for r in old.to_dict("records"):
-            if r.get("settings") == settings:
-                kept.setdefault(r["label"], []).append(r)
-        kept = {k: v for k, v in kept.items() if len(v) == replicates}
+    kept = {k: v for k, v in _kept_rows(raw_path, settings).items() if len(v) == replicates}
     ceiling_path = root / CEILING_FILE
     ceiling_settings = None if ceiling is None else json.dumps({"tuned": settings, **ceiling.identity()},
                                                                 sort_keys=True)
-    kept_ceiling: dict[str, list[dict]] = {}
-    if ceiling is not None and ceiling_path.exists():
-        try:
-            old = pd.read_parquet(ceiling_path)
-        except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
-            old = pd.DataFrame()
-        for r in old.to_dict("records"):
-            if r.get("settings") == ceiling_settings:
-                kept_ceiling.setdefault(r["label"], []).append(r)
+    kept_ceiling = _kept_rows(ceiling_path, ceiling_settings) if ceiling is not None else {}
     base = sweep.base_values()
     done: list[dict] = []
     ceiling_done: list[dict] = []
