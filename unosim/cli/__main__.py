@@ -1,5 +1,5 @@
 """`python -m unosim.cli`: the `unosim` command."""
 
-from . import main
+from . import command
 
-main()
+command()

@@ -37,10 +37,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from unosim.rules.config import RulesConfig
 from unosim.engine.matches import HAND_STRIDE
@@ -48,6 +47,9 @@ from unosim.run import outcomes
 from unosim.run.jobs import DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS
 from unosim.run.play import Slabs, match_columns, play_match_chunk
 from unosim.run.runner import run_matches
+
+if TYPE_CHECKING:  # loaded by the functions that read results, so `unosim run` starts without it
+    import pandas as pd
 
 __all__ = [
     "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "HAND_STRIDE", "MatchScore", "SYSTEMS", "Slabs", "match_columns",
@@ -81,6 +83,8 @@ class MatchScore:
 
     def frame(self) -> pd.DataFrame:
         """The match columns as the kernel writes them, one row per hand."""
+        import pandas as pd
+
         n = self.pos_totals.shape[1]
         d: dict[str, Any] = {"hand_in_match": np.arange(self.hands)}
         d["pos_end"] = d["hand_in_match"] == (-1 if self.pos_end is None else self.pos_end)
@@ -136,7 +140,7 @@ def _chip_moves(r: Mapping[str, Any], n: int, teams: int, ranked: bool) -> list[
 
 
 def _records(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return hand_rows.to_dict("records") if isinstance(hand_rows, pd.DataFrame) else list(hand_rows)
+    return list(hand_rows) if isinstance(hand_rows, Sequence) else hand_rows.to_dict("records")
 
 
 def running_totals(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]],
@@ -234,6 +238,8 @@ def match_outcomes(results: str | Path | pd.DataFrame) -> pd.DataFrame:
     if it did not), ``<sys>_winner`` (the winning seat, -1 for a tie, -2 if it did not end)
     and ``<sys>_win_<s>`` (credit of seat s: 1/k for a k-way tie).  With teams every member
     of the winning team gets the team's credit, so ``<sys>_winner`` is -1 (a tie of seats)."""
+    import pandas as pd
+
     df = results if isinstance(results, pd.DataFrame) else pd.read_parquet(results)
     df = df.sort_values(["match", "hand_in_match"])
     n = sum(1 for c in df.columns if c.startswith("pos_total_"))

@@ -26,10 +26,9 @@ r = i + 1), ``table``, ``hand_in_round``, ``player_<seat>`` (who sat there), per
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from unosim.engine.tournaments import (MAX_T_PLAYERS, N_TOUT, T_CHAMP_NEG0, T_CHAMP_POS0, T_END,
     T_HAND_IN_ROUND, T_NEG0, T_PLAYER0, T_POS0, T_ROUND, T_TABLE, T_TOURNAMENT, TABLE_SEATS, play_tournaments)
@@ -37,6 +36,9 @@ from unosim.kernel.layout import HAND_STRIDE
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.run import outcomes
 from unosim.run.store import column_names
+
+if TYPE_CHECKING:  # loaded by the functions that read results, so `unosim run` starts without it
+    import pandas as pd
 
 __all__ = ["HAND_STRIDE", "PLAYERS", "Tournament", "pairs", "rounds_tables", "schedule", "score_tournament",
            "tournament_columns", "tournament_outcomes", "tournament_rows"]
@@ -188,6 +190,8 @@ def tournament_outcomes(results: Any) -> pd.DataFrame:
     """One row per tournament: ``tournament``, and per system (``pos`` S1, ``neg`` S2)
     ``<sys>_champions`` (how many share the title) and ``<sys>_win_<p>`` (player p's
     credit: 1/k for a k-way tie)."""
+    import pandas as pd
+
     df = results if isinstance(results, pd.DataFrame) else pd.read_parquet(results)
     last = df[df["t_end"].astype(bool)].sort_values("tournament").reset_index(drop=True)
     n = sum(1 for c in df.columns if c.startswith("champion_pos_"))
