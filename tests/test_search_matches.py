@@ -132,3 +132,21 @@ def test_duel_matches_with_a_search_bot_from_the_cli():
 ])
 def test_bad_duel_matches_values_are_one_line(args, needles):
     one_error(invoke("duel", "greedy", "counter", *args), *needles)
+
+
+def test_a_search_match_run_announces_its_own_kernel(monkeypatch):
+    """The compile notice names the kernel the run will compile: a match run with a search
+    seat plays the search tables' match kernel, a plain one the plain kernel."""
+    from unosim.cli.common import compiling
+    from unosim.run import warmup
+    from unosim.run.modes import MODES
+
+    named = []
+    monkeypatch.setattr(warmup, "compile_notice", lambda names, quiet=False: named.append(names))
+    mode = MODES["matches"]
+    compiling(mode, True, None, SEARCH_TABLE)
+    compiling(mode.with_rotation(), True, None, SEARCH_TABLE)
+    compiling(mode, True, None, SEARCH_TABLE.replace(seats=["counter", "counter"]))
+    compiling(MODES["hands"], True, None, SEARCH_TABLE)
+    assert named == [("search_matches",), ("search_matches",), ("matches",), ("hands",)]
+    assert "search_matches" in warmup.KERNELS
