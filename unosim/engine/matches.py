@@ -62,8 +62,8 @@ N_MOUT = M_CHIPS0 + MAX_PLAYERS
 
 STREAM_MATCH_HANDS = 4
 STREAM_MATCH_SEARCH = 6
-"""The searches' own stream per hand of a match (batch uses 1 and 2, tournaments 3 and 5,
-the searches of hands runs 4 as split matches do for their deals)."""
+"""The searches' own stream per hand of a match (batch uses 1 and 2, tournaments 3 and 5;
+4 is both split matches' deals and the searches of hands runs, which never meet)."""
 
 @jit()
 def first_dealer(P, rng):
