@@ -37,10 +37,10 @@ def test_bad_search_parameters_in_a_config(tmp_path: Path):
     one_error(invoke("run", path, "--hands", 2), "bots.seats[0].rollout_bot", "search")
 
 
-def test_search_is_refused_in_matches_for_now(tmp_path: Path):
+def test_search_is_refused_in_tournaments_for_now(tmp_path: Path):
     path = tmp_path / "s.toml"
-    path.write_text('[table]\nplayers = 2\n[bots]\nseats = [{strategy = "search", worlds = 1}, "counter"]\n')
-    one_error(invoke("run", path, "--matches", 2, "--out", tmp_path / "m"), "search", "matches")
+    path.write_text('[table]\nplayers = 4\n[bots]\nseats = [{strategy = "search", worlds = 1}, "counter", "counter", "counter"]\n')
+    one_error(invoke("run", path, "--tournaments", 1, "--out", tmp_path / "t"), "search", "tournaments")
 
 
 def test_a_tiny_duel_runs():

@@ -28,17 +28,21 @@ SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (tc
 CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
-def compiling(mode: Any, quiet: bool, client: Any = None) -> Any:
+def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None) -> Any:
     """Say at once, on stderr, when the kernel of this command's run mode (a
     :class:`unosim.run.modes.Mode`) must compile first (even --quiet: minutes of silence
-    read as a hang); nothing on Dask, whose workers compile."""
+    read as a hang); nothing on Dask, whose workers compile.  ``cfg``: the run's config,
+    whose search seats make a match run play the search tables' match kernel."""
     from contextlib import nullcontext
 
     if client is not None:
         return nullcontext()
     from unosim.run.warmup import compile_notice
 
-    return compile_notice((mode.file_mode,), quiet=quiet)  # a mode's parts name the kernel that wrote them
+    kernel = mode.file_mode  # a mode's parts name the kernel that wrote them
+    if kernel == "matches" and cfg is not None and any(name == "search" for name, _ in cfg.seats):
+        kernel = "search_matches"
+    return compile_notice((kernel,), quiet=quiet)
 
 
 def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

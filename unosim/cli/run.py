@@ -83,7 +83,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         bar = tqdm(total=job.count, unit=job.mode.unit, unit_scale=True, file=sys.stderr,
                    disable=True if quiet else None, delay=0.5, leave=False)
         try:
-            with one_line(job.out), compiling(job.mode, quiet, client):
+            with one_line(job.out), compiling(job.mode, quiet, client, cfg):
                 summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
                                   progress=bar.update)
         finally:
@@ -240,31 +240,42 @@ def repair(directory: str) -> None:
 @click.argument("a")
 @click.argument("b")
 @click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
-@click.option("--hands", type=int, default=20_000, show_default=True,
-              help="Deals; each is played in every seating of A and B (see below).")
+@click.option("--hands", type=int, default=None,
+              help="Deals; each is played in every seating of A and B (see below).  [default: 20000]")
+@click.option("--matches", type=int, default=None,
+              help="Play this many matches to the config's match_target (S1) per seating instead of hands.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--others", default=None,
               help="A bot for the seats A and B leave [default: none; A and B fill the table].")
 @click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
-def duel(a: str, b: str, players: int, hands: int, seed: int, others: str | None, config: str | None,
-         workers: int | None) -> None:
+def duel(a: str, b: str, players: int, hands: int | None, matches: int | None, seed: int, others: str | None,
+         config: str | None, workers: int | None) -> None:
     """Bot A against bot B in every seat pattern: win shares and A - B with 95% intervals.
 
     Without --others: A alone at a table of B's and B alone at a table of A's, every
     rotation (heads-up: the two face each other from both seats).  With --others: A and B
     at a table of that bot in every placement and rotation.  `duel B A` reports minus the
     difference of `duel A B`.  A bot is a strategy name, name:param=value,... (e.g.
-    counter:suspicion=0.5) or a bot file (.toml), labelled by its name."""
+    counter:suspicion=0.5) or a bot file (.toml), labelled by its name.  With --matches:
+    shares of matches won to the config's match_target (500 by default, S1), paired by
+    match."""
     from unosim.rules.config import ConfigError
     from unosim.studies.duel import duel as play_duel
-    from unosim.studies.duel import render
+    from unosim.studies.duel import duel_matches, render, render_matches
     from unosim.run.jobs import RunError
 
+    if hands is not None and matches is not None:
+        raise UserError("--hands and --matches: give one of the two (a duel plays hands or matches)")
     try:
-        res = play_duel(a, b, players=players, hands=hands, seed=seed, others=others,
-                        cfg=load_config_arg(config) if config else None, workers=workers)
+        cfg = load_config_arg(config) if config else None
+        if matches is not None:
+            lines = render_matches(duel_matches(a, b, players=players, matches=matches, seed=seed, others=others,
+                                                cfg=cfg, workers=workers))
+        else:
+            lines = render(play_duel(a, b, players=players, hands=20_000 if hands is None else hands, seed=seed,
+                                     others=others, cfg=cfg, workers=workers))
     except (ConfigError, RunError) as e:
         raise UserError(str(e)) from None
-    for line in render(res):
+    for line in lines:
         click.echo(line)

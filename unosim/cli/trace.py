@@ -42,8 +42,8 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     from unosim.run.warmup import compile_notice
 
     if (match is not None or tournament is not None) and any(name == "search" for name, _ in cfg.seats):
-        raise UserError("bots.seats: the search strategy plays hands runs and duels, not yet "
-                        f"{'matches' if match is not None else 'tournaments'}")
+        raise UserError("bots.seats: a table with a search seat traces hands of hands runs, not yet "
+                        f"{'hands of matches' if match is not None else 'tournaments'}")
     if match is not None:
         kernels: tuple[str, ...] = ("matches", "trace_match")
         go = lambda: _trace_match(cfg, seed, match, hand, rotation)  # noqa: E731

@@ -23,6 +23,15 @@ the same number of hands.
 
 A row is the hand's O1 record (``write_row``, columns ``0 .. N_OUT-1``) followed by the
 match columns ``M_*`` below.
+
+Tables with search seats (:mod:`unosim.engine.search`) play the same match loop through
+:func:`play_search_matches`: the loop takes the search context ``ctx`` (None at a plain
+table, where numba prunes the search branch, so the plain kernel neither compiles nor
+runs it) and plays each hand with the search table's hand
+(:func:`unosim.engine.search_batch.play_hand`).  The searches draw from their own stream
+per hand, ``stream_start(seed, STREAM_MATCH_SEARCH, match * HAND_STRIDE + hand)``, never
+from the match's, so the deals and dealers follow the rules above whatever the searches do
+and a run is bit-identical whatever the thread count or chunking.
 """
 
 import numpy as np
@@ -32,6 +41,8 @@ from unosim.kernel.jit import jit, kernel
 from .batch import STREAM_MATCHES, deal_next, replay, write_row
 from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
+from .search import C_SEED
+from .search_batch import play_hand as search_hand
 from unosim.kernel.layout import HAND_STRIDE, N_OUT, O_POINTS0, O_RANK0, O_STALLED, O_WINNER
 from unosim.rules.params import MAX_PLAYERS, P_CHIPS_HANDS, P_FINISH, P_MATCH_TARGET, P_PLAYERS, P_TEAMS
 from unosim.kernel.rng import stream_start
@@ -50,6 +61,9 @@ M_CHIPS0 = M_CHIPS_END + 1          # per seat: S4 chip balance after this hand 
 N_MOUT = M_CHIPS0 + MAX_PLAYERS
 
 STREAM_MATCH_HANDS = 4
+STREAM_MATCH_SEARCH = 6
+"""The searches' own stream per hand of a match (batch uses 1 and 2, tournaments 3 and 5;
+4 is both split matches' deals and the searches of hands runs, which never meet)."""
 
 @jit()
 def first_dealer(P, rng):
@@ -171,10 +185,11 @@ def score_rows(P, rows):
 
 
 @jit()
-def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split):
+def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split, ctx):
     """Play match ``match`` into ``slab[first:]``; return its number of rows, or -1 if it
     did not fit (the rows written are then garbage).  ``tot`` is scratch (``N_TOT``);
-    ``split``: one stream per hand (module docstring).
+    ``split``: one stream per hand; ``ctx``: the search table's context, None at a plain
+    table (module docstring).
 
     The match ends when S1, S2 and S4 have all ended (S3; under H13 last_standing S2 is
     not kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
@@ -190,7 +205,11 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split)
         i = first + h
         if i >= cap:
             return -1
-        play_hand(st, P, rng, log, dealer)
+        if ctx is None:
+            play_hand(st, P, rng, log, dealer)
+        else:
+            ctx[C_SEED] = np.int64(stream_start(seed, STREAM_MATCH_SEARCH, match * HAND_STRIDE + h))
+            search_hand(st, P, rng, log, dealer, ctx)
         write_row(st, P, slab, i, match * HAND_STRIDE + h)
         row = slab[i]
         row[M_MATCH] = match
@@ -209,16 +228,17 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split)
 
 
 @jit(inline=True)
-def matches_block(mem, P, seed, lo, hi, max_hands, slab, split):
+def matches_block(mem, P, seed, lo, hi, max_hands, slab, split, ctx):
     """Matches ``lo .. hi-1`` in order into ``slab`` until they are all played or it is full,
     on one block's arrays ``mem`` (:func:`unosim.kernel.borrow.scratch`, ``N_TOT`` of
-    scratch); returns (rows written, matches finished)."""
+    scratch) and its own context ``ctx`` (None at a plain table); returns (rows written,
+    matches finished)."""
     st, rng, log, tot = handles(mem)
     Pv = address(P)
     used = 0
     k = 0
     for m in range(lo, hi):
-        got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot, split)
+        got = play_match(st, Pv, rng, log, seed, m, max_hands, slab, used, tot, split, ctx)
         if got < 0:
             break
         used += got
@@ -234,7 +254,20 @@ def play_matches(P, seed, lo, hi, max_hands, rows, nrows, done, split):
     empty slab).  ``rows`` holds ``(blocks, slab rows, N_MOUT)``; ``split``: one stream per
     hand (module docstring)."""
     for b in prange(lo.shape[0]):
-        used, k = matches_block(scratch(N_TOT), P, seed, lo[b], hi[b], max_hands, borrow(rows)[b], split)
+        used, k = matches_block(scratch(N_TOT), P, seed, lo[b], hi[b], max_hands, borrow(rows)[b], split, None)
+        nrows[b] = used
+        done[b] = k
+
+
+@kernel(parallel=True, nogil=True)
+def play_search_matches(P, seats, seed, lo, hi, max_hands, rows, nrows, done, split):
+    """:func:`play_matches` for a table with search seats: ``P`` and ``seats`` from
+    :func:`unosim.engine.search_batch.split_params`, each block on its own copy of the
+    context.  Every hand's cards and dealer come from the same streams as in the plain
+    kernel; its searches from (seed, STREAM_MATCH_SEARCH, match x HAND_STRIDE + hand)."""
+    for b in prange(lo.shape[0]):
+        used, k = matches_block(scratch(N_TOT), P, seed, lo[b], hi[b], max_hands, borrow(rows)[b], split,
+                                seats.copy())
         nrows[b] = used
         done[b] = k
 

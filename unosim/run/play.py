@@ -20,7 +20,7 @@ import pyarrow as pa
 from unosim.engine import search_batch
 from unosim.engine.batch import new_out, play_hands
 from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
-    M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches)
+    M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches, play_search_matches)
 from unosim.run.bounds import DEFAULT_MAX_HANDS, RunError
 from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
 from unosim.run.seating import SeatRotation, instance_at, join_rotations
@@ -121,11 +121,13 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
 
     Each block plays its matches into its slab and stops when the next match does not fit;
     the matches it did not finish go to the next kernel call (see
-    :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows."""
+    :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows.  A
+    table with search seats plays them with its own kernel (the same match loop)."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
+    seats = None
     if search_batch.has_search(P):
-        raise RunError("bots.seats: the search strategy plays hands runs and duels, not yet matches")
+        P, seats = search_batch.split_params(P)
     if slabs is None or slabs.max_hands != max_hands:
         slabs = Slabs(workers, max_hands)
     pending = [(start, start + count)]
@@ -137,7 +139,10 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
         now, pending = pieces[: slabs.blocks], pieces[slabs.blocks:]
         lo = np.array([a for a, _ in now], np.int64)
         hi = np.array([b for _, b in now], np.int64)
-        play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done, bool(split))
+        if seats is None:
+            play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done, bool(split))
+        else:
+            play_search_matches(P, seats, int(seed), lo, hi, max_hands, slabs.array, nrows, done, bool(split))
         too_small = False
         for b, (a, z) in enumerate(now):
             if done[b]:
@@ -188,7 +193,7 @@ class Player:
 
     def _refuse_search(self) -> None:
         if search_batch.has_search(np.asarray(self.P)):
-            raise RunError(f"bots.seats: the search strategy plays hands runs and duels, not yet "
+            raise RunError(f"bots.seats: the search strategy plays hands and match runs and duels, not yet "
                            f"{self.job.mode.file_mode}")
 
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -232,11 +237,15 @@ class MatchPlayer(Player):
     def __init__(self, job: Any, workers: int) -> None:
         self.slabs = Slabs(workers, job.max_hands or DEFAULT_MAX_HANDS)
         super().__init__(job, workers)
-        self._refuse_search()
 
     def _warm(self) -> None:
         empty = np.zeros(0, np.int64)
-        play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty, self.split)
+        if search_batch.has_search(self.P):  # a search table's own kernel
+            Pr, seats = search_batch.split_params(self.P)
+            play_search_matches(Pr, seats, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty,
+                                self.split)
+        else:
+            play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty, self.split)
 
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         return play_match_chunk(self.P, self.job.seed, start, count, self.workers, self.slabs.max_hands,

@@ -49,6 +49,20 @@ def _matches() -> tuple[Any, Callable[[], None]]:
     return play_matches, go
 
 
+def _search_matches() -> tuple[Any, Callable[[], None]]:
+    from unosim.engine.matches import N_MOUT, play_search_matches
+    from unosim.engine.search_batch import split_params
+    from unosim.rules.config import default_config, to_params
+
+    def go() -> None:
+        empty = np.zeros(0, np.int64)
+        cfg = default_config().with_values({"players": 2, "seats": ["search", "counter"]})
+        play_search_matches(*split_params(to_params(cfg)), 0, empty, empty, 1, np.zeros((1, 1, N_MOUT), np.int64),
+                            empty, empty, False)
+
+    return play_search_matches, go
+
+
 def _trace() -> tuple[Any, Callable[[], None]]:
     from unosim.engine.batch import trace_hand
     from unosim.kernel.layout import LOG_WIDTH
@@ -92,7 +106,7 @@ def _trace_tournament() -> tuple[Any, Callable[[], None]]:
 
 
 KERNELS: dict[str, Callable[[], tuple[Any, Callable[[], None]]]] = {
-    "hands": _hands, "matches": _matches, "trace": _trace, "tournaments": _tournaments,
+    "hands": _hands, "matches": _matches, "search_matches": _search_matches, "trace": _trace, "tournaments": _tournaments,
     "trace_match": _trace_match, "trace_tournament": _trace_tournament}
 """Every entry point the commands call: name -> (dispatcher, a call that compiles it)."""
 

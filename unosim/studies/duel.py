@@ -28,6 +28,15 @@ adds up), all where it sits alone.  A bot is a strategy name, optionally with pa
 (``tuned/bot.toml``, written by `unosim tune`; unosim/rules/botfile.py), labelled by the
 file's ``name`` (else its stem).  A and B may be the same bot: they are told apart by
 their argument (A, B), not their name.
+
+**Matches** (:func:`duel_matches`, ``unosim duel --matches N``): the same seatings, each
+playing N matches to the config's ``match_target`` (S1 positive scoring, 500 points by
+default; S3), every hand of match m dealt from its own stream as in seat-rotated match
+runs (:mod:`unosim.engine.matches`), so hand h of match m deals the same cards in every
+seating and the match is the paired unit.  A bot's figure is its share of the S1 matches
+won where it sits alone: a match won jointly (totals tied at the end) shares its credit
+among the winners as in the match reports (:mod:`unosim.run.outcomes`); a match stopped by
+``max_hands`` before S1 ended counts for no one, like a stalled hand.
 """
 
 from __future__ import annotations
@@ -37,21 +46,29 @@ from typing import Any
 
 import numpy as np
 
+from unosim.engine.matches import M_MATCH, M_POS0, M_POS_END
 from unosim.kernel.layout import O_POINTS0, O_STALLED, O_WINNER
 from unosim.rules.config import ConfigError, RulesConfig, default_config, to_params
 from unosim.rules.botfile import is_bot_file, load_bot_file, parse_spec
 from unosim.run.jobs import RunError
-from unosim.run.play import play_chunk
+from unosim.run import outcomes
+from unosim.run.bounds import DEFAULT_MAX_HANDS
+from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.run.workers import check_workers, kernel_workers
 from unosim.analysis.stats import z_value
 
-__all__ = ["DuelLine", "DuelResult", "duel", "parse_bot", "render"]
+__all__ = ["DuelLine", "DuelResult", "MatchDuelResult", "duel", "duel_matches", "parse_bot", "render",
+           "render_matches"]
 
 CHUNK = 100_000
 """Deals per kernel call (rows of one call: this many)."""
 MAX_DEALS = 10_000_000
 """Deals one duel may play: the per-deal counts are held in memory."""
+MATCH_CHUNK = 2_000
+"""Matches per kernel call (a match of the official rules is some 10-30 rows)."""
+MAX_MATCHES = 1_000_000
+"""Matches one duel may play per seating."""
 
 
 def parse_bot(spec: str, where: str = "bot") -> str | dict[str, Any]:
@@ -159,14 +176,11 @@ def _se(r: np.ndarray) -> float:
     return float(np.sqrt(k / (k - 1) * (r * r).sum())) if k > 1 else float("nan")
 
 
-def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str | None = None,
-         cfg: RulesConfig | None = None, workers: int | None = None, confidence: float = 0.95) -> DuelResult:
-    """Play ``hands`` deals in every seating of A and B (module docstring) under ``cfg``'s
-    rules (the official rules by default)."""
+def _tables(a: str, b: str, players: int, seed: int, others: str | None,
+            cfg: RulesConfig | None) -> list[tuple[list[str], RulesConfig]]:
+    """The arguments every duel shares, checked, and its seatings' configs (roles, config)."""
     if not 2 <= players <= 10:
         raise RunError(f"--players: a duel needs between 2 and 10 players (got {players})")
-    if not 1 <= hands <= MAX_DEALS:
-        raise RunError(f"--hands: must be between 1 and {MAX_DEALS:,} deals (got {hands:,})")
     if not 0 <= seed < 2**63:
         raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
     if others is not None and players == 2:
@@ -175,8 +189,17 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
     entries = {"A": parse_bot(a, "A"), "B": parse_bot(b, "B")}
     if others is not None:
         entries["O"] = parse_bot(others, "--others")
-    tables = [(roles, _table(base, [entries[r] for r in roles], roles, players))
-              for roles in seatings(players, others is not None)]
+    return [(roles, _table(base, [entries[r] for r in roles], roles, players))
+            for roles in seatings(players, others is not None)]
+
+
+def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str | None = None,
+         cfg: RulesConfig | None = None, workers: int | None = None, confidence: float = 0.95) -> DuelResult:
+    """Play ``hands`` deals in every seating of A and B (module docstring) under ``cfg``'s
+    rules (the official rules by default)."""
+    if not 1 <= hands <= MAX_DEALS:
+        raise RunError(f"--hands: must be between 1 and {MAX_DEALS:,} deals (got {hands:,})")
+    tables = _tables(a, b, players, seed, others, cfg)
     w = check_workers(workers)
     n = players
     tally = {r: _Tally(hands) for r in ("A", "B", "O")}
@@ -257,6 +280,115 @@ def render(res: DuelResult) -> list[str]:
                    f"{x.points_left:16.2f}")
     out.append(f"  A - B ({a} - {b}): {100 * res.diff:+.2f} points of win share "
                f"[{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] (95%, paired by deal)")
+    if any(x.seats > 1 for x in res.lines):
+        out.append(f"  * per seat of the others (their seats together: wins x{n - 2}). Even share: {1 / n:.2%} per seat.")
+    else:
+        out.append(f"  Even share: {1 / n:.2%} per seat.")
+    return out
+
+
+# --------------------------------------------------------------------------- matches
+
+
+@dataclass(frozen=True)
+class MatchDuelResult:
+    cfg: RulesConfig
+    matches: int           # per seating
+    seatings: int
+    played: int            # matches played in all
+    undecided: int         # stopped by max_hands before S1 ended
+    hands: int             # hands played in all
+    lines: tuple[DuelLine, ...]  # wins: S1 match credit; points_won: S1 total at the end, per match
+    diff: float
+    diff_low: float
+    diff_high: float
+    others: str | None
+
+    @property
+    def target(self) -> int:
+        return int(self.cfg.match_target)
+
+
+def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed: int = 0, others: str | None = None,
+                 cfg: RulesConfig | None = None, workers: int | None = None, confidence: float = 0.95,
+                 max_hands: int = DEFAULT_MAX_HANDS) -> MatchDuelResult:
+    """Play ``matches`` matches to ``match_target`` in every seating of A and B (module
+    docstring): each bot's share of the S1 matches won where it sits alone, and A - B
+    paired by match."""
+    if not 1 <= matches <= MAX_MATCHES:
+        raise RunError(f"--matches: must be between 1 and {MAX_MATCHES:,} matches (got {matches:,})")
+    tables = _tables(a, b, players, seed, others, cfg)
+    w = check_workers(workers)
+    n = players
+    tally = {r: _Tally(matches) for r in ("A", "B", "O")}
+    tally["O"].seats = n - 2
+    played = undecided = hands = 0
+    slabs = Slabs(w, max_hands)
+    for roles, table in tables:
+        P = to_params(table)
+        alone = [r for r in ("A", "B") if roles.count(r) == 1] + (["O"] if "O" in roles else [])
+        for rot in range(n):
+            Q = rotated_params(P, n, rot)
+            for start in range(0, matches, MATCH_CHUNK):
+                count = min(MATCH_CHUNK, matches - start)
+                with kernel_workers(w):
+                    rows = play_match_chunk(Q, seed, start, count, w, max_hands, slabs, split=True)
+                hands += len(rows)
+                played += count
+                end = rows[rows[:, M_POS_END] == 1]
+                undecided += count - len(end)
+                m = end[:, M_MATCH]
+                totals = end[:, M_POS0:M_POS0 + n]
+                credit = outcomes.credit(outcomes.winners(totals, "max"))   # by seat
+                for r in alone:
+                    t = tally[r]
+                    seats = [(s + rot) % n for s in range(n) if roles[s] == r]  # where the config's seats sit
+                    t.decided[m] += 1
+                    t.wins[m] += credit[:, seats].sum(axis=1)
+                    t.hands += len(end)
+                    t.won += totals[:, seats].sum()
+    z = z_value(confidence)
+    labels = {"A": "A: " + bot_name(a, "A"), "B": "B: " + bot_name(b, "B")}
+    lines = []
+    for r in ("A", "B"):
+        t = tally[r]
+        s, se = t.share(), _se(t.residual())
+        lines.append(DuelLine(labels[r], 1, float(t.wins.sum()), int(t.decided.sum()), s, s - z * se, s + z * se,
+                              t.won / max(t.hands, 1), float("nan")))
+    if others is not None:
+        t = tally["O"]
+        k = n - 2
+        s, se = t.share(), _se(t.residual())
+        lines.append(DuelLine(f"others: {bot_name(others, '--others')} x{k}", k, float(t.wins.sum()),
+                              int(t.decided.sum()), s / k, (s - z * se) / k, (s + z * se) / k,
+                              t.won / max(t.hands, 1) / k, float("nan")))
+    ta, tb = tally["A"], tally["B"]
+    diff = ta.share() - tb.share()
+    se = _se(ta.residual() - tb.residual())
+    return MatchDuelResult(tables[0][1], matches, len(tables) * n, played, undecided, hands, tuple(lines), diff,
+                           diff - z * se, diff + z * se, None if others is None else bot_name(others, "--others"))
+
+
+def render_matches(res: MatchDuelResult) -> list[str]:
+    """The lines `unosim duel --matches` prints."""
+    n = res.cfg.players
+    a, b = res.lines[0].label[3:], res.lines[1].label[3:]
+    if res.others is not None:
+        how = f"A and B at a table of {res.others}, every placement x {n} rotations"
+    elif n == 2:
+        how = "both seats"
+    else:
+        how = f"each alone at a table of the other, x {n} rotations"
+    col = "alone vs other" if res.others is None and n > 2 else "match wins"
+    out = [f"{n} players, matches to {res.target:,} points (S1): {res.matches:,} matches x {res.seatings} seatings "
+           f"({how}) = {res.played:,} matches, {res.hands:,} hands ({res.undecided:,} stopped by max_hands)"]
+    width = max(len(x.label) for x in res.lines)
+    out.append(f"  {'bot':<{width}}  {col:<14}  95% interval      S1 total at the end")
+    for x in res.lines:
+        share = f"{x.share:8.2%}" if x.seats == 1 else f"{x.share:8.2%}*"
+        out.append(f"  {x.label:<{width}}  {share:<14}  [{x.low:6.2%}, {x.high:6.2%}]  {x.points_won:19.1f}")
+    out.append(f"  A - B ({a} - {b}): {100 * res.diff:+.2f} points of match-win share "
+               f"[{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] (95%, paired by match)")
     if any(x.seats > 1 for x in res.lines):
         out.append(f"  * per seat of the others (their seats together: wins x{n - 2}). Even share: {1 / n:.2%} per seat.")
     else:
