@@ -452,14 +452,15 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
     if roof is not None and not force:
         _same_ceiling(dest, identity)
-    stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
-    with stack:
-        if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
-            roof = _kept_ceiling(g.identity["ceiling"])
-            names.append("skill_ceiling.parquet")
-        for name in names:
-            g.path(name)  # listed as this command's before it is written
-        with dask_client(scheduler, cluster, workers) as client:
+    # connected before the folder is claimed: an unreachable scheduler leaves no folder behind
+    with dask_client(scheduler, cluster, workers) as client:
+        stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
+        with stack:
+            if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
+                roof = _kept_ceiling(g.identity["ceiling"])
+                names.append("skill_ceiling.parquet")
+            for name in names:
+                g.path(name)  # listed as this command's before it is written
             _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates, roof, client)
 
 
