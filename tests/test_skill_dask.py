@@ -106,8 +106,9 @@ def test_the_same_command_again_keeps_everything(runs) -> None:
 
 
 def test_an_interrupted_dask_run_keeps_what_finished_and_resumes_anywhere(runs, client, tmp_path: Path) -> None:
-    """Stopped after three tasks: what they did is on disk; the same run resumes on Dask
-    (only the missing tasks) and on this machine, both to the uninterrupted run's files."""
+    """Stopped after three tasks: what they did is on disk (a point is in skill.parquet once
+    whole); the same run resumes on Dask (only the missing tasks) and on this machine, both
+    to the uninterrupted run's files."""
     from unosim.rules.botfile import resolve_bot
     from unosim.run.sweep import load_sweep
     from unosim.studies.skill_index import Ceiling, skill_sweep
@@ -132,13 +133,13 @@ def test_an_interrupted_dask_run_keeps_what_finished_and_resumes_anywhere(runs, 
     replicates = [w for w in seen if ": replicate " in w]
     # every finished task is on disk: a ceiling row per search task and per replicate (its counter row)
     assert len(ceiling) == 3 and len(list((out / "points").rglob("bot.toml"))) == len(replicates)
-    assert len(tuned) in (0, 2)  # a point's tuned rows once both replicates are in
+    assert len(tuned) == len(replicates)  # every finished replicate, its point whole or not
+    done = pd.read_parquet(out / "skill.parquet")
+    assert sorted(done["label"]) == sorted(x for x in set(tuned["label"]) if (tuned["label"] == x).sum() == 2)
     shutil.copytree(out, tmp_path / "here")
     seen.clear()
     skill_dask(client, sw, out, progress=lambda what, i, n: seen.append(what), **kw)
-    points = [w.split(": replicate ")[0] for w in replicates]
-    lone = sum(points.count(x) == 1 for x in set(points))  # a point's tuned rows are kept whole, or redone
-    assert len(seen) == TASKS - 3 + lone
+    assert len(seen) == TASKS - 3  # only the missing tasks
     _same_run(runs["root"] / "local", out)
     skill_sweep(sw, tmp_path / "here", workers=1, **kw)
     _same_run(runs["root"] / "local", tmp_path / "here")
@@ -157,3 +158,37 @@ def test_bad_dask_options_are_one_line_and_leave_no_folder(runs, tmp_path: Path)
     one_error(invoke("skill", sweep, "--out", out, *TUNE, "--scheduler", "http://x:1"), "--scheduler", "scheme")
     one_error(invoke("skill", sweep, "--out", out, *TUNE, "--cluster", "far"), "--cluster")
     assert not out.exists()
+
+
+def test_a_lone_finished_replicate_is_kept_on_either_path(runs, client, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A point with one of its two replicates finished (as a stopped Dask run leaves it):
+    resumed locally or on Dask, only the other replicate is tuned."""
+    from unosim.rules.botfile import resolve_bot
+    from unosim.run.sweep import load_sweep
+    from unosim.studies import skill_index, skill_tasks
+    from unosim.studies.skill_index import Ceiling, skill_sweep
+    from unosim.studies.skill_rows import point_dir
+    from unosim.studies.skill_tasks import skill_dask
+
+    sw = load_sweep(runs["sweep"])
+    kw = dict(budget=12, deals=20, check_deals=100, replicates=2,
+              ceiling=Ceiling(resolve_bot("search:worlds=2,rollouts=1"), 20))
+    label = sw.points[1].label
+    tuned: list[int] = []
+    for where, module in (("here", skill_index), ("there", skill_tasks)):
+        out = tmp_path / where
+        shutil.copytree(runs["root"] / "dask", out)
+        for name in ("skill_replicates.parquet", "skill_ceiling.parquet"):
+            t = pd.read_parquet(out / name)
+            t[~((t["label"] == label) & (t["replicate"] == 1))].to_parquet(out / name, index=False)
+        shutil.rmtree(point_dir(out, sw.points[1], 1, 2))
+        real = module.tune
+        tuned.clear()
+        monkeypatch.setattr(module, "tune", lambda *a, **k: (tuned.append(k["seed"]), real(*a, **k))[1])
+        if module is skill_index:
+            skill_sweep(sw, out, workers=1, **kw)
+        else:
+            skill_dask(client, sw, out, **kw)
+        assert tuned == [1], where  # the missing replicate only (seed 0 + 1)
+        _same_run(runs["root"] / "local", out)

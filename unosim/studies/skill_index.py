@@ -317,11 +317,15 @@ def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
     return [SkillPoint(**out[lab]) for lab in points if lab in out]
 
 
-def write_tables(root: Path, raw_rows: list[dict], ceiling_rows: list[dict] | None) -> list[SkillPoint]:
+def write_tables(root: Path, raw_rows: list[dict], ceiling_rows: list[dict] | None,
+                 replicates: int | None = None) -> list[SkillPoint]:
     """Every table of a skill run in ``root`` from its rows (``ceiling_rows`` None: no
-    ceiling); the points, as written to ``skill.parquet``."""
+    ceiling); the points, as written to ``skill.parquet``: with ``replicates``, only those
+    with every replicate among ``raw_rows`` (the others' rows are kept, not combined)."""
     raw = pd.DataFrame(raw_rows)
-    pts = combine_points(raw)
+    whole = raw if replicates is None or not len(raw) else \
+        raw[raw.groupby("label")["label"].transform("size") == replicates].reset_index(drop=True)
+    pts = combine_points(whole)
     write_frame(root / REPLICATES_FILE, raw)
     if ceiling_rows is not None:
         rows = pd.DataFrame(ceiling_rows)
@@ -344,6 +348,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
     point in ``out/skill.parquet`` (:func:`combine_points`).  Resumable: a point whose
     replicates are all there with the same settings is kept, the others are (re)done; both
     tables are rewritten after every point.  ``progress(label, i, total)`` before each point.
+    A replicate kept without its point's others (a Dask run's) is kept too, not redone.
 
     ``ceiling``: also the search player and the tuned bot at the counter table (module
     docstring), rows in ``out/skill_ceiling.parquet``, kept on resuming as the tuned rows
@@ -360,7 +365,8 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
     ceiling_done: list[dict] = []
 
     def write(extra: list[dict], ceiling_extra: list[dict]) -> list[SkillPoint]:
-        return write_tables(root, done + extra, None if ceiling is None else ceiling_done + ceiling_extra)
+        return write_tables(root, done + extra, None if ceiling is None else ceiling_done + ceiling_extra,
+                            replicates)
 
     def measure_ceiling(i: int, p: Any, bots: dict[int, Bot]) -> None:
         """The point's ceiling rows: those kept, the missing ones measured."""
@@ -385,6 +391,9 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
     def tune_point(p: Any, tuned_bots: dict[int, Bot]) -> None:
         """The point's replicates: each tuned (unless ``bot``) and measured."""
         for r in range(replicates):
+            if r in pl.kept_replicates.get(p.label, {}):  # finished on Dask before the point was whole
+                done.append(pl.kept_replicates[p.label][r])
+                continue
             t0, s_r, where = time.perf_counter(), seed + r, point_dir(root, p, r, replicates)
             if bot is None:
                 res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=s_r, workers=workers,
@@ -414,7 +423,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
         if ceiling is not None:
             measure_ceiling(i, p, tuned_bots)
         rest = sweep.points[i + 1:]
-        write([row for q in rest if q.label in kept for row in kept[q.label]],
+        write([row for q in rest for row in pl.kept_replicates.get(q.label, {}).values()],
               [row for q in rest for row in kept_ceiling.get(q.label, [])])
     return write([], [])
 

@@ -18,8 +18,8 @@ from unosim.rules.config import ConfigError
 from unosim.run.jobs import RunError
 from unosim.run.sweep import Sweep, partition_text
 
-__all__ = ["CEILING_FILE", "REPLICATES_FILE", "Plan", "ceiling_row", "kept_bot", "kept_rows", "plan", "point_dir", "replicate_row", "rules_label",
-           "save_tuned", "write_frame"]
+__all__ = ["CEILING_FILE", "REPLICATES_FILE", "Plan", "ceiling_row", "kept_bot", "kept_rows", "plan", "point_dir",
+           "replicate_row", "rules_label", "save_tuned", "write_frame"]
 
 REPLICATES_FILE = "skill_replicates.parquet"
 """Every replicate's own figures: one row per point and replicate (what resuming keeps)."""
@@ -38,6 +38,10 @@ class Plan:
     ceiling_settings: str | None
     kept: dict[str, list[dict]]          # every replicate of a point, or the point is redone
     kept_ceiling: dict[str, list[dict]]  # row by row
+    # every kept replicate, a whole point's or not, by label and replicate: the Dask path keeps
+    # the replicates of a point that finished before an interruption (the local loop, which
+    # finishes a point before it writes, redoes such a point)
+    kept_replicates: dict[str, dict[int, dict]]
 
 
 def plan(sweep: Sweep, root: Path, *, budget: int, deals: int, check_deals: int, seed: int | None, bot: Bot | None,
@@ -55,11 +59,13 @@ def plan(sweep: Sweep, root: Path, *, budget: int, deals: int, check_deals: int,
         root.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RunError(f"--out: cannot create {root}: {e.strerror or e}") from None
-    kept = {k: v for k, v in kept_rows(root / REPLICATES_FILE, settings).items() if len(v) == replicates}
+    rows = kept_rows(root / REPLICATES_FILE, settings)
+    kept = {k: v for k, v in rows.items() if len(v) == replicates}
     ceiling_settings = None if ceiling is None else json.dumps({"tuned": settings, **ceiling.identity()},
                                                                 sort_keys=True)
     kept_ceiling = kept_rows(root / CEILING_FILE, ceiling_settings) if ceiling is not None else {}
-    return Plan(seed, settings, ceiling_settings, kept, kept_ceiling)
+    return Plan(seed, settings, ceiling_settings, kept, kept_ceiling,
+                {k: {int(r["replicate"]): r for r in v} for k, v in rows.items()})
 
 
 def rules_label(point_label: str) -> str:

@@ -10,8 +10,8 @@ sends back only numbers and the tuned bot; the driver (the `unosim skill` proces
 every file, as each task finishes: the bot and its history in the point's folder, and
 the three tables, as the local loop (unosim/studies/skill_index.py) writes them, from the
 same rows (unosim/studies/skill_rows.py).  So the output path need not be shared storage,
-an interrupted run keeps every finished point and ceiling measurement, and the same
-command resumes it, here or on this machine.
+an interrupted run keeps every finished replicate and ceiling measurement, and the same
+command resumes it, on Dask or on this machine.
 
 Same seed, same rows: every task's figures depend on its seed and deals only, not on the
 machine or core count that played them.
@@ -95,35 +95,28 @@ def skill_dask(client: Any, sweep: Sweep, out: str | Path, *, budget: int, deals
         have = {(r["who"], r["field"], int(r["replicate"])): r for r in pl.kept_ceiling.get(p.label, [])}
         if ceiling is not None:
             ceil.update({(i, k): have[w] for k, w in enumerate(want) if w in have})
-        if p.label in pl.kept:
-            raw.update({(i, int(r["replicate"])): r for r in pl.kept[p.label]})
-            for k, (who, field, r) in enumerate(want if ceiling is not None else []):
-                if (who, field, r) in have:
-                    continue
-                if who == "tuned":
-                    used = kept_bot(root, p, r, replicates, bot)
-                    submit(("ceiling", i, k, used), ceiling_task, p.cfg, used, field, deals=check_deals,
-                           seed=pl.seed + r)
-                else:
-                    submit(("ceiling", i, k, ceiling.bot), ceiling_task, p.cfg, ceiling.bot, field,
-                           deals=ceiling.deals, seed=pl.seed)
-            continue
+        kept = pl.kept_replicates.get(p.label, {})
         for r in range(replicates):
             counter = ceiling is not None and ("tuned", "counter", r) not in have
-            submit(("replicate", i, r), replicate_task, p.cfg, p.label, budget=budget, deals=deals,
-                   check_deals=check_deals, seed=pl.seed + r, bot=bot, counter=counter)
-        if ceiling is not None:
-            for k, (who, field, r) in enumerate(want):
-                if who == "ceiling" and (who, field, r) not in have:
-                    submit(("ceiling", i, k, ceiling.bot), ceiling_task, p.cfg, ceiling.bot, field,
-                           deals=ceiling.deals, seed=pl.seed)
+            if r not in kept:
+                submit(("replicate", i, r), replicate_task, p.cfg, p.label, budget=budget, deals=deals,
+                       check_deals=check_deals, seed=pl.seed + r, bot=bot, counter=counter)
+                continue
+            raw[i, r] = kept[r]
+            if counter:  # a kept replicate's bot, from its file, at the counter table
+                used = kept_bot(root, p, r, replicates, bot)
+                submit(("ceiling", i, want.index(("tuned", "counter", r)), used), ceiling_task, p.cfg, used,
+                       "counter", deals=check_deals, seed=pl.seed + r)
+        for k, (who, field, r) in enumerate(want if ceiling is not None else []):
+            if who == "ceiling" and (who, field, r) not in have:
+                submit(("ceiling", i, k, ceiling.bot), ceiling_task, p.cfg, ceiling.bot, field, deals=ceiling.deals,
+                       seed=pl.seed)
 
     def write() -> list[SkillPoint]:
-        """Every table from the rows so far: a point's tuned rows once all its replicates are
-        in (as the local loop keeps them), every finished ceiling row."""
-        whole = [i for i in range(len(points)) if all((i, r) in raw for r in range(replicates))]
-        rows = [raw[i, r] for i in whole for r in range(replicates)]
-        return write_tables(root, rows, None if ceiling is None else [ceil[k] for k in sorted(ceil)])
+        """Every table from the rows so far, in the local loop's order; a point is in
+        ``skill.parquet`` once all its replicates are in."""
+        return write_tables(root, [raw[k] for k in sorted(raw)],
+                            None if ceiling is None else [ceil[k] for k in sorted(ceil)], replicates)
 
     def record(what: tuple, result: Any) -> str:
         """The finished task's files and rows; what it was, for the progress line."""
