@@ -28,7 +28,7 @@ from typing import Any
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.rules.botfile import Bot, resolve_bot
 from unosim.rules.config import RulesConfig
-from unosim.run.cluster import _distributed, need_a_worker, on_worker
+from unosim.run.cluster import need_a_worker, on_worker
 from unosim.run.sweep import Sweep
 from unosim.studies.skill_index import CEILING_FIELDS, Ceiling, SkillPoint, measure, measure_at, write_tables
 from unosim.studies.skill_rows import ceiling_row, kept_bot, plan, point_dir, replicate_row, save_tuned
@@ -75,7 +75,8 @@ def skill_dask(client: Any, sweep: Sweep, out: str | Path, *, budget: int, deals
     worker, all when None): the same files and rows, each task's written as it finishes,
     what an earlier run of the same settings left kept.  ``progress(what, i, total)``
     after each task.  On an error or an interrupt the other tasks are cancelled."""
-    distributed = _distributed("--scheduler")
+    from distributed import as_completed  # a client in hand: Dask is installed
+
     root = Path(out)
     pl = plan(sweep, root, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=bot,
               replicates=replicates, ceiling=ceiling)
@@ -145,7 +146,7 @@ def skill_dask(client: Any, sweep: Sweep, out: str | Path, *, budget: int, deals
     if futures:
         need_a_worker(client)
     try:
-        for n, fut in enumerate(distributed.as_completed(list(futures))):
+        for n, fut in enumerate(as_completed(list(futures))):
             what = futures[fut]
             done = record(what, fut.result())
             write()
