@@ -74,7 +74,7 @@ def skill_dask(client: Any, sweep: Sweep, out: str | Path, *, budget: int, deals
     measurements as tasks on ``client``'s cluster (``workers``: cores per task on a
     worker, all when None): the same files and rows, each task's written as it finishes,
     what an earlier run of the same settings left kept.  ``progress(what, i, total)``
-    after each task.  On an error or an interrupt the other tasks are cancelled."""
+    after each task, once its rows are written.  On an error or an interrupt the other tasks are cancelled."""
     from distributed import as_completed  # a client in hand: Dask is installed
 
     root = Path(out)
@@ -145,13 +145,18 @@ def skill_dask(client: Any, sweep: Sweep, out: str | Path, *, budget: int, deals
 
     if futures:
         need_a_worker(client)
+    n = 0
     try:
-        for n, fut in enumerate(as_completed(list(futures))):
-            what = futures[fut]
-            done = record(what, fut.result())
+        # the tasks finished while the tables were being written come as one batch, one
+        # write: rewriting every table per task would make the driver the bottleneck of
+        # many short tasks
+        for batch in as_completed(list(futures)).batches():
+            lines = [record(futures[fut], fut.result()) for fut in batch]
             write()
-            if progress:
-                progress(done, n, len(futures))
+            for line in lines:
+                if progress:
+                    progress(line, n, len(futures))
+                n += 1
     except BaseException:
         client.cancel(list(futures))
         raise
