@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .common import UserError, load_config_arg, one_line
+from .common import UserError, dask_client, load_config_arg, not_empty, one_line
 
 __all__ = ["register"]
 
@@ -388,9 +388,17 @@ def _atomic(path: Path, write: Any) -> None:
 @click.option("--ceiling-bot", default=None,
               help="The search player of the ceiling: search or search:worlds=..,rollouts=..,...  [default: search "
                    "at its defaults].")
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=not_empty,
+              help="Send every replicate (its tuning and check) and every ceiling measurement as a task to the Dask "
+                   "scheduler at ADDRESS (tcp://host:8786); this command writes every file, so --out need not be "
+                   "shared storage (see docs/cluster.md).")
+@click.option("--cluster", type=click.Choice(["local"]), default=None,
+              help="local: start a Dask LocalCluster on this machine and run the replicates and ceiling "
+                   "measurements there.")
 def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals: int, seed: int | None,
           bot: str | None, workers: int | None, quiet: bool, replicates: int | None, force: bool = False,
-          ceiling: bool = False, ceiling_deals: int | None = None, ceiling_bot: str | None = None) -> None:
+          ceiling: bool = False, ceiling_deals: int | None = None, ceiling_bot: str | None = None,
+          scheduler: str | None = None, cluster: str | None = None) -> None:
     """The skill index of every point of SWEEP: a bot tuned for each point's rules, then
     its win share at a table of B0 bots on fresh deals, minus 1/n (0 = a game of luck).
     Each point is tuned --replicates times and its figures are the mean, with intervals
@@ -413,7 +421,9 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         sw = load_sweep(sweep_file)
     except SweepError as e:
         raise _user_error(str(e)) from None
-    w = _workers(workers)
+    if scheduler and cluster:
+        raise _user_error("--scheduler and --cluster: give one of the two")
+    w = workers if scheduler else _workers(workers)  # a scheduler's workers check their own core counts
     try:
         check_args(budget if bot is None else default_popsize() + 1, deals, sw.seed if seed is None else seed)
         if not 1 <= check_deals <= 10_000_000:
@@ -442,14 +452,16 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
     if roof is not None and not force:
         _same_ceiling(dest, identity)
-    stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
-    with stack:
-        if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
-            roof = _kept_ceiling(g.identity["ceiling"])
-            names.append("skill_ceiling.parquet")
-        for name in names:
-            g.path(name)  # listed as this command's before it is written
-        _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates, roof)
+    # connected before the folder is claimed: an unreachable scheduler leaves no folder behind
+    with dask_client(scheduler, cluster, workers) as client:
+        stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
+        with stack:
+            if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
+                roof = _kept_ceiling(g.identity["ceiling"])
+                names.append("skill_ceiling.parquet")
+            for name in names:
+                g.path(name)  # listed as this command's before it is written
+            _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates, roof, client)
 
 
 def _ceiling(given: bool, spec: str | None, deals: int | None) -> Any:
@@ -497,8 +509,10 @@ def _kept_ceiling(identity: Any) -> Any:
 
 
 def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int | None, fixed: Any, w: int,
-           quiet: bool, step: Any, replicates: int, roof: Any = None) -> None:
-    """`unosim skill` inside its guarded folder ``g``; ``roof``: the ceiling (--ceiling)."""
+           quiet: bool, step: Any, replicates: int, roof: Any = None, client: Any = None) -> None:
+    """`unosim skill` inside its guarded folder ``g``; ``roof``: the ceiling (--ceiling);
+    ``client``: a Dask client (--scheduler, --cluster), whose workers compile and play."""
+    from unosim.run.cluster import ClusterError
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
     from unosim.studies.skill_index import base_differences, render_skill, skill_frame, skill_sweep
@@ -506,9 +520,17 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
 
     dest = g.root
     try:
-        with compile_notice(("hands",), quiet=quiet):
-            points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=fixed,
-                                 workers=w, progress=step, replicates=replicates, ceiling=roof)
+        if client is not None:
+            from unosim.studies.skill_tasks import skill_dask
+
+            points = skill_dask(client, sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
+                                bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
+        else:
+            with compile_notice(("hands",), quiet=quiet):
+                points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
+                                     bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
+    except ClusterError as e:
+        raise _user_error(str(e)) from None
     except RunError as e:
         raise _user_error(str(e)) from None
     except OSError as e:

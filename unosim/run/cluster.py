@@ -30,7 +30,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -44,7 +44,8 @@ from unosim.run.store import ResultDir
 from unosim.run.summary import Summary
 from unosim.run.workers import kernel_workers, max_workers
 
-__all__ = ["ClusterError", "connect", "dask_available", "normalise_address", "probe_scheduler", "run_dask", "task"]
+__all__ = ["ClusterError", "connect", "dask_available", "normalise_address", "need_a_worker", "on_worker",
+           "probe_scheduler", "run_dask", "task"]
 
 INSTALL_HINT = "pip install 'unosim[dask]' (or: pip install 'dask[distributed]')"
 
@@ -212,14 +213,45 @@ def _play(spec: ChunkSpec, workers: int | None) -> tuple[Player, np.ndarray, np.
     return player, rows, rotation
 
 
+def _same_engine(planned: int) -> None:
+    """Refuse a task planned with another engine (another unosim on the driver), and tune
+    this worker process as the unosim command tunes its own."""
+    if planned != ENGINE_VERSION:
+        raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
+                       f"{planned}: install the same unosim everywhere")
+    configure()
+
+
+def on_worker(engine_version: int, workers: int | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """What a Dask worker runs for a study's task (unosim/studies/skill_tasks.py):
+    ``fn(*args, workers=w, **kwargs)`` on this process's kernel thread (see
+    :func:`_kernel_thread`), ``w`` the cores it may use (``workers``, at most this
+    machine's; all when None), after the engine check."""
+    _same_engine(engine_version)
+
+    def call() -> Any:
+        top = max_workers()
+        w = top if workers is None else max(1, min(workers, top))
+        with kernel_workers(w):
+            return fn(*args, workers=w, **kwargs)
+
+    return _kernel_thread().submit(call).result()
+
+
+def need_a_worker(client: Any) -> None:
+    """Wait for a worker to join (a minute at most), or say how to start one."""
+    try:
+        client.wait_for_workers(1, timeout=60)
+    except (TimeoutError, OSError):
+        raise ClusterError("--scheduler: no worker joined the scheduler within 60 s; start one with "
+                           "`dask worker <scheduler address> --nthreads 2`") from None
+
+
 def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
     """What a Dask worker runs: the chunk played on this process's kernel thread, its part
     written here, its summary sent back; a clear error when this process runs another
     engine, or when this machine cannot write to the output path (not shared storage)."""
-    if spec.engine_version != ENGINE_VERSION:
-        raise RunError(f"this process runs engine version {ENGINE_VERSION}, the run was planned with "
-                       f"{spec.engine_version}: install the same unosim everywhere")
-    configure()  # a worker process is ours to tune, as the unosim command tunes its own
+    _same_engine(spec.engine_version)
     job = spec.job
     summary = Summary.of(job, backend="dask")
     try:
@@ -253,11 +285,7 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
         specs += [(j, spec) for spec in mine]
     if not specs:
         return summaries
-    try:
-        client.wait_for_workers(1, timeout=60)
-    except (TimeoutError, OSError):
-        raise ClusterError("--scheduler: no worker joined the scheduler within 60 s; start one with "
-                           "`dask worker <scheduler address> --nthreads 2`") from None
+    need_a_worker(client)
     run = uuid.uuid4().hex[:8]
     t0 = time.perf_counter()
     futures = {client.submit(task, spec, workers, key=f"unosim-{run}-{k:06d}", pure=False): j

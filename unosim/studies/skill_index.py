@@ -51,15 +51,17 @@ import numpy as np
 import pandas as pd
 
 from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
-from unosim.rules.botfile import Bot, dump_bot, load_bot_file, resolve_bot
+from unosim.rules.botfile import Bot, resolve_bot
 from unosim.rules.config import ConfigError, RulesConfig, strategies, to_params
 from unosim.rules.validate import check_seats
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
-from unosim.run.sweep import Sweep, partition_text
+from unosim.run.sweep import Sweep
 from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import wilson_interval
 from unosim.studies.arena import SLICE_HANDS, Arena
+from unosim.studies.skill_rows import (CEILING_FILE, REPLICATES_FILE, ceiling_row, kept_bot, plan, point_dir,
+                                       replicate_row, save_tuned, write_frame)
 from unosim.studies.tune import CHECK_START, tune
 
 __all__ = ["CEILING_FILE", "REPLICATES_FILE", "SKILL_FILE", "Ceiling", "SkillPoint", "combine_points", "measure",
@@ -67,11 +69,6 @@ __all__ = ["CEILING_FILE", "REPLICATES_FILE", "SKILL_FILE", "Ceiling", "SkillPoi
 
 SKILL_FILE = "skill.parquet"
 """The table `unosim skill` writes: one row per point (:class:`SkillPoint`)."""
-REPLICATES_FILE = "skill_replicates.parquet"
-"""Every replicate's own figures: one row per point and replicate (what resuming keeps)."""
-CEILING_FILE = "skill_ceiling.parquet"
-"""The ceiling's measurements (``--ceiling``): one row per point, bot (``tuned``, ``ceiling``),
-field (``random``, ``counter``) and replicate (what resuming keeps)."""
 CEILING_FIELDS = ("random", "counter")
 """The tables both bots are measured at with ``--ceiling``: B0 and the ``counter`` field."""
 
@@ -257,13 +254,6 @@ def ceiling_columns(rows: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return out
 
 
-def rules_label(point_label: str) -> str:
-    """What a point changes, without its table size: ``stacking=draw2,players=4`` ->
-    ``stacking=draw2``; a base point -> ``base``."""
-    parts = [x for x in point_label.split(",") if not x.startswith("players=")]
-    return ",".join(parts) or "base"
-
-
 def _write_table(path: Path, points: list[SkillPoint]) -> None:
     """The table, atomically: a reader sees the old file or the new one."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -327,26 +317,23 @@ def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
     return [SkillPoint(**out[lab]) for lab in points if lab in out]
 
 
-def _write_frame(path: Path, frame: pd.DataFrame) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
-
-
-def _kept_rows(path: Path, settings: str | None) -> dict[str, list[dict]]:
-    """The rows of an earlier run's table at ``path`` made with these ``settings``, by point
-    label, for a resumed run to keep; a damaged table is redone, not trusted."""
-    if not path.exists():
-        return {}
-    try:
-        old = pd.read_parquet(path)
-    except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
-        return {}
-    kept: dict[str, list[dict]] = {}
-    for r in old.to_dict("records"):
-        if r.get("settings") == settings:
-            kept.setdefault(r["label"], []).append(r)
-    return kept
+def write_tables(root: Path, raw_rows: list[dict], ceiling_rows: list[dict] | None,
+                 replicates: int | None = None) -> list[SkillPoint]:
+    """Every table of a skill run in ``root`` from its rows (``ceiling_rows`` None: no
+    ceiling); the points, as written to ``skill.parquet``: with ``replicates``, only those
+    with every replicate among ``raw_rows`` (the others' rows are kept, not combined)."""
+    raw = pd.DataFrame(raw_rows)
+    whole = raw if replicates is None or not len(raw) else \
+        raw[raw.groupby("label")["label"].transform("size") == replicates].reset_index(drop=True)
+    pts = combine_points(whole)
+    write_frame(root / REPLICATES_FILE, raw)
+    if ceiling_rows is not None:
+        rows = pd.DataFrame(ceiling_rows)
+        write_frame(root / CEILING_FILE, rows)
+        cols = ceiling_columns(rows)
+        pts = [replace(p, **cols.get(p.label, {})) for p in pts]
+    _write_table(root / SKILL_FILE, pts)
+    return pts
 
 
 def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check_deals: int, seed: int | None = None,
@@ -361,44 +348,25 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
     point in ``out/skill.parquet`` (:func:`combine_points`).  Resumable: a point whose
     replicates are all there with the same settings is kept, the others are (re)done; both
     tables are rewritten after every point.  ``progress(label, i, total)`` before each point.
+    A replicate kept without its point's others (a Dask run's) is kept too, not redone.
 
     ``ceiling``: also the search player and the tuned bot at the counter table (module
     docstring), rows in ``out/skill_ceiling.parquet``, kept on resuming as the tuned rows
-    are: a finished run given a ceiling measures only the ceiling, and tunes nothing."""
+    are: a finished run given a ceiling measures only the ceiling, and tunes nothing.
+
+    unosim/studies/skill_tasks.py runs the same as Dask tasks, writing the same files."""
     root = Path(out)
-    seed = sweep.seed if seed is None else seed
-    if not 1 <= replicates <= 100:
-        raise RunError(f"--replicates: must be between 1 and 100 (got {replicates})")
-    settings = json.dumps({"budget": budget, "deals": deals, "check_deals": check_deals, "seed": seed,
-                           "replicates": replicates,
-                           "bot": None if bot is None else [bot.strategy, sorted(bot.params.items())]},
-                          sort_keys=True)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise RunError(f"--out: cannot create {root}: {e.strerror or e}") from None
-    table = root / SKILL_FILE
-    raw_path = root / REPLICATES_FILE
-    kept = {k: v for k, v in _kept_rows(raw_path, settings).items() if len(v) == replicates}
-    ceiling_path = root / CEILING_FILE
-    ceiling_settings = None if ceiling is None else json.dumps({"tuned": settings, **ceiling.identity()},
-                                                                sort_keys=True)
-    kept_ceiling = _kept_rows(ceiling_path, ceiling_settings) if ceiling is not None else {}
+    pl = plan(sweep, root, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=bot,
+              replicates=replicates, ceiling=ceiling)
+    seed, settings, ceiling_settings, kept, kept_ceiling = (pl.seed, pl.settings, pl.ceiling_settings, pl.kept,
+                                                            pl.kept_ceiling)
     base = sweep.base_values()
     done: list[dict] = []
     ceiling_done: list[dict] = []
 
     def write(extra: list[dict], ceiling_extra: list[dict]) -> list[SkillPoint]:
-        raw = pd.DataFrame(done + extra)
-        pts = combine_points(raw)
-        _write_frame(raw_path, raw)
-        if ceiling is not None:
-            rows = pd.DataFrame(ceiling_done + ceiling_extra)
-            _write_frame(ceiling_path, rows)
-            cols = ceiling_columns(rows)
-            pts = [replace(p, **cols.get(p.label, {})) for p in pts]
-        _write_table(table, pts)
-        return pts
+        return write_tables(root, done + extra, None if ceiling is None else ceiling_done + ceiling_extra,
+                            replicates)
 
     def measure_ceiling(i: int, p: Any, bots: dict[int, Bot]) -> None:
         """The point's ceiling rows: those kept, the missing ones measured."""
@@ -413,54 +381,34 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 continue
             t0 = time.perf_counter()
             if who == "tuned":
-                used, s_r, n = bots.get(r) or kept_bot(p, r), seed + r, check_deals
+                used, s_r, n = bots.get(r) or kept_bot(root, p, r, replicates, bot), seed + r, check_deals
             else:
                 used, s_r, n = ceiling.bot, seed, ceiling.deals
             fig = measure_at(p.cfg, used, field, deals=n, seed=s_r, workers=workers)
-            ceiling_done.append(dict(label=p.label, players=p.cfg.players, who=who, field=field, replicate=r,
-                                     seed=s_r, deals=n, settings=ceiling_settings,
-                                     bot=(used.source or used.name) if who == "tuned" else used.name,
-                                     seconds=time.perf_counter() - t0, **fig))
-
-    def kept_bot(p: Any, r: int) -> Bot:
-        """The tuned bot a kept replicate was measured with, from its file."""
-        if bot is not None:
-            return bot
-        where = root / "points" / p.rel / (f"replicate={r}" if replicates > 1 else "") / "bot.toml"
-        try:
-            return load_bot_file(where, "--ceiling")
-        except ConfigError as e:
-            raise RunError(f"{e}; the tuned bot of a kept point is needed for its ceiling (--force redoes the "
-                           "whole folder)") from None
+            ceiling_done.append(ceiling_row(p, who, field, r, s_r, n, used, ceiling_settings,
+                                            time.perf_counter() - t0, fig))
 
     def tune_point(p: Any, tuned_bots: dict[int, Bot]) -> None:
         """The point's replicates: each tuned (unless ``bot``) and measured."""
-        part = {k.rsplit(".", 1)[-1]: partition_text(v) for k, v in p.values}
-        is_base = all(part[k] == base[k] for k in part if k != "players" and k in base)
         for r in range(replicates):
-            t0 = time.perf_counter()
-            s_r = seed + r
-            where = root / "points" / p.rel
-            if replicates > 1:
-                where = where / f"replicate={r}"
+            if r in pl.kept_replicates.get(p.label, {}):  # finished on Dask before the point was whole
+                done.append(pl.kept_replicates[p.label][r])
+                continue
+            t0, s_r, where = time.perf_counter(), seed + r, point_dir(root, p, r, replicates)
             if bot is None:
                 res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=s_r, workers=workers,
                            progress=tune_progress, name=f"tuned-{p.label}")
                 if res.interrupted:
                     raise KeyboardInterrupt
                 used = res.bot
-                where.mkdir(parents=True, exist_ok=True)
-                (where / "bot.toml").write_text(dump_bot(used, {"tuned_for": p.label, "budget": budget,
-                                                               "deals": deals, "seed": s_r}))
-                res.history.to_parquet(where / "history.parquet", index=False)
+                save_tuned(where, used, res.history, {"tuned_for": p.label, "budget": budget, "deals": deals,
+                                                      "seed": s_r})
             else:
                 used = bot
             tuned_bots[r] = used
             fig = measure(p.cfg, used, deals=check_deals, seed=s_r, workers=workers)
-            done.append(dict(label=p.label, rules=rules_label(p.label), players=p.cfg.players, is_base=is_base,
-                             partition=json.dumps(part), replicate=r, seed=s_r,
-                             bot=str(where / "bot.toml") if bot is None else (bot.source or bot.name),
-                             settings=settings, seconds=time.perf_counter() - t0, **fig))
+            done.append(replicate_row(p, base, r, s_r, str(where / "bot.toml") if bot is None else
+                                      (bot.source or bot.name), settings, time.perf_counter() - t0, fig))
 
     for i, p in enumerate(sweep.points):
         if progress:
@@ -475,7 +423,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
         if ceiling is not None:
             measure_ceiling(i, p, tuned_bots)
         rest = sweep.points[i + 1:]
-        write([row for q in rest if q.label in kept for row in kept[q.label]],
+        write([row for q in rest for row in pl.kept_replicates.get(q.label, {}).values()],
               [row for q in rest for row in kept_ceiling.get(q.label, [])])
     return write([], [])
 
