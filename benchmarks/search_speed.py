@@ -40,7 +40,7 @@ from unosim.run.runner import play_chunk
 from unosim.run.workers import check_workers
 from unosim.scenario import first_turn
 
-BUDGETS = [(4, 1), (16, 2)]
+BUDGETS = [(4, 1), (32, 2)]
 TARGET = 0.5
 
 def budget_list(text: str) -> list[tuple[int, int]]:
@@ -59,7 +59,7 @@ bench.option("--positions", type=count, default=200, help="searched decisions ti
 bench.option("--hands", type=count, default=40, help="whole hands per table and budget [default: 40]")
 bench.option("--plain", type=count, default=200_000, help="hands of the plain kernel per table [default: 200,000]")
 bench.option("--budgets", type=budget_list, default=BUDGETS,
-             help="worlds x rollouts, comma-separated [default: 4x1,16x2]")
+             help="worlds x rollouts, comma-separated [default: 4x1,32x2, the search default]")
 bench.option("--workers", type=count0, default=0, help="cores for the hands [default: 0, all numba may use]")
 
 

@@ -47,24 +47,78 @@ def counter_suspicion(work: Path) -> str:
     return "\n".join(rows)
 
 
-SEARCH_DUELS = (("search", 2, 1000), ("search", 4, 150), ("search:voids=0", 2, 1000), ("search:margin=0", 2, 400),
-                ("search:margin=1", 2, 1000), ("search:worlds=32,rollouts=4", 2, 400),
-                ("search:worlds=64,rollouts=2", 2, 150), ("search:worlds=200,rollouts=4", 2, 150),
-                ("search:worlds=64,rollouts=4", 4, 60))
+SEARCH_BUDGETS = ((16, 2), (32, 2), (32, 4), (64, 4), (128, 4))
+"""(worlds, rollouts): playouts per option 32, 64 (the default), 128, 256, 512."""
+SEARCH_CURVE_DEALS = {2: (5000, 3000, 2000, 1000, 600), 4: (1000, 600, 400, 300, 200)}
+"""Deals per budget: fewer where a hand costs more, so each row takes minutes, not hours."""
+SEARCH_DUELS = (("search:voids=0", 2, 5000), ("search:margin=0", 2, 1000), ("search:margin=1", 2, 3000),
+                ("search:margin=3", 2, 3000), ("search:margin=3", 4, 1000))
 SEARCH_PAIRS = (("search", "search:voids=0", 2, 5000), ("search:colours=1", "search", 2, 3000))
 """Search against search: what one parameter is worth, paired by deal (the rival is not counter)."""
 
 
-def search_strength(work: Path) -> str:
-    """docs/bots.md: the search player against `counter`, by budget, margin and voids,
-    heads-up and at 4, then against itself with one parameter changed (seed 0)."""
+def _budget_spec(worlds: int, rollouts: int) -> str:
+    """The bot's name as a user types it: bare ``search`` at the strategy's default budget."""
+    from unosim.rules.strategies import STRATEGIES
+
+    spec = STRATEGIES["search"][1]
+    if (worlds, rollouts) == (spec["worlds"][0], spec["rollouts"][0]):
+        return "search"
+    return f"search:worlds={worlds}" + (f",rollouts={rollouts}" if rollouts != spec["rollouts"][0] else "")
+
+
+def _duel_row(a: str, b: str, n: int, hands: int) -> tuple[str, object]:
     from unosim.studies.duel import duel
 
+    res = duel(a, b, players=n, hands=hands, seed=0)
+    return (f"| `unosim duel {a} {b} --players {n} --hands {hands}` | {res.hands:,} | "
+            f"{100 * res.diff:+.2f} [{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] |"), res
+
+
+def search_budget(work: Path) -> str:
+    """docs/bots.md: the search player against `counter` by budget (playouts per option),
+    heads-up and at 4 (seed 0); also draws the page's figure of it, search_budget.png."""
+    rows = ["| Command | Hands | A - B |", "|---|---|---|"]
+    curve: dict[int, list[tuple[int, float, float, float]]] = {}
+    for n, deals in SEARCH_CURVE_DEALS.items():
+        for (worlds, rollouts), hands in zip(SEARCH_BUDGETS, deals):
+            row, res = _duel_row(_budget_spec(worlds, rollouts), "counter", n, hands)
+            rows.append(row)
+            curve.setdefault(n, []).append((worlds * rollouts, 100 * res.diff, 100 * res.diff_low, 100 * res.diff_high))
+    _budget_figure(curve, Path(__file__).parent / "search_budget.png")
+    return "\n".join(rows)
+
+
+def _budget_figure(curve: dict[int, list[tuple[int, float, float, float]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=120)
+    for shift, (n, points) in zip((0.97, 1.03), curve.items()):
+        x = [p[0] * shift for p in points]  # side by side, so the two intervals never hide each other
+        y = [p[1] for p in points]
+        err = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"{n} players")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([p[0] for p in next(iter(curve.values()))], [str(p[0]) for p in next(iter(curve.values()))])
+    ax.set_xlabel("playouts per option (worlds x rollouts; the default: 64)")
+    ax.set_ylabel("search - counter, points of win share")
+    ax.set_title("The search player against counter, by budget (95% intervals)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def search_strength(work: Path) -> str:
+    """docs/bots.md: the search player against `counter` with one parameter changed
+    (margin, voids), then against itself with one parameter changed (seed 0)."""
     rows = ["| Command | Hands | A - B |", "|---|---|---|"]
     for a, b, n, hands in [(bot, "counter", n, hands) for bot, n, hands in SEARCH_DUELS] + list(SEARCH_PAIRS):
-        res = duel(a, b, players=n, hands=hands, seed=0)
-        rows.append(f"| `unosim duel {a} {b} --players {n} --hands {hands}` | {res.hands:,} | "
-                    f"{100 * res.diff:+.2f} [{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] |")
+        rows.append(_duel_row(a, b, n, hands)[0])
     return "\n".join(rows)
 
 
@@ -177,6 +231,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "tuned_weights": tuned_weights,
     "points_vs_counter_toml": points_vs_counter_toml,
     "features_table": features_table,
+    "search_budget": search_budget,
     "search_strength": search_strength,
 }
 # docs/skill.md's blocks: one `unosim skill` run read by several blocks (docs/skill_figures.py)

@@ -431,3 +431,33 @@ def test_a_table_searching_colours_plays_whole_hands(name):
     cfg = load_config(bundled_configs()[name])
     seat = dict(TINY, colours=1)
     check_config(cfg.replace(seats=[seat] + ["counter"] * (cfg.players - 1)), seed=len(name), hands=3)
+
+
+def _choice(gains: list[tuple[float, float]], margin: float = 2.0) -> int:
+    """search.choose over option 0 (the rollout bot's card) and the others' (summed gain,
+    summed squared gain) over option 0, paired playout by playout."""
+    gain = np.array([0.0] + [g for g, _ in gains])
+    gain2 = np.array([0.0] + [g2 for _, g2 in gains])
+    return search.choose(gain, gain2, len(gain), 0, margin)
+
+
+def test_a_few_playouts_that_differ_all_one_way_do_not_switch():
+    """4 playouts of 32 won with the other card and lost with the bot's, none the other way:
+    the sign test gives 4 / sqrt(4) = 2, not above margin 2 (the sample's own spread, the
+    mean taken out, made it 2.1 and switched)."""
+    assert _choice([(4.0, 4.0)]) == 0
+    assert _choice([(9.0, 9.0)]) == 1  # 9 of 9: 3 standard errors
+
+
+def test_the_bar_rises_with_the_cards_that_compete():
+    """8 playouts for the other card, 1 against (7 / 3 = 2.33 standard errors) passes margin
+    2 alone, not against the best of 4 (sqrt(4 + 2 ln 4) = 2.60)."""
+    assert _choice([(7.0, 9.0)]) == 1
+    assert _choice([(7.0, 9.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0)]) == 0
+    assert _choice([(7.0, 9.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0)], margin=1.0) == 1  # sqrt(1 + 2.77) = 1.94
+
+
+def test_margin_0_plays_the_best_mean_and_among_passes_the_largest_gain():
+    assert _choice([(1.0, 9.0), (2.0, 30.0), (-1.0, 1.0)], margin=0.0) == 2
+    assert _choice([(10.0, 10.0), (12.0, 12.0)]) == 2
+    assert _choice([(-3.0, 3.0), (0.0, 4.0)], margin=0.0) == 0  # nothing beats the bot's card

@@ -8,10 +8,11 @@ engine, and plays the option with the best mean outcome (``objective``): its sid
 share (``hands``) or its points (``points``: what its side scores in the hand when it
 wins, minus what its own hand gives the winner when it loses).  Perfect-information Monte
 Carlo: each sampled world is played as if it were the true deal.  It starts from what
-its rollout bot would play and switches to another option only when that option's mean
-gain over it (paired playout by playout) exceeds ``margin`` standard errors: a few
-hundred playouts cannot tell apart options a few points of win share apart, and the
-noisy best of many options would otherwise replace a good rule by a coin toss.
+its rollout bot would play and switches to another option only when that option's gain
+over it (paired playout by playout) passes a test at ``margin`` standard errors, raised
+for several alternatives (:func:`choose`): a few hundred playouts cannot tell apart
+options a few points of win share apart, and the noisy best of many options would
+otherwise replace a good rule by a coin toss.
 
 What a seat knows, and so what a world keeps: its own hand, the discard pile (every card
 on it was seen), every hand's size, the draw pile's size and everything else public in
@@ -319,25 +320,35 @@ def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective,
                 g = value[j] - value[j0]
                 gain[j] += g
                 gain2[j] += g * g
-    return choose(gain, gain2, n_opt, j0, worlds * rollouts, margin)
+    return choose(gain, gain2, n_opt, j0, margin)
 
 
 @jit()
-def choose(gain, gain2, n_opt, j0, n, margin):
-    """The option to play: the one whose mean gain over the rollout bot's own choice j0
-    (paired by playout) is largest among those beating it by more than ``margin``
-    standard errors; j0 when none does."""
+def choose(gain, gain2, n_opt, j0, margin):
+    """The option to play: among those whose summed gain over the rollout bot's own choice
+    j0 (paired by playout) passes the test, the largest; j0 when none does.
+
+    The test: ``sum(d) > t * sqrt(sum(d^2))`` over the paired differences ``d``, the gain
+    against its spread if the option were no better.  For a hand won or lost it is the
+    sign test on the playouts where the two options' results differ; the sample's own
+    spread (the mean taken out) would, when a few playouts differ and all one way, be near
+    0 and let any option through.  ``t`` is ``margin`` for one alternative and
+    ``sqrt(margin^2 + 2 ln k)`` for ``k`` (close to the Bonferroni bound): the best of k
+    noisy options clears a fixed bar about k times as often as one, and a switch on noise
+    usually swaps the rollout bot's good card for a worse one.  ``margin`` 0: the best
+    mean, whatever the noise."""
+    k = n_opt - 1
+    t = margin
+    if margin > 0.0 and k > 1:
+        t = np.sqrt(margin * margin + 2.0 * np.log(k))
     best = j0
     top = 0.0
     for j in range(n_opt):
         if j == j0:
             continue
-        mean = gain[j] / n
-        var = gain2[j] / n - mean * mean
-        se = np.sqrt(max(var, 0.0) / n)
-        if mean > top and mean > margin * se:
+        if gain[j] > top and gain[j] > t * np.sqrt(gain2[j]):
             best = j
-            top = mean
+            top = gain[j]
     return best
 
 
