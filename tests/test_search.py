@@ -218,6 +218,19 @@ def test_split_params():
     assert ctx[search.C_SEAT0 + 5] == 0 and ctx[search.C_TRACK] == 0
 
 
+def test_objective_auto_is_points_in_matches_and_hands_elsewhere():
+    """The default objective plays for what the run counts: a hand won in a run of hands,
+    the S1 points that reach the target in a match (the context's objective 0 or 1)."""
+    cfg = parse_config({"table": {"players": 2}, "bots": {"seats": ["search", "counter"]}})
+    _, hands = search_batch.split_params(to_params(cfg))
+    _, matches = search_batch.split_params(to_params(cfg), matches=True)
+    at = search.C_SEAT0 + 3
+    assert (hands[at], matches[at]) == (search.OBJ_HANDS, search.OBJ_POINTS)
+    for chosen, code in (("hands", search.OBJ_HANDS), ("points", search.OBJ_POINTS)):  # a choice is kept
+        fixed = cfg.replace(seats=[{"strategy": "search", "objective": chosen}, "counter"])
+        assert all(search_batch.split_params(to_params(fixed), matches=m)[1][at] == code for m in (False, True))
+
+
 def test_a_traced_hand_is_the_hand_the_run_played():
     """trace replays a search table's hand with the run's own streams: same end, same row."""
     from unosim.engine.batch import write_row

@@ -15,7 +15,8 @@ from unosim.kernel.rng import stream_start
 from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS
 from unosim.rules.strategies import ROLLOUT_BOTS, STRATEGIES, WATCHERS, Strategy
 from .batch import STREAM_HANDS, hand_dealer, write_row
-from .search import C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, C_TRACK, C_VSTARTED, search_step
+from .search import (C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, C_TRACK, C_VSTARTED, OBJ_HANDS, OBJ_POINTS,
+                     search_step)
 from .setup import deal, reset, turn_first_card
 
 STREAM_SEARCH = 4
@@ -29,12 +30,19 @@ def has_search(P: np.ndarray) -> bool:
     return bool(np.any(codes == Strategy.search))
 
 
-def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+OBJECTIVE_AUTO = 2
+"""``objective = "auto"``'s code: what the run counts, resolved here (the kernel sees 0 or 1)."""
+
+
+def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(rules vector, context) for a table with search seats: each search seat's block in
     ``P`` becomes its rollout bot's code and that strategy's default parameters (what the
     engine plays for it everywhere but the searched card), and the context lists the
     seats that search with their ``worlds``, ``rollouts``, ``objective``, ``margin``,
-    ``voids`` and ``colours`` (and whether the table keeps the void limits: some seat uses them)."""
+    ``voids`` and ``colours`` (and whether the table keeps the void limits: some seat uses them).
+
+    ``matches``: the table plays matches, where ``objective = "auto"`` means ``points``
+    (what S1 adds up to the target); elsewhere it means ``hands``."""
     Pr = P.copy()
     ctx = np.zeros(C_LEN, np.int64)
     for s in range(MAX_PLAYERS):
@@ -42,6 +50,8 @@ def split_params(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if P[base] != Strategy.search:
             continue
         worlds, rollouts, bot, objective = (int(x) for x in P[base + 1:base + 5])
+        if objective == OBJECTIVE_AUTO:
+            objective = OBJ_POINTS if matches else OBJ_HANDS
         margin = int(round(P[base + 5] * 1000))
         voids = int(P[base + 6])
         colours = int(P[base + 7])

@@ -49,7 +49,7 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
     # showed, ``voids = 1``), score best; every other
     # decision is its rollout bot's.  Never a rollout bot of its own (no recursion).
     "search": (Strategy.search, {"worlds": (32, (1, 10_000)), "rollouts": (2, (1, 10_000)),
-                                 "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("hands", ("hands", "points")),
+                                 "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("auto", ("hands", "points", "auto")),
                                  "margin": (2.0, (0.0, 10.0)), "voids": (1, (0, 1)),
                                  "colours": (0, (0, 1))}),
 }

@@ -127,7 +127,7 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
     seats = None
     if search_batch.has_search(P):
-        P, seats = search_batch.split_params(P)
+        P, seats = search_batch.split_params(P, matches=True)
     if slabs is None or slabs.max_hands != max_hands:
         slabs = Slabs(workers, max_hands)
     pending = [(start, start + count)]
@@ -241,7 +241,7 @@ class MatchPlayer(Player):
     def _warm(self) -> None:
         empty = np.zeros(0, np.int64)
         if search_batch.has_search(self.P):  # a search table's own kernel
-            Pr, seats = search_batch.split_params(self.P)
+            Pr, seats = search_batch.split_params(self.P, matches=True)
             play_search_matches(Pr, seats, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty,
                                 self.split)
         else:

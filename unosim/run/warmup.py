@@ -57,7 +57,7 @@ def _search_matches() -> tuple[Any, Callable[[], None]]:
     def go() -> None:
         empty = np.zeros(0, np.int64)
         cfg = default_config().with_values({"players": 2, "seats": ["search", "counter"]})
-        play_search_matches(*split_params(to_params(cfg)), 0, empty, empty, 1, np.zeros((1, 1, N_MOUT), np.int64),
+        play_search_matches(*split_params(to_params(cfg), matches=True), 0, empty, empty, 1, np.zeros((1, 1, N_MOUT), np.int64),
                             empty, empty, False)
 
     return play_search_matches, go
