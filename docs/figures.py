@@ -122,6 +122,23 @@ def search_strength(work: Path) -> str:
     return "\n".join(rows)
 
 
+SEARCH_MATCHES = ((2, 200), (4, 150))
+"""(players, matches per seating) of the match duels: 8 seatings at 4 players cost 4 times 2."""
+
+
+def search_matches(work: Path) -> str:
+    """docs/bots.md: the search player at its defaults against `counter` in matches to 500
+    (S1), heads-up and at 4 (seed 0)."""
+    from unosim.studies.duel import duel_matches
+
+    rows = ["| Command | Matches | A - B |", "|---|---|---|"]
+    for n, matches in SEARCH_MATCHES:
+        res = duel_matches("search", "counter", players=n, matches=matches, seed=0)
+        rows.append(f"| `unosim duel search counter --players {n} --matches {matches}` | {res.played:,} | "
+                    f"{100 * res.diff:+.2f} [{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] |")
+    return "\n".join(rows)
+
+
 def _bot_toml(path: Path) -> dict:
     import tomllib
 
@@ -233,6 +250,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "features_table": features_table,
     "search_budget": search_budget,
     "search_strength": search_strength,
+    "search_matches": search_matches,
 }
 # docs/skill.md's blocks: one `unosim skill` run read by several blocks (docs/skill_figures.py)
 from skill_figures import FIGURES as _SKILL  # noqa: E402  (docs/ is on sys.path when this module is)
