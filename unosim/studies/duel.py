@@ -235,41 +235,46 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
                     t.hands += count
                     t.left += pts[:, [(s + rot) % n for s in inst]].sum()
                     t.won += scored[won].sum()
-    z = z_value(confidence)
+    lines, diff, low, high = _summary(tally, a, b, others, n, z_value(confidence), left=True)
+    return DuelResult(tables[0][1], hands, len(tables) * n, rows_total, stalled, lines, diff, low, high,
+                      None if others is None else bot_name(others, "--others"))
+
+
+def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: int, z: float, *,
+             left: bool) -> tuple[tuple[DuelLine, ...], float, float, float]:
+    """A duel's lines (A, B, and the others per seat) and A - B with its interval, paired by
+    unit (deal or match): what a hand duel and a match duel both print.  ``left``: the
+    points left in hand per hand (hand duels; a match duel has none)."""
     labels = {"A": "A: " + bot_name(a, "A"), "B": "B: " + bot_name(b, "B")}
-    lines = []
-    for r in ("A", "B"):
-        t = tally[r]
-        s, se = t.share(), _se(t.residual())
-        lines.append(DuelLine(labels[r], 1, float(t.wins.sum()), int(t.decided.sum()), s, s - z * se, s + z * se,
-                              t.won / t.hands, t.left / t.hands))
     if others is not None:
-        t = tally["O"]
-        k = n - 2
+        labels["O"] = f"others: {bot_name(others, '--others')} x{n - 2}"
+    lines = []
+    for r in labels:
+        t = tally[r]
+        k = 1 if r != "O" else n - 2
         s, se = t.share(), _se(t.residual())
-        lines.append(DuelLine(f"others: {bot_name(others, '--others')} x{k}", k, float(t.wins.sum()),
-                              int(t.decided.sum()), s / k, (s - z * se) / k, (s + z * se) / k,
-                              t.won / t.hands / k, t.left / t.hands / k))
+        units = max(t.hands, 1)
+        lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k, (s - z * se) / k,
+                              (s + z * se) / k, t.won / units / k, t.left / units / k if left else float("nan")))
     ta, tb = tally["A"], tally["B"]
     diff = ta.share() - tb.share()
     se = _se(ta.residual() - tb.residual())
-    return DuelResult(tables[0][1], hands, len(tables) * n, rows_total, stalled, tuple(lines), diff,
-                      diff - z * se, diff + z * se, None if others is None else bot_name(others, "--others"))
+    return tuple(lines), diff, diff - z * se, diff + z * se
+
+
+def _seating(others: str | None, n: int) -> str:
+    """How a duel seats A and B, in words."""
+    if others is not None:
+        return f"A and B at a table of {others}, every placement x {n} rotations"
+    return "both seats" if n == 2 else f"each alone at a table of the other, x {n} rotations"
 
 
 def render(res: DuelResult) -> list[str]:
     """The lines `unosim duel` prints."""
     n = res.cfg.players
     a, b = res.lines[0].label[3:], res.lines[1].label[3:]
-    if res.others is not None:
-        how = f"A and B at a table of {res.others}, every placement x {n} rotations"
-        col = "win share"
-    elif n == 2:
-        how = "both seats"
-        col = "win share"
-    else:
-        how = f"each alone at a table of the other, x {n} rotations"
-        col = "alone vs other"
+    how = _seating(res.others, n)
+    col = "alone vs other" if res.others is None and n > 2 else "win share"
     out = [f"{n} players, {res.deals:,} deals x {res.seatings} seatings ({how}) = {res.hands:,} hands "
            f"({res.stalled:,} stalled)"]
     width = max(len(x.label) for x in res.lines)
@@ -347,38 +352,16 @@ def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed
                     t.wins[m] += credit[:, seats].sum(axis=1)
                     t.hands += len(end)
                     t.won += totals[:, seats].sum()
-    z = z_value(confidence)
-    labels = {"A": "A: " + bot_name(a, "A"), "B": "B: " + bot_name(b, "B")}
-    lines = []
-    for r in ("A", "B"):
-        t = tally[r]
-        s, se = t.share(), _se(t.residual())
-        lines.append(DuelLine(labels[r], 1, float(t.wins.sum()), int(t.decided.sum()), s, s - z * se, s + z * se,
-                              t.won / max(t.hands, 1), float("nan")))
-    if others is not None:
-        t = tally["O"]
-        k = n - 2
-        s, se = t.share(), _se(t.residual())
-        lines.append(DuelLine(f"others: {bot_name(others, '--others')} x{k}", k, float(t.wins.sum()),
-                              int(t.decided.sum()), s / k, (s - z * se) / k, (s + z * se) / k,
-                              t.won / max(t.hands, 1) / k, float("nan")))
-    ta, tb = tally["A"], tally["B"]
-    diff = ta.share() - tb.share()
-    se = _se(ta.residual() - tb.residual())
-    return MatchDuelResult(tables[0][1], matches, len(tables) * n, played, undecided, hands, tuple(lines), diff,
-                           diff - z * se, diff + z * se, None if others is None else bot_name(others, "--others"))
+    lines, diff, low, high = _summary(tally, a, b, others, n, z_value(confidence), left=False)
+    return MatchDuelResult(tables[0][1], matches, len(tables) * n, played, undecided, hands, lines, diff, low, high,
+                           None if others is None else bot_name(others, "--others"))
 
 
 def render_matches(res: MatchDuelResult) -> list[str]:
     """The lines `unosim duel --matches` prints."""
     n = res.cfg.players
     a, b = res.lines[0].label[3:], res.lines[1].label[3:]
-    if res.others is not None:
-        how = f"A and B at a table of {res.others}, every placement x {n} rotations"
-    elif n == 2:
-        how = "both seats"
-    else:
-        how = f"each alone at a table of the other, x {n} rotations"
+    how = _seating(res.others, n)
     col = "alone vs other" if res.others is None and n > 2 else "match wins"
     out = [f"{n} players, matches to {res.target:,} points (S1): {res.matches:,} matches x {res.seatings} seatings "
            f"({how}) = {res.played:,} matches, {res.hands:,} hands ({res.undecided:,} stopped by max_hands)"]
