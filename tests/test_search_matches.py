@@ -135,8 +135,8 @@ def test_bad_duel_matches_values_are_one_line(args, needles):
 
 
 def test_a_search_match_run_announces_its_own_kernel(monkeypatch):
-    """The compile notice names the kernel the run will compile: a match run with a search
-    seat plays the search tables' match kernel, a plain one the plain kernel."""
+    """The compile notice names the kernel the run will compile: a run with a search seat
+    plays the search tables' kernel (of matches or of hands), a plain one the plain kernel."""
     from unosim.cli.common import compiling
     from unosim.run import warmup
     from unosim.run.modes import MODES
@@ -148,5 +148,6 @@ def test_a_search_match_run_announces_its_own_kernel(monkeypatch):
     compiling(mode.with_rotation(), True, None, SEARCH_TABLE)
     compiling(mode, True, None, SEARCH_TABLE.replace(seats=["counter", "counter"]))
     compiling(MODES["hands"], True, None, SEARCH_TABLE)
-    assert named == [("search_matches",), ("search_matches",), ("matches",), ("hands",)]
+    compiling(MODES["hands"], True, None, SEARCH_TABLE.replace(seats=["counter", "counter"]))
+    assert named == [("search_matches",), ("search_matches",), ("matches",), ("search_hands",), ("hands",)]
     assert "search_matches" in warmup.KERNELS

@@ -190,3 +190,41 @@ def test_kernel_workers_puts_numba_thread_count_back() -> None:
                 pass
         assert numba.get_num_threads() == before
     assert check_workers(None) == top and check_workers(1) == 1
+
+
+def test_a_duel_announces_the_kernels_its_tables_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`unosim duel` says it compiles before the first deal, naming the kernels its tables
+    play (a search seat has kernels of its own); its own checks come first, so a bad
+    argument never waits for a compile."""
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+    from unosim.run.jobs import RunError
+    from unosim.studies.duel import duel_kernels
+
+    assert duel_kernels("counter", "random") == ("hands",)
+    assert duel_kernels("search", "counter") == ("search_hands",)
+    assert duel_kernels("counter", "random", players=3, others="search") == ("search_hands",)
+    assert duel_kernels("search:worlds=2", "counter", matches=True) == ("search_matches",)
+    with pytest.raises(RunError, match="--players"):
+        duel_kernels("search", "counter", players=11)
+
+    monkeypatch.setattr(W, "cold_kernels", lambda names: list(names))
+    r = CliRunner().invoke(main, ["duel", "search:worlds=1,rollouts=1", "counter", "--hands", "2"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0].startswith("unosim: compiling the engine (search_hands;"), r.stderr
+    r = CliRunner().invoke(main, ["duel", "search", "counter", "--players", "11"])
+    assert r.exit_code == 2 and "compiling" not in r.stderr, r.output
+
+
+def test_a_search_table_trace_announces_the_search_trace(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[table]\nplayers = 2\n[bots]\nseats = [{strategy = "search", worlds = 1, rollouts = 1}, "counter"]\n')
+    monkeypatch.setattr(W, "cold_kernels", lambda names: list(names))
+    r = CliRunner().invoke(main, ["trace", str(cfg), "--hand", "0"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0].startswith("unosim: compiling the engine (search_trace;"), r.stderr

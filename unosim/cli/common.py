@@ -32,7 +32,7 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None) -> An
     """Say at once, on stderr, when the kernel of this command's run mode (a
     :class:`unosim.run.modes.Mode`) must compile first (even --quiet: minutes of silence
     read as a hang); nothing on Dask, whose workers compile.  ``cfg``: the run's config,
-    whose search seats make a match run play the search tables' match kernel."""
+    whose search seats make the run play the search tables' kernel."""
     from contextlib import nullcontext
 
     if client is not None:
@@ -40,8 +40,8 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None) -> An
     from unosim.run.warmup import compile_notice
 
     kernel = mode.file_mode  # a mode's parts name the kernel that wrote them
-    if kernel == "matches" and cfg is not None and any(name == "search" for name, _ in cfg.seats):
-        kernel = "search_matches"
+    if cfg is not None and any(name == "search" for name, _ in cfg.seats) and kernel in ("hands", "matches"):
+        kernel = f"search_{kernel}"  # a table with search seats has kernels of its own
     return compile_notice((kernel,), quiet=quiet)
 
 

@@ -261,20 +261,23 @@ def duel(a: str, b: str, players: int, hands: int | None, matches: int | None, s
     shares of matches won to the config's match_target (500 by default, S1), paired by
     match."""
     from unosim.rules.config import ConfigError
+    from unosim.run.warmup import compile_notice
     from unosim.studies.duel import duel as play_duel
-    from unosim.studies.duel import duel_matches, render, render_matches
+    from unosim.studies.duel import duel_kernels, duel_matches, render, render_matches
     from unosim.run.jobs import RunError
 
     if hands is not None and matches is not None:
         raise UserError("--hands and --matches: give one of the two (a duel plays hands or matches)")
     try:
         cfg = load_config_arg(config) if config else None
-        if matches is not None:
-            lines = render_matches(duel_matches(a, b, players=players, matches=matches, seed=seed, others=others,
-                                                cfg=cfg, workers=workers))
-        else:
-            lines = render(play_duel(a, b, players=players, hands=20_000 if hands is None else hands, seed=seed,
-                                     others=others, cfg=cfg, workers=workers))
+        kernels = duel_kernels(a, b, players=players, seed=seed, others=others, cfg=cfg, matches=matches is not None)
+        with compile_notice(kernels):  # said before the first deal: a cold compile takes minutes
+            if matches is not None:
+                lines = render_matches(duel_matches(a, b, players=players, matches=matches, seed=seed, others=others,
+                                                    cfg=cfg, workers=workers))
+            else:
+                lines = render(play_duel(a, b, players=players, hands=20_000 if hands is None else hands, seed=seed,
+                                         others=others, cfg=cfg, workers=workers))
     except (ConfigError, RunError) as e:
         raise UserError(str(e)) from None
     for line in lines:

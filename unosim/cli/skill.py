@@ -331,7 +331,8 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
                            if poor else ""), p))
 
     try:
-        with one_line(dest), compile_notice(("hands",), quiet=quiet):
+        kernels = ("hands", "search_hands") if any(bot.strategy == "search" for bot in lg.bots) else ("hands",)
+        with one_line(dest), compile_notice(kernels, quiet=quiet):
             summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
     finally:
         bar.close()
@@ -526,7 +527,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
             points = skill_dask(client, sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
                                 bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
         else:
-            with compile_notice(("hands",), quiet=quiet):
+            with compile_notice(("hands", "search_hands") if roof is not None else ("hands",), quiet=quiet):
                 points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
                                      bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
     except ClusterError as e:

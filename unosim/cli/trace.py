@@ -50,8 +50,8 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     elif tournament is not None:
         kernels = ("trace_tournament",)
         go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand, rotation)  # noqa: E731
-    else:
-        kernels = ("trace",)
+    else:  # a table with search seats replays its hands with the search kernels' trace
+        kernels = ("search_trace",) if any(name == "search" for name, _ in cfg.seats) else ("trace",)
         go = lambda: describe(cfg, seed, hand, rotation)  # noqa: E731
     with compile_notice(kernels):
         lines = go()

@@ -49,18 +49,46 @@ def _matches() -> tuple[Any, Callable[[], None]]:
     return play_matches, go
 
 
+def _search_table() -> Any:
+    """The smallest table with a search seat: what the search kernels compile for."""
+    from unosim.rules.config import default_config
+
+    return default_config().with_values({"players": 2, "seats": ["search", "counter"]})
+
+
 def _search_matches() -> tuple[Any, Callable[[], None]]:
     from unosim.engine.matches import N_MOUT, play_search_matches
     from unosim.engine.search_batch import split_params
-    from unosim.rules.config import default_config, to_params
+    from unosim.rules.config import to_params
 
     def go() -> None:
         empty = np.zeros(0, np.int64)
-        cfg = default_config().with_values({"players": 2, "seats": ["search", "counter"]})
-        play_search_matches(*split_params(to_params(cfg), matches=True), 0, empty, empty, 1, np.zeros((1, 1, N_MOUT), np.int64),
-                            empty, empty, False)
+        play_search_matches(*split_params(to_params(_search_table()), matches=True), 0, empty, empty, 1,
+                            np.zeros((1, 1, N_MOUT), np.int64), empty, empty, False)
 
     return play_search_matches, go
+
+
+def _search_hands() -> tuple[Any, Callable[[], None]]:
+    from unosim.engine.batch import new_out
+    from unosim.engine.search_batch import play_hands, split_params
+    from unosim.rules.config import to_params
+
+    def go() -> None:
+        play_hands(*split_params(to_params(_search_table())), 0, 0, 0, new_out(0), 1)
+
+    return play_hands, go
+
+
+def _search_trace() -> tuple[Any, Callable[[], None]]:
+    from unosim.engine.search_batch import split_params, trace_hand
+    from unosim.kernel.layout import LOG_WIDTH
+    from unosim.rules.config import to_params
+
+    def go() -> None:
+        trace_hand(*split_params(to_params(_search_table())), 0, 0, np.zeros((1, LOG_WIDTH), np.int64))
+
+    return trace_hand, go
 
 
 def _trace() -> tuple[Any, Callable[[], None]]:
@@ -106,8 +134,9 @@ def _trace_tournament() -> tuple[Any, Callable[[], None]]:
 
 
 KERNELS: dict[str, Callable[[], tuple[Any, Callable[[], None]]]] = {
-    "hands": _hands, "matches": _matches, "search_matches": _search_matches, "trace": _trace, "tournaments": _tournaments,
-    "trace_match": _trace_match, "trace_tournament": _trace_tournament}
+    "hands": _hands, "matches": _matches, "search_hands": _search_hands, "search_matches": _search_matches,
+    "trace": _trace, "search_trace": _search_trace, "tournaments": _tournaments, "trace_match": _trace_match,
+    "trace_tournament": _trace_tournament}
 """Every entry point the commands call: name -> (dispatcher, a call that compiles it)."""
 
 

@@ -58,7 +58,7 @@ from unosim.run.seating import rotated_params
 from unosim.run.workers import check_workers, kernel_workers
 from unosim.analysis.stats import z_value
 
-__all__ = ["DuelLine", "DuelResult", "MatchDuelResult", "duel", "duel_matches", "parse_bot", "render",
+__all__ = ["DuelLine", "DuelResult", "MatchDuelResult", "duel", "duel_kernels", "duel_matches", "parse_bot", "render",
            "render_matches"]
 
 CHUNK = 100_000
@@ -191,6 +191,16 @@ def _tables(a: str, b: str, players: int, seed: int, others: str | None,
         entries["O"] = parse_bot(others, "--others")
     return [(roles, _table(base, [entries[r] for r in roles], roles, players))
             for roles in seatings(players, others is not None)]
+
+
+def duel_kernels(a: str, b: str, *, players: int = 2, seed: int = 0, others: str | None = None,
+                 cfg: RulesConfig | None = None, matches: bool = False) -> tuple[str, ...]:
+    """The kernels (:data:`unosim.run.warmup.KERNELS`) the duel's tables play, after the
+    checks every duel makes: a command announces their compile before the first deal."""
+    tables = _tables(a, b, players, seed, others, cfg)
+    kind = "matches" if matches else "hands"
+    return tuple(sorted({f"search_{kind}" if any(name == "search" for name, _ in table.seats) else kind
+                         for _, table in tables}))
 
 
 def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str | None = None,
