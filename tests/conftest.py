@@ -37,7 +37,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "property": ("invariants", "house_invariants", "reproducibility", "search"),
     "statistical": ("statistics", "house_statistics", "balance_triggers"),
     "golden": ("golden",),
-    "e2e": ("cli", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
+    "e2e": ("cli", "search_studies", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
             "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
             "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
             "balance_chart", "result_figures", "html", "docs_generated", "search_cli", "skill_ceiling",
