@@ -167,7 +167,8 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
 
 
 def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
-    """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated)."""
+    """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated; a rollout bot
+    given as a bot file is read, and checked, at once)."""
     name, _, rest = spec.partition(":")
     name = name.strip()
     if not rest.strip():
@@ -182,7 +183,7 @@ def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
         except tomllib.TOMLDecodeError:
             value = raw.strip()  # a bare word: an enum choice
         entry[key.strip()] = value
-    return entry
+    return _with_bot_files(entry, where)
 
 
 def resolve_bot(spec: str, where: str = "bot") -> Bot:
@@ -196,8 +197,6 @@ def resolve_bot(spec: str, where: str = "bot") -> Bot:
         return load_bot_file(spec, where)
     entry = parse_spec(spec, where)
     name = entry if isinstance(entry, str) else entry["strategy"]
-    if name in strategies():
-        entry = _with_bot_files(entry, where)
     if name not in strategies():
         raise ConfigError(f"{where}: {name!r} is neither a strategy{did_you_mean(name, strategies())} nor a bot "
                           f"file (.toml); strategies: {', '.join(strategies())}", where)
