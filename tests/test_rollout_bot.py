@@ -145,6 +145,7 @@ def test_a_run_keeps_the_whole_rollout_bot(tmp_path: Path):
     assert 'name = "tuned-x"' in text and "w_wild = 3.0" in text and "w_next_color_odds = 2.0" in text
     res = invoke("report", table)
     assert res.exit_code == 0, res.output
+    assert "rollout_bot tuned-x = weights (w_wild 3, w_action -2, w_color_share -1, w_next_color_odds 2)" in res.output
     cfg = tmp_path / "kept.toml"
     cfg.write_text(text)
     run = tmp_path / "run"
