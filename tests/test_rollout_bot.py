@@ -152,3 +152,32 @@ def test_a_run_keeps_the_whole_rollout_bot(tmp_path: Path):
     for extra in ((), ("--resume",)):
         res = invoke("run", cfg, "--hands", 3, "--workers", 1, "--out", run, "--quiet", *extra)
         assert res.exit_code == 0, res.output
+
+
+def test_a_search_bot_file_lists_its_rollout_bot_whole(tmp_path: Path):
+    """A bot file of strategy ``search`` may hold its rollout bot as a table: written by
+    dump_bot it reads back the same bot; a table that leaves a parameter out is refused, as
+    a bot file's own parameters are (a changed default never changes the bot)."""
+    bot = resolve_bot(f"search:worlds=4,rollout_bot={bot_file(tmp_path / 'tuned.toml', **TUNED)}", "--a")
+    path = tmp_path / "search.toml"
+    path.write_text(dump_bot(Bot("s", bot.strategy, bot.params)))
+    assert resolve_bot(str(path), "--a").key() == bot.key()
+    short = tmp_path / "short.toml"
+    short.write_text(path.read_text().replace("w_draw4 = 0.0, ", ""))
+    one_error(invoke("duel", short, "counter", "--hands", 2), "leaves out rollout_bot.w_draw4")
+
+
+def test_match_runs_take_the_rollout_bot_too(tmp_path: Path):
+    """Matches (engine.matches.play_search_matches, through the same split_params): a bot
+    file at weights' defaults plays the matches of the name, a tuned one other matches."""
+    def figures(rollout_bot):
+        res = invoke("duel", f"search:worlds=2,rollouts=1,rollout_bot={rollout_bot}", "counter", "--matches", 2,
+                     "--workers", 1)
+        assert res.exit_code == 0, res.output
+        lines = [ln.split() for ln in res.output.splitlines() if ln.strip().startswith(("A:", "B:"))]
+        assert len(lines) == 2, res.output
+        return [" ".join(words[2:]) for words in lines]  # the figures, not the label
+
+    named = figures("weights")
+    assert figures(bot_file(tmp_path / "plain.toml")) == named
+    assert figures(bot_file(tmp_path / "tuned.toml", **TUNED)) != named

@@ -160,6 +160,8 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
                           f"{', '.join(strategies())}", where)
     strategy, params = _validated(data, f"{where} ({p})")  # unknown names and bad values first
     missing = [k for k in params if k not in data]
+    missing += [f"{k}.{p}" for k, v in params.items() if isinstance(v, dict) and isinstance(data.get(k), dict)
+                for p in v if p not in data[k] and p not in ("name", "strategy")]  # a rollout bot's, too
     if missing:
         raise ConfigError(f"{where}: {p} leaves out {', '.join(missing)}; a bot file lists every parameter "
                           f"of its strategy ({strategy!r}), so a changed default never changes the bot", where)
