@@ -181,3 +181,17 @@ def test_match_runs_take_the_rollout_bot_too(tmp_path: Path):
     named = figures("weights")
     assert figures(bot_file(tmp_path / "plain.toml")) == named
     assert figures(bot_file(tmp_path / "tuned.toml", **TUNED)) != named
+
+
+def test_a_ceiling_keeps_its_rollout_bot(tmp_path: Path):
+    """``skill --ceiling-bot search:rollout_bot=FILE``: the settings a skill folder keeps (JSON)
+    hold the whole rollout bot and give back the same ceiling without the file."""
+    from unosim.studies.skill_index import Ceiling
+
+    path = bot_file(tmp_path / "tuned.toml", **TUNED)
+    ceiling = Ceiling(resolve_bot(f"search:worlds=4,rollout_bot={path}", "--ceiling-bot"), 10)
+    kept = json.loads(json.dumps(ceiling.identity()))
+    path.unlink()
+    again = Ceiling.of(kept)
+    assert again.bot.key() == ceiling.bot.key() and again.identity() == ceiling.identity()
+    assert again.bot.name == "search:worlds=4,rollout_bot=tuned-x"
