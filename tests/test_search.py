@@ -26,9 +26,14 @@ CONFIGS = sorted(bundled_configs().items())
 TINY = {"strategy": "search", "worlds": 2, "rollouts": 1}  # the budget tests play at
 
 
-def table(cfg):
-    """cfg with a tiny search at seat 0 and counters elsewhere: (cfg, rules vector, context)."""
-    cfg = cfg.replace(seats=[TINY] + ["counter"] * (cfg.players - 1))
+TUNED_ROLLOUT = {"strategy": "weights", "w_wild": -3.0, "w_action": 2.0, "w_next_color_odds": 1.0}
+"""A whole rollout bot (not a strategy's defaults, and a watching one)."""
+
+
+def table(cfg, rollout_bot="counter"):
+    """cfg with a tiny search at seat 0 (playing out with ``rollout_bot``) and counters
+    elsewhere: (cfg, rules vector, context)."""
+    cfg = cfg.replace(seats=[{**TINY, "rollout_bot": rollout_bot}] + ["counter"] * (cfg.players - 1))
     P, ctx = search_batch.split_params(to_params(cfg))
     return cfg, P, ctx
 
@@ -86,11 +91,13 @@ def permuted(st, rng):
 
 @pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
 @pytest.mark.parametrize("voids", [0, 1], ids=["uniform", "voids"])
-def test_no_peeking(name, path, voids):
+@pytest.mark.parametrize("rollout_bot", ["counter", TUNED_ROLLOUT], ids=["counter", "weights_table"])
+def test_no_peeking(name, path, voids, rollout_bot):
     """Permuting the hidden cards never changes the void limits, the sampled worlds nor the
     choice, under every bundled config (teams: a partner's hand is hidden too), with the
-    worlds dealt uniformly and within the voids the table saw."""
-    cfg, P, ctx = table(load_config(path))
+    worlds dealt uniformly and within the voids the table saw, and with the default rollout
+    bot or a whole tuned one."""
+    cfg, P, ctx = table(load_config(path), rollout_bot)
     ctx[search.C_SEAT0 + 5] = voids
     rng = np.random.default_rng(len(name))
     pool = np.zeros(MAX_CARDS, np.int64)

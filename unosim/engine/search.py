@@ -24,8 +24,8 @@ and the draw pile; with ``voids = 1`` uniformly among the deals that respect
 what every seat's draws showed (a seat that drew on red held no red: the voids section
 below), as closely as :func:`sample_world_within` says.
 
-The playouts: the search seat plays its ``rollout_bot`` (at that strategy's defaults)
-after the option, the other seats their own strategies, and the hand runs to its end
+The playouts: the search seat plays its ``rollout_bot`` (a strategy at its defaults, or
+a whole bot with its own parameters) after the option, the other seats their own strategies, and the hand runs to its end
 under every rule the engine plays.  The same world and the same random stream serve
 every option (common random numbers), so options differ by the option alone.  Every
 decision other than the card (the colour unless ``colours``, stack, challenge, drawn
@@ -33,7 +33,7 @@ card, jump-in, swap target, multi-play) is the rollout bot's, in the game as in 
 playouts.
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
-seat its rollout bot's code (:func:`unosim.engine.search_batch.split_params`), and the
+seat its rollout bot, code and parameters (:func:`unosim.engine.search_batch.split_params`), and the
 seats that search are listed in a context array ``ctx`` passed to the hand loop's step
 made with :func:`searched_turn` for the turn (:data:`searching_step`, from the engine's
 :func:`unosim.engine.hand.stepper`, wrapped by :func:`search_step`, which first brings

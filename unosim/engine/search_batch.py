@@ -12,8 +12,8 @@ from unosim.kernel.jit import jit, kernel
 from unosim.kernel.layout import S_DONE, S_LOGCAP
 from unosim.kernel.piles import build_deck
 from unosim.kernel.rng import stream_start
-from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS
-from unosim.rules.strategies import ROLLOUT_BOTS, STRATEGIES, WATCHERS, Strategy
+from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS, rollout_slots
+from unosim.rules.strategies import STRATEGIES, Strategy, watches
 from .batch import STREAM_HANDS, hand_dealer, write_row
 from .search import (C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, C_TRACK, C_VSTARTED, OBJ_HANDS, OBJ_POINTS,
                      search_step)
@@ -36,8 +36,10 @@ OBJECTIVE_AUTO = 2
 
 def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(rules vector, context) for a table with search seats: each search seat's block in
-    ``P`` becomes its rollout bot's code and that strategy's default parameters (what the
-    engine plays for it everywhere but the searched card), and the context lists the
+    ``P`` becomes its rollout bot, code and parameters, copied from the seat's rollout
+    region (``rollout_slots``, filled by ``to_params``: a bot named by strategy alone is that
+    strategy's defaults) -- what the engine plays for it everywhere but the searched
+    card -- and the context lists the
     seats that search with their ``worlds``, ``rollouts``, ``objective``, ``margin``,
     ``voids`` and ``colours`` (and whether the table keeps the void limits: some seat uses them).
 
@@ -55,13 +57,17 @@ def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.n
         margin = int(round(P[base + 5] * 1000))
         voids = int(P[base + 6])
         colours = int(P[base + 7])
-        name = ROLLOUT_BOTS[bot]
-        code, spec = STRATEGIES[name]
-        Pr[base:base + BOT_STRIDE] = 0.0
-        Pr[base] = float(code)
-        for i, (_, (default, allowed)) in enumerate(spec.items()):
-            Pr[base + 1 + i] = float(allowed.index(default)) if isinstance(default, str) else float(default)
-        if name in WATCHERS:
+        block = P[rollout_slots(s)]
+        code = int(block[0])
+        if not (0 <= code < Strategy.search) or code != bot:
+            raise ValueError(f"seat {s}: the rules vector has no rollout bot for its search "
+                             "(build it with unosim.rules.config.to_params)")
+        Pr[base:base + BOT_STRIDE] = block
+        name = Strategy._fields[code]
+        spec = STRATEGIES[name][1]
+        params = {p: (allowed[int(block[1 + i])] if isinstance(default, str) else block[1 + i])
+                  for i, (p, (default, allowed)) in enumerate(spec.items())}
+        if watches(name, params):
             Pr[P_WATCHERS] = 1.0
         c = C_SEAT0 + s * C_STRIDE
         ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin, voids, colours)

@@ -5,6 +5,9 @@ A bot is a strategy with its parameters.  Commands take it as
 * a strategy name: ``counter``;
 * a name with parameters: ``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML
   literals, as `unosim duel` always took them);
+* a search whose rollout bot is a bot file: ``search:rollout_bot=tuned.toml`` (the file is
+  read at once into the seat's inline table, ``rollout_bot = {name = ..., strategy = ...,
+  ...}``, so a run's config holds the whole bot and never depends on the file);
 * a bot file, a path ending in ``.toml``: the strategy and *every* one of its parameters,
   written by `unosim tune` or by hand (docs/bots.md "Bot files")::
 
@@ -41,7 +44,7 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib  # type: ignore[no-redef]
 
-__all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "parse_spec", "resolve_bot", "split_bots"]
+__all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "param_text", "parse_spec", "resolve_bot", "split_bots"]
 
 MAX_BOT_FILE = 64 * 1024
 """Bytes a bot file may hold: a bot is a dozen numbers; a bigger file is the wrong file."""
@@ -66,12 +69,59 @@ class Bot:
 
     def key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
         """What makes two bots the same bot (their strategy and parameters, not their name)."""
-        return self.strategy, tuple(sorted(self.params.items()))
+        return self.strategy, tuple(sorted((k, _frozen(v)) for k, v in self.params.items()))
 
 
 def is_bot_file(spec: str) -> bool:
-    """A spec names a file when it ends in ``.toml`` (then it must exist) or is a file."""
-    return spec.strip().lower().endswith(".toml") or Path(spec).is_file()
+    """A spec names a file when it ends in ``.toml`` (then it must exist) or is a file, unless
+    it is a strategy with parameters (``search:rollout_bot=tuned.toml``) or one parameter
+    of one (``rollout_bot=tuned.toml`` after a comma) -- and is no existing file."""
+    spec = spec.strip()
+    if Path(spec).is_file():
+        return True
+    head, colon, _ = spec.partition(":")
+    key, eq, _ = spec.partition("=")
+    if (colon and head.strip() in strategies()) or (eq and key.strip().isidentifier()):
+        return False
+    return spec.lower().endswith(".toml")
+
+
+ROLLOUT_PARAM = "rollout_bot"
+"""The parameter a command-line spec may give as a bot file (the search's rollout bot)."""
+
+
+def _with_bot_files(entry: dict[str, Any] | str, where: str) -> dict[str, Any] | str:
+    """``entry`` with a ``rollout_bot`` given as a bot file read into the whole bot (an inline
+    table with the file's name and every parameter), so the config a run keeps holds the
+    bot itself and never depends on the file again."""
+    if isinstance(entry, str) or not isinstance(entry.get(ROLLOUT_PARAM), str):
+        return entry
+    value = entry[ROLLOUT_PARAM].strip()
+    if value in strategies() or not (value.lower().endswith(".toml") or Path(value).is_file()):
+        return entry
+    bot = load_bot_file(value, f"{where}: {ROLLOUT_PARAM}")
+    return {**entry, ROLLOUT_PARAM: {"name": bot.name, "strategy": bot.strategy, **bot.params}}
+
+
+def param_text(value: Any) -> str:
+    """A bot parameter as a label shows it: a whole bot (a rollout bot's table) by its name,
+    else as ``strategy(p=v, ...)`` with the parameters that differ from the defaults."""
+    if not isinstance(value, dict):
+        return str(value)
+    if isinstance(value.get("name"), str):
+        return value["name"]
+    strategy = value.get("strategy")
+    spec = strategies().get(strategy, (0, {}))[1]
+    changed = [f"{p}={param_text(v)}" for p, v in value.items()
+               if p != "strategy" and (p not in spec or spec[p][0] != v)]
+    return f"{strategy}({', '.join(changed)})" if changed else str(strategy)
+
+
+def _frozen(value: Any) -> Any:
+    """A rollout bot's table as a hashable key, without its label (a bot is its parameters)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items() if k != "name"))
+    return value
 
 
 def _validated(entry: Any, where: str) -> tuple[str, dict[str, Any]]:
@@ -110,6 +160,8 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
                           f"{', '.join(strategies())}", where)
     strategy, params = _validated(data, f"{where} ({p})")  # unknown names and bad values first
     missing = [k for k in params if k not in data]
+    missing += [f"{k}.{p}" for k, v in params.items() if isinstance(v, dict) and isinstance(data.get(k), dict)
+                for p in v if p not in data[k] and p not in ("name", "strategy")]  # a rollout bot's, too
     if missing:
         raise ConfigError(f"{where}: {p} leaves out {', '.join(missing)}; a bot file lists every parameter "
                           f"of its strategy ({strategy!r}), so a changed default never changes the bot", where)
@@ -117,7 +169,8 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
 
 
 def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
-    """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated)."""
+    """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated; a rollout bot
+    given as a bot file is read, and checked, at once)."""
     name, _, rest = spec.partition(":")
     name = name.strip()
     if not rest.strip():
@@ -132,7 +185,7 @@ def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
         except tomllib.TOMLDecodeError:
             value = raw.strip()  # a bare word: an enum choice
         entry[key.strip()] = value
-    return entry
+    return _with_bot_files(entry, where)
 
 
 def resolve_bot(spec: str, where: str = "bot") -> Bot:

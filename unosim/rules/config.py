@@ -35,7 +35,7 @@ except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tom
 __all__ = [
     "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
     "default_config", "describe_keys", "load_config", "parse_config", "rules_markdown",
-    "safe_name", "strategies", "to_params",
+    "encode_rollout", "encode_seat", "safe_name", "strategies", "to_params",
 ]
 
 
@@ -259,8 +259,24 @@ def encode_seat(strategy: str, params: dict) -> np.ndarray:
     block[0] = float(code)
     for i, (p, (_, allowed)) in enumerate(spec.items()):
         v = params[p]
+        if isinstance(v, Mapping):  # a whole rollout bot: its strategy here, the bot in encode_rollout
+            v = v["strategy"]
         block[1 + i] = float(allowed.index(v)) if isinstance(v, str) else float(v)
     return block
+
+
+def encode_rollout(strategy: str, params: dict) -> np.ndarray:
+    """The ``BOT_STRIDE`` floats at ``slots.rollout_slots(seat)``: for a ``search`` seat its
+    rollout bot as :func:`encode_seat` writes a seat (a name: that strategy at its defaults);
+    for any other seat code -1 (nothing there)."""
+    if strategy != "search":
+        block = np.zeros(slots.BOT_STRIDE)
+        block[0] = -1.0
+        return block
+    bot = params["rollout_bot"]
+    if isinstance(bot, Mapping):
+        return encode_seat(bot["strategy"], bot)
+    return encode_seat(bot, {p: d for p, (d, _) in strategies()[bot][1].items()})
 
 
 def to_params(cfg: RulesConfig) -> np.ndarray:
@@ -268,7 +284,8 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
 
     Every registry key with a slot is encoded there (see :meth:`Key.encode`); the point
     table goes to ``P_SCORE0..+53`` (R1, H17, H5 giveaway); seat ``s`` gets its bot
-    (:func:`encode_seat`) at ``slots.seat_slots(s)``.  Seats beyond ``players`` get code -1."""
+    (:func:`encode_seat`) at ``slots.seat_slots(s)`` and, for a search seat, its rollout bot
+    (:func:`encode_rollout`) at ``slots.rollout_slots(s)``.  Seats beyond ``players`` get code -1."""
     P = np.zeros(slots.N_PARAMS, dtype=np.float64)
     for k in REGISTRY:
         if k.slot is not None:
@@ -278,8 +295,10 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
     for s in range(slots.MAX_PLAYERS):
         if s >= cfg.players:
             P[slots.seat_slots(s).start] = -1.0
+            P[slots.rollout_slots(s).start] = -1.0
             continue
         P[slots.seat_slots(s)] = encode_seat(*cfg.seats[s])
+        P[slots.rollout_slots(s)] = encode_rollout(*cfg.seats[s])
     P[slots.P_WATCHERS] = float(any(watches(name, params) for name, params in cfg.seats))
     return P
 

@@ -49,6 +49,18 @@ SLOTS = {**{n: i for i, n in enumerate(SWITCHES)}, **{n: P_FORMAT0 + i for i, n 
 for _name, _slot in SLOTS.items():
     globals()["P_" + _name.upper()] = _slot  # module integers, which numba folds like any other
 FORMAT_SLOTS = tuple(SLOTS[n] for n in FORMATS)
-N_PARAMS = P_FORMAT0 + len(FORMATS)
+
+# Per seat, the bot a ``search`` seat plays its playouts with (strategy code, then its
+# parameters, as a seat's block): a search seat's own block holds the search's parameters,
+# so a tuned rollout bot needs room of its own.  Only the search's set-up reads it
+# (engine.search_batch.split_params copies it into the seat's block); no turn does.
+P_ROLLOUT0 = P_FORMAT0 + len(FORMATS)
+N_PARAMS = P_ROLLOUT0 + MAX_PLAYERS * BOT_STRIDE
+
+
+def rollout_slots(seat: int) -> slice:
+    """The ``BOT_STRIDE`` slots of ``P`` holding the rollout bot of the search at ``seat``
+    (unused for any other seat): it moves with the seat, like :func:`seat_slots`."""
+    return slice(P_ROLLOUT0 + seat * BOT_STRIDE, P_ROLLOUT0 + (seat + 1) * BOT_STRIDE)
 assert len(SWITCHES) <= P_SCORE0 and len(set(SWITCHES)) == len(SWITCHES)
 del _name, _slot

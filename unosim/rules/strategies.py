@@ -21,7 +21,9 @@ Strategy = namedtuple("Strategy", ["random", "greedy", "wild_saver", "color_keep
 _RATE = (0.0, 1.0)
 ROLLOUT_BOTS = ("random", "greedy", "wild_saver", "color_keeper", "aggressor", "counter", "weights", "rlcard_random")
 """What a ``search`` seat may play its playouts with: every strategy but itself, in code order
-(a choice's index in ``P`` is then the strategy's code)."""
+(a choice's index in ``P`` is then the strategy's code).  A name is that strategy at its
+defaults; an inline table ``{strategy = ..., param = value, ...}`` is any such bot, tuned
+parameters included (validate.py checks it as a seat)."""
 _W = (-100.0, 100.0)
 
 STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
@@ -47,7 +49,8 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
     # Determinized Monte Carlo (unosim.engine.search): the card to play (or draw) is the
     # option whose playouts, from hidden cards re-dealt (within the voids opponents' draws
     # showed, ``voids = 1``), score best; every other
-    # decision is its rollout bot's.  Never a rollout bot of its own (no recursion).
+    # decision is its rollout bot's (a name, or a whole bot as an inline table).  Never a
+    # rollout bot of its own (no recursion).
     "search": (Strategy.search, {"worlds": (32, (1, 10_000)), "rollouts": (2, (1, 10_000)),
                                  "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("auto", ("hands", "points", "auto")),
                                  "margin": (2.0, (0.0, 10.0)), "voids": (1, (0, 1)),
@@ -67,8 +70,9 @@ WATCHING_PARAMS: dict[str, str] = {"weights": "w_next_color_odds"}
 def watches(name: str, params: dict) -> bool:
     """Whether a seat of strategy ``name`` with these (complete) parameters makes the table
     a watching one (``P_WATCHERS``)."""
-    if name == "search":  # its seat is its rollout bot at its defaults (unosim.engine.search)
-        return params["rollout_bot"] in WATCHERS
+    if name == "search":  # its seat plays as its rollout bot (unosim.engine.search)
+        bot = params["rollout_bot"]
+        return watches(bot["strategy"], bot) if isinstance(bot, dict) else bot in WATCHERS
     return name in WATCHERS or (name in WATCHING_PARAMS and float(params[WATCHING_PARAMS[name]]) != 0.0)
 
 

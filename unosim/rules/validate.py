@@ -190,10 +190,33 @@ def _check_seat(entry: Any, where: str, strat: Strategies) -> tuple[str, dict[st
             known = ", ".join(spec) or "(none)"
             raise ConfigError(f"{where}.{p}: unknown parameter of strategy {name!r}"
                               f"{did_you_mean(p, spec)}; its parameters: {known}", f"{where}.{p}")
-    params = {p: _check_param(f"{where}.{p}", given.get(p, d), d, allowed) for p, (d, allowed) in spec.items()}
+    params = {p: _bot_param(f"{where}.{p}", given.get(p, d), d, allowed, strat) for p, (d, allowed) in spec.items()}
     if label is not None:
         params["name"] = label.strip()
     return name, params
+
+
+def _bot_param(where: str, v: Any, default: Any, allowed: Any, strat: Strategies) -> Any:
+    """A bot parameter; one whose choices are strategies (the search's ``rollout_bot``)
+    also takes a whole bot as an inline table, checked exactly as a seat (every parameter
+    range-checked, the rest at their defaults) and kept with every parameter resolved, so
+    a tuned bot can be the one a search improves on.  The table's strategy must be one
+    of the choices (never ``search`` itself: no recursion)."""
+    bots = isinstance(default, str) and bool(allowed) and all(a in strat for a in allowed)
+    if bots and not isinstance(v, (str, Mapping)) or bots and isinstance(v, str) and v not in allowed:
+        raise ConfigError(f"{where}: {type_name(v)} is not one of {', '.join(allowed)}, nor a bot as an inline "
+                          f"table {{strategy = ..., param = value, ...}}", where)
+    if bots and isinstance(v, Mapping):
+        if "strategy" not in v:
+            raise ConfigError(f'{where}: an inline table needs strategy = "<name>"; allowed: {", ".join(allowed)}',
+                              where)
+        name = v.get("strategy")
+        if isinstance(name, str) and name in strat and name not in allowed:
+            raise ConfigError(f"{where}.strategy: {name!r} is not allowed here; allowed: {', '.join(allowed)}",
+                              f"{where}.strategy")
+        strategy, params = _check_seat(v, where, strat)
+        return {"strategy": strategy, **params}
+    return _check_param(where, v, default, allowed)
 
 
 def _check_param(where: str, v: Any, default: Any, allowed: Any) -> Any:

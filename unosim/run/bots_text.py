@@ -35,6 +35,8 @@ Seat = tuple[str, Mapping[str, Any]]
 
 
 def _value(v: Any) -> str:
+    if isinstance(v, Mapping):  # a search's whole rollout bot: ``tuned = weights (w_wild -3.39, ...)``
+        return bot_text(str(v.get("strategy")), v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
@@ -44,7 +46,8 @@ def _value(v: Any) -> str:
 
 def _changed(name: str, params: Mapping[str, Any]) -> list[str]:
     spec = STRATEGIES.get(name, (0, {}))[1]
-    return [f"{p} {_value(v)}" for p, v in params.items() if p != "name" and (p not in spec or spec[p][0] != v)]
+    return [f"{p} {_value(v)}" for p, v in params.items()
+            if p not in ("name", "strategy") and (p not in spec or spec[p][0] != v)]
 
 
 def _named(name: str, params: Mapping[str, Any]) -> str:

@@ -34,8 +34,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from unosim.rules.botfile import param_text
 from unosim.rules.config import RulesConfig, strategies, to_params
-from unosim.rules.params import seat_slots
+from unosim.rules.params import rollout_slots, seat_slots
 from unosim.kernel.layout import O_WINNER
 
 __all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "seat_of", "instance_at"]
@@ -44,11 +45,13 @@ __all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "sea
 def bot_label(name: str, params: dict[str, Any]) -> str:
     """The bot's own name when the config gives one (``name = "tuned"`` in its inline
     table, as a bot file has), else ``name``, or ``name(p=v, ...)`` listing the
-    parameters that differ from the defaults (a tuned bot's 14 would fill a legend)."""
+    parameters that differ from the defaults (a tuned bot's 14 would fill a legend); a
+    search's rollout bot given whole shows by its own name the same way:
+    ``search(rollout_bot=tuned-standard-2p)``."""
     if isinstance(params.get("name"), str):
         return params["name"]
     spec = strategies().get(name, (0, {}))[1]
-    changed = [f"{p}={v}" for p, v in params.items() if p not in spec or spec[p][0] != v]
+    changed = [f"{p}={param_text(v)}" for p, v in params.items() if p not in spec or spec[p][0] != v]
     return f"{name}({', '.join(changed)})" if changed else name
 
 
@@ -63,10 +66,12 @@ def instance_at(seat: int | np.ndarray, rotation: int | np.ndarray, n: int) -> A
 
 
 def rotated_params(P: np.ndarray, n: int, r: int) -> np.ndarray:
-    """A copy of ``P`` with every seat's strategy block moved r seats on (seat i -> i + r)."""
+    """A copy of ``P`` with every seat's strategy block (and a search's rollout bot) moved r
+    seats on (seat i -> i + r)."""
     Q = P.copy()
     for i in range(n):
         Q[seat_slots((i + r) % n)] = P[seat_slots(i)]
+        Q[rollout_slots((i + r) % n)] = P[rollout_slots(i)]
     return Q
 
 

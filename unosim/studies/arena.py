@@ -43,8 +43,8 @@ import numpy as np
 from unosim.engine.matches import M_CHIPS0, M_CHIPS_END, M_MATCH, M_NEG0, M_NEG_END, M_POS0, M_POS_END
 from unosim.kernel.layout import O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER
 from unosim.rules.botfile import Bot
-from unosim.rules.config import RulesConfig, encode_seat, to_params
-from unosim.rules.params import P_WATCHERS, seat_slots
+from unosim.rules.config import RulesConfig, encode_rollout, encode_seat, to_params
+from unosim.rules.params import P_WATCHERS, rollout_slots, seat_slots
 from unosim.rules.strategies import watches
 from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
@@ -170,6 +170,7 @@ class Arena:
         """``P`` with ``bot`` at config seat 0."""
         P = self.P.copy()
         P[seat_slots(0)] = encode_seat(bot.strategy, bot.params)
+        P[rollout_slots(0)] = encode_rollout(bot.strategy, bot.params)
         P[P_WATCHERS] = float(self._watch or watches(bot.strategy, bot.params))
         return P
 

@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
-from unosim.rules.botfile import Bot, resolve_bot
+from unosim.rules.botfile import Bot, param_text, resolve_bot
 from unosim.rules.config import ConfigError, RulesConfig, strategies, to_params
 from unosim.rules.validate import check_seats
 from unosim.run.jobs import RunError
@@ -166,7 +166,7 @@ class Ceiling:
             raise RunError(f"--ceiling: the kept output's ceiling settings are unreadable ({e}); use --force to "
                            "redo the folder, or choose another --out") from None
         defaults = {k: d for k, (d, _) in strategies()[strategy][1].items()}
-        spec = ",".join(f"{k}={v}" for k, v in params.items() if v != defaults[k])
+        spec = ",".join(f"{k}={param_text(v)}" for k, v in params.items() if v != defaults[k])
         return cls(Bot(strategy + (f":{spec}" if spec else ""), strategy, params), deals)
 
 
