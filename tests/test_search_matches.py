@@ -149,5 +149,7 @@ def test_a_search_match_run_announces_its_own_kernel(monkeypatch):
     compiling(mode, True, None, SEARCH_TABLE.replace(seats=["counter", "counter"]))
     compiling(MODES["hands"], True, None, SEARCH_TABLE)
     compiling(MODES["hands"], True, None, SEARCH_TABLE.replace(seats=["counter", "counter"]))
-    assert named == [("search_matches",), ("search_matches",), ("matches",), ("search_hands",), ("hands",)]
+    compiling(MODES["hands"], True, None, configs=[SEARCH_TABLE, SEARCH_TABLE.replace(seats=["counter", "counter"])])
+    assert named == [("search_matches",), ("search_matches",), ("matches",), ("search_hands",), ("hands",),
+                     ("hands", "search_hands")]
     assert "search_matches" in warmup.KERNELS

@@ -4,7 +4,7 @@ one-line user errors, config loading, the compile notice, the Dask client, resul
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,11 +28,12 @@ SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (tc
 CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
-def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None) -> Any:
-    """Say at once, on stderr, when the kernel of this command's run mode (a
+def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, configs: Sequence[Any] = ()) -> Any:
+    """Say at once, on stderr, when a kernel of this command's run mode (a
     :class:`unosim.run.modes.Mode`) must compile first (even --quiet: minutes of silence
-    read as a hang); nothing on Dask, whose workers compile.  ``cfg``: the run's config,
-    whose search seats make the run play the search tables' kernel."""
+    read as a hang); nothing on Dask, whose workers compile.  ``cfg`` (or ``configs``, a
+    sweep's points): the run's configs, whose search seats make the run play the search
+    tables' kernel."""
     from contextlib import nullcontext
 
     if client is not None:
@@ -40,9 +41,12 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None) -> An
     from unosim.run.warmup import compile_notice
 
     kernel = mode.file_mode  # a mode's parts name the kernel that wrote them
-    if cfg is not None and any(name == "search" for name, _ in cfg.seats) and kernel in ("hands", "matches"):
-        kernel = f"search_{kernel}"  # a table with search seats has kernels of its own
-    return compile_notice((kernel,), quiet=quiet)
+    tables = [cfg] if cfg is not None else list(configs)
+    if kernel not in ("hands", "matches") or not tables:
+        return compile_notice((kernel,), quiet=quiet)
+    # a table with search seats has kernels of its own
+    return compile_notice(tuple(sorted({f"search_{kernel}" if any(name == "search" for name, _ in c.seats) else kernel
+                                        for c in tables})), quiet=quiet)
 
 
 def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

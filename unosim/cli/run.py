@@ -165,7 +165,8 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         bar = tqdm(total=total, unit=sw.run_mode.unit, unit_scale=True,
                    file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
         try:
-            with warnings.catch_warnings(), one_line(out_path), compiling(sw.run_mode, quiet, client):
+            notice = compiling(sw.run_mode, quiet, client, configs=[p.cfg for p in sw.points])
+            with warnings.catch_warnings(), one_line(out_path), notice:
                 warnings.simplefilter("ignore")  # sw.warnings were printed above
                 s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
                               progress=bar.update)
