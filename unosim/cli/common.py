@@ -38,15 +38,11 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, confi
 
     if client is not None:
         return nullcontext()
-    from unosim.run.warmup import compile_notice
+    from unosim.run.warmup import compile_notice, kernel_for
 
-    kernel = mode.file_mode  # a mode's parts name the kernel that wrote them
+    kind = mode.file_mode  # a mode's parts name the kernel that wrote them
     tables = [cfg] if cfg is not None else list(configs)
-    if kernel not in ("hands", "matches") or not tables:
-        return compile_notice((kernel,), quiet=quiet)
-    # a table with search seats has kernels of its own
-    return compile_notice(tuple(sorted({f"search_{kernel}" if any(name == "search" for name, _ in c.seats) else kernel
-                                        for c in tables})), quiet=quiet)
+    return compile_notice(tuple(sorted({kernel_for(kind, c) for c in tables})) or (kind,), quiet=quiet)
 
 
 def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

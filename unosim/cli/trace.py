@@ -39,7 +39,7 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     if rotation is not None and not 0 <= rotation < cfg.players:
         raise UserError(f"--rotation: a run of {cfg.players} players has rotations 0-{cfg.players - 1} "
                         f"(got {rotation})")
-    from unosim.run.warmup import compile_notice
+    from unosim.run.warmup import compile_notice, kernel_for
 
     if (match is not None or tournament is not None) and any(name == "search" for name, _ in cfg.seats):
         raise UserError("bots.seats: a table with a search seat traces hands of hands runs, not yet "
@@ -50,8 +50,8 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     elif tournament is not None:
         kernels = ("trace_tournament",)
         go = lambda: _trace_tournament(cfg, seed, tournament, rnd, table, hand, rotation)  # noqa: E731
-    else:  # a table with search seats replays its hands with the search kernels' trace
-        kernels = ("search_trace",) if any(name == "search" for name, _ in cfg.seats) else ("trace",)
+    else:
+        kernels = (kernel_for("trace", cfg),)
         go = lambda: describe(cfg, seed, hand, rotation)  # noqa: E731
     with compile_notice(kernels):
         lines = go()

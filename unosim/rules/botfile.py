@@ -97,7 +97,7 @@ def _with_bot_files(entry: dict[str, Any] | str, where: str) -> dict[str, Any] |
     if isinstance(entry, str) or not isinstance(entry.get(ROLLOUT_PARAM), str):
         return entry
     value = entry[ROLLOUT_PARAM].strip()
-    if value in strategies() or not (value.lower().endswith(".toml") or Path(value).is_file()):
+    if value in strategies() or not is_bot_file(value):
         return entry
     bot = load_bot_file(value, f"{where}: {ROLLOUT_PARAM}")
     return {**entry, ROLLOUT_PARAM: {"name": bot.name, "strategy": bot.strategy, **bot.params}}

@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 
 from unosim.rules.botfile import param_text
-from unosim.rules.config import RulesConfig, strategies, to_params
+from unosim.rules.config import RulesConfig, to_params
 from unosim.rules.params import rollout_slots, seat_slots
 from unosim.kernel.layout import O_WINNER
 
@@ -48,11 +48,7 @@ def bot_label(name: str, params: dict[str, Any]) -> str:
     parameters that differ from the defaults (a tuned bot's 14 would fill a legend); a
     search's rollout bot given whole shows by its own name the same way:
     ``search(rollout_bot=tuned-standard-2p)``."""
-    if isinstance(params.get("name"), str):
-        return params["name"]
-    spec = strategies().get(name, (0, {}))[1]
-    changed = [f"{p}={param_text(v)}" for p, v in params.items() if p not in spec or spec[p][0] != v]
-    return f"{name}({', '.join(changed)})" if changed else name
+    return param_text({**params, "strategy": name})
 
 
 def seat_of(instance: int | np.ndarray, rotation: int | np.ndarray, n: int) -> Any:

@@ -22,7 +22,7 @@ import numpy as np
 
 from unosim.kernel.cache import cache_folder
 
-__all__ = ["KERNELS", "cold_kernels", "compile_notice", "warm", "warmup"]
+__all__ = ["KERNELS", "cold_kernels", "compile_notice", "kernel_for", "warm", "warmup"]
 
 EXPECTED = "about a minute on 2 cores"
 
@@ -138,6 +138,14 @@ KERNELS: dict[str, Callable[[], tuple[Any, Callable[[], None]]]] = {
     "trace": _trace, "search_trace": _search_trace, "tournaments": _tournaments, "trace_match": _trace_match,
     "trace_tournament": _trace_tournament}
 """Every entry point the commands call: name -> (dispatcher, a call that compiles it)."""
+
+
+def kernel_for(kind: str, cfg: Any) -> str:
+    """The kernel a table of ``cfg`` plays for ``kind`` (``hands``, ``matches``, ``trace``, or
+    any other entry of :data:`KERNELS`): a table with search seats has its own."""
+    if kind in ("hands", "matches", "trace") and any(name == "search" for name, _ in cfg.seats):
+        return f"search_{kind}"
+    return kind
 
 
 def _cached(dispatcher: Any) -> bool:

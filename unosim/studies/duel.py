@@ -197,10 +197,10 @@ def duel_kernels(a: str, b: str, *, players: int = 2, seed: int = 0, others: str
                  cfg: RulesConfig | None = None, matches: bool = False) -> tuple[str, ...]:
     """The kernels (:data:`unosim.run.warmup.KERNELS`) the duel's tables play, after the
     checks every duel makes: a command announces their compile before the first deal."""
-    tables = _tables(a, b, players, seed, others, cfg)
+    from unosim.run.warmup import kernel_for
+
     kind = "matches" if matches else "hands"
-    return tuple(sorted({f"search_{kind}" if any(name == "search" for name, _ in table.seats) else kind
-                         for _, table in tables}))
+    return tuple(sorted({kernel_for(kind, table) for _, table in _tables(a, b, players, seed, others, cfg)}))
 
 
 def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0, others: str | None = None,
