@@ -3,7 +3,6 @@ one-line user errors, config loading, the compile notice, the Dask client, resul
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
