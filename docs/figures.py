@@ -139,6 +139,42 @@ def search_matches(work: Path) -> str:
     return "\n".join(rows)
 
 
+SEARCH_CHANGES = ((2, 3000), (4, 3000))
+"""(players, deals) of the table of how often the search's choices change a hand."""
+
+
+def search_changes(work: Path) -> str:
+    """docs/bots.md: how often the search plays otherwise than its rollout bot in a way
+    that changes the hand: seat 0 a search or a `counter` at a table of `counter`s, the
+    same deals (seed 0), and the hands whose row differs in any figure (the search left
+    counter's card at least once, and it mattered to the hand); then seat 0's wins, paired
+    by deal."""
+    import numpy as np
+
+    from unosim.kernel.layout import O_STALLED, O_WINNER
+    from unosim.rules.config import default_config, to_params
+    from unosim.run.play import play_chunk
+    from unosim.run.workers import check_workers, kernel_workers
+
+    w = check_workers(None)
+    rows = ["| Players | Deals | Hands the search changed | Seat 0 wins: search / counter | Search - counter |",
+            "|---|---|---|---|---|"]
+    for n, deals in SEARCH_CHANGES:
+        out = []
+        for first in ("search", "counter"):
+            cfg = default_config().with_values({"players": n, "seats": [first] + ["counter"] * (n - 1)})
+            with kernel_workers(w):
+                out.append(np.array(play_chunk(to_params(cfg), 0, 0, deals, w, None)[:deals]))
+        found, base = out
+        changed = np.any(found != base, axis=1).mean()
+        won = [((r[:, O_WINNER] == 0) & (r[:, O_STALLED] == 0)).astype(float) for r in out]
+        d = won[0] - won[1]
+        half = 1.96 * d.std(ddof=1) / np.sqrt(deals)
+        rows.append(f"| {n} | {deals:,} | {changed:.1%} | {won[0].mean():.2%} / {won[1].mean():.2%} | "
+                    f"{100 * d.mean():+.2f} [{100 * (d.mean() - half):+.2f}, {100 * (d.mean() + half):+.2f}] |")
+    return "\n".join(rows)
+
+
 def _bot_toml(path: Path) -> dict:
     import tomllib
 
@@ -251,6 +287,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "search_budget": search_budget,
     "search_strength": search_strength,
     "search_matches": search_matches,
+    "search_changes": search_changes,
 }
 # docs/skill.md's blocks: one `unosim skill` run read by several blocks (docs/skill_figures.py)
 from skill_figures import FIGURES as _SKILL  # noqa: E402  (docs/ is on sys.path when this module is)
