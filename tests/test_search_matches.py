@@ -153,3 +153,36 @@ def test_a_search_match_run_announces_its_own_kernel(monkeypatch):
     assert named == [("search_matches",), ("search_matches",), ("matches",), ("search_hands",), ("hands",),
                      ("hands", "search_hands")]
     assert "search_matches" in warmup.KERNELS
+
+
+def test_a_search_table_is_played_in_short_kernel_calls_with_the_same_rows(monkeypatch):
+    """play_chunk and play_match_chunk split a search table's chunk into calls of
+    SEARCH_HANDS_PER_WORKER hands (SEARCH_MATCHES_PER_WORKER matches) per worker, so Ctrl-C
+    and SIGTERM are answered between calls; the rows are those of one call."""
+    from unosim.engine import search_batch
+    from unosim.rules.config import to_params
+    from unosim.run import play as R
+
+    P = to_params(SEARCH_TABLE)
+    calls: list[int] = []
+    kernel = search_batch.play_hands
+
+    def counting(Pr, seats, seed, start, count, *a):
+        calls.append(count)
+        return kernel(Pr, seats, seed, start, count, *a)
+
+    monkeypatch.setattr(search_batch, "play_hands", counting)
+    whole = R.play_chunk(P, 3, 10, 7, 2).copy()
+    assert calls == [7], calls
+    monkeypatch.setattr(R, "SEARCH_HANDS_PER_WORKER", 1)
+    calls.clear()
+    short = R.play_chunk(P, 3, 10, 7, 2)
+    assert calls == [2, 2, 2, 1], calls  # one hand per worker per call, 2 workers
+    np.testing.assert_array_equal(short, whole)
+    calls.clear()
+    plain = R.play_chunk(to_params(SEARCH_TABLE.replace(seats=["greedy", "counter"])), 3, 10, 7, 2)
+    assert calls == [] and len(plain) == 7  # a table without a search seat: the plain kernel, one call
+
+    one = R.play_match_chunk(P, 5, 0, 5, 2, split=True)
+    monkeypatch.setattr(R, "SEARCH_MATCHES_PER_WORKER", 1)
+    np.testing.assert_array_equal(R.play_match_chunk(P, 5, 0, 5, 2, split=True), one)

@@ -30,35 +30,3 @@ def test_a_tuning_field_of_search_bots(tmp_path: Path):
     assert f"field {TINY}," in res.output, res.output
     check = json.loads((tmp_path / "tn" / "check.json").read_text())
     assert check["deals"] == 8 and 0.0 <= check["tuned_vs_field"]["share"] <= 1.0, check
-
-
-def test_a_search_duel_is_played_in_small_calls_and_the_same_duel(monkeypatch):
-    """A duel with a search seat plays SEARCH_CHUNK deals (SEARCH_MATCH_CHUNK matches) per
-    kernel call, so a stop is answered between calls, and any chunking plays the same duel."""
-    from unosim.studies import duel as D
-
-    calls: list[int] = []
-    play = D.play_chunk
-
-    def counting(Q, seed, start, count, *a, **k):
-        calls.append(count)
-        return play(Q, seed, start, count, *a, **k)
-
-    monkeypatch.setattr(D, "play_chunk", counting)
-    whole = D.duel(TINY, "counter", players=2, hands=5, seed=3, workers=1)
-    assert calls == [5] * 2, calls  # heads-up: one seating, two rotations, a call each
-    monkeypatch.setattr(D, "SEARCH_CHUNK", 2)
-    calls.clear()
-    small = D.duel(TINY, "counter", players=2, hands=5, seed=3, workers=1)
-    assert calls == [2, 2, 1] * 2, calls
-    assert (small.diff, small.diff_low, small.diff_high) == (whole.diff, whole.diff_low, whole.diff_high)
-    assert D.render(small) == D.render(whole)
-
-    calls.clear()
-    D.duel("greedy", "counter", players=2, hands=5, seed=3, workers=1)
-    assert calls == [5] * 2, calls  # a table without a search seat keeps the plain chunk
-
-    one = D.duel_matches(TINY, "counter", players=2, matches=3, seed=1, workers=1)
-    monkeypatch.setattr(D, "SEARCH_MATCH_CHUNK", 1)
-    many = D.duel_matches(TINY, "counter", players=2, matches=3, seed=1, workers=1)
-    assert D.render_matches(many) == D.render_matches(one)  # (a match's points_left is NaN: != itself)

@@ -32,6 +32,12 @@ __all__ = ["MatchPlayer", "Player", "RotatedMatchPlayer", "RotatedPlayer", "Rota
 
 _START_ROWS = 2048
 _BLOCKS_PER_WORKER = 8
+SEARCH_HANDS_PER_WORKER = 128
+"""At a table with search seats, a chunk is played in kernel calls of this many hands per
+worker (:data:`SEARCH_MATCHES_PER_WORKER` matches): a call cannot be stopped, so Ctrl-C
+and SIGTERM wait for it, and there a hand costs about a thousand plain ones.  Every hand's
+randomness comes from its index, so the calls change no row."""
+SEARCH_MATCHES_PER_WORKER = 8
 
 
 # --------------------------------------------------------------------------- hands
@@ -53,7 +59,10 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
     try:
         if search_batch.has_search(P):  # a table with search seats has a kernel of its own
             Pr, seats = search_batch.split_params(P)
-            search_batch.play_hands(Pr, seats, seed, start, count, out, max(1, min(count, workers * 16)))
+            step = SEARCH_HANDS_PER_WORKER * workers
+            for a in range(0, count, step):
+                m = min(step, count - a)
+                search_batch.play_hands(Pr, seats, seed, start + a, m, out[a:a + m], max(1, min(m, workers * 16)))
         else:
             play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
     finally:
@@ -125,11 +134,16 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
     table with search seats plays them with its own kernel (the same match loop)."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
-    seats = None
-    if search_batch.has_search(P):
-        P, seats = search_batch.split_params(P, matches=True)
     if slabs is None or slabs.max_hands != max_hands:
         slabs = Slabs(workers, max_hands)
+    seats = None
+    if search_batch.has_search(P):
+        step = SEARCH_MATCHES_PER_WORKER * workers
+        if count > step:  # short kernel calls (SEARCH_HANDS_PER_WORKER), rows in match order as one call's
+            parts = [play_match_chunk(P, seed, a, min(step, start + count - a), workers, max_hands, slabs, split)
+                     for a in range(start, start + count, step)]
+            return np.concatenate(parts)
+        P, seats = search_batch.split_params(P, matches=True)
     pending = [(start, start + count)]
     segments: list[tuple[int, np.ndarray]] = []
     nrows = np.zeros(slabs.blocks, np.int64)

@@ -67,12 +67,6 @@ MAX_DEALS = 10_000_000
 """Deals one duel may play: the per-deal counts are held in memory."""
 MATCH_CHUNK = 2_000
 """Matches per kernel call (a match of the official rules is some 10-30 rows)."""
-SEARCH_CHUNK = 200
-"""Deals per kernel call at a table with a search seat, and :data:`SEARCH_MATCH_CHUNK`
-matches: a kernel call cannot be stopped, and there a hand costs about a thousand plain
-ones, so with the plain chunks Ctrl-C or SIGTERM would wait for a whole seating.  Every
-hand's randomness comes from its index, so the chunking changes no result."""
-SEARCH_MATCH_CHUNK = 20
 MAX_MATCHES = 1_000_000
 """Matches one duel may play per seating."""
 
@@ -199,13 +193,6 @@ def _tables(a: str, b: str, players: int, seed: int, others: str | None,
             for roles in seatings(players, others is not None)]
 
 
-def _searches(table: RulesConfig) -> bool:
-    """Whether a seat of ``table`` is a search player (:data:`SEARCH_CHUNK`)."""
-    from unosim.run.warmup import kernel_for
-
-    return kernel_for("hands", table) == "search_hands"
-
-
 def duel_kernels(a: str, b: str, *, players: int = 2, seed: int = 0, others: str | None = None,
                  cfg: RulesConfig | None = None, matches: bool = False) -> tuple[str, ...]:
     """The kernels (:data:`unosim.run.warmup.KERNELS`) the duel's tables play, after the
@@ -232,11 +219,10 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
     for roles, table in tables:
         P = to_params(table)
         alone = [r for r in ("A", "B") if roles.count(r) == 1] + (["O"] if "O" in roles else [])
-        chunk = SEARCH_CHUNK if _searches(table) else CHUNK
         for rot in range(n):
             Q = rotated_params(P, n, rot)
-            for start in range(0, hands, chunk):
-                count = min(chunk, hands - start)
+            for start in range(0, hands, CHUNK):
+                count = min(CHUNK, hands - start)
                 with kernel_workers(w):
                     rows = play_chunk(Q, seed, start, count, w, buffer)
                 if buffer is None or len(rows) > len(buffer):
@@ -356,11 +342,10 @@ def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed
     for roles, table in tables:
         P = to_params(table)
         alone = [r for r in ("A", "B") if roles.count(r) == 1] + (["O"] if "O" in roles else [])
-        chunk = SEARCH_MATCH_CHUNK if _searches(table) else MATCH_CHUNK
         for rot in range(n):
             Q = rotated_params(P, n, rot)
-            for start in range(0, matches, chunk):
-                count = min(chunk, matches - start)
+            for start in range(0, matches, MATCH_CHUNK):
+                count = min(MATCH_CHUNK, matches - start)
                 with kernel_workers(w):
                     rows = play_match_chunk(Q, seed, start, count, w, max_hands, slabs, split=True)
                 hands += len(rows)
