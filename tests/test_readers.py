@@ -85,7 +85,7 @@ def _sweep_file(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("command, kept", [
     ("sweep", "every finished part of every point is kept"),
     ("league", "every finished part of every table is kept"),
-    ("skill", "skill.parquet keeps every finished point"),
+    ("skill", "every finished point is kept"),
     ("tune", None),
     ("duel", "nothing was written"),
 ])

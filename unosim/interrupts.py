@@ -31,7 +31,7 @@ _KEPT = {
     "run": "every finished part is kept",
     "sweep": "every finished part of every point is kept",
     "league": "every finished part of every table is kept",
-    "skill": "skill.parquet keeps every finished point",
+    "skill": "every finished point is kept (on Dask every finished replicate and ceiling measurement too)",
     "tune": "the search's mean so far is written as bot.toml when the search was stopped; files written are kept",
     "plot": "the figures written so far are kept",
 }
