@@ -151,6 +151,7 @@ def search_changes(work: Path) -> str:
     by deal."""
     import numpy as np
 
+    from unosim.analysis.stats import z_value
     from unosim.kernel.layout import O_STALLED, O_WINNER
     from unosim.rules.config import default_config, to_params
     from unosim.run.play import play_chunk
@@ -169,7 +170,7 @@ def search_changes(work: Path) -> str:
         changed = np.any(found != base, axis=1).mean()
         won = [((r[:, O_WINNER] == 0) & (r[:, O_STALLED] == 0)).astype(float) for r in out]
         d = won[0] - won[1]
-        half = 1.96 * d.std(ddof=1) / np.sqrt(deals)
+        half = z_value(0.95) * d.std(ddof=1) / np.sqrt(deals)
         rows.append(f"| {n} | {deals:,} | {changed:.1%} | {won[0].mean():.2%} / {won[1].mean():.2%} | "
                     f"{100 * d.mean():+.2f} [{100 * (d.mean() - half):+.2f}, {100 * (d.mean() + half):+.2f}] |")
     return "\n".join(rows)

@@ -120,6 +120,19 @@ def test_child_measures_and_a_failing_child_stops_the_run() -> None:
         H.child([sys.executable, "-c", "import sys; sys.stderr.write('boom'); sys.exit(3)"], what="the probe")
 
 
+def test_bytecode_compiles_a_tree_as_an_install_would_and_a_broken_one_stops(tmp_path) -> None:
+    """Children start from compiled bytecode (PYTHONDONTWRITEBYTECODE or not), as an
+    installed unosim does; a module that does not compile stops the benchmark."""
+    pkg = tmp_path / "unosim"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("X = 1\n")
+    H.bytecode(tmp_path)
+    assert list((pkg / "__pycache__").glob("__init__.*.pyc"))
+    (pkg / "broken.py").write_text("def (:\n")
+    with pytest.raises(SystemExit, match="could not compile"):
+        H.bytecode(tmp_path)
+
+
 def test_revision_exports_a_tree_its_children_import_and_removes_it() -> None:
     with H.revision("HEAD") as tree:
         assert (tree.path / "unosim" / "__init__.py").is_file() and tree.script("harness").is_file()
