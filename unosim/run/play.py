@@ -139,7 +139,7 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
     seats = None
     if search_batch.has_search(P):
         step = SEARCH_MATCHES_PER_WORKER * workers
-        if count > step:  # short kernel calls (SEARCH_HANDS_PER_WORKER), rows in match order as one call's
+        if count > step:  # short kernel calls (SEARCH_MATCHES_PER_WORKER), rows in match order as one call's
             parts = [play_match_chunk(P, seed, a, min(step, start + count - a), workers, max_hands, slabs, split)
                      for a in range(start, start + count, step)]
             return np.concatenate(parts)
