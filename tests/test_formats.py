@@ -21,6 +21,11 @@ def test_formats_report_pools_every_seat_and_plots(tmp_path: Path) -> None:
     t = rep.table.set_index("key")
     assert list(t.index) == [name for name, *_ in FORMATS]
     assert t.loc["single hand", "n"] == 300 * 4, "every deal once per seat rotation"
+    # ... so its interval is the rotated run's own, a deal one cluster (not Wilson over 1,200 hands)
+    hand = rp.summarize(runs["hands"]).table
+    own = hand[(hand["section"] == "bot") & (hand["figure"] == "win_share") & (hand["key"] == "counter")].iloc[0]
+    assert own["clusters"] == 300
+    assert (t.loc["single hand", "low"], t.loc["single hand", "high"]) == (own["low"], own["high"])
     assert (t["low"] <= t["value"]).all() and (t["value"] <= t["high"]).all() and (t["even_share"] == 0.25).all()
     # the tournament share is the strong bot's champion credit, pooled over its player numbers
     credit = sum(tournament_outcomes(p)[f"pos_win_{i}"].sum() for i, p in enumerate(runs["tournaments"]))

@@ -1,6 +1,7 @@
 """Seat-rotated hand runs (``unosim run --hands N --rotate-seats``): every deal is played
-once per rotation, so the report's shares count a deal as one cluster (stream.ClusterSums,
-stats.clustered_share); unrotated files keep the per-hand Wilson intervals.
+once per rotation, so the report's shares and means count a deal as one cluster
+(stream.ClusterSums, stats.clustered_share, stats.clustered_mean), and so do comparisons
+of them (stats.diff_intervals); unrotated files keep the per-hand Wilson and t intervals.
 
 Synthetic files with the engine's schema (tests/result_files.py): nothing compiles.
 """
@@ -41,8 +42,10 @@ def _rotated(path: Path, deals: int = 60, players: int = 3, seed: int = 3, repea
                 "winner": np.where(stalled, -1, w), "stalled": stalled,
                 **{f"bot_{s}": BOTS[inst_at[s]] for s in range(players)}}))
     df = pd.concat(frames, ignore_index=True)
+    # game length: the deal's own length (its cards) plus a little per rotation
+    df["turns"] = (20 + 3 * (df["hand"] % 7) + rng.integers(0, 3, len(df))).astype(np.int64)
     cols = {"dealer": df["dealer"], "winner": df["winner"], "stalled": df["stalled"],
-            "winning_team": df["winner"].clip(lower=0), "turns": np.full(len(df), 30)}
+            "winning_team": df["winner"].clip(lower=0), "turns": df["turns"]}
     cols.update({f"bot_{s}": df[f"bot_{s}"] for s in range(players)})
     table = result_table(len(df), players, cols)
     table = table.set_column(0, "hand", pa.array(df["hand"].to_numpy(np.int64)))
@@ -59,7 +62,7 @@ def _rotated(path: Path, deals: int = 60, players: int = 3, seed: int = 3, repea
 
 def _row(rep: rp.Report, section: str, figure: str, key: str) -> pd.Series:
     t = rep.table
-    rows = t[(t["section"] == section) & (t["figure"] == figure) & (t["key"] == key)]
+    rows = t[(t["section"] == section) & (t["figure"] == figure) & (t["key"] == key) & t["stat"].isin(["share", "mean"])]
     assert len(rows) == 1, rows
     return rows.iloc[0]
 
@@ -95,6 +98,47 @@ def test_rotated_hand_shares_use_the_deal_as_cluster(tmp_path):
     wins = _row(rep, "bot", "win_share", "counter")
     wilson = stats.proportion(wins["successes"], wins["n"])
     assert wins["high"] - wins["low"] > 1.2 * (wilson.high - wilson.low)
+
+
+def test_rotated_hand_means_use_the_deal_as_cluster(tmp_path):
+    """Mean turns of a rotated run: the per-hand mean, its interval stats.clustered_mean of
+    the per-deal sums (the deal decides most of the length, so wider than the per-hand t),
+    the per-hand sd kept for Cohen's d, and the number of deals in ``clusters``."""
+    df = _rotated(tmp_path / "r.parquet")
+    rep = rp.hand_report(tmp_path / "r.parquet")
+    row = _row(rep, "length", "turns", "")
+    by = df.groupby("hand")["turns"]
+    _check(row, stats.clustered_mean(by.sum().to_numpy(float), by.size().to_numpy(float)))
+    assert row["value"] == pytest.approx(df["turns"].mean())
+    assert row["sd"] == pytest.approx(df["turns"].std(ddof=1)) and row["n"] == len(df) and row["clusters"] == 60
+    t = stats.mean_interval(df["turns"])
+    assert row["high"] - row["low"] > 1.5 * (t.high - t.low)
+    assert _row(rep, "seat", "win_share", "0")["clusters"] == 60
+
+
+def test_comparing_rotated_runs_keeps_the_deal_as_cluster(tmp_path):
+    """compare() of two rotated runs: every share and mean difference is built from the two
+    clustered intervals (stats.diff_intervals), never from hands and successes alone."""
+    _rotated(tmp_path / "a.parquet", seed=3)
+    _rotated(tmp_path / "b.parquet", seed=4)
+    a, b = rp.hand_report(tmp_path / "a.parquet"), rp.hand_report(tmp_path / "b.parquet")
+    cmp = rp.compare(a, b).table
+    for section, figure, key in (("length", "turns", ""), ("bot", "win_share", "counter"), ("hands", "stalled", "")):
+        ra, rb = _row(a, section, figure, key), _row(b, section, figure, key)
+        want = stats.diff_intervals(rb["value"], rb["low"], rb["high"], ra["value"], ra["low"], ra["high"])
+        got = cmp[(cmp["section"] == section) & (cmp["figure"] == figure) & (cmp["key"] == key)
+                  & cmp["stat"].isin(["share", "mean"])].iloc[0]
+        assert got["diff"] == pytest.approx(want.estimate)
+        assert got["low"] == pytest.approx(want.low) and got["high"] == pytest.approx(want.high)
+    # unrotated files keep Welch for the means
+    _rotated(tmp_path / "c.parquet", rotation=False)
+    _rotated(tmp_path / "d.parquet", seed=4, rotation=False)
+    c, d = rp.hand_report(tmp_path / "c.parquet"), rp.hand_report(tmp_path / "d.parquet")
+    got = rp.compare(c, d).table.set_index(["section", "figure", "stat"]).loc[("length", "turns", "mean")]
+    rc, rd = _row(c, "length", "turns", ""), _row(d, "length", "turns", "")
+    want = stats.diff_means(rd["value"], rd["sd"], rd["n"], rc["value"], rc["sd"], rc["n"])
+    assert got["low"] == pytest.approx(want.low) and got["high"] == pytest.approx(want.high)
+    assert np.isnan(rc["clusters"])
 
 
 def test_a_deal_repeated_past_a_byte_widens_the_counts(tmp_path):
@@ -136,6 +180,36 @@ def test_clustered_interval_covers_where_wilson_does_not():
     tol = 4 * np.sqrt(0.95 * 0.05 / runs)
     assert hit_c / runs >= 0.95 - tol, hit_c / runs
     assert hit_w / runs < 0.95 - tol, hit_w / runs
+
+
+def test_clustered_mean_covers_where_the_per_hand_t_does_not():
+    """Coverage at the derived rate: each deal's length is its own (sd 1) plus a rotation's
+    noise (sd 0.5), two rotations a deal, so the per-hand t interval (design effect 1.8)
+    covers about 86%; the clustered one covers 95% within 4 binomial standard errors."""
+    rng = np.random.default_rng(12)
+    runs, k = 2000, 300
+    y = rng.normal(0, 1, (runs, k, 1)) + rng.normal(0, 0.5, (runs, k, 2))
+    n = np.full(k, 2.0)
+    hit_c = hit_t = 0
+    for i in range(runs):
+        _, lo, hi = stats.clustered_mean(y[i].sum(axis=1), n)
+        hit_c += lo <= 0 <= hi
+        _, lo, hi = stats.mean_interval(y[i])
+        hit_t += lo <= 0 <= hi
+    tol = 4 * np.sqrt(0.95 * 0.05 / runs)
+    assert abs(hit_c / runs - 0.95) <= tol, hit_c / runs
+    assert hit_t / runs < 0.95 - tol, hit_t / runs
+
+
+def test_clustered_mean_of_identical_rotations_is_the_t_interval_of_the_deals():
+    """When every rotation of a deal gives the same value, the deal is one observation:
+    the clustered interval is the t interval of the deals' values, whatever the rotations."""
+    v = np.random.default_rng(5).integers(10, 90, 40).astype(float)
+    want = stats.mean_interval(v)
+    for rotations in (1, 3, 7):
+        got = stats.clustered_mean(v * rotations, np.full(40, float(rotations)))
+        assert got == pytest.approx(tuple(want))
+    assert np.isnan(stats.clustered_mean([5.0], [2.0]).low)
 
 
 def test_a_share_of_zero_keeps_an_interval():

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from unosim.analysis import report as rp
-from unosim.analysis.stats import clustered_share
+from unosim.analysis.stats import clustered_mean, clustered_share
 from unosim.cli import main
 from unosim.rules.config import default_config
 from unosim.run.jobs import RunError, make_job
@@ -163,6 +163,35 @@ def test_report_gives_per_bot_match_shares_with_clustered_intervals(tmp_path):
     assert row["value"] == pytest.approx(p) and row["low"] == pytest.approx(lo) and row["high"] == pytest.approx(hi)
     for sec in ("match_negative_bot", "match_chips_bot"):
         assert (t["section"] == sec).any()
+
+
+def test_every_figure_of_a_rotated_match_run_is_clustered_by_match(tmp_path):
+    """Not only the per-bot shares: a seat's match share, hands per match and the final
+    totals of a rotated run count a match (both rotations) as one cluster, and the S1/S2
+    agreement is over every play (match and rotation), clustered by match."""
+    out = tmp_path / "m"
+    play(HEADS_UP, "matches", 60, out)
+    t = rp.summarize([out]).table
+    df = rows(out)
+    end = df[df["pos_end"]].sort_values("match")
+    top = end[["pos_total_0", "pos_total_1"]].max(axis=1)
+    won = (end["pos_total_0"] == top).astype(float) / ((end[["pos_total_0", "pos_total_1"]].eq(top, axis=0)).sum(axis=1))
+    by = end.groupby("match")
+    x, n = won.groupby(end["match"]).sum().to_numpy(float), by.size().to_numpy(float)
+
+    def row(sec: str, fig: str, key: str, stat: str) -> pd.Series:
+        return t[(t["section"] == sec) & (t["figure"] == fig) & (t["key"] == key) & (t["stat"] == stat)].iloc[0]
+
+    seat = row("match_positive_seat", "win_share", "0", "share")
+    assert (seat["value"], seat["low"], seat["high"]) == pytest.approx(tuple(clustered_share(x, n)))
+    assert seat["clusters"] == 60 and seat["n"] == 120
+    hands = (end["hand_in_match"] + 1).astype(float)
+    mean = row("match_positive", "hands_per_match", "", "mean")
+    want = clustered_mean(hands.groupby(end["match"]).sum().to_numpy(float), n)
+    assert (mean["value"], mean["low"], mean["high"]) == pytest.approx(tuple(want))
+    assert row("match_positive", "final_winner", "", "mean")["clusters"] == 60
+    agree = row("match_agreement", "same_winner", "S1/S2", "share")
+    assert agree["n"] == 120 and agree["clusters"] == 60
 
 
 def test_report_gives_per_bot_champion_shares(tmp_path):

@@ -29,10 +29,12 @@ __all__ = [
     "wilson_interval",
     "proportion",
     "clustered_share",
+    "clustered_mean",
     "mean_interval",
     "mean_interval_from_moments",
     "diff_proportions",
     "diff_means",
+    "diff_intervals",
     "cohen_h",
     "cohen_d",
 ]
@@ -121,6 +123,29 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     return Interval(p, max(0.0, p - z * se), min(1.0, p + z * se))
 
 
+def clustered_mean(sums: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
+    """A mean sum(sums) / sum(n) from per-cluster totals, with the cluster-robust interval.
+
+    The mean's counterpart of :func:`clustered_share`, for the same groups (the seat
+    rotations of one deal play the same cards, so their game lengths move together): the
+    same sandwich standard error ``sqrt(k/(k-1) * sum((s_c - m n_c)^2)) / sum(n)`` over k
+    clusters, with Student's t on k-1 degrees of freedom (when every cluster holds one
+    observation it is the ordinary t interval).  Fewer than two clusters give ``nan``
+    bounds; no spread between clusters gives the point itself."""
+    ss = np.asarray(sums, dtype=float)
+    ns = np.asarray(n, dtype=float)
+    k, total = len(ss), float(ns.sum())
+    if not total:
+        return Interval(math.nan, math.nan, math.nan)
+    m = float(ss.sum()) / total
+    if k < 2:
+        return Interval(m, math.nan, math.nan)
+    r = ss - m * ns
+    se = math.sqrt(k / (k - 1) * float((r * r).sum())) / total
+    half = float(_st.t.ppf(0.5 + confidence / 2.0, k - 1)) * se
+    return Interval(m, m - half, m + half)
+
+
 def mean_interval_from_moments(
     mean: ArrayLike,
     sd: ArrayLike,
@@ -186,9 +211,8 @@ def diff_proportions(
     p1, l1, u1, p2, l2, u2 = (np.asarray(a, dtype=float) for a in (p1, l1, u1, p2, l2, u2))
     d = p1 - p2
     if method == "newcombe":
-        low = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-        high = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    elif method == "wald":
+        return diff_intervals(p1, l1, u1, p2, l2, u2)
+    if method == "wald":
         z = z_value(confidence)
         m1 = np.asarray(n1, dtype=float)
         m2 = np.asarray(n2, dtype=float)
@@ -226,6 +250,25 @@ def diff_means(
         q = _st.t.ppf(0.5 + confidence / 2.0, df)
     half = np.where(se == 0, 0.0, q * se)
     return Interval(_out(d), _out(d - half), _out(d + half))
+
+
+def diff_intervals(
+    est1: ArrayLike, low1: ArrayLike, high1: ArrayLike,
+    est2: ArrayLike, low2: ArrayLike, high2: ArrayLike,
+) -> Interval:
+    """``est1 - est2`` of two independent estimates, its interval built from their own.
+
+    The MOVER construction (Zou and Donner, 2008): ``low = d - sqrt((e1 - l1)^2 + (u2 - e2)^2)``,
+    ``high = d + sqrt((u1 - e1)^2 + (e2 - l2)^2)``.  Newcombe's interval
+    (:func:`diff_proportions`) is this applied to two Wilson intervals; applied to
+    cluster-robust intervals it carries whatever noise each side's interval counts (the
+    rotations of a deal moving together), which a formula from hands and successes alone
+    cannot see.  A side without an interval gives ``nan``."""
+    e1, l1, u1, e2, l2, u2 = (np.asarray(a, dtype=float) for a in (est1, low1, high1, est2, low2, high2))
+    d = e1 - e2
+    low = d - np.sqrt((e1 - l1) ** 2 + (u2 - e2) ** 2)
+    high = d + np.sqrt((u1 - e1) ** 2 + (e2 - l2) ** 2)
+    return Interval(_out(d), _out(low), _out(high))
 
 
 def cohen_h(p1: ArrayLike, p2: ArrayLike) -> np.ndarray | float:

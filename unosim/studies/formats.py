@@ -87,7 +87,8 @@ def play_formats(strong: str, others: str = "random", *, players: int = 4, hands
 def format_report(results: Mapping[str, Sequence[str | Path]], bot: str, confidence: float = 0.95) -> Report:
     """The share of wins of ``bot`` in every format the ``results`` hold (by run kind, as
     :func:`play_formats` returns them), pooled over the results of a kind: one row per
-    format in section ``formats`` (``key`` the format, ``stat`` "share", Wilson interval),
+    format in section ``formats`` (``key`` the format, ``stat`` "share"; the single hand's
+    interval clustered by deal as in its rotated run, the others Wilson over the pooled runs),
     and ``even`` (1 / players) in the ``sd`` column's place as ``even_share``."""
     rows: list[dict[str, Any]] = []
     sources: dict[str, dict[str, str]] = {}
@@ -101,8 +102,11 @@ def format_report(results: Mapping[str, Sequence[str | Path]], bot: str, confide
         sel = t[(t["section"] == section) & (t["figure"] == figure) & (t["key"] == bot)]
         if not len(sel):
             continue
-        x, n = float(sel["successes"].sum()), float(sel["n"].sum())  # pooled over the seats
-        p, lo, hi = stats.proportion(x, n, confidence)
+        x, n = float(sel["successes"].sum()), float(sel["n"].sum())
+        if len(sel) == 1:  # the rotated hand run: its own interval, a deal one cluster
+            p, lo, hi = (float(sel[c].iloc[0]) for c in ("value", "low", "high"))
+        else:  # separate runs, one per seat of the strong bot, each match independent: pooled
+            p, lo, hi = stats.proportion(x, n, confidence)
         players = int(next(iter(rep.sources.values())).get("players", "0") or 0)
         rows.append({"label": bot, "section": "formats", "figure": "win_share", "key": name, "stat": "share",
                      "value": p, "low": lo, "high": hi, "n": n, "successes": x, "sd": math.nan,

@@ -32,18 +32,21 @@ Design choices (documented here because they change numbers):
   Hands per match counts every hand played up to the end, stalled ones included.
   S2 is skipped under ``finish = "last_standing"``, where docs/rules.md leaves it undefined.
 * **Seat-rotated runs** (``rotation`` column): the rotations of one deal (match,
-  tournament) play the same cards, so every share of such a run treats the deal (the
-  ``hand`` index; in match and tournament runs the match or tournament) as one cluster:
-  the hand shares (stalled, seat, after the dealer, team, bot, wins per seat held), the
-  per-bot match shares and the champion shares are totals over all plays, their interval
-  the cluster-robust one (``unosim.analysis.stats.clustered_share``).  The hand figures
-  keep per-cluster counts for it (:class:`.stream.ClusterSums`: one byte per deal and
-  share, about 180 MB for 10 million deals of 4 seats and 4 bots).  Means keep the
-  per-hand t interval, rotated runs included.
-* **Intervals.** 95% by default: Wilson for shares (clustered in rotated runs, above),
-  Student t for means; comparisons
-  use Newcombe's hybrid score interval and Welch's interval, with Cohen's h (shares)
-  and Cohen's d (means) as effect sizes, all ``other - baseline`` (see ``unosim.analysis.stats``).
+  tournament) play the same cards, so every share and mean of such a run treats the deal
+  (the ``hand`` index; in match and tournament runs the match or tournament) as one
+  cluster: the hand shares (stalled, seat, after the dealer, team, bot, wins per seat
+  held), the match shares (seat, team, bot, agreement), the champion shares and the means
+  (game length, counters, hands per match, final totals) are totals over all plays, their
+  interval the cluster-robust one (``unosim.analysis.stats.clustered_share``,
+  ``clustered_mean``), the number of clusters in the row's ``clusters`` column.  The hand
+  figures keep per-cluster counts and sums for it (:class:`.stream.ClusterSums`: one byte
+  per deal and share, about 180 MB for 10 million deals of 4 seats and 4 bots, and four
+  bytes per deal and mean column).
+* **Intervals.** 95% by default: Wilson for shares, Student t for means (clustered in
+  rotated runs, above); comparisons use Newcombe's hybrid score interval and Welch's
+  interval (a rotated run's figures: their clustered intervals combined,
+  ``unosim.analysis.stats.diff_intervals``), with Cohen's h (shares) and Cohen's d
+  (means) as effect sizes, all ``other - baseline`` (see ``unosim.analysis.stats``).
 
 Modules, in the order data flows through them: :mod:`.model` (the table columns and
 :class:`Report`), :mod:`.sources` (discovery, labels, :func:`load`), :mod:`.stream` (the

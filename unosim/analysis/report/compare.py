@@ -39,6 +39,17 @@ def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float) -> pd
         low[mn], high[mn] = iv.low, iv.high
         effect[mn] = stats.cohen_d(*a)
         kind[mn] = "d"
+    # a figure of a seat-rotated run: its interval counts the deal as one cluster, which
+    # hands and successes alone cannot; the difference is built from the two intervals
+    clustered = np.zeros(len(m), dtype=bool)
+    for c in ("clusters", "clusters_b"):
+        if c in m:
+            clustered |= m[c].notna().to_numpy()
+    cl = clustered & (sh | mn)
+    if cl.any():
+        iv = stats.diff_intervals(*(m.loc[cl, c].to_numpy(float) for c in ("value", "low", "high",
+                                                                           "value_b", "low_b", "high_b")))
+        low[cl], high[cl] = iv.low, iv.high
     out = pd.DataFrame(
         {
             "label": m["label"], "section": m["section"], "figure": m["figure"], "key": m["key"],
@@ -59,7 +70,10 @@ def compare(
     Inputs are paths (summarised here, in one discovery so labels are disambiguated
     together) or summary Reports. The baseline must be a single config. Differences
     are ``other - baseline``: shares get Newcombe's interval and Cohen's h, means
-    Welch's interval and Cohen's d; counts and quantiles get the plain difference.
+    Welch's interval and Cohen's d; a figure of a seat-rotated run (a ``clusters`` value
+    on either side) gets the difference of its cluster-robust intervals
+    (:func:`unosim.analysis.stats.diff_intervals`) instead; counts and quantiles get the
+    plain difference.
     Figures present on one side only (e.g. seat 5 against a 4-player baseline) are left
     out.
     """

@@ -26,7 +26,7 @@ class Rows:
         row = {
             "label": self.label, "section": section, "figure": figure, "key": str(key),
             "stat": stat, "value": float(value), "low": math.nan, "high": math.nan,
-            "n": math.nan, "successes": math.nan, "sd": math.nan,
+            "n": math.nan, "successes": math.nan, "sd": math.nan, "clusters": math.nan,
         }  # fmt: skip
         row.update({k: float(v) for k, v in kw.items()})
         self.rows.append(row)
@@ -39,22 +39,32 @@ class Rows:
         """A share from per-cluster totals (the rotations of one match or tournament), its
         interval cluster-robust (:func:`unosim.analysis.stats.clustered_share`)."""
         p, lo, hi = stats.clustered_share(x, n, self.confidence)
-        self._add(section, figure, key, "share", p, low=lo, high=hi, n=float(np.sum(n)), successes=float(np.sum(x)))
+        self._add(section, figure, key, "share", p, low=lo, high=hi, n=float(np.sum(n)), successes=float(np.sum(x)),
+                  clusters=len(x))
 
     def count(self, section: str, figure: str, key: Any, value: float) -> None:
         self._add(section, figure, key, "count", value)
 
-    def mean(self, section: str, figure: str, key: Any, mean: float, sd: float, n: int) -> None:
-        _, lo, hi = stats.mean_interval_from_moments(mean, sd, n, self.confidence)
-        self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd)
+    def mean(self, section: str, figure: str, key: Any, mean: float, sd: float, n: int,
+             clusters: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """A mean with its t interval, or, given ``clusters`` (each cluster's sum and count
+        of hands: the rotations of one deal), the cluster-robust one
+        (:func:`unosim.analysis.stats.clustered_mean`); ``sd`` stays the per-hand spread."""
+        if clusters is None:
+            _, lo, hi = stats.mean_interval_from_moments(mean, sd, n, self.confidence)
+            self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd)
+        else:
+            _, lo, hi = stats.clustered_mean(*clusters, self.confidence)
+            self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd, clusters=len(clusters[0]))
 
     def plain(self, section: str, figure: str, key: Any, stat: str, value: float) -> None:
         self._add(section, figure, key, stat, value)
 
-    def distribution(self, section: str, figure: str, h: np.ndarray, qs: Sequence[float]) -> None:
-        """Mean with interval and quantiles of an integer histogram."""
+    def distribution(self, section: str, figure: str, h: np.ndarray, qs: Sequence[float],
+                     clusters: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Mean with interval (``clusters``: as :meth:`mean`) and quantiles of an integer histogram."""
         st = HistStats.of(h)
-        self.mean(section, figure, "", st.mean, st.sd, st.n)
+        self.mean(section, figure, "", st.mean, st.sd, st.n, clusters)
         for q in qs:
             name = "median" if q == 0.5 else f"p{round(q * 100)}"
             self.plain(section, figure, "", name, hist_quantile(h, q) if st.n else math.nan)
@@ -90,13 +100,16 @@ def hand_rows(agg: Aggregate, out: Rows) -> None:
     for b in sorted(bot_wins):
         share("bot", "win_share", b, bot_wins[b], decided, f"won:{b}", "decided")
         share("bot", "win_per_seat", b, bot_wins[b], bot_held[b], f"won:{b}", f"held:{b}")
+    def sums(c: str) -> tuple[np.ndarray, np.ndarray] | None:
+        return None if cl is None else (cl.sum_totals(c), cl.totals("rows"))
+
     for c in LENGTH_COLUMNS:
         if c in agg.hists:
-            out.distribution("length", c, agg.hists[c], (0.5, 0.9, 0.99))
+            out.distribution("length", c, agg.hists[c], (0.5, 0.9, 0.99), sums(c))
     for c in agg.counters:
         if c not in agg.hists:
             continue
         st = HistStats.of(agg.hists[c])
-        out.mean("counters", c, "", st.mean, st.sd, st.n)
+        out.mean("counters", c, "", st.mean, st.sd, st.n, sums(c))
         if c in MAX_COUNTERS:
             out.plain("counters", c, "", "max", st.maximum)

@@ -37,14 +37,18 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         totals = np.stack([rows[f"{pre}_total_{s}"][sel].astype(np.float64) for s in range(p)], axis=1)
         win = outcomes.winners(totals, outcomes.BEST[pre])  # S2: lowest wins
         credit = outcomes.credit(win)
-        seat_credit = credit.sum(axis=0)
         masks = outcomes.winner_masks(win)
-        crowned[system] = dict(zip(rows["match"][sel].astype(np.int64).tolist(), masks.tolist()))
+        match_ids = rows["match"][sel].astype(np.int64)
+        rotated = "rotation" in rows  # the rotations of a match share its deals: one cluster
+        plays = zip(match_ids.tolist(), rows["rotation"][sel].tolist()) if rotated else match_ids.tolist()
+        crowned[system] = dict(zip(plays, masks.tolist()))
+        fig = _Figures(out, np.unique(match_ids, return_inverse=True)[1] if rotated else None)
+        ones = np.ones(m)
         for s in range(p):
-            out.share(f"{sec}_seat", "win_share", s, seat_credit[s], m)
+            fig.share(f"{sec}_seat", "win_share", s, credit[:, s], ones)
         if agg.teams > 1:
             for t in range(agg.teams):
-                out.share(f"{sec}_team", "win_share", t, seat_credit[t :: agg.teams].sum(), m)
+                fig.share(f"{sec}_team", "win_share", t, credit[:, t :: agg.teams].sum(axis=1), ones)
         bot_cols = [f"bot_{s}" for s in range(p)]
         if all(c in rows for c in bot_cols):
             seat_bots = np.stack([rows[c][sel] for c in bot_cols], axis=1).astype(str)
@@ -53,56 +57,76 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
         else:
             seat_bots = None
         if seat_bots is not None:
-            rotated = "rotation" in rows  # the rotations of a match share its deals: one cluster
-            cluster = np.unique(rows["match"][sel], return_inverse=True)[1] if rotated else None
             for b in sorted(set(np.unique(seat_bots).tolist())):
                 mine = (credit * (seat_bots == b)).sum(axis=1)
                 held = (seat_bots == b).sum(axis=1).astype(np.float64)  # seats the bot held per match
-                if cluster is not None:
-                    x = np.bincount(cluster, weights=mine)
-                    out.clustered_share(f"{sec}_bot", "win_share", b, x, np.bincount(cluster).astype(np.float64))
-                    out.clustered_share(f"{sec}_bot", "win_per_seat", b, x, np.bincount(cluster, weights=held))
-                else:
-                    out.share(f"{sec}_bot", "win_share", b, mine.sum(), m)
-                    out.share(f"{sec}_bot", "win_per_seat", b, mine.sum(), held.sum())
+                fig.share(f"{sec}_bot", "win_share", b, mine, ones)
+                fig.share(f"{sec}_bot", "win_per_seat", b, mine, held)
         hands = rows["hand_in_match"][sel].astype(np.int64) - base + 1
         h = np.bincount(hands)
         dists[f"hands_per_match_{system}"] = h
         st = HistStats.of(h)
-        out.mean(sec, "hands_per_match", "", st.mean, st.sd, st.n)
+        fig.mean(sec, "hands_per_match", st.mean, st.sd, hands)
         out.plain(sec, "hands_per_match", "", "median", hist_quantile(h, 0.5))
         out.plain(sec, "hands_per_match", "", "p90", hist_quantile(h, 0.9))
         sides = totals[:, : agg.teams] if agg.teams > 1 else totals
         ordered = outcomes.standings(sides, outcomes.BEST[pre])
-        _values_rows(out, sec, "final_winner", ordered[:, 0])
+        _values_rows(fig, sec, "final_winner", ordered[:, 0])
         if sides.shape[1] > 1:
-            _values_rows(out, sec, "final_runner_up", ordered[:, 1])
-            _values_rows(out, sec, "final_margin", np.abs(ordered[:, 0] - ordered[:, 1]), quantiles=False)
-
+            _values_rows(fig, sec, "final_runner_up", ordered[:, 1])
+            _values_rows(fig, sec, "final_margin", np.abs(ordered[:, 0] - ordered[:, 1]), quantiles=False)
 
     agreement_rows(crowned, out)
 
 
-def agreement_rows(crowned: dict[str, dict[int, int]], out: Rows) -> None:
+class _Figures:
+    """A system's match figures from one value per ended match (a match of a seat-rotated
+    run once per rotation): plain sums, or, given ``cluster`` (each row's match), per-match
+    sums for the cluster-robust intervals, since a match's rotations play the same deals."""
+
+    def __init__(self, out: Rows, cluster: np.ndarray | None) -> None:
+        self.out, self.cluster = out, cluster
+
+    def share(self, sec: str, fig: str, key: object, x: np.ndarray, n: np.ndarray) -> None:
+        if self.cluster is None:
+            self.out.share(sec, fig, key, float(x.sum()), float(n.sum()))
+        else:
+            self.out.clustered_share(sec, fig, key, np.bincount(self.cluster, weights=x),
+                                     np.bincount(self.cluster, weights=n))
+
+    def mean(self, sec: str, fig: str, mean: float, sd: float, vals: np.ndarray) -> None:
+        sums = None
+        if self.cluster is not None:
+            sums = (np.bincount(self.cluster, weights=vals), np.bincount(self.cluster).astype(np.float64))
+        self.out.mean(sec, fig, "", mean, sd, len(vals), sums)
+
+
+def agreement_rows(crowned: dict[str, dict], out: Rows) -> None:
     """Section ``match_agreement``: for each pair of systems, the share of the matches both
     ended in which they crown the same winner (the same set of seats: a tie must be the
-    same tie), with its interval."""
+    same tie), with its interval.  A seat-rotated run's plays are keyed (match, rotation)
+    and clustered by match."""
     names = [s for s, _ in _SYSTEMS if s in crowned]
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            both = crowned[a].keys() & crowned[b].keys()
-            same = sum(crowned[a][m] == crowned[b][m] for m in both)
-            out.share("match_agreement", "same_winner", f"{_NAMES[a]}/{_NAMES[b]}", same, len(both))
+            both = sorted(crowned[a].keys() & crowned[b].keys())
+            same = np.array([crowned[a][k] == crowned[b][k] for k in both], dtype=np.float64)
+            if both and isinstance(both[0], tuple):
+                cluster = np.unique([k[0] for k in both], return_inverse=True)[1]
+                out.clustered_share("match_agreement", "same_winner", f"{_NAMES[a]}/{_NAMES[b]}",
+                                    np.bincount(cluster, weights=same), np.bincount(cluster).astype(np.float64))
+            else:
+                out.share("match_agreement", "same_winner", f"{_NAMES[a]}/{_NAMES[b]}", same.sum(), len(both))
 
 
-def _values_rows(out: Rows, sec: str, fig: str, vals: np.ndarray, quantiles: bool = True) -> None:
+def _values_rows(fig: _Figures, sec: str, name: str, vals: np.ndarray, quantiles: bool = True) -> None:
     n = len(vals)
     mean = float(vals.mean()) if n else math.nan
     sd = float(vals.std(ddof=1)) if n > 1 else math.nan
-    out.mean(sec, fig, "", mean, sd, n)
+    fig.mean(sec, name, mean, sd, vals)
     if quantiles:
-        out.plain(sec, fig, "", "median", float(np.quantile(vals, 0.5)) if n else math.nan)
-        out.plain(sec, fig, "", "p90", float(np.quantile(vals, 0.9)) if n else math.nan)
+        fig.out.plain(sec, name, "", "median", float(np.quantile(vals, 0.5)) if n else math.nan)
+        fig.out.plain(sec, name, "", "p90", float(np.quantile(vals, 0.9)) if n else math.nan)
 
 
 def tournament_rows(agg: Aggregate, out: Rows) -> None:

@@ -24,7 +24,7 @@ HOUSE_COUNTERS = tuple(c.column for c in COUNTERS if c.kind == "house")
 MAX_COUNTERS = tuple(c.column for c in COUNTERS if c.maximum)
 TABLE_COLUMNS = (
     "label", "section", "figure", "key", "stat",
-    "value", "low", "high", "n", "successes", "sd",
+    "value", "low", "high", "n", "successes", "sd", "clusters",
 )  # fmt: skip
 
 PathLike = Union[str, "os.PathLike[str]"]

@@ -172,13 +172,17 @@ class ClusterSums:
     ``rotations`` hands; the arrays widen to four bytes if a file repeats a deal more
     than 127 times), a match's or tournament's take four.  For 10 million deals that is
     10 MB per array: 2 + 2 x seats + teams + 2 x bots arrays, about 180 MB for 4 seats
-    and 4 bots.  Each batch adds with one ``bincount`` over the range of cluster numbers
-    it holds (a rotation's block of consecutive deals), so the pass stays one pass."""
+    and 4 bots.  The means (game length, the counters) keep each cluster's sum of the
+    column, for :func:`unosim.analysis.stats.clustered_mean`: four bytes per deal and
+    column (eight if a sum outgrows them), 40 MB per column for 10 million deals.  Each
+    batch adds with one ``bincount`` over the range of cluster numbers it holds (a
+    rotation's block of consecutive deals), so the pass stays one pass."""
 
     def __init__(self, key: str) -> None:
         self.key = key
         self.dtype = np.int8 if key == "hand" else np.int32
         self.arrays: dict[str, np.ndarray] = {}
+        self.sums: dict[str, np.ndarray] = {}
         self.size = 0  # cluster numbers seen: 0 .. size-1
         self._lo = 0
         self._local = np.zeros(0, np.int64)
@@ -203,12 +207,13 @@ class ClusterSums:
                 self.arrays = {k: a.astype(np.int32) for k, a in self.arrays.items()}
         if hi + 1 > self.size:
             self.size = hi + 1
-            for name, a in self.arrays.items():
-                if len(a) < self.size:
-                    self.arrays[name] = self._grown(a)
+            for group in (self.arrays, self.sums):
+                for name, a in group.items():
+                    if len(a) < self.size:
+                        group[name] = self._grown(a)
 
     def _grown(self, a: np.ndarray) -> np.ndarray:
-        b = np.zeros(max(self.size, 2 * len(a)), self.dtype)  # doubling: no quadratic copying
+        b = np.zeros(max(self.size, 2 * len(a)), a.dtype)  # doubling: no quadratic copying
         b[: len(a)] = a
         return b
 
@@ -226,6 +231,26 @@ class ClusterSums:
         elif len(a) < self.size:
             a = self.arrays[name] = self._grown(a)
         a[self._lo : self._lo + self._span] += counts.astype(self.dtype)
+
+    def add_sum(self, name: str, values: np.ndarray) -> None:
+        """Add the batch's ``values`` (one per row) into each cluster's sum ``name``."""
+        a = self.sums.get(name)
+        if a is None:
+            a = self.sums[name] = np.zeros(self.size, np.int32)
+        elif len(a) < self.size:
+            a = self.sums[name] = self._grown(a)
+        if not self._span:
+            return
+        seg = slice(self._lo, self._lo + self._span)
+        new = a[seg] + np.bincount(self._local, weights=values, minlength=self._span).astype(np.int64)
+        if a.dtype != np.int64 and len(new) and int(new.max()) > np.iinfo(a.dtype).max:
+            a = self.sums[name] = a.astype(np.int64)
+        a[seg] = new
+
+    def sum_totals(self, name: str) -> np.ndarray:
+        """Each cluster's sum ``name`` over the clusters that hold rows (float)."""
+        seen = self.arrays["rows"][: self.size] > 0
+        return self.sums[name][: self.size][seen].astype(np.float64)
 
     def totals(self, name: str) -> np.ndarray:
         """Array ``name`` over the clusters that hold rows (float, for the interval);
@@ -320,6 +345,9 @@ class Aggregate:
         if cl is not None:
             cl.start(b[cl.key])
             cl.add("rows")
+            for c in (*LENGTH_COLUMNS, *self.counters):
+                if c in b:
+                    cl.add_sum(c, np.asarray(b[c]))
             cl.add("stalled", stalled)
             wd = np.asarray(b["winner"]).astype(np.int64)
             rel = outcomes.from_dealer(wd, np.asarray(b["dealer"]), p)
