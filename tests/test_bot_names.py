@@ -51,6 +51,64 @@ def test_cli_bad_seat_name(tmp_path):
               "non-empty string")
 
 
+def test_one_name_for_two_different_bots_is_refused():
+    """Reports count a bot's wins by its label, so two seats called "tuned" that are not the
+    same bot would be one bot winning every hand: the config is refused, naming both seats;
+    one name for one bot at several seats is fine, and so are two unnamed bots."""
+    with pytest.raises(ConfigError, match=r"^bots\.seats\[1\]: called 'x' like bots\.seats\[0\], but a different "
+                                          r"bot \(counter / greedy\); give them different names"):
+        parse_config({"table": {"players": 2}, "bots": {"seats": [{"name": "x", "strategy": "counter"},
+                                                                  {"name": "x", "strategy": "greedy"}]}})
+    with pytest.raises(ConfigError, match=r"^bots\.seats\[2\]: called 'tuned' like bots\.seats\[0\], but a "
+                                          r"different bot \(other parameters\)"):
+        parse_config({"table": {"players": 3}, "bots": {"seats": [{"name": "tuned", **TUNED}, "counter",
+                                                                  {"name": "tuned", **TUNED, "w_wild": 1.0}]}})
+    # a search is labelled by its rollout bot's name: two searches over two bots of one name clash too
+    inner = [{"strategy": "search", "rollout_bot": {"name": "t", **TUNED, "w_wild": w}} for w in (1.0, 2.0)]
+    with pytest.raises(ConfigError, match=r"called 'search\(rollout_bot=t\)'"):
+        parse_config({"table": {"players": 2}, "bots": {"seats": inner}})
+    same = parse_config({"table": {"players": 3}, "bots": {"seats": [{"name": "tuned", **TUNED}, "counter",
+                                                                     {"name": "tuned", **TUNED}]}})
+    assert SeatRotation(same).labels == ["tuned", "counter", "tuned"]
+
+
+def test_cli_one_name_for_two_bots(tmp_path):
+    cfg = tmp_path / "clash.toml"
+    cfg.write_text('[table]\nplayers = 2\n[bots]\nseats = [{name = "x", strategy = "counter"}, '
+                   '{name = "x", strategy = "greedy"}]\n')
+    one_error(invoke("run", cfg, "--hands", "10", "--out", tmp_path / "out"), "bots.seats[1]", "called 'x'",
+              "give them different names")
+
+
+def test_tuned_bots_are_named_by_field_and_objective():
+    """unosim tune's default name: two bots tuned for another field or objective never share one."""
+    from unosim.rules.botfile import resolve_bot
+    from unosim.rules.config import default_config
+    from unosim.studies.tune import default_name
+
+    cfg = default_config(players=4)
+    assert default_name(cfg, [resolve_bot("random")]) == "tuned-standard-4p"
+    assert default_name(cfg, [resolve_bot("counter")]) == "tuned-standard-4p-vs-counter"
+    assert default_name(cfg, [resolve_bot("counter"), resolve_bot("greedy"), resolve_bot("counter")],
+                        "points") == "tuned-standard-4p-vs-counter+greedy-points"
+    assert default_name(cfg, [resolve_bot("random")], "matches:s2") == "tuned-standard-4p-matches-s2"
+
+
+def test_a_league_refuses_two_bots_of_one_name(tmp_path):
+    from unosim.rules.botfile import Bot, dump_bot
+    from unosim.rules.strategies import STRATEGIES
+
+    params = {p: d for p, (d, _) in STRATEGIES["weights"][1].items()}
+    for stem, w in (("a", 1.0), ("b", 2.0)):
+        (tmp_path / f"{stem}.toml").write_text(dump_bot(Bot("tuned", "weights", {**params, "w_wild": w})))
+    res = invoke("league", "standard", "--players", 2, "--bots", f"{tmp_path / 'a.toml'},{tmp_path / 'b.toml'},counter",
+                 "--out", tmp_path / "lg")
+    one_error(res, "--bots: two different bots are both called tuned", "give one another name")
+    res = invoke("league", "standard", "--players", 2, "--bots", f"{tmp_path / 'a.toml'},{tmp_path / 'a.toml'},counter",
+                 "--out", tmp_path / "lg")
+    one_error(res, "--bots: tuned listed twice")
+
+
 def test_unrotated_reports_label_bots_as_rotated_rows_do(tmp_path):
     """Without ``bot_<s>`` columns the report labels each seat's bot from the metadata: by
     its name, and two bots of one strategy with different parameters stay apart (they

@@ -154,6 +154,27 @@ def test_a_run_keeps_the_whole_rollout_bot(tmp_path: Path):
         assert res.exit_code == 0, res.output
 
 
+def test_two_searches_over_rollout_bots_of_one_name_stay_two_bots(tmp_path: Path):
+    """Both rollout files are called tuned-x, so both searches would be labelled
+    search(..., rollout_bot=tuned-x): a league seats them under their league names (one
+    bot, one label in its rows), and a duel tells them apart by role."""
+    one = bot_file(tmp_path / "one.toml", **TUNED)
+    two = bot_file(tmp_path / "two.toml", **{**TUNED, "w_wild": -3.0})
+    specs = [f"search:worlds=2,rollouts=1,rollout_bot={f}" for f in (one, two)]
+    out = tmp_path / "lg"
+    res = invoke("league", "standard", "--players", 2, "--bots", ",".join([*specs, "counter"]), "--deals", 2,
+                 "--workers", 1, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    labels = set()
+    for part in out.glob("table=*/order=*/part-*.parquet"):
+        t = pq.read_table(part)
+        labels |= {v for c in t.column_names if c.startswith("bot_") for v in t.column(c).to_pylist()}
+    assert labels == {*specs, "counter"}
+    res = invoke("duel", *specs, "--players", 2, "--hands", 2, "--workers", 1)
+    assert res.exit_code == 0, res.output
+    assert f"A - B ({specs[0]} - {specs[1]})" in res.output
+
+
 def test_a_search_bot_file_lists_its_rollout_bot_whole(tmp_path: Path):
     """A bot file of strategy ``search`` may hold its rollout bot as a table: written by
     dump_bot it reads back the same bot; a table that leaves a parameter out is refused, as

@@ -37,7 +37,7 @@ from typing import Any
 
 from unosim.rules.config import ConfigError, strategies
 from unosim.rules.keys import toml_value
-from unosim.rules.validate import check_seats, did_you_mean
+from unosim.rules.validate import bot_key, check_seats, did_you_mean, label_text
 
 try:  # Python 3.11+
     import tomllib
@@ -69,7 +69,7 @@ class Bot:
 
     def key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
         """What makes two bots the same bot (their strategy and parameters, not their name)."""
-        return self.strategy, tuple(sorted((k, _frozen(v)) for k, v in self.params.items()))
+        return self.strategy, tuple(sorted((k, bot_key(v)) for k, v in self.params.items()))
 
 
 def is_bot_file(spec: str) -> bool:
@@ -106,22 +106,7 @@ def _with_bot_files(entry: dict[str, Any] | str, where: str) -> dict[str, Any] |
 def param_text(value: Any) -> str:
     """A bot parameter as a label shows it: a whole bot (a rollout bot's table) by its name,
     else as ``strategy(p=v, ...)`` with the parameters that differ from the defaults."""
-    if not isinstance(value, dict):
-        return str(value)
-    if isinstance(value.get("name"), str):
-        return value["name"]
-    strategy = value.get("strategy")
-    spec = strategies().get(strategy, (0, {}))[1]
-    changed = [f"{p}={param_text(v)}" for p, v in value.items()
-               if p != "strategy" and (p not in spec or spec[p][0] != v)]
-    return f"{strategy}({', '.join(changed)})" if changed else str(strategy)
-
-
-def _frozen(value: Any) -> Any:
-    """A rollout bot's table as a hashable key, without its label (a bot is its parameters)."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items() if k != "name"))
-    return value
+    return label_text(value, strategies())
 
 
 def _validated(entry: Any, where: str) -> tuple[str, dict[str, Any]]:

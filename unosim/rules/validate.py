@@ -152,7 +152,49 @@ def check_seats(spec: Any, players: int, strat: Strategies) -> tuple[tuple[str, 
     if len(spec) != players:
         raise ConfigError(f"bots.seats: {len(spec)} entries for {players} players; give one strategy "
                           f"name for every seat, or a list with exactly one entry per seat", "bots.seats")
-    return tuple(_check_seat(s, f"bots.seats[{i}]", strat) for i, s in enumerate(spec))
+    seats = tuple(_check_seat(s, f"bots.seats[{i}]", strat) for i, s in enumerate(spec))
+    _check_labels(seats, strat)
+    return seats
+
+
+def _check_labels(seats: tuple[tuple[str, dict[str, Any]], ...], strat: Strategies) -> None:
+    """Two seats whose bots differ must not share a label: reports, duels and leagues count
+    a bot's wins by its label, so two tuned bots both named ``tuned`` would be one bot
+    winning every hand."""
+    seen: dict[str, tuple[int, Any]] = {}
+    for i, (name, params) in enumerate(seats):
+        label = label_text({**params, "strategy": name}, strat)
+        key = bot_key({**params, "strategy": name})
+        if label in seen and seen[label][1] != key:
+            j = seen[label][0]
+            how = "other parameters" if name == seats[j][0] else f"{seats[j][0]} / {name}"
+            raise ConfigError(f"bots.seats[{i}]: called {label!r} like bots.seats[{j}], but a different bot "
+                              f"({how}); give them different names (a seat's name = \"...\", a bot file's name)",
+                              f"bots.seats[{i}]")
+        seen.setdefault(label, (i, key))
+
+
+def label_text(value: Any, strat: Strategies) -> str:
+    """A bot (or a bot parameter) as labels show it: a whole bot (a seat, a rollout bot's
+    table) by its name, else as ``strategy(p=v, ...)`` with the parameters that differ from
+    the strategy's defaults."""
+    if not isinstance(value, Mapping):
+        return str(value)
+    if isinstance(value.get("name"), str):
+        return value["name"]
+    strategy = value.get("strategy")
+    spec = strat.get(strategy, (0, {}))[1]
+    changed = [f"{p}={label_text(v, strat)}" for p, v in value.items()
+               if p not in ("strategy", "name") and (p not in spec or spec[p][0] != v)]
+    return f"{strategy}({', '.join(changed)})" if changed else str(strategy)
+
+
+def bot_key(value: Any) -> Any:
+    """A bot (or a bot parameter) as a hashable key, without its labels: a bot is its
+    strategy and parameters, whatever it is called."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, bot_key(v)) for k, v in value.items() if k != "name"))
+    return value
 
 
 def _check_seat(entry: Any, where: str, strat: Strategies) -> tuple[str, dict[str, Any]]:

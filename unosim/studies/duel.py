@@ -138,6 +138,11 @@ def _table(base: RulesConfig, seats: list[Any], roles: list[str], players: int) 
         raise
 
 
+def _named(entry: Any, name: str) -> dict[str, Any]:
+    """A seat entry with its label ``name`` (labels never reach the kernel)."""
+    return {**({"strategy": entry} if isinstance(entry, str) else entry), "name": name}
+
+
 def seatings(players: int, with_others: bool) -> list[list[str]]:
     """The config seatings (a role per seat: A, B or O) a duel plays, each in every
     rotation (module docstring)."""
@@ -186,9 +191,12 @@ def _tables(a: str, b: str, players: int, seed: int, others: str | None,
     if others is not None and players == 2:
         raise RunError("--others: a table of 2 has no other seats; drop --others or pass --players 3 or more")
     base = cfg if cfg is not None else default_config()
-    entries = {"A": parse_bot(a, "A"), "B": parse_bot(b, "B")}
+    specs = {"A": (a, "A"), "B": (b, "B")}
     if others is not None:
-        entries["O"] = parse_bot(others, "--others")
+        specs["O"] = (others, "--others")
+    # each seat named by its role, so two bots of one name (two tuned files both called
+    # "tuned", or searches over them) stay two bots at the table: a duel tells them by role
+    entries = {r: _named(parse_bot(spec, where), f"{r}: {bot_name(spec, where)}") for r, (spec, where) in specs.items()}
     return [(roles, _table(base, [entries[r] for r in roles], roles, players))
             for roles in seatings(players, others is not None)]
 

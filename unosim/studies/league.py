@@ -113,8 +113,19 @@ class League:
         return factorial(self.players - 1)
 
     def labels(self) -> list[str]:
-        """Each bot's label in the rows' ``bot_<s>`` columns (seating.bot_label)."""
-        return [bot_label(b.strategy, b.params) for b in self.bots]
+        """Each bot's label in the rows' ``bot_<s>`` columns: seating.bot_label, or, for bots
+        that label would not tell apart (two searches over two rollout bots of one name), the
+        bot's name in the league (each one of its own), which its seats then carry."""
+        plain = [bot_label(b.strategy, b.params) for b in self.bots]
+        return [b.name if plain.count(lab) > 1 else lab for b, lab in zip(self.bots, plain)]
+
+    def _entry(self, i: int, labels: list[str]) -> str | dict:
+        """Bot ``i``'s seat entry, named when its label is its league name (:meth:`labels`)."""
+        entry = self.bots[i].entry()
+        b = self.bots[i]
+        if labels[i] == bot_label(b.strategy, b.params):
+            return entry
+        return {**({"strategy": entry} if isinstance(entry, str) else entry), "name": labels[i]}
 
     def manifest(self) -> dict:
         return {"engine_version": ENGINE_VERSION,
@@ -128,10 +139,11 @@ class League:
     def jobs(self, out: str | Path) -> list[Job]:
         """One ``rotated`` job per table and cyclic order, under ``out/table=<k>/order=<j>``."""
         jobs = []
+        labels = self.labels()
         for k, members in enumerate(self.tables):
             for j, seating in enumerate(cyclic_orders(members)):
                 cfg = self.cfg.with_values({"players": self.players,
-                                            "seats": [self.bots[i].entry() for i in seating]})
+                                            "seats": [self._entry(i, labels) for i in seating]})
                 names = [self.bots[i].name for i in seating]
                 jobs.append(make_job(cfg, "rotated", self.deals, self.seed, out=self.table_dir(out, k, j),
                                      label=" v ".join(names), count_option="--deals",
@@ -149,10 +161,12 @@ def make_league(cfg: RulesConfig, bots: list[Bot], *, players: int | None = None
     if len(bots) < 2:
         raise RunError(f"--bots: a league needs at least 2 bots (got {len(bots)})")
     names = [b.name for b in bots]
-    dup = sorted({x for x in names if names.count(x) > 1})
-    if dup:
-        raise RunError(f"--bots: {', '.join(dup)} listed twice; every bot once")
     keys = [b.key() for b in bots]
+    for x in sorted({x for x in names if names.count(x) > 1}):
+        if len({keys[i] for i, y in enumerate(names) if y == x}) > 1:
+            raise RunError(f"--bots: two different bots are both called {x}; a league counts wins by name, so "
+                           f"give one another name (the name in its bot file)")
+        raise RunError(f"--bots: {x} listed twice; every bot once")
     same = [(bots[i].name, bots[j].name) for i, j in itertools.combinations(range(len(bots)), 2) if keys[i] == keys[j]]
     if same:
         raise RunError(f"--bots: {same[0][0]} and {same[0][1]} are the same bot (strategy and parameters)")

@@ -41,7 +41,7 @@ from unosim.rules.config import RulesConfig, strategies
 from unosim.run.jobs import RunError
 from unosim.studies.arena import Arena, Objective, Share
 
-__all__ = ["BUILTINS", "CHECK_MATCHES", "CHECK_START", "Check", "SPACE", "TuneResult", "check", "check_args", "default_popsize",
+__all__ = ["BUILTINS", "CHECK_MATCHES", "CHECK_START", "Check", "SPACE", "TuneResult", "check", "check_args", "default_name", "default_popsize",
            "start_bot", "tune"]
 
 CHECK_START = 1 << 40
@@ -141,6 +141,21 @@ def check_args(budget: int, deals: int, seed: int, popsize: int | None = None) -
     return lam
 
 
+def default_name(cfg: RulesConfig, field: list[Bot], objective: str | Objective = "hands") -> str:
+    """A tuned bot's name, which every table, legend and duel shows: ``tuned-<config>-<n>p``,
+    then ``-vs-<field>`` unless the field is B0 alone and ``-<objective>`` unless it is
+    ``hands``, so two bots tuned for different fields or objectives never share a name
+    (reports count a bot's wins by its name)."""
+    obj = Objective.parse(objective)
+    name = f"tuned-{cfg.name}-{cfg.players}p"
+    labels = list(dict.fromkeys(b.name for b in field))
+    if labels != ["random"]:
+        name += "-vs-" + "+".join(labels)
+    if obj.name != "hands":
+        name += "-" + obj.name.replace(":", "-")
+    return name
+
+
 def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 1000, seed: int = 0,
          workers: int = 1, popsize: int | None = None, name: str | None = None,
          progress: Callable[[int, float], None] | None = None, objective: str | Objective = "hands") -> TuneResult:
@@ -153,7 +168,7 @@ def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 
     obj = Objective.parse(objective)
     lam = check_args(budget, deals, seed, popsize)
     cma = _cma()
-    label = name or f"tuned-{cfg.name}-{cfg.players}p"
+    label = name or default_name(cfg, field, obj)
     arena = Arena(cfg, field, workers)
     x0 = np.zeros(len(SPACE))
     start = _start()
