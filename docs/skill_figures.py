@@ -342,6 +342,119 @@ def _same_as_base(run: SkillRun) -> dict[str, list[int]]:
     return dict(sorted(found.items()))
 
 
+VERDICTS = {
+    "confirmed": "the ceiling moves the same way, beyond its interval",
+    "not confirmed": "the ceiling's interval contains 0",
+    "reversed": "the ceiling moves the other way, beyond its interval",
+    "ceiling only": "the lower bound's interval contains 0, the ceiling's does not",
+}
+"""What the ceiling says of a rule's difference from the base, by name (:func:`ceiling_verdict`)."""
+
+
+def ceiling_verdict(low: float, high: float, c_diff: float, c_low: float, c_high: float) -> str | None:
+    """The ceiling's verdict on one rule at one table size (a key of :data:`VERDICTS`), from
+    the lower bound's interval and the ceiling's difference and interval; None when
+    neither excludes 0 (no verdict to confirm or change)."""
+    moved, c_moved = _excludes_zero(low, high), _excludes_zero(c_low, c_high)
+    if moved and c_moved:
+        return "confirmed" if (low > 0) == (c_diff > 0) else "reversed"
+    if moved:
+        return "not confirmed"
+    return "ceiling only" if c_moved else None
+
+
+def _with_ceiling(run: SkillRun) -> bool:
+    return "ceiling_diff" in run.diffs
+
+
+def bracket_base(run: SkillRun) -> str:
+    """The official rules at every table size: the tuned bot's index and the search's, at
+    a table of B0 and at a table of counter."""
+    if not _with_ceiling(run):
+        return "This run has no ceiling (`--ceiling`)."
+    rows = ["| table | at a table of B0: tuned | search | at a table of counter: tuned | search |",
+            "|---|---|---|---|---|"]
+    for n in run.sizes:
+        b = run.base(n)
+        rows.append(f"| {n} players | {_pp(b.skill_norm)}% {_interval(b.norm_low, b.norm_high)} | "
+                    f"{_pp(b.ceiling_norm)}% {_interval(b.ceiling_norm_low, b.ceiling_norm_high)} | "
+                    f"{_pp(b.counter_norm)}% {_interval(b.counter_norm_low, b.counter_norm_high)} | "
+                    f"{_pp(b.ceiling_counter_norm)}% {_interval(b.ceiling_counter_norm_low, b.ceiling_counter_norm_high)} |")
+    bot = run.points["ceiling_bot"].dropna().iloc[0]
+    deals = int(run.points["ceiling_deals"].max())
+    return (f"The normalised index (the share above the even one, over what is left above it), the search being "
+            f"`{bot}` on {deals:,} fresh deals per table, every deal once from every seat:\n\n" + "\n".join(rows))
+
+
+def bracket_table(run: SkillRun) -> str:
+    """Every rule whose difference from the base excludes 0 under either bound: the lower
+    bound's difference, the ceiling's, and the ceiling's verdict; by table size, the
+    largest lower-bound difference first."""
+    if not _with_ceiling(run):
+        return "This run has no ceiling (`--ceiling`)."
+    rows = ["| rule | table | lower bound (tuned) | ceiling (search) | the ceiling |", "|---|---|---|---|---|"]
+    for n in run.sizes:
+        d = run.diffs[run.diffs["players"] == n]
+        d = d.reindex(d["diff"].abs().sort_values(ascending=False).index)
+        for r in d.itertuples():
+            v = ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high)
+            if v is None:
+                continue
+            tuned = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
+            ceil = f"{_pp(r.ceiling_diff)} {_interval(r.ceiling_low, r.ceiling_high)}"
+            rows.append(f"| `{r.rules}` | {n} players | {f'**{tuned}**' if _excludes_zero(r.low, r.high) else tuned} | "
+                        f"{f'**{ceil}**' if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil} | {v} |")
+    if len(rows) == 2:
+        return "No rule moves either bound beyond its interval at any table size."
+    return ("Points of the normalised index, each point minus the official rules at its table size (bold: the "
+            "interval excludes 0); " + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
+            + "\n".join(rows))
+
+
+def bracket_reading(run: SkillRun) -> str:
+    """The verdicts the ceiling keeps and changes, per table size, each computed from the run."""
+    if not _with_ceiling(run):
+        return "This run has no ceiling (`--ceiling`)."
+    out = []
+    for n in run.sizes:
+        b = run.base(n)
+        gap = b.ceiling_norm - b.skill_norm
+        half = Z * float(np.hypot((b.ceiling_norm_high - b.ceiling_norm_low) / (2 * Z),
+                                  (b.norm_high - b.norm_low) / (2 * Z)))
+        where = ("above the tuned bot's beyond their intervals" if gap - half > 0 else
+                 "below the tuned bot's beyond their intervals" if gap + half < 0 else "level with the tuned bot's")
+        head = (f"* **{_table(n).capitalize()}** the search's index under the official rules is "
+                f"{_pp(b.ceiling_norm, False)}% {_interval(b.ceiling_norm_low, b.ceiling_norm_high, False)}, {where} "
+                f"({_pp(b.skill_norm, False)}%).")
+        d = run.diffs[run.diffs["players"] == n]
+        by: dict[str, list[str]] = {k: [] for k in VERDICTS}
+        for r in d.reindex(d["diff"].abs().sort_values(ascending=False).index).itertuples():
+            v = ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high)
+            if v is not None:
+                by[v].append(f"`{r.rules}` ({_pp(r.diff)} / {_pp(r.ceiling_diff)})")
+        moved = sum(len(by[k]) for k in ("confirmed", "not confirmed", "reversed"))
+        if not moved and not by["ceiling only"]:
+            some = "its one rule moves neither bound" if len(d) == 1 else f"none of its {len(d)} rules moves either bound"
+            out.append(head + f"  Here {some} beyond its interval.")
+            continue
+        text = head
+        if moved:
+            parts = [f"confirms {len(by['confirmed'])}" + (f" ({', '.join(by['confirmed'])})" if by["confirmed"] else "")]
+            parts += [f"{word} {', '.join(by[k])}" for k, word in (("not confirmed", "does not confirm"),
+                                                                   ("reversed", "reverses")) if by[k]]
+            text += (f"  Of the {moved} rule{'s' if moved > 1 else ''} whose lower bound moves beyond its interval "
+                     f"(lower bound / ceiling, points), the ceiling " + "; ".join(parts) + ".")
+        if by["ceiling only"]:
+            text += f"  The ceiling alone moves beyond its interval under {', '.join(by['ceiling only'])}."
+        out.append(text)
+    changed = [r for r in run.diffs.itertuples()
+               if ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high)
+               in ("not confirmed", "reversed", "ceiling only")]
+    out.append(f"* **Verdicts the ceiling changes**: {len(changed)} of {len(run.diffs)} rules at a table size"
+               + (": " + ", ".join(f"`{r.rules}` at {r.players} players" for r in changed) if changed else "") + ".")
+    return "\n".join(out)
+
+
 def chart(run: SkillRun, dest: Path) -> None:
     """The run's own chart (skill.png) as the page's figure."""
     shutil.copyfile(run.root / "skill.png", dest)
@@ -355,4 +468,15 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "skill_differences": lambda work: difference_table(page_run(work)),
     "skill_noise": lambda work: noise_table(page_run(work)),
     "skill_reading": lambda work: reading(page_run(work)),
+}
+
+#: The bracket's blocks (the lower bound beside the ceiling for every rule and table size),
+#: for the page once its command is ``unosim skill house_rules --ceiling``: the search's
+#: measurements of the whole sweep take hours on 2 cores, so the page keeps the two
+#: ceiling runs it has until that run is finished in its scratch folder (resumable, point
+#: by point); tests/test_docs_skill.py renders them from the small run meanwhile.
+BRACKET_FIGURES: dict[str, Callable[[Path], str]] = {
+    "skill_bracket_base": lambda work: bracket_base(page_run(work)),
+    "skill_bracket": lambda work: bracket_table(page_run(work)),
+    "skill_bracket_reading": lambda work: bracket_reading(page_run(work)),
 }

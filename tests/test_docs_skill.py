@@ -20,7 +20,8 @@ from docs_scripts import generate
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SWEEP = ('name = "sw"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 1000\nseed = 0\nskip_invalid = true\n'
          '[axes]\n"rules.two_player_reverse" = ["none"]\n"rules.teams" = [2]\n[strata]\n"table.players" = [2, 4]\n')
-ARGS = ("--budget", "12", "--deals", "20", "--check-deals", "100", "--replicates", "2")
+ARGS = ("--budget", "12", "--deals", "20", "--check-deals", "100", "--replicates", "2", "--ceiling",
+        "--ceiling-deals", "20", "--ceiling-bot", "search:worlds=2,rollouts=1")
 
 
 def _docs_module(name: str):
@@ -141,6 +142,44 @@ def test_the_page_renders_from_the_run_with_no_figure_outside_its_blocks(small, 
     out = tmp_path / "skill.md"
     out.write_text(text)
     assert gen.unquoted_figures(out, ("100%", "95%")) == []
+
+
+@pytest.mark.parametrize("lo, hi, c, c_lo, c_hi, want", [
+    (1, 3, 2, 0.5, 3.5, "confirmed"), (-3, -1, -2, -3, -0.5, "confirmed"),
+    (1, 3, -2, -3, -1, "reversed"), (1, 3, 1, -1, 3, "not confirmed"), (-3, -1, 0, -1, 1, "not confirmed"),
+    (-1, 1, 2, 1, 3, "ceiling only"), (-1, 1, 0, -1, 1, None)])
+def test_the_ceilings_verdict_on_a_rule(lo, hi, c, c_lo, c_hi, want) -> None:
+    assert _docs_module("skill_figures").ceiling_verdict(lo, hi, c, c_lo, c_hi) == want
+
+
+def test_the_bracket_blocks_state_the_run(small) -> None:
+    """The bracket's blocks: the base at every table size with both bounds, every rule
+    with a verdict (and none without) under the verdict its intervals give, and the
+    reading naming each where its table size's line says so."""
+    sf = _docs_module("skill_figures")
+    _, _, run = small
+    base = sf.bracket_base(run)
+    for n in (2, 4):
+        b = run.base(n)
+        row = next(r for r in base.splitlines() if r.startswith(f"| {n} players"))
+        assert f"{100 * b.ceiling_norm:+.1f}% [{100 * b.ceiling_norm_low:+.1f}, {100 * b.ceiling_norm_high:+.1f}]" in row
+        assert f"{100 * b.ceiling_counter_norm:+.1f}%" in row and f"{100 * b.skill_norm:+.1f}%" in row
+    table, reading = sf.bracket_table(run), sf.bracket_reading(run)
+    verdicts = [(r, sf.ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high))
+                for r in run.diffs.itertuples()]
+    for r, v in verdicts:
+        row = [ln for ln in table.splitlines() if ln.startswith(f"| `{r.rules}` | {r.players} players |")]
+        assert len(row) == (v is not None), (r, v, table)
+        if v is not None:
+            assert row[0].endswith(f"| {v} |") and f"{100 * r.ceiling_diff:+.1f}" in row[0]
+        line = next(ln for ln in reading.splitlines() if ln.startswith("* **Heads-up" if r.players == 2 else
+                                                                       f"* **At {r.players} players"))
+        assert (f"`{r.rules}` ({100 * r.diff:+.1f} / {100 * r.ceiling_diff:+.1f})" in line) == (v is not None), line
+    changed = sum(v in ("not confirmed", "reversed", "ceiling only") for _, v in verdicts)
+    assert f"**Verdicts the ceiling changes**: {changed} of {len(verdicts)} rules at a table size" in reading
+    plain = sf.SkillRun(run.root, run.points, run.raw, run.diffs.drop(columns=["ceiling_diff", "ceiling_low",
+                                                                               "ceiling_high"]), run.settings, "")
+    assert sf.bracket_table(plain) == sf.bracket_reading(plain) == "This run has no ceiling (`--ceiling`)."
 
 
 def test_a_shift_common_to_a_table_size_is_flagged_only_when_it_is_one() -> None:
