@@ -106,21 +106,30 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     stall in any deal) has no spread to estimate, and the normal interval would shrink
     to the point; it gets the Wilson interval of k independent clusters instead (every
     cluster one observation: the widest the correlation can make it)."""
-    xs = np.asarray(x, dtype=float)
-    ns = np.asarray(n, dtype=float)
-    k, total = len(xs), float(ns.sum())
-    if not total:
-        return Interval(math.nan, math.nan, math.nan)
-    p = float(xs.sum()) / total
-    if k < 2:
+    p, se, k = _ratio(x, n)
+    if not np.isfinite(se):
         return Interval(p, math.nan, math.nan)
     if p in (0.0, 1.0):
         low, high = wilson_interval(p * k, k, confidence)
         return Interval(p, float(low), float(high))
-    r = xs - p * ns
-    se = math.sqrt(k / (k - 1) * float((r * r).sum())) / total
     z = z_value(confidence)
     return Interval(p, max(0.0, p - z * se), min(1.0, p + z * se))
+
+
+def _ratio(x: ArrayLike, n: ArrayLike) -> tuple[float, float, int]:
+    """``sum(x) / sum(n)`` over k clusters, its sandwich standard error
+    ``sqrt(k/(k-1) * sum((x_c - r n_c)^2)) / sum(n)`` (nan for fewer than two clusters;
+    the ratio too when there is nothing to divide by), and k."""
+    xs = np.asarray(x, dtype=float)
+    ns = np.asarray(n, dtype=float)
+    k, total = len(xs), float(ns.sum())
+    if not total:
+        return math.nan, math.nan, k
+    ratio = float(xs.sum()) / total
+    if k < 2:
+        return ratio, math.nan, k
+    r = xs - ratio * ns
+    return ratio, math.sqrt(k / (k - 1) * float((r * r).sum())) / total, k
 
 
 def clustered_mean(sums: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
@@ -132,16 +141,9 @@ def clustered_mean(sums: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> I
     clusters, with Student's t on k-1 degrees of freedom (when every cluster holds one
     observation it is the ordinary t interval).  Fewer than two clusters give ``nan``
     bounds; no spread between clusters gives the point itself."""
-    ss = np.asarray(sums, dtype=float)
-    ns = np.asarray(n, dtype=float)
-    k, total = len(ss), float(ns.sum())
-    if not total:
-        return Interval(math.nan, math.nan, math.nan)
-    m = float(ss.sum()) / total
-    if k < 2:
+    m, se, k = _ratio(sums, n)
+    if not np.isfinite(se):
         return Interval(m, math.nan, math.nan)
-    r = ss - m * ns
-    se = math.sqrt(k / (k - 1) * float((r * r).sum())) / total
     half = float(_st.t.ppf(0.5 + confidence / 2.0, k - 1)) * se
     return Interval(m, m - half, m + half)
 
