@@ -45,13 +45,16 @@ Design choices (documented here because they change numbers):
 * **Intervals.** 95% by default: Wilson for shares, Student t for means (clustered in
   rotated runs, above); comparisons use Newcombe's hybrid score interval and Welch's
   interval (a rotated run's figures: their clustered intervals combined,
-  ``unosim.analysis.stats.diff_intervals``), with Cohen's h (shares) and Cohen's d
-  (means) as effect sizes, all ``other - baseline`` (see ``unosim.analysis.stats``).
+  ``unosim.analysis.stats.diff_intervals``; two hand runs with the same hand indices, as
+  one seed gives and every sweep point has: paired hand by hand, :mod:`.paired`), with
+  Cohen's h (shares) and Cohen's d (means) as effect sizes, all ``other - baseline``
+  (see ``unosim.analysis.stats``).
 
 Modules, in the order data flows through them: :mod:`.model` (the table columns and
 :class:`Report`), :mod:`.sources` (discovery, labels, :func:`load`), :mod:`.stream` (the
 one pass over the needed columns), :mod:`.hands` and :mod:`.matches` (the figures),
-:mod:`.summary`, :mod:`.compare` and :mod:`.balance` (the report functions) and
+:mod:`.paired` (two runs on the same deals, hand by hand), :mod:`.summary`,
+:mod:`.compare` and :mod:`.balance` (the report functions) and
 :mod:`.render` (text, markdown, CSV, JSON). The names below are the public API: the CLI,
 the plots and the notebooks import them from ``unosim.analysis.report``.
 """

@@ -12,6 +12,7 @@ import pandas as pd
 
 from unosim.analysis import stats
 from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report
+from unosim.analysis.report.paired import paired_intervals
 from unosim.analysis.report.skill import find_skill, skill_rows
 from unosim.analysis.report.sources import Source, discover, source_meta
 from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
@@ -101,6 +102,14 @@ def _sweep_base(sources: Sequence[Source]) -> dict[str, Any] | None:
     return dict(found[0])
 
 
+#: Each balance metric's figure in :func:`.paired.paired_intervals`, at a table of ``n``.
+_PAIRED_KEYS = {
+    "turns": lambda n: ("length", "turns", "", "mean"),
+    "dealer1_win_share": lambda n: ("after_dealer", "win_share", str(1 % n), "share"),
+    "cards_drawn": lambda n: ("counters", "cards_drawn", "", "mean"),
+}
+
+
 def balance_report(
     dataset_dir: PathLike,
     base: Mapping[str, Any] | None = None,
@@ -120,9 +129,12 @@ def balance_report(
     warning). A point differing from its base point in several keys is reported under
     the joined change (``stacking=all,draw=until_playable``).
 
-    Metrics: ``turns`` (mean, Welch, Cohen's d), ``dealer1_win_share`` (the dealer+1 win
-    share: the share of decided hands won by the seat after the dealer, Newcombe, Cohen's h) and
-    ``cards_drawn`` (mean, Welch, d). Rows are sorted by |effect|, largest first.
+    Metrics: ``turns`` (mean, Cohen's d), ``dealer1_win_share`` (the dealer+1 win share: the
+    share of decided hands won by the seat after the dealer, Cohen's h) and ``cards_drawn``
+    (mean, d). Rows are sorted by |effect|, largest first.  Every point of a sweep plays
+    the base point's deals, so the intervals are paired hand by hand (:mod:`.paired`; a
+    note says so); a point whose hands do not pair with its base's (another seed or hand
+    count, hand-made partitions) gets Welch's and Newcombe's intervals instead.
 
     ``status`` says when a zero effect means nothing (:mod:`.triggers`): "never triggered"
     (the counter showing the rule acting is zero in every hand: e.g. no bot multi-plays)
@@ -166,6 +178,7 @@ def balance_report(
             base_points.setdefault(players_of(s), s)
     rows: list[dict[str, Any]] = []
     pairs: list[tuple[dict, dict, dict]] = []  # (point, base point, row fields): the skill column's input
+    unpaired: list[str] = []  # points whose hands do not pair with their base's (.paired)
     prints: dict[str, str] = {}
     for s in sources:
         pl = players_of(s)
@@ -180,6 +193,9 @@ def balance_report(
         pairs.append((dict(s.partition), dict(b.partition), {"change": ",".join(changed), "players": pl,
                       "label": s.label, "base_label": b.label, "status": acted}))
         mo, mb = metrics(aggs[s.label]), metrics(aggs[b.label])
+        pr = paired_intervals(s, b, confidence)
+        if pr is None:
+            unpaired.append(s.label)
         for name, _, kind in BALANCE_METRICS:
             if kind == "h":
                 (xo, no), (xb, nb) = mo[name], mb[name]
@@ -191,6 +207,9 @@ def balance_report(
                 iv = stats.diff_means(*mo[name], *mb[name], confidence=confidence)
                 eff = stats.cohen_d(*mo[name], *mb[name])
                 val, bval = mo[name][0], mb[name][0]
+            key = _PAIRED_KEYS[name](pl)
+            if pr is not None and key in pr:
+                iv = stats.Interval(iv.estimate, pr[key].low, pr[key].high)
             rows.append(
                 {
                     "change": ",".join(changed), "players": pl, "label": s.label,
@@ -216,8 +235,12 @@ def balance_report(
         )
     srcs = source_meta(sources)
     base_desc = _base_text(next(iter(base_points.values()), None), players_key)
-    return Report("balance", table, srcs, f"balance against the base point ({base_desc})",
-                  notes=[n for s in sources for n in s.notes])
+    notes = [n for s in sources for n in s.notes]
+    if pairs:
+        notes.append("intervals paired hand by hand with the base point (a sweep plays the same deals at every "
+                     "point)" + (f", except {', '.join(unpaired)}: other hands, intervals of independent samples"
+                                 if unpaired else ""))
+    return Report("balance", table, srcs, f"balance against the base point ({base_desc})", notes=notes)
 
 
 def _base_text(base: Source | None, players_key: str | None) -> str:

@@ -11,12 +11,15 @@ import pandas as pd
 
 from unosim.analysis import stats
 from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report
-from unosim.analysis.report.sources import Result, discover
+from unosim.analysis.report.paired import FigureKey, paired_intervals
+from unosim.analysis.report.sources import Result, Source, discover
 from unosim.analysis.report.summary import summarize
 
 
-def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float) -> pd.DataFrame:
-    """Join two summary tables on the figure and compute differences and effects."""
+def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float,
+               paired: dict[FigureKey, stats.Interval] | None = None) -> pd.DataFrame:
+    """Join two summary tables on the figure and compute differences and effects;
+    ``paired``: the intervals of the figures the two runs pair hand by hand (.paired)."""
     keys = ["section", "figure", "key", "stat"]
     m = other.merge(base, on=keys, suffixes=("", "_b"), how="inner")
     diff = (m["value"] - m["value_b"]).to_numpy(float)
@@ -50,6 +53,10 @@ def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float) -> pd
         iv = stats.diff_intervals(*(m.loc[cl, c].to_numpy(float) for c in ("value", "low", "high",
                                                                            "value_b", "low_b", "high_b")))
         low[cl], high[cl] = iv.low, iv.high
+    if paired:
+        for i, key in enumerate(zip(m["section"], m["figure"], m["key"], m["stat"])):
+            if key in paired:
+                low[i], high[i] = paired[key].low, paired[key].high
     out = pd.DataFrame(
         {
             "label": m["label"], "section": m["section"], "figure": m["figure"], "key": m["key"],
@@ -70,7 +77,9 @@ def compare(
     Inputs are paths (summarised here, in one discovery so labels are disambiguated
     together) or summary Reports. The baseline must be a single config. Differences
     are ``other - baseline``: shares get Newcombe's interval and Cohen's h, means
-    Welch's interval and Cohen's d; a figure of a seat-rotated run (a ``clusters`` value
+    Welch's interval and Cohen's d; two hand runs given as paths with the same hand indices
+    (one seed: the same deals) get their hand figures' intervals paired hand by hand
+    (:mod:`.paired`, a note says so); a figure of a seat-rotated run (a ``clusters`` value
     on either side) gets the difference of its cluster-robust intervals
     (:func:`unosim.analysis.stats.diff_intervals`) instead; counts and quantiles get the
     plain difference.
@@ -78,9 +87,11 @@ def compare(
     out.
     """
     other_list = [others] if isinstance(others, (Report, str, os.PathLike, Result)) else list(others)
+    found: dict[str, Source] = {}
     if not isinstance(baseline, Report) and not any(isinstance(o, Report) for o in other_list):
         n_base = len(discover([baseline]))
         rep = summarize([baseline, *other_list], confidence)
+        found = {s.label: s for s in discover([baseline, *other_list])}
         labels = rep.labels
         base_labels, other_labels = labels[:n_base], labels[n_base:]
         base_rep = Report("summary", rep.table[rep.table["label"].isin(base_labels)], rep.sources)
@@ -103,7 +114,13 @@ def compare(
     parts = []
     for t in other_tables:
         for label in dict.fromkeys(t["label"]):
-            parts.append(_diff_rows(base_table, t[t["label"] == label], confidence))
+            paired = None
+            if label in found and base_label in found:
+                paired = paired_intervals(found[label], found[base_label], confidence)
+                if paired is not None:
+                    notes.append(f"{label}: intervals of the hand figures paired hand by hand with {base_label} "
+                                 "(the same hand indices: with one seed, the same deals)")
+            parts.append(_diff_rows(base_table, t[t["label"] == label], confidence, paired))
     table = (
         pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(COMPARE_COLUMNS))
     )

@@ -1,0 +1,161 @@
+"""Differences of two hand runs that played the same deals, paired hand by hand.
+
+Hand h of a run is dealt from its own random stream, (seed, h), so two runs of one seed
+deal the same cards to hand h whatever their rules, and how a hand goes under one rule
+says much about how it goes under the other (common random numbers): the documented way
+to compare rules (`unosim run A --seed S`, `unosim run B --seed S`, every sweep point).
+An interval that treats the two runs as independent samples is valid but wide; this one
+pairs the runs hand by hand.  It is valid for any two runs with the same hand indices in
+the same order (the pairs are independent across hands, whatever the seeds): the seeds
+only decide how much it gains.
+
+For a mean, the paired t interval of the per-hand differences.  For a share x/n (wins
+over decided hands, stalls over hands) the ratio difference ``X1/N1 - X2/N2`` with the
+delta method's standard error over hands, each hand index one cluster holding one row of
+each run: ``u_h = (x1_h - p1 n1_h)/N1 - (x2_h - p2 n2_h)/N2``, ``se^2 = H/(H-1) sum u_h^2``
+over H hands, normal.  The sums it needs are kept while both runs stream in lockstep
+(batches re-cut to a common size), so memory stays flat.  Figures it pairs: the stalled
+share, the seat, dealer+k and team win shares, game length and the counters; the bot
+figures keep their independent intervals (a bot's seats may differ between the runs), and
+so does a figure whose pairs show no spread at all (no stall in either run): there is
+no noise to measure, and the point is not an interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow.parquet as pq
+from scipy import stats as _st
+
+from unosim.analysis import stats
+from unosim.analysis.report.model import BASE_COUNTERS, HOUSE_COUNTERS, LENGTH_COLUMNS
+from unosim.analysis.report.sources import Source
+from unosim.analysis.report.stream import _iter_batches
+from unosim.run import outcomes
+
+__all__ = ["paired_intervals", "FigureKey"]
+
+FigureKey = tuple[str, str, str, str]
+"""(section, figure, key, stat) of a report row."""
+
+_BLOCK = 1 << 17
+
+
+def pairable(a: Source, b: Source) -> bool:
+    """Whether two sources can be paired by hand: unrotated hand runs (one row per hand) of
+    the same table size, read from files.  The hand indices themselves are compared while
+    streaming."""
+    return (a.frame is None and b.frame is None and a.info.mode == b.info.mode == "hands"
+            and "rotation" not in a.names and "rotation" not in b.names and a.info.players == b.info.players
+            and "hand" in a.names and "hand" in b.names)
+
+
+def _blocks(it: Iterator[dict[str, Any]], size: int) -> Iterator[dict[str, np.ndarray]]:
+    """The batches of ``it`` re-cut into blocks of ``size`` rows (the last one shorter)."""
+    pending: list[dict[str, np.ndarray]] = []
+    have = 0
+    for b in it:
+        pending.append(b)
+        have += len(b["hand"])
+        while have >= size:
+            whole = {c: np.concatenate([p[c] for p in pending]) for c in pending[0]}
+            yield {c: v[:size] for c, v in whole.items()}
+            pending, have = [{c: v[size:] for c, v in whole.items()}], have - size
+    if have:
+        yield {c: np.concatenate([p[c] for p in pending]) for c in pending[0]}
+
+
+def _figures(b: dict[str, np.ndarray], players: int, teams: int,
+             means: Sequence[str]) -> dict[FigureKey, tuple[np.ndarray, np.ndarray | None]]:
+    """Each paired figure of one block of hands: (x, n) per hand for a share, (value, None)
+    for a mean."""
+    stalled = np.asarray(b["stalled"], dtype=bool)
+    decided = (~stalled).astype(np.float64)
+    winner = np.asarray(b["winner"]).astype(np.int64)
+    rel = outcomes.from_dealer(winner, np.asarray(b["dealer"]).astype(np.int64), players)
+    out: dict[FigureKey, tuple[np.ndarray, np.ndarray | None]] = {
+        ("hands", "stalled", "", "share"): (stalled.astype(np.float64), np.ones(len(stalled)))}
+    for s in range(players):
+        out[("seat", "win_share", str(s), "share")] = (decided * (winner == s), decided)
+        out[("after_dealer", "win_share", str(s), "share")] = (decided * (rel == s), decided)
+    if teams > 1 and "winning_team" in b:
+        team = np.asarray(b["winning_team"]).astype(np.int64)
+        for t in range(teams):
+            out[("team", "win_share", str(t), "share")] = (decided * (team == t), decided)
+    for c in means:
+        section = "length" if c in LENGTH_COLUMNS else "counters"
+        out[(section, c, "", "mean")] = (np.asarray(b[c]).astype(np.float64), None)
+    return out
+
+
+class _Sums:
+    """The sums of one figure's pairs that its interval needs (module docstring)."""
+
+    NAMES = ("x1", "n1", "x2", "n2", "x1x1", "n1n1", "x1n1", "x2x2", "n2n2", "x2n2",
+             "x1x2", "x1n2", "n1x2", "n1n2")
+
+    def __init__(self) -> None:
+        self.s = dict.fromkeys(self.NAMES, 0.0)
+        self.hands = 0
+
+    def add(self, x1: np.ndarray, n1: np.ndarray, x2: np.ndarray, n2: np.ndarray) -> None:
+        v = {"x1": x1, "n1": n1, "x2": x2, "n2": n2}
+        for name in self.NAMES:
+            a, b = (name, None) if len(name) == 2 else (name[:2], name[2:])
+            self.s[name] += float(v[a].sum()) if b is None else float(np.dot(v[a], v[b]))
+        self.hands += len(x1)
+
+    def interval(self, mean: bool, confidence: float) -> stats.Interval:
+        s, h = self.s, self.hands
+        if h < 2 or not s["n1"] or not s["n2"]:
+            return stats.Interval(math.nan, math.nan, math.nan)
+        p1, p2 = s["x1"] / s["n1"], s["x2"] / s["n2"]
+        # sum over hands of u_h^2, u_h = (x1 - p1 n1)/N1 - (x2 - p2 n2)/N2, from the sums
+        a = (s["x1x1"] - 2 * p1 * s["x1n1"] + p1 * p1 * s["n1n1"]) / s["n1"] ** 2
+        b = (s["x2x2"] - 2 * p2 * s["x2n2"] + p2 * p2 * s["n2n2"]) / s["n2"] ** 2
+        c = (s["x1x2"] - p2 * s["x1n2"] - p1 * s["n1x2"] + p1 * p2 * s["n1n2"]) / (s["n1"] * s["n2"])
+        se = math.sqrt(max(0.0, h / (h - 1) * (a + b - 2 * c)))
+        q = float(_st.t.ppf(0.5 + confidence / 2.0, h - 1)) if mean else stats.z_value(confidence)
+        d = p1 - p2
+        return stats.Interval(d, d - q * se, d + q * se)
+
+
+def paired_intervals(other: Source, base: Source, confidence: float = 0.95) -> dict[FigureKey, stats.Interval] | None:
+    """``other - base`` of every paired figure (module docstring), or None when the two
+    cannot be paired (not both unrotated hand runs of one table size, or their hand
+    indices differ)."""
+    if not pairable(other, base):
+        return None
+    players, teams = other.info.players, min(other.info.teams, base.info.teams)
+    means = [c for c in (*LENGTH_COLUMNS, *BASE_COUNTERS, *HOUSE_COUNTERS) if c in other.names and c in base.names]
+    cols = ["hand", "stalled", "winner", "dealer", *(["winning_team"] if teams > 1 else []), *means]
+    if any(c not in s.names for s in (other, base) for c in cols):
+        return None
+    sums: dict[FigureKey, _Sums] = {}
+    pairs = zip(_blocks(_iter_batches(other, cols), _BLOCK), _blocks(_iter_batches(base, cols), _BLOCK))
+    n_other = n_base = 0
+    for bo, bb in pairs:
+        n_other, n_base = n_other + len(bo["hand"]), n_base + len(bb["hand"])
+        if len(bo["hand"]) != len(bb["hand"]) or not np.array_equal(bo["hand"], bb["hand"]):
+            return None
+        fo, fb = _figures(bo, players, teams, means), _figures(bb, players, teams, means)
+        for key, (x1, n1) in fo.items():
+            x2, n2 = fb[key]
+            ones = np.ones(len(x1))
+            sums.setdefault(key, _Sums()).add(x1, ones if n1 is None else n1, x2, ones if n2 is None else n2)
+    if not sums or n_other != n_base or n_other != _rows(other) or n_base != _rows(base):
+        return None  # one ran out first: other hands
+    out = {key: s.interval(key[3] == "mean", confidence) for key, s in sums.items()}
+    # no spread between the pairs (no stall in either run, a counter zero in both, a rule
+    # that changed no hand): nothing to estimate the noise from, so the figure keeps its
+    # independent interval rather than shrink to the point
+    return {key: iv for key, iv in out.items() if iv.high > iv.low}
+
+
+def _rows(src: Source) -> int:
+    """The rows of a source, from its files' metadata."""
+    return sum(pq.ParquetFile(f).metadata.num_rows for f in src.files)
