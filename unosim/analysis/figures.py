@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
 from unosim.analysis.report.render import bots_of
+from unosim.analysis.report.paired import PAIRED
 
 DPI = 120
 ZERO = {"color": "0.3", "linestyle": "dashed", "linewidth": 0.9, "zorder": 0.5}
@@ -78,13 +79,14 @@ def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None
     """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
     bots = bots_of(rep) if rep is not None else ""
     notes = list(dict.fromkeys(rep.notes)) if rep is not None else []
-    # results whose content could not be checked (no part journal) say so in the caption;
-    # what the reader must know first (an unfinished run or sweep) goes in the title
-    unverified = [n for n in notes if "unverified" in n]
-    notes = [n for n in notes if "unverified" not in n]
+    # results whose content could not be checked (no part journal) and how intervals were
+    # paired say so in the caption; what the reader must know first (an unfinished run or
+    # sweep) goes in the title
+    unverified = [n for n in notes if "unverified" in n or PAIRED in n]
+    notes = [n for n in notes if n not in unverified]
     below = fig.get_supxlabel() or (f"bots: {bots}" if bots else "")
     if unverified or (bots and not fig.get_supxlabel()):
-        caption(fig, "; ".join([below] * bool(below) + unverified))
+        caption(fig, "; ".join([below.rstrip(".")] * bool(below) + unverified))
     if notes:
         notes = "\n".join(f"note: {n}" for n in notes)
         sup = fig.get_suptitle()

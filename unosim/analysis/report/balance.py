@@ -12,7 +12,7 @@ import pandas as pd
 
 from unosim.analysis import stats
 from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report
-from unosim.analysis.report.paired import paired_intervals
+from unosim.analysis.report.paired import PAIRED, paired_intervals
 from unosim.analysis.report.skill import find_skill, skill_rows
 from unosim.analysis.report.sources import Source, discover, source_meta
 from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
@@ -237,7 +237,7 @@ def balance_report(
     base_desc = _base_text(next(iter(base_points.values()), None), players_key)
     notes = [n for s in sources for n in s.notes]
     if pairs:
-        notes.append("intervals paired hand by hand with the base point (a sweep plays the same deals at every "
+        notes.append(f"intervals {PAIRED} with the base point (a sweep plays the same deals at every "
                      "point)" + (f", except {', '.join(unpaired)}: other hands, intervals of independent samples"
                                  if unpaired else ""))
     return Report("balance", table, srcs, f"balance against the base point ({base_desc})", notes=notes)

@@ -11,7 +11,7 @@ import pandas as pd
 
 from unosim.analysis import stats
 from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report
-from unosim.analysis.report.paired import FigureKey, paired_intervals
+from unosim.analysis.report.paired import PAIRED, FigureKey, paired_intervals
 from unosim.analysis.report.sources import Result, Source, discover
 from unosim.analysis.report.summary import summarize
 
@@ -118,7 +118,7 @@ def compare(
             if label in found and base_label in found:
                 paired = paired_intervals(found[label], found[base_label], confidence)
                 if paired is not None:
-                    notes.append(f"{label}: intervals of the hand figures paired hand by hand with {base_label} "
+                    notes.append(f"{label}: intervals of the hand figures {PAIRED} with {base_label} "
                                  "(the same hand indices: with one seed, the same deals)")
             parts.append(_diff_rows(base_table, t[t["label"] == label], confidence, paired))
     table = (

@@ -37,7 +37,11 @@ from unosim.analysis.report.sources import Source
 from unosim.analysis.report.stream import _iter_batches
 from unosim.run import outcomes
 
-__all__ = ["paired_intervals", "FigureKey"]
+__all__ = ["PAIRED", "FigureKey", "paired_intervals"]
+
+PAIRED = "paired hand by hand"
+"""The words every note of a paired comparison holds (figures put such notes in the caption:
+they say how the intervals were made, not what the reader must know first)."""
 
 FigureKey = tuple[str, str, str, str]
 """(section, figure, key, stat) of a report row."""
