@@ -100,6 +100,7 @@ def hand_rows(agg: Aggregate, out: Rows) -> None:
     for b in sorted(bot_wins):
         share("bot", "win_share", b, bot_wins[b], decided, f"won:{b}", "decided")
         share("bot", "win_per_seat", b, bot_wins[b], bot_held[b], f"won:{b}", f"held:{b}")
+
     def sums(c: str) -> tuple[np.ndarray, np.ndarray] | None:
         return None if cl is None else (cl.sum_totals(c), cl.totals("rows"))
 
