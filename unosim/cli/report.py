@@ -52,7 +52,11 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
               show_default=True)
 def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
-    """Compare results against BASELINE: differences with intervals and effect sizes."""
+    """Compare results against BASELINE: differences with intervals and effect sizes.
+
+    Hand runs of one seed deal every hand index the same cards, so their hand figures are
+    compared hand by hand (paired intervals, a note says so); seat-rotated runs count a
+    deal as one cluster (docs/reports.md)."""
     from unosim.analysis import report as rp
 
     base = report_paths((baseline,))[0]
