@@ -85,6 +85,12 @@ class Mode:
 
     # ------------------------------------------------------------------- parameters
 
+    @property
+    def pairs_by_hand(self) -> bool:
+        """Two runs of this mode compare hand by hand (unosim.analysis.report.paired): one
+        row per independent hand, dealt from its own stream (seed, hand)."""
+        return self.sliced and not self.rotated
+
     def with_rotation(self) -> Mode:
         """The mode that plays this mode's units once per rotation of the bots."""
         return MODES[self.rotated_name]

@@ -36,6 +36,7 @@ from unosim.analysis.report.model import BASE_COUNTERS, HOUSE_COUNTERS, LENGTH_C
 from unosim.analysis.report.sources import Source
 from unosim.analysis.report.stream import _iter_batches
 from unosim.run import outcomes
+from unosim.run.modes import mode_of_file
 
 __all__ = ["PAIRED", "FigureKey", "paired_intervals"]
 
@@ -53,7 +54,11 @@ def pairable(a: Source, b: Source) -> bool:
     """Whether two sources can be paired by hand: unrotated hand runs (one row per hand) of
     the same table size, read from files.  The hand indices themselves are compared while
     streaming."""
-    return (a.frame is None and b.frame is None and a.info.mode == b.info.mode == "hands"
+    try:
+        modes = [mode_of_file(s.info.mode, s.info.rotate_seats) for s in (a, b)]
+    except KeyError:  # a mode no run writes
+        return False
+    return (all(m.pairs_by_hand for m in modes) and a.frame is None and b.frame is None
             and "rotation" not in a.names and "rotation" not in b.names and a.info.players == b.info.players
             and "hand" in a.names and "hand" in b.names)
 
