@@ -14,7 +14,7 @@ each injection the outcome must be either
 and a user's files beside the result (inside and next to it) are never changed.
 
 The suite counts its injections and says how many it made (``pytest -m faults -s``, or
-the terminal summary).  ``UNOSIM_FAULT_KILLS`` sets the number of kill -9 moments (30 by
+the terminal summary).  ``UNOSIM_FAULT_KILLS`` sets the number of kill -9 moments (16 by
 default, CI included: each kill costs a second or two; raise it for a longer hunt).
 """
 
@@ -40,7 +40,7 @@ from unosim.cli import main
 pytestmark = pytest.mark.faults
 
 INJECTIONS: dict[str, int] = {}
-KILLS = int(os.environ.get("UNOSIM_FAULT_KILLS", "30"))
+KILLS = int(os.environ.get("UNOSIM_FAULT_KILLS", "16"))
 KILL_MOMENTS: collections.Counter[str] = collections.Counter()
 RNG = random.Random(20261201)
 

@@ -76,6 +76,7 @@ def test_a_notebook_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pytest.
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setenv("UNOSIM_NB_MATCHES", "20")
+    monkeypatch.setenv("UNOSIM_NB_HANDS", "400")  # the folder is the point, not the figures
     monkeypatch.delenv("UNOSIM_NB_OUT", raising=False)
     path = next(p for p in NOTEBOOKS if p.stem == "scoring_systems")
     nb = nbformat.read(path, as_version=4)
