@@ -439,7 +439,7 @@ def bracket_reading(run: SkillRun) -> str:
             continue
         text = head
         if moved:
-            parts = [f"confirms {len(by['confirmed'])}" + (f" ({', '.join(by['confirmed'])})" if by["confirmed"] else "")]
+            parts = [f"confirms {len(by['confirmed'])}" + (f": {', '.join(by['confirmed'])}" if by["confirmed"] else "")]
             parts += [f"{word} {', '.join(by[k])}" for k, word in (("not confirmed", "does not confirm"),
                                                                    ("reversed", "reverses")) if by[k]]
             text += (f"  Of the {moved} rule{'s' if moved > 1 else ''} whose lower bound moves beyond its interval "
