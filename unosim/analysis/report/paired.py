@@ -102,32 +102,28 @@ def _figures(b: dict[str, np.ndarray], players: int, teams: int,
 
 
 class _Sums:
-    """The sums of one figure's pairs that its interval needs (module docstring)."""
-
-    NAMES = ("x1", "n1", "x2", "n2", "x1x1", "n1n1", "x1n1", "x2x2", "n2n2", "x2n2",
-             "x1x2", "x1n2", "n1x2", "n1n2")
+    """What one figure's interval needs of its pairs: the totals of v_h = (x1, n1, x2, n2)
+    and their Gram matrix sum(v_h v_h'), since u_h (module docstring) is w . v_h with
+    w = (1/N1, -p1/N1, -1/N2, p2/N2)."""
 
     def __init__(self) -> None:
-        self.s = dict.fromkeys(self.NAMES, 0.0)
+        self.total = np.zeros(4)
+        self.gram = np.zeros((4, 4))
         self.hands = 0
 
     def add(self, x1: np.ndarray, n1: np.ndarray, x2: np.ndarray, n2: np.ndarray) -> None:
-        v = {"x1": x1, "n1": n1, "x2": x2, "n2": n2}
-        for name in self.NAMES:
-            a, b = (name, None) if len(name) == 2 else (name[:2], name[2:])
-            self.s[name] += float(v[a].sum()) if b is None else float(np.dot(v[a], v[b]))
+        v = np.stack([x1, n1, x2, n2])
+        self.total += v.sum(axis=1)
+        self.gram += v @ v.T
         self.hands += len(x1)
 
     def interval(self, mean: bool, confidence: float) -> stats.Interval:
-        s, h = self.s, self.hands
-        if h < 2 or not s["n1"] or not s["n2"]:
+        (x1, n1, x2, n2), h = self.total, self.hands
+        if h < 2 or not n1 or not n2:
             return stats.Interval(math.nan, math.nan, math.nan)
-        p1, p2 = s["x1"] / s["n1"], s["x2"] / s["n2"]
-        # sum over hands of u_h^2, u_h = (x1 - p1 n1)/N1 - (x2 - p2 n2)/N2, from the sums
-        a = (s["x1x1"] - 2 * p1 * s["x1n1"] + p1 * p1 * s["n1n1"]) / s["n1"] ** 2
-        b = (s["x2x2"] - 2 * p2 * s["x2n2"] + p2 * p2 * s["n2n2"]) / s["n2"] ** 2
-        c = (s["x1x2"] - p2 * s["x1n2"] - p1 * s["n1x2"] + p1 * p2 * s["n1n2"]) / (s["n1"] * s["n2"])
-        se = math.sqrt(max(0.0, h / (h - 1) * (a + b - 2 * c)))
+        p1, p2 = x1 / n1, x2 / n2
+        w = np.array([1 / n1, -p1 / n1, -1 / n2, p2 / n2])
+        se = math.sqrt(max(0.0, h / (h - 1) * float(w @ self.gram @ w)))
         q = float(_st.t.ppf(0.5 + confidence / 2.0, h - 1)) if mean else stats.z_value(confidence)
         d = p1 - p2
         return stats.Interval(d, d - q * se, d + q * se)
