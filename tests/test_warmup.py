@@ -228,3 +228,50 @@ def test_a_search_table_trace_announces_the_search_trace(monkeypatch: pytest.Mon
     r = CliRunner().invoke(main, ["trace", str(cfg), "--hand", "0"])
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines()[0].startswith("unosim: compiling the engine (search_trace;"), r.stderr
+
+
+def test_a_kernel_another_process_compiles_is_left_for_last_then_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes compiling at once (a cold start's helper, a second test worker) never
+    compile one kernel twice: one whose lock another process holds is passed over, and
+    taken (from the cache) once that process lets go of it."""
+    import subprocess
+    import time
+
+    done: list[str] = []
+    monkeypatch.setattr(W, "warm", lambda name: done.append(name) or 0.0)
+    with W._compile_lock("hands", wait=False) as mine:
+        assert mine  # nobody else holds it: this test takes it and lets go
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom unosim.run.warmup import _compile_lock\n"
+                               "with _compile_lock('hands', wait=False) as mine:\n"
+                               "    print(mine, flush=True); time.sleep(2)\n"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "True"
+        with W._compile_lock("hands", wait=False) as mine:
+            assert not mine
+        t = time.monotonic()
+        seconds: dict[str, float] = {}
+        W._compile_in_turn(["hands", "matches"], seconds)
+        assert done == ["matches", "hands"] and set(seconds) == {"hands", "matches"}
+        assert time.monotonic() - t > 0.5  # "hands" waited for the other process's lock
+    finally:
+        holder.wait()
+
+
+def test_a_cold_start_shares_its_kernels_with_one_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A helper takes the kernels from the other end (the search kernels, which share least
+    with the plain ones, first); none is started for a single kernel or a single core; a
+    helper finds cached kernels and compiles nothing."""
+    import subprocess
+
+    assert W._helper_order(list(W.KERNELS)) == [
+        "search_hands", "search_matches", "search_trace", "trace_tournament", "trace_match", "tournaments",
+        "trace", "matches", "hands"]
+    assert W._start_helper(["hands"]) is None
+    monkeypatch.setattr(W.os, "sched_getaffinity", lambda pid: {0})
+    assert W._start_helper(["hands", "matches"]) is None
+    W.warmup(("hands", "trace"), quiet=True)
+    t = __import__("time").monotonic()
+    subprocess.run([sys.executable, "-m", "unosim.run.warmup", "hands", "trace"], check=True, timeout=120)
+    assert __import__("time").monotonic() - t < 30  # an import and two cache checks, no compile

@@ -213,7 +213,7 @@ def configs() -> None:
 @main.command()
 @click.option("--quiet", is_flag=True, help="Print nothing but the compile notice.")
 def warmup(quiet: bool) -> None:
-    """Compile every kernel now (first run only, about a minute and a half) so later commands start at once."""
+    """Compile every kernel now (first run only, a few minutes; two cores share it) so later commands start at once."""
     from unosim.run.warmup import warmup as compile_all
 
     seconds = compile_all()

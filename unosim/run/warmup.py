@@ -1,30 +1,46 @@
 """Compiling the engine: saying so while it happens, and doing it ahead of time.
 
 The first run on a machine compiles the kernels (a cold `unosim run` compiles the hands
-kernel, about a minute on 2 cores; ``unosim warmup`` every kernel); numba caches the
+kernel, a minute or two; ``unosim warmup`` every kernel, a few minutes); numba caches the
 machine code, so later starts take about a second.  A user who sees nothing for a minute
 thinks the program hung, so a command that must compile does that first and says so on
 stderr (even with ``--quiet``), with a ticking clock on a terminal and two plain lines
 elsewhere; ``unosim warmup`` compiles every kernel ahead of time (for a set-up script or
 an image).
+
+Numba compiles on one core.  When several kernels are cold, a helper process compiles
+some of them beside this one, so a cold start uses two cores; each kernel is compiled
+under its own lock file, so the two (and any other unosim starting on the same checkout
+meanwhile, such as a second test worker) never compile one kernel twice: a process
+that finds a kernel locked moves on to the next, and loads the locked one from the
+cache once its compile is done.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
 from unosim.kernel.cache import cache_folder
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: one process compiles, as numba alone would
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = ["KERNELS", "cold_kernels", "compile_notice", "kernel_for", "warm", "warmup"]
 
-EXPECTED = "about a minute on 2 cores"
+EXPECTED = "one to a few minutes"
 
 
 def _hands() -> tuple[Any, Callable[[], None]]:
@@ -184,10 +200,13 @@ def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = N
         ticker = threading.Thread(target=tick, name="unosim-compile-clock", daemon=True)
         ticker.start()
     seconds: dict[str, float] = {}
+    helper = _start_helper(cold)
     try:
-        for name in cold:
-            seconds[name] = warm(name)
+        _compile_in_turn(cold, seconds)
     finally:
+        if helper is not None:  # its kernels are all done by now (their locks were waited for)
+            helper.terminate()
+            helper.wait()
         stop.set()
         if ticker is not None:
             ticker.join()
@@ -208,6 +227,76 @@ def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] 
     yield
 
 
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def _compile_lock(name: str, wait: bool) -> Iterator[bool]:
+    """Hold kernel ``name``'s compile lock (one per kernel and checkout, in the cache folder)
+    for the block; without ``wait`` the block gets False at once if another process holds
+    it.  The lock is the operating system's, so it dies with a killed holder."""
+    if fcntl is None:
+        yield True
+        return
+    folder = Path(cache_folder()) / "compiling"
+    folder.mkdir(parents=True, exist_ok=True)
+    checkout = hashlib.sha1(str(_PACKAGE).encode()).hexdigest()[:8]
+    with open(folder / f"{name}-{checkout}.lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _compile_in_turn(names: list[str], seconds: dict[str, float]) -> None:
+    """Compile (or load) every kernel of ``names`` in this process; one that another
+    process is compiling is left for last and then loaded from the cache."""
+    deferred = []
+    for name in names:
+        with _compile_lock(name, wait=False) as mine:
+            if mine:
+                seconds[name] = warm(name)
+            else:
+                deferred.append(name)
+    for name in deferred:
+        with _compile_lock(name, wait=True):
+            seconds[name] = warm(name)
+
+
+def _helper_order(names: list[str]) -> list[str]:
+    """The order a helper takes the kernels in: from the other end of the list, the search
+    kernels first (they share the least with the plain ones this process starts with)."""
+    search = [n for n in names if n.startswith("search")]
+    return search + [n for n in reversed(names) if n not in search]
+
+
+def _start_helper(cold: list[str]) -> subprocess.Popen[bytes] | None:
+    """A process compiling the kernels of ``cold`` that nobody has taken yet, when there are
+    several and a second core; None otherwise.  It imports this same unosim and caches
+    where this process does (its environment is this one's)."""
+    if fcntl is None or len(cold) < 2 or len(os.sched_getaffinity(0)) < 2:
+        return None
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(_PACKAGE.parent), os.environ.get("PYTHONPATH"))
+                                                      if p))
+    return subprocess.Popen([sys.executable, "-m", "unosim.run.warmup", *_helper_order(cold)], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _help(names: list[str]) -> None:
+    """The helper's work: each kernel of ``names`` that is neither cached nor locked by
+    another process, compiled.  (A helper that fails leaves its kernels to the process
+    that started it, which compiles what it does not find cached.)"""
+    for name in names:
+        with _compile_lock(name, wait=False) as mine:
+            if mine and not _cached(KERNELS[name]()[0]):
+                warm(name)
+
+
 def warm(name: str) -> float:
     """Compile (or load) one kernel; the seconds it took."""
     _, go = KERNELS[name]()
@@ -222,3 +311,7 @@ def warmup(names: tuple[str, ...] = tuple(KERNELS), quiet: bool = False) -> dict
     cold = cold_kernels(names)
     seconds = compile_now(cold, quiet) if cold else {}
     return {n: seconds[n] if n in seconds else warm(n) for n in names}
+
+
+if __name__ == "__main__":
+    _help(sys.argv[1:])
