@@ -61,7 +61,7 @@ def execute(work: Path, command: tuple[str, ...] = COMMAND) -> str:
     old = os.getcwd()
     os.chdir(work)
     try:
-        res = CliRunner().invoke(main, list(command))
+        res = CliRunner(env={"COLUMNS": "120"}).invoke(main, list(command))  # a pipe's width, whatever runs this
     finally:
         os.chdir(old)
     if res.exit_code != 0:

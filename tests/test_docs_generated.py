@@ -19,7 +19,10 @@ def _pages() -> list[Path]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.name)
-def test_the_page_matches_a_fresh_run(page: Path, tmp_path: Path) -> None:
+def test_the_page_matches_a_fresh_run(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as if from a narrow terminal: the pages' tables are printed at a pipe's width
+    whatever terminal regenerates them (a text table fits its terminal)."""
+    monkeypatch.setenv("COLUMNS", "80")
     gen = generate()
     short = {b.name for b in gen.blocks(page) if not b.long}
     fresh = gen.render(page, tmp_path, short)
