@@ -275,3 +275,13 @@ def test_a_cold_start_shares_its_kernels_with_one_helper(monkeypatch: pytest.Mon
     t = __import__("time").monotonic()
     subprocess.run([sys.executable, "-m", "unosim.run.warmup", "hands", "trace"], check=True, timeout=120)
     assert __import__("time").monotonic() - t < 30  # an import and two cache checks, no compile
+
+
+def test_an_unwritable_cache_folder_compiles_unlocked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the cache folder cannot be made, numba compiles without caching (and says
+    so); the compile lock then steps aside instead of failing the command."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))
+    with W._compile_lock("hands", wait=False) as mine:
+        assert mine

@@ -235,13 +235,17 @@ def _compile_lock(name: str, wait: bool) -> Iterator[bool]:
     """Hold kernel ``name``'s compile lock (one per kernel and checkout, in the cache folder)
     for the block; without ``wait`` the block gets False at once if another process holds
     it.  The lock is the operating system's, so it dies with a killed holder."""
-    if fcntl is None:
+    checkout = hashlib.sha1(str(_PACKAGE).encode()).hexdigest()[:8]
+    try:
+        folder = Path(cache_folder()) / "compiling"
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / f"{name}-{checkout}.lock", "a")  # noqa: SIM115 - closed below
+    except OSError:  # a cache folder we cannot write: numba compiles without caching, unlocked
+        handle = None
+    if fcntl is None or handle is None:
         yield True
         return
-    folder = Path(cache_folder()) / "compiling"
-    folder.mkdir(parents=True, exist_ok=True)
-    checkout = hashlib.sha1(str(_PACKAGE).encode()).hexdigest()[:8]
-    with open(folder / f"{name}-{checkout}.lock", "a") as handle:
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
