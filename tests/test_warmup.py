@@ -269,7 +269,9 @@ def test_a_cold_start_shares_its_kernels_with_one_helper(monkeypatch: pytest.Mon
         "search_hands", "search_matches", "search_trace", "trace_tournament", "trace_match", "tournaments",
         "trace", "matches", "hands"]
     assert W._start_helper(["hands"]) is None
-    monkeypatch.setattr(W.os, "sched_getaffinity", lambda pid: {0})
+    import unosim.run.workers
+
+    monkeypatch.setattr(unosim.run.workers, "max_workers", lambda: 1)
     assert W._start_helper(["hands", "matches"]) is None
     W.warmup(("hands", "trace"), quiet=True)
     t = __import__("time").monotonic()

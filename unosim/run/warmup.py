@@ -282,8 +282,11 @@ def _helper_order(names: list[str]) -> list[str]:
 def _start_helper(cold: list[str]) -> subprocess.Popen[bytes] | None:
     """A process compiling the kernels of ``cold`` that nobody has taken yet, when there are
     several and a second core; None otherwise.  It imports this same unosim and caches
-    where this process does (its environment is this one's)."""
-    if fcntl is None or len(cold) < 2 or len(os.sched_getaffinity(0)) < 2:
+    where this process does (its environment is this one's).  A second core is one numba
+    may use here (``NUMBA_NUM_THREADS``, which a user sets to keep unosim to one core)."""
+    from unosim.run.workers import max_workers
+
+    if fcntl is None or len(cold) < 2 or max_workers() < 2:
         return None
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(_PACKAGE.parent), os.environ.get("PYTHONPATH"))
                                                       if p))
