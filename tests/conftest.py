@@ -47,10 +47,16 @@ KINDS: dict[str, tuple[str, ...]] = {
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
 
 
+SLOW_SECONDS = 3.0
+"""A test that takes longer once compiled is marked ``slow``: ``pytest -m "not slow"`` is the
+quick loop.  A run names every unmarked test over it (``pytest_terminal_summary``)."""
+_UNMARKED_SLOW: list[tuple[float, str]] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for kind in KINDS:
         config.addinivalue_line("markers", f"{kind}: a test of kind {kind} (tests/conftest.py KINDS)")
-    config.addinivalue_line("markers", "slow: a test that takes more than a few seconds once compiled")
+    config.addinivalue_line("markers", f"slow: a test that takes more than {SLOW_SECONDS:g} s once compiled")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -87,8 +93,16 @@ def standard() -> RulesConfig:
     return default_config()
 
 
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
+        _UNMARKED_SLOW.append((report.duration, report.nodeid))
+
+
 def pytest_terminal_summary(terminalreporter: object) -> None:
-    """Say how many faults the fault-injection suite injected, when it ran."""
+    """Say how many faults the fault-injection suite injected, when it ran, and which tests
+    took longer than ``SLOW_SECONDS`` without the ``slow`` mark."""
+    for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
+        terminalreporter.write_line(f"not marked slow, took {seconds:.1f} s: {nodeid}")  # type: ignore[attr-defined]
     faults = sys.modules.get("test_faults")
     counts = getattr(faults, "INJECTIONS", None)
     if counts:

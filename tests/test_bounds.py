@@ -74,7 +74,7 @@ def _server(reply: bytes | None) -> int:
     ("ws://host:1", "unsupported scheme"),
     ("127.0.0.1:99999", "port between 1 and 65535"),
     ("SSH", "not a Dask scheduler"),
-    ("FAKE", "not a Dask scheduler"),
+    pytest.param("FAKE", "not a Dask scheduler", marks=pytest.mark.slow),  # waits out a silent server
 ])
 def test_scheduler_addresses_fail_within_seconds(tmp_path: Path, address: str, needle: str) -> None:
     pytest.importorskip("distributed")

@@ -88,6 +88,7 @@ def test_tune_never_overwrites_what_it_did_not_write(tmp_path: Path, monkeypatch
         refused(invoke(*tune, "--out", tmp_path / "busy"), "being written by another unosim command")
 
 
+@pytest.mark.slow
 def test_tune_on_a_full_disk_keeps_the_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A full disk while bot.toml is written: one line, and the bot on stdout (not lost);
     the same command then resumes into its own folder, a changed one needs --force."""
@@ -115,6 +116,7 @@ def test_tune_on_a_full_disk_keeps_the_bot(tmp_path: Path, monkeypatch: pytest.M
     assert listed["kind"] == "tune" and "bot.toml" in listed["files"] and listed["identity"]["seed"] == 5
 
 
+@pytest.mark.slow
 def test_plot_never_overwrites_a_users_figure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = tmp_path / "run"
     assert invoke(*run_args(run)).exit_code == 0

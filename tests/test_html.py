@@ -60,6 +60,7 @@ def _render(page: Path, tmp_path: Path) -> tuple[str, str]:
     return proc.stdout, proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["run", "comparison", "sweep", "league", "skill"])
 def test_the_page_is_self_contained_and_renders(kind: str, results: dict[str, list[Path]], tmp_path: Path) -> None:
     page = tmp_path / "r.html"
@@ -109,6 +110,7 @@ def test_a_league_page_stands_alone(results: dict[str, list[Path]], tmp_path: Pa
     assert res.exit_code == 2 and "a league or skill directory is a page of its own" in res.output
 
 
+@pytest.mark.slow
 def test_a_file_the_command_did_not_write_is_never_replaced(results: dict[str, list[Path]], tmp_path: Path) -> None:
     """Like every writing command: an earlier page of `report --html` is replaced, a user's
     file of that name (or the target of a symlink of that name) is refused in one line and

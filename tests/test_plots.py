@@ -145,6 +145,7 @@ def test_every_figure_of_matches_is_readable(tmp_path: Path, monkeypatch: pytest
     assert "first to 500" in one["match_winners.png"].get_suptitle().replace("\n", " ")
 
 
+@pytest.mark.slow
 def test_every_figure_of_a_rotated_run_is_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     figs = _figures_of(_rotated(tmp_path), tmp_path / "figs", monkeypatch)
     assert "bot_win_share.png" in figs
@@ -154,6 +155,7 @@ def test_every_figure_of_a_rotated_run_is_readable(tmp_path: Path, monkeypatch: 
     assert len([c for c in ax.containers if isinstance(c, BarContainer)]) == 4  # one per bot
 
 
+@pytest.mark.slow
 def test_a_sweep_draws_the_balance_chart_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Per-point bars of a sweep are unreadable; its balance chart shows every point."""
     figs = _figures_of(sweep(tmp_path), tmp_path / "figs", monkeypatch)

@@ -82,6 +82,7 @@ def _sweep_file(tmp_path: Path) -> Path:
     return sw
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, kept", [
     ("sweep", "every finished part of every point is kept"),
     ("league", "every finished part of every table is kept"),
@@ -124,6 +125,7 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
         assert f"resume with: unosim {command} " in lines[0], err
 
 
+@pytest.mark.slow
 def test_ctrl_c_before_tunes_first_generation(tmp_path: Path) -> None:
     """Stopped before any generation ends, tune writes the starting bot and an empty
     history, draws no curve, and exits 130 in one line (no traceback)."""
@@ -143,6 +145,7 @@ def test_ctrl_c_before_tunes_first_generation(tmp_path: Path) -> None:
     assert (out / "bot.toml").exists() and not (out / "curve.png").exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_tunes_final_check_ends_promptly(tmp_path: Path) -> None:
     """The final check of a big --check-deals plays its deals in slices, so SIGINT in the
     middle of it ends the command within a second or two (the kernel cannot be stopped,

@@ -34,6 +34,7 @@ def kinds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
+@pytest.mark.slow
 def test_tournaments_get_champion_shares_and_no_seat_panel(kinds: dict[str, Path], tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     figs = _figures_of(kinds["tournaments"], tmp_path / "f", monkeypatch)
@@ -49,6 +50,7 @@ def test_tournaments_get_champion_shares_and_no_seat_panel(kinds: dict[str, Path
         assert bars and all(b.errorbar is not None for b in bars), ax.get_title()
 
 
+@pytest.mark.slow
 def test_matches_get_a_per_bot_figure(kinds: dict[str, Path], tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     figs = _figures_of(kinds["matches"], tmp_path / "f", monkeypatch)

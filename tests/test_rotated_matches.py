@@ -231,6 +231,7 @@ def test_cli_run_report_and_bad_values(tmp_path):
     assert bad.exit_code == 2 and "--tournaments" in bad.output and "4 or 8" in bad.output, bad.output
 
 
+@pytest.mark.slow
 def test_a_killed_rotated_match_run_resumes_to_the_same_rows(tmp_path):
     """SIGKILL after the first part; the same command then finishes with exactly the rows
     of an uninterrupted run (test_resume.py's helper, a real process)."""

@@ -210,6 +210,7 @@ def test_replicates_combine_search_and_measurement_noise() -> None:
     assert one.df is None and quantile(one.df) == pytest.approx(1.959964, abs=1e-6)
 
 
+@pytest.mark.slow
 def test_tune_replicates(tmp_path: Path) -> None:
     out = tmp_path / "t"
     r = invoke("tune", "standard", "--players", "2", "--budget", "12", "--deals", "30", "--check-deals", "200",
