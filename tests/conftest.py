@@ -51,6 +51,7 @@ SLOW_SECONDS = 3.0
 """A test that takes longer once compiled is marked ``slow``: ``pytest -m "not slow"`` is the
 quick loop.  A run names every unmarked test over it (``pytest_terminal_summary``)."""
 _UNMARKED_SLOW: list[tuple[float, str]] = []
+_COMPILED: list[str] = []  # the kernels this run compiled (cold cache): their time lands in tests
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -75,8 +76,9 @@ def compiled_kernels() -> None:
     """Compile (or load) every kernel once, before the first test that runs the engine: a
     command's output then never depends on which test happened to compile a kernel (a cold
     compile adds a notice on stderr)."""
-    from unosim.run.warmup import warmup
+    from unosim.run.warmup import cold_kernels, warmup
 
+    _COMPILED.extend(cold_kernels())
     warmup(quiet=True)
 
 
@@ -101,6 +103,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_terminal_summary(terminalreporter: object) -> None:
     """Say how many faults the fault-injection suite injected, when it ran, and which tests
     took longer than ``SLOW_SECONDS`` without the ``slow`` mark."""
+    if _UNMARKED_SLOW and _COMPILED:
+        terminalreporter.write_line("this run compiled the engine: the times below include compiles")  # type: ignore[attr-defined]
     for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
         terminalreporter.write_line(f"not marked slow, took {seconds:.1f} s: {nodeid}")  # type: ignore[attr-defined]
     faults = sys.modules.get("test_faults")

@@ -132,6 +132,7 @@ def test_a_factory_made_step_keeps_one_cache_entry_per_sibling() -> None:
     assert other.strip() == repr(plain[2])
 
 
+@pytest.mark.slow  # every module imported in a fresh interpreter
 def test_import_changes_nothing_in_the_process() -> None:
     """Importing unosim, any module of it, sets no environment variable and no numba setting
     (its config, its thread count: a notebook's own numba code keeps its cache and its
