@@ -34,9 +34,6 @@ import numpy as np
 # the harness first: it puts this tree ahead of any installed unosim on sys.path
 from harness import Benchmark, Run, count
 
-from unosim.rules.config import default_config
-from unosim.rules.botfile import resolve_bot
-from unosim.studies.league import fit_league, fit_table, make_league, read_counts, run_league
 
 BOTS = ("counter", "greedy", "random", "wild_saver", "color_keeper")
 TARGET_BIG = 0.95
@@ -50,6 +47,11 @@ bench.option("--workers", type=count, default=2, help="[default: 2]")
 
 
 def measure(run: Run) -> None:
+    # imported here: `--help` and a bad argument answer without loading the engine
+    from unosim.rules.botfile import resolve_bot
+    from unosim.rules.config import default_config
+    from unosim.studies.league import fit_league, fit_table, make_league, read_counts, run_league
+
     a = run.args
     seeds, deals = a.repeats, a.deals
     print(f"{len(BOTS)} bots at 4 players, {deals} deals x 24 seatings per table, {seeds} seeds")

@@ -110,6 +110,7 @@ def _rotated(tmp_path: Path) -> Path:
     return write_result(tmp_path / "rot.parquet", cols, name="mixed_bots", bots=bots)
 
 
+@pytest.mark.slow
 def test_every_figure_of_runs_is_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a = write_result(tmp_path / "a.parquet", ten_hands())
     b = write_result(tmp_path / "b.parquet", ten_hands(turns=[t + 30 for t in TURNS]), name="long")
