@@ -55,8 +55,6 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
-PAGE_COLUMNS = "120"
-"""The width a command's text tables are printed at on a page (a pipe's, render.to_text)."""
 OWN_SCRIPT = {"worked_example.md": "docs/worked_example.py"}
 """Pages another script of docs/ writes whole."""
 
@@ -195,9 +193,7 @@ def _filter(lines: list[str], stage: list[str]) -> list[str]:
 
 def unosim(command: str, cwd: Path) -> list[str]:
     """The lines ``$ command`` prints on stdout, run in ``cwd`` (through click's runner:
-    the same process, so compiled kernels are loaded once for the whole page), at the
-    width a pipe gets: a text table fits the terminal it is printed on, and the runner's
-    output would otherwise take the width of whatever terminal runs this script."""
+    the same process, so compiled kernels are loaded once for the whole page)."""
     from click.testing import CliRunner
 
     from unosim.cli import main
@@ -207,7 +203,7 @@ def unosim(command: str, cwd: Path) -> list[str]:
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        res = CliRunner(env={"COLUMNS": PAGE_COLUMNS}).invoke(main, parts[0][1:])
+        res = CliRunner(env={"COLUMNS": None}).invoke(main, parts[0][1:])  # a pipe's width, not the shell's
     finally:
         os.chdir(old)
     if res.exit_code != 0:

@@ -61,7 +61,7 @@ def execute(work: Path, command: tuple[str, ...] = COMMAND) -> str:
     old = os.getcwd()
     os.chdir(work)
     try:
-        res = CliRunner(env={"COLUMNS": "120"}).invoke(main, list(command))  # a pipe's width, whatever runs this
+        res = CliRunner(env={"COLUMNS": None}).invoke(main, list(command))  # a pipe's width, not the shell's
     finally:
         os.chdir(old)
     if res.exit_code != 0:

@@ -20,9 +20,11 @@ def _pages() -> list[Path]:
 @pytest.mark.slow
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.name)
 def test_the_page_matches_a_fresh_run(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run as if from a narrow terminal: the pages' tables are printed at a pipe's width
-    whatever terminal regenerates them (a text table fits its terminal)."""
+    """Run as if from a narrow terminal with COLUMNS exported: the commands' output goes to
+    the runner's buffer with COLUMNS unset, so their tables keep a pipe's width whatever
+    terminal regenerates the pages."""
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr("os.get_terminal_size", lambda fd=1: __import__("os").terminal_size((80, 24)))
     gen = generate()
     short = {b.name for b in gen.blocks(page) if not b.long}
     fresh = gen.render(page, tmp_path, short)

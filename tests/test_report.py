@@ -309,3 +309,21 @@ def test_renderers(tmp_path: Path) -> None:
     json.loads(rp.render(cmp, "json"))
     with pytest.raises(ValueError):
         rp.render(rep, "html")
+
+
+def test_a_text_table_fits_the_terminal_its_text_goes_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    """COLUMNS when set; else the terminal sys.stdout is; else a pipe's 120 - never the
+    terminal that started the process when the text goes to a buffer (click's runner, a
+    notebook, the docs generators)."""
+    import io
+    import os
+    import sys
+
+    from unosim.analysis.report.render import _terminal_columns
+
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd=1: os.terminal_size((80, 24)))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert _terminal_columns() == 120
+    monkeypatch.setenv("COLUMNS", "90")
+    assert _terminal_columns() == 90

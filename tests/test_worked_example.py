@@ -20,7 +20,9 @@ def _generator():
 
 @pytest.mark.slow
 def test_the_worked_example_matches_a_fresh_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COLUMNS", "80")  # from a narrow terminal: the page keeps a pipe's width
+    # from a narrow terminal, COLUMNS exported: the commands write to a buffer, at a pipe's width
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr("os.get_terminal_size", lambda fd=1: __import__("os").terminal_size((80, 24)))
     gen = _generator()
     doc = gen.DOC.read_text()
     fresh = gen.render(doc, tmp_path)

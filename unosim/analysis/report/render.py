@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
+import os
+import sys
 from typing import Any
 
 import numpy as np
@@ -236,6 +237,21 @@ def _title(report: Report) -> str:
     return f"unosim report ({report.title or 'summary'}), 95% intervals"
 
 
+def _terminal_columns() -> int:
+    """The width of the terminal the text goes to: ``COLUMNS`` if set, else the terminal that
+    ``sys.stdout`` is, else 120 (a pipe, a file, a caller's buffer).  Not
+    ``shutil.get_terminal_size``, which asks the process's original stdout: a command run
+    in-process (click's runner, a notebook) would take the width of whatever terminal
+    started the process."""
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (AttributeError, OSError, ValueError):  # no file descriptor, or not a terminal
+        return 120
+
+
 def to_text(report: Report, width: int | None = None) -> str:
     """A fixed-width table, split into column blocks so it fits ``width`` characters.
 
@@ -243,7 +259,7 @@ def to_text(report: Report, width: int | None = None) -> str:
     each config is one column, so a single-config report is one screen tall.
     """
     if width is None:
-        width = max(shutil.get_terminal_size((120, 40)).columns, 80)
+        width = max(_terminal_columns(), 80)
     header, rows, is_head = _display(report)
     lines = [_title(report)] + _head(report)
     if not rows:
