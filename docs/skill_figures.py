@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-COMMAND = ("skill", "house_rules")
+COMMAND = ("skill", "house_rules", "--ceiling")
 """The page's command (``unosim`` + these), at its defaults."""
 OUT = Path("runs") / "house_rules.skill"
 """Where it writes, relative to the scratch folder."""
@@ -124,12 +124,18 @@ def run_size(run: SkillRun, sweep_file: str = "configs/sweeps/house_rules.toml")
     seeds = f"seeds {seed}-{seed + k - 1}" if k > 1 else f"seed {seed}"
     per = [f"{run.points[run.points['players'] == n]['seconds'].mean():.0f} s a point at {n} players"
            for n in run.sizes]
-    return (f"Every house rule alone (`{sweep_file}`: {len(rules)} rule values at "
+    valued = any(not a.startswith("--") for a in COMMAND[2:])  # an option with a value: not the defaults
+    text = (f"Every house rule alone (`{sweep_file}`: {len(rules)} rule values at "
             f"{_names([str(n) for n in run.sizes])} players, {len(run.points)} points), `unosim "
-            f"{' '.join(COMMAND)}`{' at its defaults' if len(COMMAND) == 2 else ''}: per point {k} tuning{'s' if k > 1 else ''} ({seeds}) of "
+            f"{' '.join(COMMAND)}`{'' if valued else ' at its defaults'}: per point {k} tuning{'s' if k > 1 else ''} ({seeds}) of "
             f"{s['budget']} evaluations of {s['deals']} deals, each tuned bot measured on {s['check_deals']:,} fresh "
             f"deals of its seed.  The points' tuning and measuring took {run.points['seconds'].sum() / 60:.0f} minutes in all "
             f"({', '.join(per)}).")
+    if _with_ceiling(run):
+        hours = run.points["ceiling_seconds"].sum() / 3600
+        text += (f"  The ceiling (`{run.points['ceiling_bot'].dropna().iloc[0]}`, {int(run.points['ceiling_deals'].max()):,} "
+                 f"deals per table, at a table of B0 and at a table of `counter`) took {hours:.1f} hours more.")
+    return text
 
 
 def base_table(run: SkillRun) -> str:
@@ -421,11 +427,11 @@ def bracket_reading(run: SkillRun) -> str:
         gap = b.ceiling_norm - b.skill_norm
         half = Z * float(np.hypot((b.ceiling_norm_high - b.ceiling_norm_low) / (2 * Z),
                                   (b.norm_high - b.norm_low) / (2 * Z)))
-        where = ("above the tuned bot's beyond their intervals" if gap - half > 0 else
-                 "below the tuned bot's beyond their intervals" if gap + half < 0 else "level with the tuned bot's")
+        where = "above" if gap - half > 0 else "below" if gap + half < 0 else "level with"
         head = (f"* **{_table(n).capitalize()}** the search's index under the official rules is "
                 f"{_pp(b.ceiling_norm, False)}% {_interval(b.ceiling_norm_low, b.ceiling_norm_high, False)}, {where} "
-                f"({_pp(b.skill_norm, False)}%).")
+                f"the tuned bot's {_pp(b.skill_norm, False)}% (the search minus the tuned bot: {_pp(gap)} "
+                f"{_interval(gap - half, gap + half)} points, the two measurements' variances added).")
         d = run.diffs[run.diffs["players"] == n]
         by: dict[str, list[str]] = {k: [] for k in VERDICTS}
         for r in d.reindex(d["diff"].abs().sort_values(ascending=False).index).itertuples():
@@ -447,12 +453,32 @@ def bracket_reading(run: SkillRun) -> str:
         if by["ceiling only"]:
             text += f"  The ceiling alone moves beyond its interval under {', '.join(by['ceiling only'])}."
         out.append(text)
-    changed = [r for r in run.diffs.itertuples()
+    diffs = run.diffs.sort_values("players", kind="stable")
+    changed = [r for r in diffs.itertuples()
                if ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high)
                in ("not confirmed", "reversed", "ceiling only")]
-    out.append(f"* **Verdicts the ceiling changes**: {len(changed)} of {len(run.diffs)} rules at a table size"
+    out.append(f"* **Verdicts the ceiling changes**: {len(changed)} of {len(diffs)} rules at a table size"
                + (": " + ", ".join(f"`{r.rules}` at {r.players} players" for r in changed) if changed else "") + ".")
+    out.append(_what_not_confirmed_means(run))
     return "\n".join(out)
+
+
+def _what_not_confirmed_means(run: SkillRun) -> str:
+    """Why *not confirmed* is not *refuted* (the ceiling's intervals are the wider), and how
+    many verdicts chance alone would give each bound across this many differences."""
+    d = run.diffs
+    halves = []
+    for n in run.sizes:
+        at = d[d["players"] == n]
+        halves.append(f"{_table(n)} ±{_pp(float((at['ceiling_high'] - at['ceiling_low']).median()) / 2, False)} "
+                      f"against ±{_pp(float((at['high'] - at['low']).median()) / 2, False)}")
+    lower = int(sum(_excludes_zero(r.low, r.high) for r in d.itertuples()))
+    ceiling = int(sum(_excludes_zero(r.ceiling_low, r.ceiling_high) for r in d.itertuples()))
+    return (f"* **Not confirmed is not refuted**: the ceiling's differences are the less precise (median "
+            f"half-width, points: {'; '.join(halves)} for the lower bound), so a difference the lower bound resolves "
+            f"the ceiling often cannot.  And at 95% about {0.05 * len(d):.0f} of {len(d)} differences would exclude 0 "
+            f"by chance alone if no rule changed anything; {lower} do under the lower bound, {ceiling} under the "
+            "ceiling: a single verdict near the edge of its interval may be one of those.")
 
 
 def chart(run: SkillRun, dest: Path) -> None:
@@ -468,14 +494,6 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "skill_differences": lambda work: difference_table(page_run(work)),
     "skill_noise": lambda work: noise_table(page_run(work)),
     "skill_reading": lambda work: reading(page_run(work)),
-}
-
-#: The bracket's blocks (the lower bound beside the ceiling for every rule and table size),
-#: for the page once its command is ``unosim skill house_rules --ceiling``: the search's
-#: measurements of the whole sweep take hours on 2 cores, so the page keeps the two
-#: ceiling runs it has until that run is finished in its scratch folder (resumable, point
-#: by point); tests/test_docs_skill.py renders them from the small run meanwhile.
-BRACKET_FIGURES: dict[str, Callable[[Path], str]] = {
     "skill_bracket_base": lambda work: bracket_base(page_run(work)),
     "skill_bracket": lambda work: bracket_table(page_run(work)),
     "skill_bracket_reading": lambda work: bracket_reading(page_run(work)),

@@ -175,8 +175,14 @@ def test_the_bracket_blocks_state_the_run(small) -> None:
         line = next(ln for ln in reading.splitlines() if ln.startswith("* **Heads-up" if r.players == 2 else
                                                                        f"* **At {r.players} players"))
         assert (f"`{r.rules}` ({100 * r.diff:+.1f} / {100 * r.ceiling_diff:+.1f})" in line) == (v is not None), line
+        b = run.base(r.players)
+        assert f"(the search minus the tuned bot: {100 * (b.ceiling_norm - b.skill_norm):+.1f} [" in line
     changed = sum(v in ("not confirmed", "reversed", "ceiling only") for _, v in verdicts)
     assert f"**Verdicts the ceiling changes**: {changed} of {len(verdicts)} rules at a table size" in reading
+    lower = sum(r.low > 0 or r.high < 0 for r, _ in verdicts)
+    ceiling = sum(r.ceiling_low > 0 or r.ceiling_high < 0 for r, _ in verdicts)
+    assert f"of {len(verdicts)} differences would exclude 0 by chance alone if no rule changed anything; " \
+           f"{lower} do under the lower bound, {ceiling} under the ceiling" in reading
     plain = sf.SkillRun(run.root, run.points, run.raw, run.diffs.drop(columns=["ceiling_diff", "ceiling_low",
                                                                                "ceiling_high"]), run.settings, "")
     assert sf.bracket_table(plain) == sf.bracket_reading(plain) == "This run has no ceiling (`--ceiling`)."
@@ -191,3 +197,32 @@ def test_a_shift_common_to_a_table_size_is_flagged_only_when_it_is_one() -> None
     assert sf.common_shift(shifted, 0.010) is None             # within the base's half-width
     assert sf.common_shift(pd.Series([0.01, -0.01, 0.02, -0.02]), 0.001) is None  # no common sign
     assert sf.common_shift(pd.Series([0.01, 0.01, 0.0]), 0.001) is None          # too few differ
+
+
+def _page_bracket() -> dict[tuple[str, int], tuple[float, float, str]]:
+    """docs/skill.md's bracket table as committed: (rule, players) -> (lower bound's
+    difference, ceiling's difference, the ceiling's verdict)."""
+    page = (DOCS / "skill.md").read_text()
+    block = page.split("<!-- generated: skill_bracket long -->", 1)[1].split("<!-- /generated -->", 1)[0]
+    rows = {}
+    for line in block.splitlines():
+        if line.startswith("| `"):
+            rule, table, lower, ceiling, verdict = (c.strip() for c in line.strip("|").split("|"))
+            num = lambda cell: float(cell.strip("*").split()[0])  # noqa: E731
+            rows[(rule.strip("`"), int(table.split()[0]))] = (num(lower), num(ceiling), verdict)
+    return rows
+
+
+def test_the_pages_words_on_the_bracket_match_its_table() -> None:
+    """The hand-written paragraph after the bracket (7-0 turned over, stacking everything
+    lower under the ceiling, multi-play by rank up under both) says what the committed
+    table shows: a regeneration that changes these verdicts fails here until the words do."""
+    rows = _page_bracket()
+    assert rows[("seven_o=true", 2)][2] == "reversed" and rows[("seven_o=true", 2)][0] < 0
+    assert rows[("seven_o=true", 4)][2] == "ceiling only" and rows[("seven_o=true", 4)][1] > 0
+    assert rows[("seven_o=true", 7)][2] == "confirmed" and rows[("seven_o=true", 7)][0] > 0
+    assert rows[("stacking=all", 2)][2] == "confirmed" and rows[("stacking=all", 2)][1] < 0
+    for n in (4, 7):
+        assert rows[("stacking=all", n)][2] == "ceiling only" and rows[("stacking=all", n)][1] < 0
+    for n in (2, 4, 7):
+        assert rows[("multi_play=same_rank", n)][2] == "confirmed" and rows[("multi_play=same_rank", n)][0] > 0
