@@ -59,7 +59,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def test_without_ceiling_there_are_no_ceiling_columns(runs) -> None:
     from unosim.studies.skill_index import CEILING_COLUMNS as ALL
 
-    assert set(CEILING_COLUMNS) | {"ceiling_bot", "ceiling_deals", "ceiling_seconds"} == set(ALL)
+    assert set(CEILING_COLUMNS) | {"ceiling_bot", "ceiling_deals", "ceiling_seconds", "ceiling_diff_se"} == set(ALL)
     assert not set(ALL) & set(runs["before"].columns)  # the table a run without --ceiling always wrote
 
 
@@ -84,6 +84,48 @@ def test_ceiling_columns_are_shares_and_indexes(runs) -> None:
     search = rows[rows["who"] == "ceiling"]
     assert (search["deals"] == 20).all() and (search["seed"] == 0).all()
     assert "the bracket (--ceiling)" in runs["added"].output and "ceiling" in runs["added"].output
+
+
+def test_the_ceilings_difference_from_the_base_is_paired_by_deal(runs) -> None:
+    """Every point's search is measured on the same deals, so its difference from the base
+    point pairs them: ceiling_diff_se is the paired error of the normalised indexes, from
+    the per-deal wins skill_ceiling.parquet keeps, and the printed and reported differences
+    use it; a file without per-deal wins (an older run) falls back to adding the variances."""
+    from unosim.studies.arena import share_of
+    from unosim.studies.skill_index import base_differences, ceiling_columns
+
+    table = pd.read_parquet(runs["out"] / "skill.parquet")
+    rows = pd.read_parquet(runs["out"] / "skill_ceiling.parquet")
+    at_b0 = rows[(rows["who"] == "ceiling") & (rows["field"] == "random")].set_index("label")
+    assert all(len(w) == 20 and len(d) == 20 for w, d in zip(at_b0["deal_wins"], at_b0["deal_decided"]))
+    base, point = table[table["is_base"]].iloc[0], table[~table["is_base"]].iloc[0]
+    assert np.isnan(base["ceiling_diff_se"])
+    a, b = (share_of(at_b0.loc[x.label, "deal_wins"], at_b0.loc[x.label, "deal_decided"]) for x in (point, base))
+    assert a.share == pytest.approx(point["ceiling_share"]) and b.share == pytest.approx(base["ceiling_share"])
+    k = 20
+    ra = (a.wins - a.share * a.decided) / a.decided.sum() / (1 - point["even"])
+    rb = (b.wins - b.share * b.decided) / b.decided.sum() / (1 - base["even"])
+    assert point["ceiling_diff_se"] == pytest.approx(np.sqrt(k / (k - 1) * ((ra - rb) ** 2).sum()))
+    d = base_differences(table).iloc[0]
+    assert d["ceiling_high"] - d["ceiling_diff"] == pytest.approx(1.959964 * point["ceiling_diff_se"])
+    old = ceiling_columns(rows.drop(columns=["deal_wins", "deal_decided"]), {2: base["label"]})
+    assert "ceiling_diff_se" not in old[point["label"]]
+    plain = base_differences(table.assign(ceiling_diff_se=float("nan"))).iloc[0]
+    halves = [(x["ceiling_norm_high"] - x["ceiling_norm_low"]) / 2 for x in (point, base)]
+    assert plain["ceiling_high"] - plain["ceiling_diff"] == pytest.approx(float(np.hypot(*halves)))
+
+
+def test_a_paired_difference_of_identical_measurements_has_no_error() -> None:
+    from unosim.studies.arena import share_of
+
+    rng = np.random.default_rng(0)
+    wins = rng.integers(0, 3, 50).astype(float)
+    s = share_of(wins, np.full(50, 2.0))
+    assert s.difference_se(s) == 0.0 and s.difference_se(s, 2.0, 2.0) == 0.0
+    other = share_of(rng.integers(0, 3, 50).astype(float), np.full(50, 2.0))
+    d, lo, hi = s.minus(other)
+    assert (hi - lo) / 2 == pytest.approx(1.959964 * s.difference_se(other), rel=1e-5)
+    assert np.isnan(s.difference_se(share_of(wins[:10], np.full(10, 2.0))))  # other deals: no pairing
 
 
 def test_adding_the_ceiling_tunes_nothing_again(runs) -> None:
@@ -144,7 +186,9 @@ def test_the_ceiling_is_the_same_on_any_number_of_cores() -> None:
 
     cfg = default_config().with_values({"players": 3})
     one, two = (measure_at(cfg, resolve_bot(SEARCH), "counter", deals=15, seed=4, workers=w) for w in (1, 2))
-    assert one == two
+    assert one.keys() == two.keys()
+    for k in one:  # the figures and the per-deal wins alike
+        assert np.array_equal(one[k], two[k]), k
 
 
 def test_bad_ceiling_options_are_one_line(runs) -> None:
@@ -170,6 +214,12 @@ def test_report_and_figures_show_the_ceiling(runs, tmp_path: Path) -> None:
     rep = invoke("report", data, "--format", "csv")
     assert rep.exit_code == 0, rep.output
     assert "skill_ceiling" in rep.output and ",skill," in rep.output
+    import io
+
+    csv = pd.read_csv(io.StringIO(rep.output))
+    row = csv[csv["metric"] == "skill_ceiling"].iloc[0]  # the point against the skill run's base: paired
+    se = pd.read_parquet(runs["out"] / "skill.parquet")["ceiling_diff_se"].dropna().iloc[0]
+    assert row["high"] - row["diff"] == pytest.approx(1.959964 * se, rel=1e-4)
     text = invoke("report", data)
     assert text.exit_code == 0 and "skill ceiling (search) (diff, effect)" in text.output, text.output
     plots = invoke("plot", runs["out"], data, "--out", tmp_path / "plots")

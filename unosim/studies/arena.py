@@ -128,16 +128,25 @@ class Share:
     def minus(self, other: Share, confidence: float = 0.95) -> tuple[float, float, float]:
         """This share minus ``other`` measured on the same deals: (difference, low, high),
         paired by deal (so the deals' common luck cancels)."""
-        k = len(self.wins)
-        a = self.wins - self.share * self.decided
-        b = other.wins - other.share * other.decided
-        d1, d2 = self.decided.sum(), other.decided.sum()
         diff = self.share - other.share
-        if k < 2 or not d1 or not d2:
+        se = self.difference_se(other)
+        if not np.isfinite(se):
             return diff, float("nan"), float("nan")
-        se = float(np.sqrt(k / (k - 1) * ((a / d1 - b / d2) ** 2).sum()))
         z = z_value(confidence)
         return diff, diff - z * se, diff + z * se
+
+    def difference_se(self, other: Share, scale: float = 1.0, other_scale: float = 1.0) -> float:
+        """Standard error of ``scale * self.share - other_scale * other.share``, the two
+        measured on the same deals (deal i of each is one pair: the delta method over the
+        pairs).  The scales let two normalised indexes with different even shares differ
+        (``(share - e) / (1 - e)`` is ``share / (1 - e)`` plus a constant)."""
+        k = len(self.wins)
+        d1, d2 = self.decided.sum(), other.decided.sum()
+        if k < 2 or len(other.wins) != k or not d1 or not d2:
+            return float("nan")
+        a = self.wins - self.share * self.decided
+        b = other.wins - other.share * other.decided
+        return float(np.sqrt(k / (k - 1) * ((scale * a / d1 - other_scale * b / d2) ** 2).sum()))
 
 
 def share_of(wins: np.ndarray, decided: np.ndarray) -> Share:

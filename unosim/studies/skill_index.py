@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -59,7 +59,7 @@ from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep
 from unosim.run.workers import kernel_workers
 from unosim.analysis.stats import wilson_interval
-from unosim.studies.arena import SLICE_HANDS, Arena
+from unosim.studies.arena import SLICE_HANDS, Arena, Share, share_of
 from unosim.studies.skill_rows import (CEILING_FILE, REPLICATES_FILE, ceiling_row, kept_bot, plan, point_dir,
                                        replicate_row, save_tuned, write_frame)
 from unosim.studies.tune import CHECK_START, tune
@@ -130,6 +130,9 @@ class SkillPoint:
     ceiling_bot: str | None = None
     ceiling_deals: int = 0
     ceiling_seconds: float = float("nan")
+    # The search's index minus the base point's at this table size: its standard error,
+    # paired by deal (nan for the base, or for a run that kept no per-deal wins)
+    ceiling_diff_se: float = float("nan")
 
 
 CEILING_COLUMNS = tuple(f.name for f in fields(SkillPoint) if f.name.startswith(("ceiling_", "counter_")))
@@ -219,26 +222,53 @@ def measure_at(cfg: RulesConfig, bot: Bot, field: str, *, deals: int, seed: int,
     arena = Arena(cfg, [resolve_bot(field)], workers)
     s = arena.play([bot], seed, CHECK_START, deals)[0]
     lo, hi = s.interval()
-    return {"even": arena.even, "share": s.share, "low": lo, "high": hi}
+    return {"even": arena.even, "share": s.share, "low": lo, "high": hi, **deal_columns(s)}
 
 
-def ceiling_columns(rows: pd.DataFrame) -> dict[str, dict[str, Any]]:
+def deal_columns(s: Share) -> dict[str, np.ndarray]:
+    """A measurement's wins per deal (over its rotations), kept in :data:`CEILING_FILE` so
+    that two points measured on the same deals differ paired by deal (:func:`ceiling_columns`)."""
+    return {"deal_wins": s.wins.astype(np.int16), "deal_decided": s.decided.astype(np.int16)}
+
+
+def _deal_share(row: dict[str, Any]) -> Share | None:
+    """The per-deal :class:`Share` of a :data:`CEILING_FILE` row; None for a row written
+    without it (then a difference falls back to adding the two variances)."""
+    wins, decided = row.get("deal_wins"), row.get("deal_decided")
+    if wins is None or decided is None or not isinstance(wins, (list, np.ndarray)):
+        return None
+    return share_of(np.asarray(wins, np.float64), np.asarray(decided, np.float64))
+
+
+def ceiling_columns(rows: pd.DataFrame, bases: Mapping[int, str] | None = None) -> dict[str, dict[str, Any]]:
     """Per point label, the ceiling columns of :class:`SkillPoint` from the rows of
     :data:`CEILING_FILE`: the search's figures as measured (one measurement, no search
     noise), the tuned bot's at the counter table combined over its replicates as
-    :func:`combine_points` combines its share (search noise pooled per table size)."""
+    :func:`combine_points` combines its share (search noise pooled per table size).
+    ``bases`` (table size -> the base point's label) adds ``ceiling_diff_se``: the search's
+    index minus its base's, paired by deal (every point's ceiling is measured on the same
+    deals of the run's seed, so their common luck cancels)."""
     from unosim.studies.replicates import combine
 
     out: dict[str, dict[str, Any]] = {}
     if not len(rows):
         return out
     z = 1.959964
-    for r in rows[rows["who"] == "ceiling"].to_dict("records"):
+    searched = rows[rows["who"] == "ceiling"].to_dict("records")
+    for r in searched:
         d = out.setdefault(r["label"], {})
         prefix = "ceiling" if r["field"] == "random" else "ceiling_counter"
         d.update(_normalised(prefix, r["share"], r["low"], r["high"], r["even"]))
         d.update(ceiling_bot=r["bot"], ceiling_deals=int(r["deals"]),
                  ceiling_seconds=d.get("ceiling_seconds", 0.0) + float(r["seconds"]))
+    at_b0 = {r["label"]: r for r in searched if r["field"] == "random"}
+    for r in at_b0.values():
+        b = at_b0.get((bases or {}).get(int(r["players"]), ""))
+        if b is None or b is r:
+            continue
+        mine, base = _deal_share(r), _deal_share(b)
+        if mine is not None and base is not None:
+            out[r["label"]]["ceiling_diff_se"] = mine.difference_se(base, 1 / (1 - r["even"]), 1 / (1 - b["even"]))
     tuned = rows[(rows["who"] == "tuned") & (rows["field"] == "counter")]
     for _, group in tuned.groupby("players", sort=False):
         labels = list(dict.fromkeys(group["label"]))
@@ -330,7 +360,7 @@ def write_tables(root: Path, raw_rows: list[dict], ceiling_rows: list[dict] | No
     if ceiling_rows is not None:
         rows = pd.DataFrame(ceiling_rows)
         write_frame(root / CEILING_FILE, rows)
-        cols = ceiling_columns(rows)
+        cols = ceiling_columns(rows, {p.players: p.label for p in pts if p.is_base})
         pts = [replace(p, **cols.get(p.label, {})) for p in pts]
     _write_table(root / SKILL_FILE, pts)
     return pts
@@ -498,7 +528,8 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     errors include the search's noise and the interval uses their Student t; a frame
     without them (one tuning per point, or a hand-made one) reads each error off its
     normal interval.  With the ceiling (``--ceiling``) also the search's difference
-    (``ceiling_diff``, ``ceiling_low``, ``ceiling_high``: one measurement each, normal)."""
+    (``ceiling_diff``, ``ceiling_low``, ``ceiling_high``: one measurement each, normal, paired
+    by deal where the run kept ``ceiling_diff_se``, else their variances added)."""
     from unosim.studies.replicates import quantile
 
     def se_of(r: Any) -> float:
@@ -518,8 +549,10 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
         row = {"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se}
         if ceiling:
             c = r["ceiling_norm"] - b["ceiling_norm"]
-            half = 1.959964 * np.hypot(*((x["ceiling_norm_high"] - x["ceiling_norm_low"]) / (2 * 1.959964)
-                                         for x in (r, b)))
+            paired = r.get("ceiling_diff_se", float("nan"))
+            half = 1.959964 * (paired if np.isfinite(paired) else
+                               np.hypot(*((x["ceiling_norm_high"] - x["ceiling_norm_low"]) / (2 * 1.959964)
+                                          for x in (r, b))))
             row.update(ceiling_diff=c, ceiling_low=c - half, ceiling_high=c + half)
         rows.append(row)
     extra = ["ceiling_diff", "ceiling_low", "ceiling_high"] if ceiling else []

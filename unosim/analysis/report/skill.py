@@ -96,7 +96,8 @@ def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[
     apart, so their variances add; with replicates each includes the search's noise and
     the interval uses their Student t (unosim/studies/replicates.py).  With the ceiling
     (``ceiling_norm``) also one ``skill_ceiling`` row: the search is not tuned, so its
-    errors are its measurements' and the interval normal."""
+    errors are its measurements' and the interval normal; against the skill run's base
+    point it is paired by deal (``ceiling_diff_se``, where the run kept it)."""
     by_part = {_key(json.loads(r["partition"]), norm): r for r in table.to_dict("records")}
     out = []
     for point, base, fields in pairs:
@@ -112,7 +113,11 @@ def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[
         ca, cb = a.get("ceiling_norm"), b.get("ceiling_norm")
         if ca is not None and cb is not None and math.isfinite(ca) and math.isfinite(cb):
             diff = ca - cb
-            se = math.hypot(*((r["ceiling_norm_high"] - r["ceiling_norm_low"]) / (2 * 1.959964) for r in (a, b)))
+            paired = a.get("ceiling_diff_se", float("nan"))
+            if b.get("is_base") and b["players"] == a["players"] and paired is not None and math.isfinite(paired):
+                se = paired  # against the skill run's own base: paired by deal
+            else:
+                se = math.hypot(*((r["ceiling_norm_high"] - r["ceiling_norm_low"]) / (2 * 1.959964) for r in (a, b)))
             half = stats.z_value(confidence) * se
             out.append({**fields, "metric": "skill_ceiling", "base": cb, "value": ca, "diff": diff,
                         "low": diff - half, "high": diff + half,
