@@ -412,8 +412,12 @@ def bracket_table(run: SkillRun) -> str:
                         f"{f'**{ceil}**' if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil} | {v} |")
     if len(rows) == 2:
         return "No rule moves either bound beyond its interval at any table size."
+    paired = "ceiling_diff_se" in run.points and bool(run.points.loc[~run.points["is_base"], "ceiling_diff_se"]
+                                                       .notna().all())
+    how = ("; the ceiling's intervals paired by deal, every point's search playing the same deals" if paired else
+           "; the ceiling's intervals add the two measurements' variances")
     return ("Points of the normalised index, each point minus the official rules at its table size (bold: the "
-            "interval excludes 0); " + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
+            f"interval excludes 0{how}); " + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
             + "\n".join(rows))
 
 

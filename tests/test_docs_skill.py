@@ -165,6 +165,11 @@ def test_the_bracket_blocks_state_the_run(small) -> None:
         assert f"{100 * b.ceiling_norm:+.1f}% [{100 * b.ceiling_norm_low:+.1f}, {100 * b.ceiling_norm_high:+.1f}]" in row
         assert f"{100 * b.ceiling_counter_norm:+.1f}%" in row and f"{100 * b.skill_norm:+.1f}%" in row
     table, reading = sf.bracket_table(run), sf.bracket_reading(run)
+    moved = sf.SkillRun(run.root, run.points, run.raw, run.diffs.assign(low=0.01, high=0.02), run.settings, "")
+    assert "the ceiling's intervals paired by deal" in sf.bracket_table(moved)  # every search's wins kept per deal
+    unpaired = sf.SkillRun(run.root, run.points.assign(ceiling_diff_se=float("nan")), run.raw, moved.diffs,
+                           run.settings, "")
+    assert "the ceiling's intervals add the two measurements' variances" in sf.bracket_table(unpaired)
     verdicts = [(r, sf.ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high))
                 for r in run.diffs.itertuples()]
     for r, v in verdicts:
