@@ -84,6 +84,7 @@ def test_ceiling_columns_are_shares_and_indexes(runs) -> None:
     search = rows[rows["who"] == "ceiling"]
     assert (search["deals"] == 20).all() and (search["seed"] == 0).all()
     assert "the bracket (--ceiling)" in runs["added"].output and "ceiling" in runs["added"].output
+    assert "search noise included; the ceiling's paired by deal):" in runs["added"].output
 
 
 def test_the_ceilings_difference_from_the_base_is_paired_by_deal(runs) -> None:
@@ -174,6 +175,24 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
     resumed = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
     assert resumed.exit_code == 0, resumed.output
     assert len(calls) == 4  # the second point's measurements, nothing else
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet").drop(columns=["ceiling_seconds", "seconds"]),
+                                  pd.read_parquet(runs["out"] / "skill.parquet").drop(
+                                      columns=["ceiling_seconds", "seconds"]))
+
+
+def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path) -> None:
+    """A kept skill_ceiling.parquet that cannot be read is not trusted: the command says so
+    in one warning line before it measures again, and writes the table the run wrote."""
+    import shutil
+
+    out = tmp_path / "sw.skill"
+    shutil.copytree(runs["out"], out)
+    (out / "skill_ceiling.parquet").write_bytes(b"not a parquet file")
+    res = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
+    assert res.exit_code == 0 and "Traceback" not in res.output, res.output
+    said = [ln for ln in res.stderr.splitlines() if ln.startswith("Warning:")]
+    assert len(said) == 1 and "skill_ceiling.parquet cannot be read" in said[0], res.stderr
+    assert "measured again" in said[0]
     pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet").drop(columns=["ceiling_seconds", "seconds"]),
                                   pd.read_parquet(runs["out"] / "skill.parquet").drop(
                                       columns=["ceiling_seconds", "seconds"]))

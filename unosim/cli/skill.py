@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -521,15 +523,17 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
 
     dest = g.root
     try:
-        if client is not None:
-            from unosim.studies.skill_tasks import skill_dask
+        with _damaged_tables_said():
+            if client is not None:
+                from unosim.studies.skill_tasks import skill_dask
 
-            points = skill_dask(client, sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
-                                bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
-        else:
-            with compile_notice(("hands", "search_hands") if roof is not None else ("hands",), quiet=quiet):
-                points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
-                                     bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
+                points = skill_dask(client, sw, dest, budget=budget, deals=deals, check_deals=check_deals,
+                                    seed=seed, bot=fixed, workers=w, progress=step, replicates=replicates,
+                                    ceiling=roof)
+            else:
+                with compile_notice(("hands", "search_hands") if roof is not None else ("hands",), quiet=quiet):
+                    points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
+                                         bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
     except ClusterError as e:
         raise _user_error(str(e)) from None
     except RunError as e:
@@ -542,8 +546,11 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
         click.echo(line)
     diffs = base_differences(frame)
     if len(diffs):
+        paired = roof is not None and bool(frame.loc[~frame["is_base"], "ceiling_diff_se"].notna().all())
+        ceiling_how = ("" if roof is None else "; the ceiling's paired by deal" if paired else
+                       "; the ceiling's the two measurements' variances added (kept without per-deal wins)")
         click.echo("difference from the base point of the same table size (normalised skill, 95% interval"
-                   + (", search noise included):" if replicates > 1 else "):"))
+                   + (", search noise included" if replicates > 1 else "") + ceiling_how + "):")
         for r in diffs.sort_values("diff", ascending=False).itertuples():
             roof_text = (f"   ceiling {r.ceiling_diff:+7.1%} [{r.ceiling_low:+6.1%}, {r.ceiling_high:+6.1%}]"
                          if roof is not None else "")
@@ -562,6 +569,28 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
                  if roof else "")
     click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
                f"{sum(p.seconds for p in points):.0f} s over {len(points)} points{roof_time}")
+
+
+@contextmanager
+def _damaged_tables_said() -> Iterator[None]:
+    """A kept table that cannot be read (unosim.studies.skill_rows.DamagedTable) as one
+    ``Warning:`` line on stderr, as the run starts; other warnings as Python shows them."""
+    import warnings
+
+    from unosim.studies.skill_rows import DamagedTable
+
+    shown = warnings.showwarning
+
+    def show(message: Any, category: type[Warning], *args: Any, **kw: Any) -> None:
+        if issubclass(category, DamagedTable):
+            click.echo(f"Warning: {message}", err=True)
+        else:
+            shown(message, category, *args, **kw)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", DamagedTable)
+        warnings.showwarning = show
+        yield
 
 
 def register(group: click.Group) -> None:

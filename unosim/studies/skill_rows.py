@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,11 @@ def kept_bot(root: Path, p: Any, r: int, replicates: int, bot: Bot | None) -> Bo
                        "whole folder)") from None
 
 
+class DamagedTable(UserWarning):
+    """A kept table of a skill folder that cannot be read: its rows are made again (hours,
+    for a tuning), so the command says so before it starts."""
+
+
 def kept_rows(path: Path, settings: str | None) -> dict[str, list[dict]]:
     """The rows of an earlier run's table at ``path`` made with these ``settings``, by point
     label, for a resumed run to keep; a damaged table is redone, not trusted."""
@@ -123,7 +129,9 @@ def kept_rows(path: Path, settings: str | None) -> dict[str, list[dict]]:
         return {}
     try:
         old = pd.read_parquet(path)
-    except Exception:  # noqa: BLE001 - a damaged table is redone, not trusted
+    except Exception as e:  # noqa: BLE001 - a damaged table is redone, not trusted
+        warnings.warn(DamagedTable(f"{path} cannot be read ({type(e).__name__}); what it held is measured again"),
+                      stacklevel=2)
         return {}
     kept: dict[str, list[dict]] = {}
     for r in old.to_dict("records"):
