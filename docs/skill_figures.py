@@ -114,6 +114,18 @@ def _excludes_zero(lo: float, hi: float) -> bool:
     return lo > 0 or hi < 0
 
 
+FDR = 0.05
+"""The false discovery rate the page controls over all of a bound's differences at once."""
+
+
+def discoveries(p: pd.Series) -> pd.Series:
+    """Which differences remain with the false discovery rate at :data:`FDR` over all of
+    them (unosim.analysis.stats.discoveries), as a Series on ``p``'s index."""
+    from unosim.analysis.stats import discoveries as kept
+
+    return pd.Series(kept(p.to_numpy(), FDR), index=p.index)
+
+
 # -- the blocks --------------------------------------------------------------------------
 
 def run_size(run: SkillRun, sweep_file: str = "configs/sweeps/house_rules.toml") -> str:
@@ -154,7 +166,7 @@ def base_table(run: SkillRun) -> str:
 def difference_table(run: SkillRun) -> str:
     """Every rule minus the base of its table size, one column per table size, sorted by
     the middle table size's column (the largest first); bold where the interval excludes 0."""
-    d = run.diffs
+    d = run.diffs.assign(kept=discoveries(run.diffs["p"]))
     sizes = run.sizes
     key = sizes[len(sizes) // 2]
     cell = {(r.rules, int(r.players)): r for r in d.itertuples()}
@@ -168,13 +180,14 @@ def difference_table(run: SkillRun) -> str:
                 cells.append("- (no such table)")
                 continue
             text = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
-            cells.append(f"**{text}**" if _excludes_zero(r.low, r.high) else text)
+            cells.append((f"**{text}**" if _excludes_zero(r.low, r.high) else text) + (" †" if r.kept else ""))
         rows.append(f"| `{x}` | " + " | ".join(cells) + " |")
     k = int(run.points["replicates"].min())
     how = (f"the mean of {k} tunings, intervals with the search's noise (Student t, "
            + ", ".join(f"{run.base(n).df:.0f} df at {n} players" for n in sizes) + ")") if k > 1 else \
         "one tuning per point, intervals of the measurement only"
-    return (f"Sorted by the {key}-player column; {how}.\n\n" + "\n".join(rows))
+    return (f"Sorted by the {key}-player column; {how}; † where the difference remains with the false discovery "
+            f"rate at {FDR:.0%} over all {len(d)} (Benjamini-Hochberg).\n\n" + "\n".join(rows))
 
 
 def noise_figures(run: SkillRun) -> dict[int, dict[str, float]]:
@@ -399,8 +412,9 @@ def bracket_table(run: SkillRun) -> str:
     if not _with_ceiling(run):
         return "This run has no ceiling (`--ceiling`)."
     rows = ["| rule | table | lower bound (tuned) | ceiling (search) | the ceiling |", "|---|---|---|---|---|"]
+    kept = run.diffs.assign(kept=discoveries(run.diffs["p"]), c_kept=discoveries(run.diffs["ceiling_p"]))
     for n in run.sizes:
-        d = run.diffs[run.diffs["players"] == n]
+        d = kept[kept["players"] == n]
         d = d.reindex(d["diff"].abs().sort_values(ascending=False).index)
         for r in d.itertuples():
             v = ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high)
@@ -408,8 +422,9 @@ def bracket_table(run: SkillRun) -> str:
                 continue
             tuned = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
             ceil = f"{_pp(r.ceiling_diff)} {_interval(r.ceiling_low, r.ceiling_high)}"
-            rows.append(f"| `{r.rules}` | {n} players | {f'**{tuned}**' if _excludes_zero(r.low, r.high) else tuned} | "
-                        f"{f'**{ceil}**' if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil} | {v} |")
+            tuned = (f"**{tuned}**" if _excludes_zero(r.low, r.high) else tuned) + (" †" if r.kept else "")
+            ceil = (f"**{ceil}**" if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil) + (" †" if r.c_kept else "")
+            rows.append(f"| `{r.rules}` | {n} players | {tuned} | {ceil} | {v} |")
     if len(rows) == 2:
         return "No rule moves either bound beyond its interval at any table size."
     paired = "ceiling_diff_se" in run.points and bool(run.points.loc[~run.points["is_base"], "ceiling_diff_se"]
@@ -417,7 +432,8 @@ def bracket_table(run: SkillRun) -> str:
     how = ("; the ceiling's intervals paired by deal, every point's search playing the same deals" if paired else
            "; the ceiling's intervals add the two measurements' variances")
     return ("Points of the normalised index, each point minus the official rules at its table size (bold: the "
-            f"interval excludes 0{how}); " + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
+            f"interval excludes 0{how}; † where the difference remains with the false discovery rate at {FDR:.0%} "
+            f"over all {len(run.diffs)} of its bound, Benjamini-Hochberg); " + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
             + "\n".join(rows))
 
 
@@ -478,11 +494,14 @@ def _what_not_confirmed_means(run: SkillRun) -> str:
                       f"against ±{_pp(float((at['high'] - at['low']).median()) / 2, False)}")
     lower = int(sum(_excludes_zero(r.low, r.high) for r in d.itertuples()))
     ceiling = int(sum(_excludes_zero(r.ceiling_low, r.ceiling_high) for r in d.itertuples()))
+    lower_kept, ceiling_kept = int(discoveries(d["p"]).sum()), int(discoveries(d["ceiling_p"]).sum())
     return (f"* **Not confirmed is not refuted**: the ceiling's differences are the less precise (median "
             f"half-width, points: {'; '.join(halves)} for the lower bound), so a difference the lower bound resolves "
             f"the ceiling often cannot.  And at 95% about {0.05 * len(d):.0f} of {len(d)} differences would exclude 0 "
             f"by chance alone if no rule changed anything; {lower} do under the lower bound, {ceiling} under the "
-            "ceiling: a single verdict near the edge of its interval may be one of those.")
+            f"ceiling.  With the false discovery rate held at {FDR:.0%} over all {len(d)} (Benjamini-Hochberg: the "
+            f"differences marked † in the tables), {lower_kept} of the lower bound's remain and {ceiling_kept} of "
+            "the ceiling's: a verdict without the mark may be real, but the chance ones most likely sit among those.")
 
 
 def chart(run: SkillRun, dest: Path) -> None:

@@ -193,6 +193,46 @@ def test_the_bracket_blocks_state_the_run(small) -> None:
     assert sf.bracket_table(plain) == sf.bracket_reading(plain) == "This run has no ceiling (`--ceiling`)."
 
 
+def test_p_values_agree_with_the_intervals_and_the_false_discovery_marks_with_scipy(small) -> None:
+    """Each difference's p-value is below 0.05 exactly where its interval excludes 0 (the
+    same error and distribution), and the tables mark † the differences Benjamini-Hochberg
+    keeps at 5% over all of a bound's differences."""
+    from scipy.stats import false_discovery_control
+
+    from unosim.studies.replicates import p_value
+
+    sf = _docs_module("skill_figures")
+    _, _, run = small
+    d = run.diffs
+    for lo, hi, p in zip(list(d["low"]) + list(d["ceiling_low"]), list(d["high"]) + list(d["ceiling_high"]),
+                         list(d["p"]) + list(d["ceiling_p"])):
+        if hi > lo:
+            assert (p < 0.05) == (lo > 0 or hi < 0), (lo, hi, p)
+    assert p_value(0.0, 0.0) == 1.0 and p_value(0.1, 0.0) == 0.0 and np.isnan(p_value(0.1, float("nan")))
+    assert p_value(1.959964, 1.0) == pytest.approx(0.05, abs=1e-6)
+    assert p_value(2.0, 1.0, 10) == pytest.approx(0.0734, abs=1e-4)  # Student t, 10 df
+    p = pd.Series([0.001, 0.02, 0.03, 0.5, float("nan")])
+    want = false_discovery_control([0.001, 0.02, 0.03, 0.5], method="bh") < 0.05
+    assert list(sf.discoveries(p)) == [*want, False]
+    # the command's own printout marks the same differences and says what the mark means
+    assert f"with the false discovery rate at 5% over all {len(d)} differences of its bound" in run.printed
+    kept, c_kept = sf.discoveries(d["p"]), sf.discoveries(d["ceiling_p"])
+    for r, k, c in zip(d.itertuples(), kept, c_kept):
+        line = next(ln for ln in run.printed.splitlines() if ln.startswith(f"  {r.rules} ") and f" {r.players}p " in ln)
+        tuned, _, roof = line.partition("ceiling")
+        assert ("†" in tuned) == k and ("†" in roof) == c, line
+    # a run where every difference is a discovery: every cell of both tables is marked
+    strong = sf.SkillRun(run.root, run.points, run.raw, d.assign(low=0.01, high=0.02, p=1e-9, ceiling_p=1e-9),
+                         run.settings, "")
+    def marks(text: str) -> int:
+        return sum(line.count(" †") for line in text.splitlines() if line.startswith("| `"))
+
+    assert marks(sf.difference_table(strong)) == len(d) and marks(sf.bracket_table(strong)) == 2 * len(d)
+    assert marks(sf.difference_table(run)) == int(sf.discoveries(d["p"]).sum())
+    reading = sf.bracket_reading(strong)
+    assert f"{len(d)} of the lower bound's remain and {len(d)} of the ceiling's" in reading
+
+
 def test_a_shift_common_to_a_table_size_is_flagged_only_when_it_is_one() -> None:
     """Every difference of a table size shares its base point: most of them one way by more
     than the base's own half-width is flagged (the reading then says so), not otherwise."""
@@ -214,7 +254,8 @@ def _page_bracket() -> dict[tuple[str, int], tuple[float, float, str]]:
         if line.startswith("| `"):
             rule, table, lower, ceiling, verdict = (c.strip() for c in line.strip("|").split("|"))
             num = lambda cell: float(cell.strip("*").split()[0])  # noqa: E731
-            rows[(rule.strip("`"), int(table.split()[0]))] = (num(lower), num(ceiling), verdict)
+            rows[(rule.strip("`"), int(table.split()[0]))] = (num(lower), num(ceiling), verdict,
+                                                              lower.endswith("†"), ceiling.endswith("†"))
     return rows
 
 
@@ -223,11 +264,14 @@ def test_the_pages_words_on_the_bracket_match_its_table() -> None:
     lower under the ceiling, multi-play by rank up under both) says what the committed
     table shows: a regeneration that changes these verdicts fails here until the words do."""
     rows = _page_bracket()
-    assert rows[("seven_o=true", 2)][2] == "reversed" and rows[("seven_o=true", 2)][0] < 0
-    assert rows[("seven_o=true", 4)][2] == "ceiling only" and rows[("seven_o=true", 4)][1] > 0
-    assert rows[("seven_o=true", 7)][2] == "confirmed" and rows[("seven_o=true", 7)][0] > 0
-    assert rows[("stacking=all", 2)][2] == "confirmed" and rows[("stacking=all", 2)][1] < 0
-    for n in (4, 7):
-        assert rows[("stacking=all", n)][2] == "ceiling only" and rows[("stacking=all", n)][1] < 0
+    seven = [rows[("seven_o=true", n)] for n in (2, 4, 7)]
+    assert seven[0][2] == "reversed" and seven[0][0] < 0 < seven[0][1] and seven[0][3] and seven[0][4]
+    assert seven[1][2] == "ceiling only" and seven[1][1] > 0 and seven[1][4]
+    assert seven[2][2] == "confirmed" and seven[2][0] > 0 and seven[2][3] and seven[2][4]
+    stack = [rows[("stacking=all", n)] for n in (2, 4, 7)]
+    assert stack[0][2] == "confirmed" and stack[0][1] < 0 and stack[0][4]
+    assert stack[1][2] == "ceiling only" and stack[1][1] < 0 and stack[1][4]
+    assert stack[2][2] == "ceiling only" and stack[2][1] < 0 and not stack[2][4]
     for n in (2, 4, 7):
-        assert rows[("multi_play=same_rank", n)][2] == "confirmed" and rows[("multi_play=same_rank", n)][0] > 0
+        multi = rows[("multi_play=same_rank", n)]
+        assert multi[2] == "confirmed" and multi[0] > 0 and multi[3] and multi[4]

@@ -152,3 +152,24 @@ def dask_client(scheduler: str | None, cluster: str | None, workers: int | None 
             yield client
     except ClusterError as e:
         raise UserError(str(e)) from None
+
+
+@contextmanager
+def warnings_as_lines(category: type[Warning]) -> Iterator[None]:
+    """Warnings of ``category`` (something a command's user must know, such as a kept
+    table that cannot be read) as one ``Warning:`` line on stderr when they happen, every
+    time; other warnings as Python shows them."""
+    import warnings
+
+    shown = warnings.showwarning
+
+    def show(message: Any, cat: type[Warning], *args: Any, **kw: Any) -> None:
+        if issubclass(cat, category):
+            click.echo(f"Warning: {message}", err=True)
+        else:
+            shown(message, cat, *args, **kw)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", category)
+        warnings.showwarning = show
+        yield

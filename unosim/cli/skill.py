@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .common import UserError, dask_client, load_config_arg, not_empty, one_line
+from .common import UserError, dask_client, load_config_arg, not_empty, one_line, plural, warnings_as_lines
 
 __all__ = ["register"]
 
@@ -520,10 +518,12 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     from unosim.run.warmup import compile_notice
     from unosim.studies.skill_index import base_differences, render_skill, skill_frame, skill_sweep
     from unosim.analysis.skill_plots import plot_skill
+    from unosim.analysis.stats import discoveries
+    from unosim.studies.skill_rows import DamagedTable
 
     dest = g.root
     try:
-        with _damaged_tables_said():
+        with warnings_as_lines(DamagedTable):
             if client is not None:
                 from unosim.studies.skill_tasks import skill_dask
 
@@ -551,10 +551,17 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
                        "; the ceiling's the two measurements' variances added (kept without per-deal wins)")
         click.echo("difference from the base point of the same table size (normalised skill, 95% interval"
                    + (", search noise included" if replicates > 1 else "") + ceiling_how + "):")
+        diffs = diffs.assign(kept=discoveries(diffs["p"]),
+                             c_kept=discoveries(diffs["ceiling_p"]) if roof is not None else False)
         for r in diffs.sort_values("diff", ascending=False).itertuples():
             roof_text = (f"   ceiling {r.ceiling_diff:+7.1%} [{r.ceiling_low:+6.1%}, {r.ceiling_high:+6.1%}]"
-                         if roof is not None else "")
-            click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]{roof_text}")
+                         + (" †" if r.c_kept else "") if roof is not None else "")
+            click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]"
+                       + (" †" if r.kept else "  ") + roof_text)
+        if len(diffs) > 1:
+            marked = bool(diffs["kept"].any() or diffs["c_kept"].any())
+            click.echo(f"  {'† remains' if marked else 'no difference remains'} with the false discovery rate at 5% "
+                       f"over all {len(diffs)} differences of its bound (Benjamini-Hochberg)")
     noise = f"mean of {replicates} tunings, 95% intervals with the search's noise" if replicates > 1 else \
         "95% intervals"
     try:
@@ -568,29 +575,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     roof_time = (f" (the ceiling's search: {sum(p.ceiling_seconds for p in points if p.ceiling_seconds > 0):.0f} s)"
                  if roof else "")
     click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
-               f"{sum(p.seconds for p in points):.0f} s over {len(points)} points{roof_time}")
-
-
-@contextmanager
-def _damaged_tables_said() -> Iterator[None]:
-    """A kept table that cannot be read (unosim.studies.skill_rows.DamagedTable) as one
-    ``Warning:`` line on stderr, as the run starts; other warnings as Python shows them."""
-    import warnings
-
-    from unosim.studies.skill_rows import DamagedTable
-
-    shown = warnings.showwarning
-
-    def show(message: Any, category: type[Warning], *args: Any, **kw: Any) -> None:
-        if issubclass(category, DamagedTable):
-            click.echo(f"Warning: {message}", err=True)
-        else:
-            shown(message, category, *args, **kw)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("always", DamagedTable)
-        warnings.showwarning = show
-        yield
+               f"{sum(p.seconds for p in points):.0f} s over {plural(len(points), 'point')}{roof_time}")
 
 
 def register(group: click.Group) -> None:

@@ -529,8 +529,11 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     without them (one tuning per point, or a hand-made one) reads each error off its
     normal interval.  With the ceiling (``--ceiling``) also the search's difference
     (``ceiling_diff``, ``ceiling_low``, ``ceiling_high``: one measurement each, normal, paired
-    by deal where the run kept ``ceiling_diff_se``, else their variances added)."""
-    from unosim.studies.replicates import quantile
+    by deal where the run kept ``ceiling_diff_se``, else their variances added).  ``p`` and
+    ``ceiling_p``: each difference's two-sided p-value against 0, from the same error and
+    distribution as its interval (so p < 0.05 exactly where the interval excludes 0), for a
+    reader who tests many rules at once and controls the false discovery rate over them."""
+    from unosim.studies.replicates import p_value, quantile
 
     def se_of(r: Any) -> float:
         se = r.get("norm_se", float("nan"))
@@ -546,14 +549,15 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
         se = np.hypot(se_of(r), se_of(b))
         q = quantile(r.get("df", float("nan")))
         d = r["skill_norm"] - b["skill_norm"]
-        row = {"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se}
+        row = {"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se,
+               "p": p_value(d, se, r.get("df", float("nan")))}
         if ceiling:
             c = r["ceiling_norm"] - b["ceiling_norm"]
             paired = r.get("ceiling_diff_se", float("nan"))
-            half = 1.959964 * (paired if np.isfinite(paired) else
-                               np.hypot(*((x["ceiling_norm_high"] - x["ceiling_norm_low"]) / (2 * 1.959964)
-                                          for x in (r, b))))
-            row.update(ceiling_diff=c, ceiling_low=c - half, ceiling_high=c + half)
+            c_se = paired if np.isfinite(paired) else \
+                np.hypot(*((x["ceiling_norm_high"] - x["ceiling_norm_low"]) / (2 * 1.959964) for x in (r, b)))
+            half = 1.959964 * c_se
+            row.update(ceiling_diff=c, ceiling_low=c - half, ceiling_high=c + half, ceiling_p=p_value(c, c_se))
         rows.append(row)
-    extra = ["ceiling_diff", "ceiling_low", "ceiling_high"] if ceiling else []
-    return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high", *extra])
+    extra = ["ceiling_diff", "ceiling_low", "ceiling_high", "ceiling_p"] if ceiling else []
+    return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high", "p", *extra])
