@@ -264,6 +264,52 @@ def test_balance_report(tmp_path: Path) -> None:
     assert "stacking=all" in text and "players" in text
 
 
+def test_balance_marks_what_remains_under_the_false_discovery_rate(tmp_path: Path) -> None:
+    """Every balance row has its p-value (from its interval, as a normal one) and whether it
+    remains with the false discovery rate at 5% over every row of its metric (scipy's
+    Benjamini-Hochberg); the text and markdown tables mark exactly those † and say so."""
+    from scipy.stats import false_discovery_control
+
+    from unosim.analysis import stats
+
+    assert stats.p_from_interval(1.959964, 0.0, 2 * 1.959964) == pytest.approx(0.05, abs=1e-6)
+    assert stats.p_from_interval(0.0, 0.0, 0.0) == 1.0 and stats.p_from_interval(0.5, 0.5, 0.5) == 0.0
+    assert math.isnan(stats.p_from_interval(1.0, math.nan, math.nan))
+    assert list(stats.discoveries([0.001, 0.02, 0.03, 0.5, math.nan])) == \
+        [*(false_discovery_control([0.001, 0.02, 0.03, 0.5], method="bh") < 0.05), False]
+    bal = rp.balance_report(sweep(tmp_path))
+    t = bal.table
+    assert bal.discovery_rate == pytest.approx(0.05)
+    z = stats.z_value(0.95)
+    for r in t.itertuples():
+        if r.high > r.low:  # the same error as the interval: p < 0.05 exactly where it excludes 0
+            assert (r.p < 0.05) == (r.low > 0 or r.high < 0), r
+            assert r.p == pytest.approx(2 * stats._st.norm.sf(abs(r.diff) / ((r.high - r.low) / (2 * z))))
+    for metric, g in t.groupby("metric"):
+        assert list(g["discovery"]) == list(false_discovery_control(g["p"], method="bh") < 0.05), metric
+    assert t["discovery"].any()
+    import dataclasses
+
+    bal = dataclasses.replace(bal, table=t.assign(discovery=[i % 3 == 0 for i in range(len(t))]))  # some marked
+    t = bal.table
+    text, md = rp.to_text(bal, width=400), rp.to_markdown(bal)
+    assert "note: † the difference remains with the false discovery rate at 5% over every row" in text
+    assert "false discovery rate at 5%" in md
+    from unosim.page import _head
+
+    assert "false discovery rate at 5%" in _head(bal)  # the HTML page says it too
+    names = dict(zip(("turns", "dealer1_win_share", "cards_drawn"), range(3)))
+    for line in text.splitlines():
+        change = next((c for c in set(t["change"]) if line.startswith(c + " ")), None)
+        if change is None:
+            continue
+        players = int(line.split()[1])
+        cells = [c for c in line.split("  ") if "[" in c]
+        rows = t[(t["change"] == change) & (t["players"] == players)].set_index("metric")
+        for metric, k in names.items():
+            assert ("†" in cells[k]) == bool(rows.loc[metric, "discovery"]), (line, metric)
+
+
 def test_hand_report_on_a_sweep_labels_partitions(tmp_path: Path) -> None:
     rep = rp.hand_report(sweep(tmp_path))
     assert len(rep.labels) == 6

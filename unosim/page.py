@@ -92,10 +92,10 @@ def _frame_table(frame: pd.DataFrame) -> str:
 
 
 def _head(rep: Any) -> str:
-    from unosim.analysis.report.render import _title, bots_of
+    from unosim.analysis.report.render import _title, bots_of, notes_of
 
     out = [f"<p><b>{_esc(_title(rep))}</b></p>"]
-    out += [f'<p class="note">note: {_esc(n)}</p>' for n in dict.fromkeys(rep.notes)]
+    out += [f'<p class="note">note: {_esc(n)}</p>' for n in notes_of(rep)]
     bots = bots_of(rep)
     if bots:
         out.append(f"<p>bots: {_esc(bots)}</p>")

@@ -319,3 +319,16 @@ def discoveries(p: ArrayLike, rate: float = 0.05) -> np.ndarray:
     if ok.any():
         out[ok] = _st.false_discovery_control(p[ok], method="bh") < rate
     return out
+
+
+def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike, confidence: float = 0.95) -> np.ndarray | float:
+    """Two-sided p-value against 0 of an estimate with a symmetric normal interval
+    ``[low, high]`` at ``confidence``: its standard error is the half-width over z.  An
+    estimate of exactly 0 with no width (a rule that changed no hand) has p = 1; a
+    missing interval gives nan."""
+    est, lo, hi = (np.asarray(x, dtype=float) for x in (estimate, low, high))
+    se = (hi - lo) / (2 * z_value(confidence))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = 2 * _st.norm.sf(np.abs(est) / se)
+    p = np.where(se > 0, p, np.where(est == 0, 1.0, 0.0))
+    return _out(np.where(np.isfinite(est) & np.isfinite(se), p, np.nan))

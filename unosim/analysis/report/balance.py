@@ -233,6 +233,7 @@ def balance_report(
             .drop(columns="_abs")
             .reset_index(drop=True)
         )
+    table = with_discoveries(table, confidence)
     srcs = source_meta(sources)
     base_desc = _base_text(next(iter(base_points.values()), None), players_key)
     notes = [n for s in sources for n in s.notes]
@@ -240,7 +241,19 @@ def balance_report(
         notes.append(f"intervals {PAIRED} with the base point (a sweep plays the same deals at every "
                      "point)" + (f", except {', '.join(unpaired)}: other hands, intervals of independent samples"
                                  if unpaired else ""))
-    return Report("balance", table, srcs, f"balance against the base point ({base_desc})", notes=notes)
+    return Report("balance", table, srcs, f"balance against the base point ({base_desc})", notes=notes,
+                  discovery_rate=1 - confidence)
+
+
+def with_discoveries(table: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """``table`` with ``p`` (each difference's two-sided p-value, from its interval as a
+    normal one) and ``discovery`` (whether it remains with the false discovery rate at
+    1 - ``confidence`` over every row of its metric, Benjamini-Hochberg)."""
+    p = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
+    out = table.assign(p=p, discovery=False)
+    for _, rows in out.groupby("metric", sort=False):
+        out.loc[rows.index, "discovery"] = stats.discoveries(rows["p"].to_numpy(), 1 - confidence)
+    return out
 
 
 def _base_text(base: Source | None, players_key: str | None) -> str:

@@ -70,6 +70,7 @@ class Report:
     dists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     baseline: str | None = None
     notes: list[str] = field(default_factory=list)  # what the reader must know first (incomplete runs)
+    discovery_rate: float | None = None  # the false discovery rate the table's ``discovery`` column holds
 
     @property
     def labels(self) -> list[str]:

@@ -166,6 +166,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                     stat = "share" if m in ("dealer1_win_share", "skill", "skill_ceiling") else "mean"
                     cells.append(
                         _fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
+                        + (" †" if bool(r.get("discovery", False)) else "")
                     )
                 rows.append(cells)
         return header, rows, [False] * len(rows)
@@ -226,7 +227,18 @@ def _head(report: Report) -> list[str]:
     """The lines above a table: what the reader must know first (an unfinished result), then
     which bots sat."""
     bots = bots_of(report)
-    return [f"note: {n}" for n in report.notes] + ([f"bots: {bots}"] if bots else [])
+    return [f"note: {n}" for n in notes_of(report)] + ([f"bots: {bots}"] if bots else [])
+
+
+def notes_of(report: Report) -> list[str]:
+    """What the reader must know first: the report's notes, then what a † means where the
+    table marks its discoveries (a balance report of more than one row per column)."""
+    t = report.table
+    rate = report.discovery_rate
+    marks = rate is not None and "discovery" in t and len(t) and t.groupby("metric").size().max() > 1
+    return list(dict.fromkeys(report.notes)) + (
+        [f"† the difference remains with the false discovery rate at {rate:.0%} over every row of its column "
+         "(Benjamini-Hochberg): with many rules, some intervals exclude 0 by chance"] if marks else [])
 
 
 def _title(report: Report) -> str:
