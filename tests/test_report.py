@@ -298,6 +298,12 @@ def test_balance_marks_what_remains_under_the_false_discovery_rate(tmp_path: Pat
     from unosim.page import _head
 
     assert "false discovery rate at 5%" in _head(bal)  # the HTML page says it too
+    from unosim.analysis.charts import plot_balance
+
+    fig = plot_balance(bal)
+    marks = [a for ax in fig.axes for a in ax.texts if "†" in a.get_text()]
+    assert len(marks) == int(t["discovery"].sum())  # one per marked row, drawn or in a clipped value's label
+    assert "†: remains with the false discovery rate at 5%" in " ".join(x.get_text() for x in fig.texts)
     names = dict(zip(("turns", "dealer1_win_share", "cards_drawn"), range(3)))
     for line in text.splitlines():
         change = next((c for c in set(t["change"]) if line.startswith(c + " ")), None)

@@ -74,8 +74,10 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     one under the other, the rule with the largest effect on top).  Each panel has its own
     scale, set by its typical rows: an interval reaching beyond it is clipped at the edge
     (an arrow) and labelled with its value.  A point whose rule never acted ("never
-    triggered", "no hand changed") is a hollow grey marker at zero.  The title is short; one
-    caption line under the panels says the base config and the bots.
+    triggered", "no hand changed") is a hollow grey marker at zero; a difference that
+    remains with the false discovery rate held over the panel's rows (the report's
+    ``discovery``) carries the tables' †.  The title is short; one caption line under the
+    panels says the base config and the bots.
     """
     rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
     if rep.kind != "balance":
@@ -95,6 +97,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     ypos = {c: y for c, y in zip(changes, y0)}
     offset = {p: (0.25 - 0.5 * i / max(len(counts) - 1, 1)) if len(counts) > 1 else 0.0 for i, p in enumerate(counts)}
     handles: dict[str, Any] = {}
+    marked = False
     for ax, m in zip(axes, metrics):
         unit, scale = _BALANCE[m]
         sub = t[t["metric"] == m]
@@ -111,13 +114,18 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
             d, lo, hi = r.diff * scale, r.low * scale, r.high * scale
             dc, loc, hic = (float(v) for v in np.clip([d, lo, hi], -lim, lim))
             series[p].append((y, dc, dc - loc, hic - dc))
-            if hi > lim or lo < -lim:  # clipped: an arrow at the edge and the value
+            found = bool(getattr(r, "discovery", False))  # the table's †
+            marked |= found
+            if hi > lim or lo < -lim:  # clipped: an arrow at the edge and the value (with its †)
                 side = 1 if hi > lim else -1
-                ax.annotate(f"{d:+.3g}", (side * lim, y), xytext=(-10 * side, 0), textcoords="offset points",
+                ax.annotate(f"{d:+.3g}" + (" †" if found else ""), (side * lim, y), xytext=(-10 * side, 0), textcoords="offset points",
                             ha="right" if side > 0 else "left", va="center", fontsize=6.5, color=palette[p],
                             bbox={"fc": "white", "ec": "none", "pad": 0.4, "alpha": 0.85}, zorder=3)
                 ax.annotate("", (side * lim, y), xytext=(-4 * side, 0), textcoords="offset points",
                             arrowprops={"arrowstyle": "-|>", "color": palette[p], "lw": 0.8})
+            elif found:  # beside the interval's upper end
+                ax.annotate("†", (hic, y), xytext=(3, 0), textcoords="offset points", ha="left", va="center",
+                            fontsize=7, color=palette[p])
         for p, pts in series.items():
             if pts:
                 y, x, el, eh = (np.array(v) for v in zip(*pts))
@@ -141,6 +149,8 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     F.suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
     caption = "; ".join(x for x in (_base_caption(rep), f"bots: {bots_of(rep)}" if bots_of(rep) else "") if x)
     inert = " Hollow grey: never triggered or no hand changed." if status else ""
+    if marked and rep.discovery_rate is not None:
+        inert += f" †: remains with the false discovery rate at {rep.discovery_rate:.0%} over the panel's rows."
     if caption or inert:
         F.caption(fig, caption + ("." if caption else "") + inert)
     if handles:
