@@ -54,7 +54,8 @@ def test_notebook_runs_end_to_end(path: Path, tmp_path: Path, monkeypatch: pytes
 
 # A figure a notebook's prose may state: a definition, not a result of its run.
 DEFINITIONS = {"95%": "the intervals' level", "100%": "the skill index's top", "25%": "an even share at 4",
-               "500 points": "the match target", "0.2": "Cohen's h: small", "0.5": "medium", "0.8": "large"}
+               "500 points": "the match target", "0.2": "Cohen's h: small", "0.5": "medium", "0.8": "large",
+               "5%": "the false discovery rate held"}
 _FIGURE = re.compile(r"(?<![\w/])[+-]?\d[\d,]*(?:\.\d+)?\s?(?:%|pp\b|points\b)|\b\d+\.\d+\b")
 
 
