@@ -137,16 +137,20 @@ def run_size(run: SkillRun, sweep_file: str = "configs/sweeps/house_rules.toml")
     per = [f"{run.points[run.points['players'] == n]['seconds'].mean():.0f} s a point at {n} players"
            for n in run.sizes]
     valued = any(not a.startswith("--") for a in COMMAND[2:])  # an option with a value: not the defaults
+    how = "" if valued else " at its defaults"
+    tunings = f"{k} tuning{'s' if k > 1 else ''}"
+    minutes = run.points["seconds"].sum() / 60
     text = (f"Every house rule alone (`{sweep_file}`: {len(rules)} rule values at "
             f"{_names([str(n) for n in run.sizes])} players, {len(run.points)} points), `unosim "
-            f"{' '.join(COMMAND)}`{'' if valued else ' at its defaults'}: per point {k} tuning{'s' if k > 1 else ''} ({seeds}) of "
+            f"{' '.join(COMMAND)}`{how}: per point {tunings} ({seeds}) of "
             f"{s['budget']} evaluations of {s['deals']} deals, each tuned bot measured on {s['check_deals']:,} fresh "
-            f"deals of its seed.  The points' tuning and measuring took {run.points['seconds'].sum() / 60:.0f} minutes in all "
+            f"deals of its seed.  The points' tuning and measuring took {minutes:.0f} minutes in all "
             f"({', '.join(per)}).")
     if _with_ceiling(run):
         hours = run.points["ceiling_seconds"].sum() / 3600
-        text += (f"  The ceiling (`{run.points['ceiling_bot'].dropna().iloc[0]}`, {int(run.points['ceiling_deals'].max()):,} "
-                 f"deals per table, at a table of B0 and at a table of `counter`) took {hours:.1f} hours more.")
+        bot, deals = run.points["ceiling_bot"].dropna().iloc[0], int(run.points["ceiling_deals"].max())
+        text += (f"  The ceiling (`{bot}`, {deals:,} deals per table, at a table of B0 and at a table of "
+                 f"`counter`) took {hours:.1f} hours more.")
     return text
 
 
@@ -423,7 +427,8 @@ def bracket_table(run: SkillRun) -> str:
             tuned = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
             ceil = f"{_pp(r.ceiling_diff)} {_interval(r.ceiling_low, r.ceiling_high)}"
             tuned = (f"**{tuned}**" if _excludes_zero(r.low, r.high) else tuned) + (" †" if r.kept else "")
-            ceil = (f"**{ceil}**" if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil) + (" †" if r.c_kept else "")
+            ceil = ((f"**{ceil}**" if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil)
+                    + (" †" if r.c_kept else ""))
             rows.append(f"| `{r.rules}` | {n} players | {tuned} | {ceil} | {v} |")
     if len(rows) == 2:
         return "No rule moves either bound beyond its interval at any table size."
@@ -433,7 +438,8 @@ def bracket_table(run: SkillRun) -> str:
            "; the ceiling's intervals add the two measurements' variances")
     return ("Points of the normalised index, each point minus the official rules at its table size (bold: the "
             f"interval excludes 0{how}; † where the difference remains with the false discovery rate at {FDR:.0%} "
-            f"over all {len(run.diffs)} of its bound, Benjamini-Hochberg); " + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
+            f"over all {len(run.diffs)} of its bound, Benjamini-Hochberg); "
+            + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
             + "\n".join(rows))
 
 

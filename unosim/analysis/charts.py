@@ -118,7 +118,8 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
             marked |= found
             if hi > lim or lo < -lim:  # clipped: an arrow at the edge and the value (with its †)
                 side = 1 if hi > lim else -1
-                ax.annotate(f"{d:+.3g}" + (" †" if found else ""), (side * lim, y), xytext=(-10 * side, 0), textcoords="offset points",
+                ax.annotate(f"{d:+.3g}" + (" †" if found else ""), (side * lim, y), xytext=(-10 * side, 0),
+                            textcoords="offset points",
                             ha="right" if side > 0 else "left", va="center", fontsize=6.5, color=palette[p],
                             bbox={"fc": "white", "ec": "none", "pad": 0.4, "alpha": 0.85}, zorder=3)
                 ax.annotate("", (side * lim, y), xytext=(-4 * side, 0), textcoords="offset points",

@@ -321,7 +321,8 @@ def discoveries(p: ArrayLike, rate: float = 0.05) -> np.ndarray:
     return out
 
 
-def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike, confidence: float = 0.95) -> np.ndarray | float:
+def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike,
+                    confidence: float = 0.95) -> np.ndarray | float:
     """Two-sided p-value against 0 of an estimate with a symmetric normal interval
     ``[low, high]`` at ``confidence``: its standard error is the half-width over z.  An
     estimate of exactly 0 with no width (a rule that changed no hand) has p = 1; a
