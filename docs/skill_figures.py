@@ -267,8 +267,9 @@ def reading(run: SkillRun) -> str:
     else:
         out.append(f"* **The official rules' index by table size**: {shares}.")
     rules_at = {n: len(run.diffs[run.diffs["players"] == n]) for n in sizes}
+    kept = run.diffs.assign(kept=discoveries(run.diffs["p"]))
     for n in sizes:
-        d = run.diffs[run.diffs["players"] == n]
+        d = kept[kept["players"] == n]
         moved = d[(d["low"] > 0) | (d["high"] < 0)].copy()
         moved = moved.reindex(moved["diff"].abs().sort_values(ascending=False).index)
         head = f"* **{_table(n).capitalize()}**"
@@ -279,10 +280,13 @@ def reading(run: SkillRun) -> str:
         parts = []
         for word, sub in (("more skill", moved[moved["diff"] > 0]), ("less", moved[moved["diff"] < 0])):
             if len(sub):
-                parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)})" for r in sub.itertuples()))
+                parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)}{' †' if r.kept else ''})"
+                                                         for r in sub.itertuples()))
+        marked = int(moved["kept"].sum())
         out.append(f"{head}, {len(moved)} of {rules_at[n]} rules move{'s' if len(moved) == 1 else ''} the index "
                    "beyond its interval "
-                   f"(points of the index, largest first): {'; '.join(parts)}." + _common_shift(run, n))
+                   f"(points of the index, largest first; {marked} of them marked †, as remaining with the false "
+                   f"discovery rate held over every rule): {'; '.join(parts)}." + _common_shift(run, n))
     same = _same_as_base(run)
     if same:
         where = [f"`{r}` ({_names([str(n) for n in ns])} players)" for r, ns in same.items()]

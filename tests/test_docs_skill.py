@@ -110,11 +110,16 @@ def test_reading_says_only_what_the_run_shows(small) -> None:
     sf = _docs_module("skill_figures")
     _, _, run = small
     text = sf.reading(run)
-    for d in run.diffs.itertuples():
-        named = f"`{d.rules}` ({100 * d.diff:+.1f})"
+    kept = sf.discoveries(run.diffs["p"])
+    for d, k in zip(run.diffs.itertuples(), kept):
+        named = f"`{d.rules}` ({100 * d.diff:+.1f}{' †' if k else ''})"
         line = next(ln for ln in text.splitlines() if ln.startswith("* **Heads-up" if d.players == 2 else
                                                                        f"* **At {d.players} players"))
         assert (named in line) == (d.low > 0 or d.high < 0), (named, line)
+    marked = sf.reading(sf.SkillRun(run.root, run.points, run.raw, run.diffs.assign(low=0.01, high=0.02, p=1e-9),
+                                    run.settings, ""))
+    at2 = next(ln for ln in marked.splitlines() if ln.startswith("* **Heads-up"))
+    assert "1 of them marked †" in at2 and " †)" in at2
     # H14 acts only heads-up: at 4 players its point tunes the base's bots on the base's hands
     assert "`two_player_reverse=none` (4 players)" in text.split("**Exactly 0**")[1]
     assert "first seat's edge" in text
