@@ -240,6 +240,12 @@ def test_report_and_figures_show_the_ceiling(runs, tmp_path: Path) -> None:
     row = csv[csv["metric"] == "skill_ceiling"].iloc[0]  # the point against the skill run's base: paired
     se = pd.read_parquet(runs["out"] / "skill.parquet")["ceiling_diff_se"].dropna().iloc[0]
     assert row["high"] - row["diff"] == pytest.approx(1.959964 * se, rel=1e-4)
+    from scipy import stats as st
+
+    tuned = csv[csv["metric"] == "skill"].iloc[0]  # its p under the interval's own Student t
+    df = pd.read_parquet(runs["out"] / "skill.parquet")["df"].iloc[0]
+    half = (tuned["high"] - tuned["low"]) / 2
+    assert tuned["p"] == pytest.approx(2 * st.t.sf(abs(tuned["diff"]) / (half / st.t.ppf(0.975, df)), df), rel=1e-3)
     text = invoke("report", data)
     assert text.exit_code == 0 and "skill ceiling (search) (diff, effect)" in text.output, text.output
     plots = invoke("plot", runs["out"], data, "--out", tmp_path / "plots")

@@ -224,7 +224,7 @@ def balance_report(
     table = pd.DataFrame(
         rows,
         columns=["change", "players", "label", "base_label", "metric", "base", "value",
-                 "diff", "low", "high", "effect", "effect_kind", "status"],
+                 "diff", "low", "high", "effect", "effect_kind", "status", "p"],
     )  # fmt: skip
     if len(table):
         table = (
@@ -246,11 +246,13 @@ def balance_report(
 
 
 def with_discoveries(table: pd.DataFrame, confidence: float) -> pd.DataFrame:
-    """``table`` with ``p`` (each difference's two-sided p-value, from its interval as a
-    normal one) and ``discovery`` (whether it remains with the false discovery rate at
-    1 - ``confidence`` over every row of its metric, Benjamini-Hochberg)."""
-    p = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
-    out = table.assign(p=p, discovery=False)
+    """``table`` with ``p`` (each difference's two-sided p-value: a skill row's own, from
+    its Student t, else from its interval as a normal one) and ``discovery`` (whether it
+    remains with the false discovery rate at 1 - ``confidence`` over every row of its
+    metric, Benjamini-Hochberg)."""
+    inverted = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
+    own = table["p"].to_numpy(float) if "p" in table else np.full(len(table), np.nan)
+    out = table.assign(p=np.where(np.isfinite(own), own, inverted), discovery=False)
     for _, rows in out.groupby("metric", sort=False):
         out.loc[rows.index, "discovery"] = stats.discoveries(rows["p"].to_numpy(), 1 - confidence)
     return out
