@@ -204,7 +204,7 @@ def test_p_values_agree_with_the_intervals_and_the_false_discovery_marks_with_sc
     keeps at 5% over all of a bound's differences."""
     from scipy.stats import false_discovery_control
 
-    from unosim.studies.replicates import p_value
+    from unosim.analysis.stats import p_value
 
     sf = _docs_module("skill_figures")
     _, _, run = small

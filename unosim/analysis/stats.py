@@ -333,3 +333,18 @@ def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike,
         p = 2 * _st.norm.sf(np.abs(est) / se)
     p = np.where(se > 0, p, np.where(est == 0, 1.0, 0.0))
     return _out(np.where(np.isfinite(est) & np.isfinite(se), p, np.nan))
+
+
+def p_value(estimate: float, se: float, df: int | float | None = None) -> float:
+    """Two-sided p-value of ``estimate`` against 0 with standard error ``se``: Student t
+    with ``df`` degrees of freedom, normal when None or not finite (as the intervals of
+    unosim.studies.replicates).  A difference measured as exactly 0 with no error (a rule
+    that changed no deal) has p = 1."""
+    if not np.isfinite(estimate) or not np.isfinite(se):
+        return float("nan")
+    if se <= 0:
+        return 1.0 if estimate == 0 else 0.0
+    z = abs(estimate) / se
+    if df is None or not np.isfinite(df) or df <= 0:
+        return float(2 * _st.norm.sf(z))
+    return float(2 * _st.t.sf(z, df))

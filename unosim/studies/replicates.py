@@ -59,20 +59,6 @@ def quantile(df: int | float | None, confidence: float = 0.95) -> float:
     return float(st.t.ppf(0.5 + confidence / 2, df))
 
 
-def p_value(estimate: float, se: float, df: int | float | None = None) -> float:
-    """Two-sided p-value of ``estimate`` against 0 with standard error ``se``: Student t
-    with ``df`` degrees of freedom, normal when None (as :func:`quantile`).  A difference
-    measured as exactly 0 with no error (a rule that changed no deal) has p = 1."""
-    if not np.isfinite(estimate) or not np.isfinite(se):
-        return float("nan")
-    if se <= 0:
-        return 1.0 if estimate == 0 else 0.0
-    z = abs(estimate) / se
-    if df is None or not np.isfinite(df) or df <= 0:
-        return float(2 * st.norm.sf(z))
-    return float(2 * st.t.sf(z, df))
-
-
 def combine(values: np.ndarray, ses: np.ndarray) -> Combined:
     """``values``, ``ses``: (points, K) per-replicate estimates and their measurement
     standard errors, every point of one group (one table size).  See the module."""

@@ -58,6 +58,7 @@ from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep
 from unosim.run.workers import kernel_workers
+from unosim.analysis import stats
 from unosim.analysis.stats import wilson_interval
 from unosim.studies.arena import SLICE_HANDS, Arena, Share, share_of
 from unosim.studies.skill_rows import (CEILING_FILE, REPLICATES_FILE, ceiling_row, kept_bot, plan, point_dir,
@@ -533,7 +534,7 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     ``ceiling_p``: each difference's two-sided p-value against 0, from the same error and
     distribution as its interval (so p < 0.05 exactly where the interval excludes 0), for a
     reader who tests many rules at once and controls the false discovery rate over them."""
-    from unosim.studies.replicates import p_value, quantile
+    from unosim.studies.replicates import quantile
 
     def se_of(r: Any) -> float:
         se = r.get("norm_se", float("nan"))
@@ -550,14 +551,15 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
         q = quantile(r.get("df", float("nan")))
         d = r["skill_norm"] - b["skill_norm"]
         row = {"rules": r["rules"], "players": r["players"], "diff": d, "low": d - q * se, "high": d + q * se,
-               "p": p_value(d, se, r.get("df", float("nan")))}
+               "p": stats.p_value(d, se, r.get("df", float("nan")))}
         if ceiling:
             c = r["ceiling_norm"] - b["ceiling_norm"]
             paired = r.get("ceiling_diff_se", float("nan"))
             c_se = paired if np.isfinite(paired) else \
                 np.hypot(*((x["ceiling_norm_high"] - x["ceiling_norm_low"]) / (2 * 1.959964) for x in (r, b)))
             half = 1.959964 * c_se
-            row.update(ceiling_diff=c, ceiling_low=c - half, ceiling_high=c + half, ceiling_p=p_value(c, c_se))
+            row.update(ceiling_diff=c, ceiling_low=c - half, ceiling_high=c + half,
+                       ceiling_p=stats.p_value(c, c_se))
         rows.append(row)
     extra = ["ceiling_diff", "ceiling_low", "ceiling_high", "ceiling_p"] if ceiling else []
     return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high", "p", *extra])

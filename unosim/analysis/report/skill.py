@@ -81,18 +81,6 @@ def _se(row: Mapping[str, Any]) -> float:
     return (row["norm_high"] - row["norm_low"]) / (2 * 1.959964)
 
 
-def _p_value(diff: float, se: float, row: Mapping[str, Any]) -> float:
-    """The two-sided p-value of ``diff`` under the distribution of its interval (Student t
-    with the table's degrees of freedom, else normal)."""
-    if not (math.isfinite(diff) and math.isfinite(se)):
-        return math.nan
-    if se <= 0:
-        return 1.0 if diff == 0 else 0.0
-    df = row.get("df")
-    z = abs(diff) / se
-    return float(2 * (st.t.sf(z, df) if df is not None and math.isfinite(df) and df > 0 else st.norm.sf(z)))
-
-
 def _quantile(row: Mapping[str, Any], confidence: float) -> float:
     """Student t with the table's pooled degrees of freedom (replicates), else normal."""
     df = row.get("df")
@@ -120,7 +108,7 @@ def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[
         se = math.hypot(_se(a), _se(b))
         half = _quantile(a, confidence) * se
         out.append({**fields, "metric": "skill", "base": b["skill_norm"], "value": a["skill_norm"], "diff": diff,
-                    "low": diff - half, "high": diff + half, "p": _p_value(diff, se, a),
+                    "low": diff - half, "high": diff + half, "p": stats.p_value(diff, se, a.get("df")),
                     "effect": float(stats.cohen_h(np.clip(a["share"], 0, 1), np.clip(b["share"], 0, 1))),
                     "effect_kind": "h"})
         ca, cb = a.get("ceiling_norm"), b.get("ceiling_norm")
