@@ -257,7 +257,11 @@ def test_report_and_figures_show_the_ceiling(runs, tmp_path: Path) -> None:
     labels = fig.axes[0].get_legend_handles_labels()[1]
     assert labels == ["2 players: tuned bot (lower bound)", "2 players: search (ceiling)"]
     html = invoke("report", runs["out"], "--html", tmp_path / "page.html")
-    assert html.exit_code == 0 and "ceiling_norm" in (tmp_path / "page.html").read_text()
+    page = (tmp_path / "page.html").read_text()
+    assert html.exit_code == 0 and "ceiling_norm" in page
+    # the page's differences: the printed ones, with their p-values and the false discovery marks' columns
+    assert "<h2>Differences from the base point</h2>" in page and "false discovery rate at 5%" in page
+    assert "<th>ceiling_p</th>" in page and "<th>†</th>" in page and "<th>ceiling †</th>" in page
 
 
 def test_guard_extends_only_what_a_kept_output_lacks(tmp_path: Path) -> None:

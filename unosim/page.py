@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["write_html", "page", "plot_results"]
@@ -89,6 +90,24 @@ def _report_table(rep: Any) -> str:
 
 def _frame_table(frame: pd.DataFrame) -> str:
     return '<div class="scroll">' + frame.to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0) + "</div>"
+
+
+def _skill_differences(frame: pd.DataFrame) -> list[str]:
+    """A skill page's differences from the base point of each table size (as `unosim skill`
+    prints them), with each one's p-value and its † (docs/reports.md)."""
+    from unosim.analysis.stats import discoveries
+    from unosim.studies.skill_index import base_differences
+
+    d = base_differences(frame)
+    if not len(d):
+        return []
+    d.insert(d.columns.get_loc("p") + 1, "†", np.where(discoveries(d["p"]), "†", ""))
+    if "ceiling_p" in d:
+        d["ceiling †"] = np.where(discoveries(d["ceiling_p"]), "†", "")
+    note = ("note: normalised index, each point minus the base point of its table size, 95% intervals; † the "
+            "difference remains with the false discovery rate at 5% over every difference of its bound "
+            "(Benjamini-Hochberg)")
+    return ["<h2>Differences from the base point</h2>", f'<p class="note">{_esc(note)}</p>', _frame_table(d)]
 
 
 def _head(rep: Any) -> str:
@@ -169,7 +188,8 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
 
         frame = pd.read_parquet(items[0] / "skill.parquet")
         body += ["<h2>Skill index</h2>", _frame_table(frame),
-                 _figure(plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index")]
+                 _figure(plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index"),
+                 *_skill_differences(frame)]
     elif len(items) == 1 and kinds[0] == "sweep" and (bal := _balance(items[0], skill)) is not None:
         body += [_head(bal), _figure(plots.plot_balance(bal), "balance chart", wide=True), "<h2>Balance report</h2>",
                  _report_table(bal)]
