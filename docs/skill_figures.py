@@ -114,16 +114,11 @@ def _excludes_zero(lo: float, hi: float) -> bool:
     return lo > 0 or hi < 0
 
 
-FDR = 0.05
-"""The false discovery rate the page controls over all of a bound's differences at once."""
+def _rate() -> str:
+    """The false discovery rate every † of the page holds, as a percentage."""
+    from unosim.analysis.stats import DISCOVERY_RATE
 
-
-def discoveries(p: pd.Series) -> pd.Series:
-    """Which differences remain with the false discovery rate at :data:`FDR` over all of
-    them (unosim.analysis.stats.discoveries), as a Series on ``p``'s index."""
-    from unosim.analysis.stats import discoveries as kept
-
-    return pd.Series(kept(p.to_numpy(), FDR), index=p.index)
+    return f"{DISCOVERY_RATE:.0%}"
 
 
 # -- the blocks --------------------------------------------------------------------------
@@ -170,7 +165,7 @@ def base_table(run: SkillRun) -> str:
 def difference_table(run: SkillRun) -> str:
     """Every rule minus the base of its table size, one column per table size, sorted by
     the middle table size's column (the largest first); bold where the interval excludes 0."""
-    d = run.diffs.assign(kept=discoveries(run.diffs["p"]))
+    d = run.diffs
     sizes = run.sizes
     key = sizes[len(sizes) // 2]
     cell = {(r.rules, int(r.players)): r for r in d.itertuples()}
@@ -184,14 +179,14 @@ def difference_table(run: SkillRun) -> str:
                 cells.append("- (no such table)")
                 continue
             text = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
-            cells.append((f"**{text}**" if _excludes_zero(r.low, r.high) else text) + (" †" if r.kept else ""))
+            cells.append((f"**{text}**" if _excludes_zero(r.low, r.high) else text) + (" †" if r.discovery else ""))
         rows.append(f"| `{x}` | " + " | ".join(cells) + " |")
     k = int(run.points["replicates"].min())
     how = (f"the mean of {k} tunings, intervals with the search's noise (Student t, "
            + ", ".join(f"{run.base(n).df:.0f} df at {n} players" for n in sizes) + ")") if k > 1 else \
         "one tuning per point, intervals of the measurement only"
     return (f"Sorted by the {key}-player column; {how}; † where the difference remains with the false discovery "
-            f"rate at {FDR:.0%} over all {len(d)} (Benjamini-Hochberg).\n\n" + "\n".join(rows))
+            f"rate at {_rate()} over all {len(d)} (Benjamini-Hochberg).\n\n" + "\n".join(rows))
 
 
 def noise_figures(run: SkillRun) -> dict[int, dict[str, float]]:
@@ -267,9 +262,8 @@ def reading(run: SkillRun) -> str:
     else:
         out.append(f"* **The official rules' index by table size**: {shares}.")
     rules_at = {n: len(run.diffs[run.diffs["players"] == n]) for n in sizes}
-    kept = run.diffs.assign(kept=discoveries(run.diffs["p"]))
     for n in sizes:
-        d = kept[kept["players"] == n]
+        d = run.diffs[run.diffs["players"] == n]
         moved = d[(d["low"] > 0) | (d["high"] < 0)].copy()
         moved = moved.reindex(moved["diff"].abs().sort_values(ascending=False).index)
         head = f"* **{_table(n).capitalize()}**"
@@ -280,9 +274,9 @@ def reading(run: SkillRun) -> str:
         parts = []
         for word, sub in (("more skill", moved[moved["diff"] > 0]), ("less", moved[moved["diff"] < 0])):
             if len(sub):
-                parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)}{' †' if r.kept else ''})"
+                parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)}{' †' if r.discovery else ''})"
                                                          for r in sub.itertuples()))
-        marked = int(moved["kept"].sum())
+        marked = int(moved["discovery"].sum())
         out.append(f"{head}, {len(moved)} of {rules_at[n]} rules move{'s' if len(moved) == 1 else ''} the index "
                    "beyond its interval "
                    f"(points of the index, largest first; {marked} of them marked †, as remaining with the false "
@@ -420,9 +414,8 @@ def bracket_table(run: SkillRun) -> str:
     if not _with_ceiling(run):
         return "This run has no ceiling (`--ceiling`)."
     rows = ["| rule | table | lower bound (tuned) | ceiling (search) | the ceiling |", "|---|---|---|---|---|"]
-    kept = run.diffs.assign(kept=discoveries(run.diffs["p"]), c_kept=discoveries(run.diffs["ceiling_p"]))
     for n in run.sizes:
-        d = kept[kept["players"] == n]
+        d = run.diffs[run.diffs["players"] == n]
         d = d.reindex(d["diff"].abs().sort_values(ascending=False).index)
         for r in d.itertuples():
             v = ceiling_verdict(r.low, r.high, r.ceiling_diff, r.ceiling_low, r.ceiling_high)
@@ -430,9 +423,9 @@ def bracket_table(run: SkillRun) -> str:
                 continue
             tuned = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
             ceil = f"{_pp(r.ceiling_diff)} {_interval(r.ceiling_low, r.ceiling_high)}"
-            tuned = (f"**{tuned}**" if _excludes_zero(r.low, r.high) else tuned) + (" †" if r.kept else "")
+            tuned = (f"**{tuned}**" if _excludes_zero(r.low, r.high) else tuned) + (" †" if r.discovery else "")
             ceil = ((f"**{ceil}**" if _excludes_zero(r.ceiling_low, r.ceiling_high) else ceil)
-                    + (" †" if r.c_kept else ""))
+                    + (" †" if r.ceiling_discovery else ""))
             rows.append(f"| `{r.rules}` | {n} players | {tuned} | {ceil} | {v} |")
     if len(rows) == 2:
         return "No rule moves either bound beyond its interval at any table size."
@@ -441,7 +434,7 @@ def bracket_table(run: SkillRun) -> str:
     how = ("; the ceiling's intervals paired by deal, every point's search playing the same deals" if paired else
            "; the ceiling's intervals add the two measurements' variances")
     return ("Points of the normalised index, each point minus the official rules at its table size (bold: the "
-            f"interval excludes 0{how}; † where the difference remains with the false discovery rate at {FDR:.0%} "
+            f"interval excludes 0{how}; † where the difference remains with the false discovery rate at {_rate()} "
             f"over all {len(run.diffs)} of its bound, Benjamini-Hochberg); "
             + "; ".join(f"*{k}*: {t}" for k, t in VERDICTS.items()) + ".\n\n"
             + "\n".join(rows))
@@ -504,12 +497,12 @@ def _what_not_confirmed_means(run: SkillRun) -> str:
                       f"against ±{_pp(float((at['high'] - at['low']).median()) / 2, False)}")
     lower = int(sum(_excludes_zero(r.low, r.high) for r in d.itertuples()))
     ceiling = int(sum(_excludes_zero(r.ceiling_low, r.ceiling_high) for r in d.itertuples()))
-    lower_kept, ceiling_kept = int(discoveries(d["p"]).sum()), int(discoveries(d["ceiling_p"]).sum())
+    lower_kept, ceiling_kept = int(d["discovery"].sum()), int(d["ceiling_discovery"].sum())
     return (f"* **Not confirmed is not refuted**: the ceiling's differences are the less precise (median "
             f"half-width, points: {'; '.join(halves)} for the lower bound), so a difference the lower bound resolves "
             f"the ceiling often cannot.  And at 95% about {0.05 * len(d):.0f} of {len(d)} differences would exclude 0 "
             f"by chance alone if no rule changed anything; {lower} do under the lower bound, {ceiling} under the "
-            f"ceiling.  With the false discovery rate held at {FDR:.0%} over all {len(d)} (Benjamini-Hochberg: the "
+            f"ceiling.  With the false discovery rate held at {_rate()} over all {len(d)} (Benjamini-Hochberg: the "
             f"differences marked † in the tables), {lower_kept} of the lower bound's remain and {ceiling_kept} of "
             "the ceiling's: a verdict without the mark may be real, but the chance ones most likely sit among those.")
 

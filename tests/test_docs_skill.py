@@ -110,14 +110,13 @@ def test_reading_says_only_what_the_run_shows(small) -> None:
     sf = _docs_module("skill_figures")
     _, _, run = small
     text = sf.reading(run)
-    kept = sf.discoveries(run.diffs["p"])
-    for d, k in zip(run.diffs.itertuples(), kept):
-        named = f"`{d.rules}` ({100 * d.diff:+.1f}{' †' if k else ''})"
+    for d in run.diffs.itertuples():
+        named = f"`{d.rules}` ({100 * d.diff:+.1f}{' †' if d.discovery else ''})"
         line = next(ln for ln in text.splitlines() if ln.startswith("* **Heads-up" if d.players == 2 else
                                                                        f"* **At {d.players} players"))
         assert (named in line) == (d.low > 0 or d.high < 0), (named, line)
-    marked = sf.reading(sf.SkillRun(run.root, run.points, run.raw, run.diffs.assign(low=0.01, high=0.02, p=1e-9),
-                                    run.settings, ""))
+    marked = sf.reading(sf.SkillRun(run.root, run.points, run.raw,
+                                    run.diffs.assign(low=0.01, high=0.02, p=1e-9, discovery=True), run.settings, ""))
     at2 = next(ln for ln in marked.splitlines() if ln.startswith("* **Heads-up"))
     assert "1 of them marked †" in at2 and " †)" in at2
     # H14 acts only heads-up: at 4 players its point tunes the base's bots on the base's hands
@@ -216,24 +215,23 @@ def test_p_values_agree_with_the_intervals_and_the_false_discovery_marks_with_sc
     assert p_value(0.0, 0.0) == 1.0 and p_value(0.1, 0.0) == 0.0 and np.isnan(p_value(0.1, float("nan")))
     assert p_value(1.959964, 1.0) == pytest.approx(0.05, abs=1e-6)
     assert p_value(2.0, 1.0, 10) == pytest.approx(0.0734, abs=1e-4)  # Student t, 10 df
-    p = pd.Series([0.001, 0.02, 0.03, 0.5, float("nan")])
-    want = false_discovery_control([0.001, 0.02, 0.03, 0.5], method="bh") < 0.05
-    assert list(sf.discoveries(p)) == [*want, False]
+    for p, kept in (("p", "discovery"), ("ceiling_p", "ceiling_discovery")):  # scipy's BH over every difference
+        assert list(d[kept]) == list(false_discovery_control(d[p], method="bh") < 0.05), (p, d)
     # the command's own printout marks the same differences and says what the mark means
     assert f"with the false discovery rate at 5% over all {len(d)} differences of its bound" in run.printed
-    kept, c_kept = sf.discoveries(d["p"]), sf.discoveries(d["ceiling_p"])
-    for r, k, c in zip(d.itertuples(), kept, c_kept):
+    for r, k, c in zip(d.itertuples(), d["discovery"], d["ceiling_discovery"]):
         line = next(ln for ln in run.printed.splitlines() if ln.startswith(f"  {r.rules} ") and f" {r.players}p " in ln)
         tuned, _, roof = line.partition("ceiling")
         assert ("†" in tuned) == k and ("†" in roof) == c, line
     # a run where every difference is a discovery: every cell of both tables is marked
-    strong = sf.SkillRun(run.root, run.points, run.raw, d.assign(low=0.01, high=0.02, p=1e-9, ceiling_p=1e-9),
+    strong = sf.SkillRun(run.root, run.points, run.raw,
+                         d.assign(low=0.01, high=0.02, p=1e-9, ceiling_p=1e-9, discovery=True, ceiling_discovery=True),
                          run.settings, "")
     def marks(text: str) -> int:
         return sum(line.count(" †") for line in text.splitlines() if line.startswith("| `"))
 
     assert marks(sf.difference_table(strong)) == len(d) and marks(sf.bracket_table(strong)) == 2 * len(d)
-    assert marks(sf.difference_table(run)) == int(sf.discoveries(d["p"]).sum())
+    assert marks(sf.difference_table(run)) == int(d["discovery"].sum())
     reading = sf.bracket_reading(strong)
     assert f"{len(d)} of the lower bound's remain and {len(d)} of the ceiling's" in reading
 

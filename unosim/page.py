@@ -95,18 +95,19 @@ def _frame_table(frame: pd.DataFrame) -> str:
 def _skill_differences(frame: pd.DataFrame) -> list[str]:
     """A skill page's differences from the base point of each table size (as `unosim skill`
     prints them), with each one's p-value and its † (docs/reports.md)."""
-    from unosim.analysis.stats import discoveries
+    from unosim.analysis.stats import DISCOVERY_RATE
     from unosim.studies.skill_index import base_differences
 
     d = base_differences(frame)
     if not len(d):
         return []
-    d.insert(d.columns.get_loc("p") + 1, "†", np.where(discoveries(d["p"]), "†", ""))
-    if "ceiling_p" in d:
-        d["ceiling †"] = np.where(discoveries(d["ceiling_p"]), "†", "")
+    d = d.rename(columns={"discovery": "†", "ceiling_discovery": "ceiling †"})
+    for col in ("†", "ceiling †"):
+        if col in d:
+            d[col] = np.where(d[col], "†", "")
     note = ("note: normalised index, each point minus the base point of its table size, 95% intervals; † the "
-            "difference remains with the false discovery rate at 5% over every difference of its bound "
-            "(Benjamini-Hochberg)")
+            f"difference remains with the false discovery rate at {DISCOVERY_RATE:.0%} over every difference of "
+            "its bound (Benjamini-Hochberg)")
     return ["<h2>Differences from the base point</h2>", f'<p class="note">{_esc(note)}</p>', _frame_table(d)]
 
 

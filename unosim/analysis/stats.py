@@ -308,7 +308,11 @@ def cohen_d(
     return _out(out)
 
 
-def discoveries(p: ArrayLike, rate: float = 0.05) -> np.ndarray:
+DISCOVERY_RATE = 0.05
+"""The false discovery rate the reports hold over many differences at once (their †)."""
+
+
+def discoveries(p: ArrayLike, rate: float = DISCOVERY_RATE) -> np.ndarray:
     """Which of many tests remain with the false discovery rate held at ``rate`` over all
     of them (Benjamini-Hochberg, scipy's ``false_discovery_control``); a missing p-value
     (nan) is never one.  With a hundred rules tested at 95%, about five intervals exclude
@@ -321,30 +325,23 @@ def discoveries(p: ArrayLike, rate: float = 0.05) -> np.ndarray:
     return out
 
 
-def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike,
-                    confidence: float = 0.95) -> np.ndarray | float:
-    """Two-sided p-value against 0 of an estimate with a symmetric normal interval
-    ``[low, high]`` at ``confidence``: its standard error is the half-width over z.  An
-    estimate of exactly 0 with no width (a rule that changed no hand) has p = 1; a
-    missing interval gives nan."""
-    est, lo, hi = (np.asarray(x, dtype=float) for x in (estimate, low, high))
-    se = (hi - lo) / (2 * z_value(confidence))
+def p_value(estimate: ArrayLike, se: ArrayLike, df: float | None = None) -> np.ndarray | float:
+    """Two-sided p-value of ``estimate`` against 0 with standard error ``se``: Student t
+    with ``df`` degrees of freedom, normal when None or not finite (as the intervals of
+    unosim.studies.replicates).  A difference measured as exactly 0 with no error (a rule
+    that changed no deal) has p = 1; a missing estimate or error gives nan."""
+    est, se = np.asarray(estimate, dtype=float), np.asarray(se, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = 2 * _st.norm.sf(np.abs(est) / se)
+        z = np.abs(est) / se
+    normal = df is None or not np.isfinite(df) or df <= 0
+    p = 2 * (_st.norm.sf(z) if normal else _st.t.sf(z, df))
     p = np.where(se > 0, p, np.where(est == 0, 1.0, 0.0))
     return _out(np.where(np.isfinite(est) & np.isfinite(se), p, np.nan))
 
 
-def p_value(estimate: float, se: float, df: int | float | None = None) -> float:
-    """Two-sided p-value of ``estimate`` against 0 with standard error ``se``: Student t
-    with ``df`` degrees of freedom, normal when None or not finite (as the intervals of
-    unosim.studies.replicates).  A difference measured as exactly 0 with no error (a rule
-    that changed no deal) has p = 1."""
-    if not np.isfinite(estimate) or not np.isfinite(se):
-        return float("nan")
-    if se <= 0:
-        return 1.0 if estimate == 0 else 0.0
-    z = abs(estimate) / se
-    if df is None or not np.isfinite(df) or df <= 0:
-        return float(2 * _st.norm.sf(z))
-    return float(2 * _st.t.sf(z, df))
+def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike,
+                    confidence: float = 0.95) -> np.ndarray | float:
+    """:func:`p_value` of an estimate with a symmetric normal interval ``[low, high]`` at
+    ``confidence``: its standard error is the half-width over z."""
+    half = (np.asarray(high, dtype=float) - np.asarray(low, dtype=float)) / 2
+    return p_value(estimate, half / z_value(confidence))

@@ -518,7 +518,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     from unosim.run.warmup import compile_notice
     from unosim.studies.skill_index import base_differences, render_skill, skill_frame, skill_sweep
     from unosim.analysis.skill_plots import plot_skill
-    from unosim.analysis.stats import discoveries
+    from unosim.analysis.stats import DISCOVERY_RATE
     from unosim.studies.skill_rows import DamagedTable
 
     dest = g.root
@@ -551,17 +551,15 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
                        "; the ceiling's the two measurements' variances added (kept without per-deal wins)")
         click.echo("difference from the base point of the same table size (normalised skill, 95% interval"
                    + (", search noise included" if replicates > 1 else "") + ceiling_how + "):")
-        diffs = diffs.assign(kept=discoveries(diffs["p"]),
-                             c_kept=discoveries(diffs["ceiling_p"]) if roof is not None else False)
         for r in diffs.sort_values("diff", ascending=False).itertuples():
             roof_text = (f"   ceiling {r.ceiling_diff:+7.1%} [{r.ceiling_low:+6.1%}, {r.ceiling_high:+6.1%}]"
-                         + (" †" if r.c_kept else "") if roof is not None else "")
+                         + (" †" if r.ceiling_discovery else "") if roof is not None else "")
             click.echo(f"  {r.rules:<32} {r.players:>2}p  {r.diff:+7.1%} [{r.low:+6.1%}, {r.high:+6.1%}]"
-                       + (" †" if r.kept else "  ") + roof_text)
+                       + (" †" if r.discovery else "  ") + roof_text)
         if len(diffs) > 1:
-            marked = bool(diffs["kept"].any() or diffs["c_kept"].any())
-            click.echo(f"  {'† remains' if marked else 'no difference remains'} with the false discovery rate at 5% "
-                       f"over all {len(diffs)} differences of its bound (Benjamini-Hochberg)")
+            marked = bool(diffs["discovery"].any() or (roof is not None and diffs["ceiling_discovery"].any()))
+            click.echo(f"  {'† remains' if marked else 'no difference remains'} with the false discovery rate at "
+                       f"{DISCOVERY_RATE:.0%} over all {len(diffs)} differences of its bound (Benjamini-Hochberg)")
     noise = f"mean of {replicates} tunings, 95% intervals with the search's noise" if replicates > 1 else \
         "95% intervals"
     try:

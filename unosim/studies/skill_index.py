@@ -532,8 +532,10 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     (``ceiling_diff``, ``ceiling_low``, ``ceiling_high``: one measurement each, normal, paired
     by deal where the run kept ``ceiling_diff_se``, else their variances added).  ``p`` and
     ``ceiling_p``: each difference's two-sided p-value against 0, from the same error and
-    distribution as its interval (so p < 0.05 exactly where the interval excludes 0), for a
-    reader who tests many rules at once and controls the false discovery rate over them."""
+    distribution as its interval (so p < 0.05 exactly where the interval excludes 0);
+    ``discovery`` and ``ceiling_discovery``: whether a difference remains with the false
+    discovery rate held at ``stats.DISCOVERY_RATE`` over all of its bound's (the † of the
+    printout, the page and docs/skill.md)."""
     from unosim.studies.replicates import quantile
 
     def se_of(r: Any) -> float:
@@ -562,4 +564,8 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
                        ceiling_p=stats.p_value(c, c_se))
         rows.append(row)
     extra = ["ceiling_diff", "ceiling_low", "ceiling_high", "ceiling_p"] if ceiling else []
-    return pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high", "p", *extra])
+    out = pd.DataFrame(rows, columns=["rules", "players", "diff", "low", "high", "p", *extra])
+    out.insert(out.columns.get_loc("p") + 1, "discovery", stats.discoveries(out["p"]))
+    if ceiling:
+        out["ceiling_discovery"] = stats.discoveries(out["ceiling_p"])
+    return out
