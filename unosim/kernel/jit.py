@@ -31,16 +31,20 @@ The flag is always given: numba lets a callee without one inherit its caller's
   gufunc) optimizes everything it links, inlined, once, and the kernel around it and
   numba's wrappers of the loop only call that body (kernel
   speed: benchmarks/versus.py; CPU seconds of a cold compile: benchmarks/compile_time.py).
-  A ``@jit`` function called from Python (a scenario test, a trace) runs that lightly
-  optimized code: the same results, a little slower.
+  The body keeps its linked copies to itself (:class:`_BodyLibrary`), so a kernel runs
+  at the same speed whatever the process ran before it.  A ``@jit`` function called from
+  Python (a scenario test, a trace, ``engine.search.choice_at``) runs that lightly
+  optimized code: the same results, several times slower.
 
 Every dispatcher made here caches in :func:`unosim.kernel.cache.cache_folder`, a folder
 named after the engine sources (:class:`unosim.kernel.cache.SourcesCache`); the parallel
 batch kernels take :func:`kernel`, which caches there too.
 """
 
+import hashlib
 from contextlib import contextmanager
 
+import llvmlite.binding as ll
 from numba import njit
 from numba.core import compiler, types
 from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
@@ -95,8 +99,34 @@ class _CalleeCompiler(compiler.Compiler):
         return super().define_pipelines()
 
 
+class _BodyLibrary(JITCodeLibrary):
+    """The code library of a batch kernel's parallel loop body, the one optimized whole.
+
+    numba links each callee's code in as a weak (``linkonce_odr``) definition, and the
+    process resolves a weak symbol to the first copy it loaded: the callee's own, lightly
+    optimized library (:class:`_CalleeLibrary`) whenever that function was compiled or
+    run from Python before the kernel was loaded (a first compile, a scenario, a trace).
+    The loop then called that copy, several times slower, and the same run's speed
+    depended on what the process had done before.  Made internal before the whole-module
+    pass, the linked callees are the body's own: it calls the copies optimized with it,
+    whatever ran first (tests/test_jit.py).  They are renamed too: numba's JIT finds a
+    symbol by its function's name whatever the linkage, and a later library calling
+    ``shuffle`` would otherwise get the body's copy, whose arguments the optimizer may
+    have changed (a crash)."""
+
+    def _optimize_final_module(self):
+        own = "." + hashlib.sha1(self.name.encode()).hexdigest()[:16]
+        for fn in self._final_module.functions:
+            if not fn.is_declaration and fn.linkage == ll.Linkage.linkonce_odr:
+                fn.linkage = "internal"
+                fn.name = fn.name + own
+        super()._optimize_final_module()
+
+
 _WRAPPERS = ("parallelgufuncwrapper", "<numba.np.ufunc.wrappers._GufuncWrapper")
 """The names numba gives the code libraries of a parallel loop's two wrappers."""
+_BODY = "__numba_parfor_gufunc_"
+"""The prefix of the name numba gives a parallel loop body's code library."""
 
 
 @contextmanager
@@ -111,6 +141,8 @@ def _light_wrappers():
         lib = original(self, name, **kwargs)
         if str(name).startswith(_WRAPPERS):
             lib.__class__ = _CalleeLibrary
+        elif str(name).startswith(_BODY):
+            lib.__class__ = _BodyLibrary
         return lib
 
     JITCPUCodegen.create_library = create_library
