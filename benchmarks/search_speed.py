@@ -6,7 +6,9 @@ For each table (one `search` seat, `counter` at the others, official rules) and 
 
 * decisions/s: searched decisions (positions where the search seat has 2+ options,
   reached by the table's bots, with the void limits the table kept on the way: `voids`
-  is on by default) timed one by one with `engine.search.choice_at`;
+  is on by default) on one core, through `engine.search_batch.decide_all`: the
+  decisions compiled as in a game (`engine.search.choice_at` called from Python runs
+  the engine's lightly optimized code, several times slower);
 * playouts/s: those decisions' playouts (options x worlds x rollouts each) per second;
 * hands/s: whole hands of the search table through the runner's kernel
   (`runner.play_chunk`, which picks the search kernel);
@@ -37,7 +39,7 @@ from unosim.engine import search, search_batch
 from unosim.kernel import layout as L
 from unosim.rules.config import default_config, to_params
 from unosim.run.runner import play_chunk
-from unosim.run.workers import check_workers
+from unosim.run.workers import check_workers, kernel_workers
 from unosim.scenario import first_turn
 
 BUDGETS = [(4, 1), (32, 2)]
@@ -121,14 +123,18 @@ def measure(run: Run) -> None:
                 ctxs[-1][search.C_TRACK:] = seen[search.C_TRACK:]
             opt = np.zeros(search.MAX_OPTIONS, np.int64)
             playouts = sum(search.options(st, P, 0, opt) for st in states) * worlds * rollouts
-            search.choice_at(states[0], P, ctxs[0], 0, 1)  # compile or load
+            rows, seen = np.array(states), np.array(ctxs)
+            chosen = np.zeros(len(states), np.int64)
+            with kernel_workers(1):
+                search_batch.decide_all(rows[:1], P, seen[:1].copy(), 0, np.ones(1, np.int64), chosen[:1])  # load
             play_chunk(P0, 0, 0, 1, workers)
             dec_rates, hand_rates = [], []
             for r in range(a.repeats):
-                t0 = time.perf_counter()
-                for i, st in enumerate(states):
-                    search.choice_at(st, P, ctxs[i], 0, 1 + i + r * len(states))
-                dec_rates.append(len(states) / (time.perf_counter() - t0))
+                seeds = np.arange(1, len(states) + 1, dtype=np.int64) + r * len(states)
+                with kernel_workers(1):
+                    t0 = time.perf_counter()
+                    search_batch.decide_all(rows, P, seen.copy(), 0, seeds, chosen)
+                    dec_rates.append(len(states) / (time.perf_counter() - t0))
                 t0 = time.perf_counter()
                 play_chunk(P0, 1 + r, 0, a.hands, workers)
                 hand_rates.append(a.hands / (time.perf_counter() - t0))

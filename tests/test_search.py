@@ -194,6 +194,27 @@ def test_search_runs_are_reproducible_whatever_the_blocks():
     assert (a[6:] == c).all()
 
 
+def test_decide_all_chooses_as_choice_at():
+    """``search_batch.decide_all`` (the decisions as a kernel compiles them, which
+    benchmarks/search_speed.py times) chooses what ``choice_at`` does, position by
+    position, with the void limits each table kept; the states are left as they were."""
+    cfg, P, ctx = table(load_config(CONFIGS[0][1]))
+    found = positions(cfg, P, seed=3, count=8, voids=True)
+    assert len(found) >= 5
+    rows = np.array([st for st, _ in found])
+    ctxs = np.array([ctx.copy() for _ in found])
+    for i, (_, seen) in enumerate(found):
+        ctxs[i][search.C_TRACK:] = seen[search.C_TRACK:]
+    seeds = np.arange(11, 11 + len(found), dtype=np.int64)
+    expected = [search.choice_at(st, P, c.copy(), 0, int(sd)) for st, c, sd in zip(rows, ctxs, seeds)]
+    before = rows.copy()
+    out = np.full(len(found), -99, np.int64)
+    search_batch.decide_all(rows, P, ctxs, 0, seeds, out)
+    assert out.tolist() == expected
+    assert (rows == before).all()
+    assert len(set(expected)) > 1  # positions with different choices: the rows were not mixed up
+
+
 @pytest.mark.parametrize("name, path", CONFIGS, ids=[n for n, _ in CONFIGS])
 def test_a_search_table_plays_whole_hands(name, path):
     """Under every bundled config a table with a search seat plays hands to their end and

@@ -16,7 +16,7 @@ from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_WATCHERS, rol
 from unosim.rules.strategies import STRATEGIES, Strategy, watches
 from .batch import STREAM_HANDS, hand_dealer, write_row
 from .search import (C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, C_TRACK, C_VSTARTED, OBJ_HANDS, OBJ_POINTS,
-                     search_step)
+                     choice_at, search_step)
 from .setup import deal, reset, turn_first_card
 
 STREAM_SEARCH = 4
@@ -137,4 +137,16 @@ def _trace(mem, ctx_mem, P, seed, index, log):
     play_hand(st, Pv, rng, address(log), dealer, ctx)
 
 
-__all__ = ["STREAM_SEARCH", "has_search", "play_hand", "play_hands", "split_params", "trace_hand"]
+# --------------------------------------------------------------------------- decisions
+@kernel(parallel=True, nogil=True)
+def decide_all(states, P, ctxs, p, seeds, out):
+    """``out[i]``: :func:`unosim.engine.search.choice_at` for seat p in ``states[i]`` with
+    the context ``ctxs[i]`` (brought up to date in place) and the search stream
+    ``seeds[i]``.  The decisions compiled as the batch kernels are, where a game makes
+    them (``choice_at`` called from Python runs the engine's lightly optimized code):
+    what benchmarks/search_speed.py times."""
+    for i in prange(states.shape[0]):
+        out[i] = choice_at(states[i], P, ctxs[i], p, seeds[i])
+
+
+__all__ = ["STREAM_SEARCH", "decide_all", "has_search", "play_hand", "play_hands", "split_params", "trace_hand"]
