@@ -232,6 +232,33 @@ def test_compare_sign_and_magnitude(tmp_path: Path) -> None:
     assert get(again, "length", "turns", stat="mean")["diff"] == pytest.approx(100.0)
 
 
+def test_compare_marks_the_differences_that_survive_the_false_discovery_rate(tmp_path: Path) -> None:
+    """Each difference with an interval gets its p-value and ``discovery``: Benjamini-Hochberg
+    at 5% over the rows of its section for its compared result (not the whole column, where
+    the length figures a rule moves would lower the bar for the seats); a row without an
+    interval (a median) has none; the text marks discoveries with † and says what † means."""
+    from unosim.analysis import stats
+
+    base = write_result(tmp_path / "base.parquet", ten_hands())
+    longer = ten_hands(turns=[t + 100 for t in TURNS], winner=[1] * 5 + [-1] + [1] * 4)
+    other = write_result(tmp_path / "other.parquet", longer, name="long")
+    cmp = rp.compare(base, [other])
+    t = cmp.table
+    assert cmp.discovery_rate == pytest.approx(0.05)
+    ok = t["low"].notna()
+    assert t.loc[~ok, "p"].isna().all() and not t.loc[~ok, "discovery"].any()
+    for (_, section), rows in t[ok].groupby(["label", "section"]):
+        expected = stats.discoveries(stats.p_from_interval(rows["diff"], rows["low"], rows["high"]))
+        assert rows["discovery"].tolist() == list(expected), section
+    assert bool(get(cmp, "seat", "win_share", "1")["discovery"])  # 9/9 against 3/9
+    assert not get(cmp, "length", "turns", stat="mean")["discovery"]  # +100 turns over a spread of hundreds
+    lines = rp.render(cmp).splitlines()
+    assert next(line for line in lines if line.strip().startswith("seat 1")).endswith("†")
+    assert not next(line for line in lines if line.strip().startswith("turns mean")).endswith("†")
+    text = "\n".join(lines)
+    assert "† the difference remains with the false discovery rate at 5% over every row of its section" in text
+
+
 def test_compare_refuses_several_baselines(tmp_path: Path) -> None:
     a = write_result(tmp_path / "a.parquet", ten_hands())
     b = write_result(tmp_path / "b.parquet", ten_hands(), name="b")

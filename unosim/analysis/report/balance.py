@@ -245,15 +245,17 @@ def balance_report(
                   discovery_rate=1 - confidence)
 
 
-def with_discoveries(table: pd.DataFrame, confidence: float) -> pd.DataFrame:
+def with_discoveries(table: pd.DataFrame, confidence: float, by: str | list[str] = "metric") -> pd.DataFrame:
     """``table`` with ``p`` (each difference's two-sided p-value: a skill row's own, from
     its Student t, else from its interval as a normal one) and ``discovery`` (whether it
-    remains with the false discovery rate at 1 - ``confidence`` over every row of its
-    metric, Benjamini-Hochberg)."""
+    remains with the false discovery rate at 1 - ``confidence`` over every row of the same
+    ``by``: a balance report's metric, a comparison's section of one compared result;
+    Benjamini-Hochberg).
+    A row without an interval has no p-value and is never a discovery."""
     inverted = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
     own = table["p"].to_numpy(float) if "p" in table else np.full(len(table), np.nan)
     out = table.assign(p=np.where(np.isfinite(own), own, inverted), discovery=False)
-    for _, rows in out.groupby("metric", sort=False):
+    for _, rows in out.groupby(by, sort=False):
         out.loc[rows.index, "discovery"] = stats.discoveries(rows["p"].to_numpy(), 1 - confidence)
     return out
 

@@ -10,10 +10,18 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis import stats
+from unosim.analysis.report.balance import with_discoveries
 from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report
 from unosim.analysis.report.paired import PAIRED, FigureKey, paired_intervals
 from unosim.analysis.report.sources import Result, Source, discover
 from unosim.analysis.report.summary import summarize
+
+
+FAMILY = ["label", "section"]
+"""The differences a comparison's false discovery rate is held over: one section (the
+seats' win shares, the game length, ...) of one compared result.  Not the whole column:
+the many figures a house rule certainly moves (turns, cards drawn) would make the bar
+for a seat's share as low as that of an unadjusted interval."""
 
 
 def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float,
@@ -82,7 +90,11 @@ def compare(
     (:mod:`.paired`, a note says so); a figure of a seat-rotated run (a ``clusters`` value
     on either side) gets the difference of its cluster-robust intervals
     (:func:`unosim.analysis.stats.diff_intervals`) instead; counts and quantiles get the
-    plain difference.
+    plain difference.  Each difference gets a p-value (``p``, read off its interval as a
+    normal one's) and ``discovery``: whether it remains with the false discovery rate at
+    1 - ``confidence`` over the differences of its section for its compared result
+    (:data:`FAMILY`; Benjamini-Hochberg; the renderers mark it †): among the seats' win
+    shares, one interval in twenty excludes 0 by chance.
     Figures present on one side only (e.g. seat 5 against a 4-player baseline) are left
     out.
     """
@@ -121,7 +133,9 @@ def compare(
                     notes.append(f"{label}: intervals of the hand figures {PAIRED} with {base_label} "
                                  "(the same hand indices: with one seed, the same deals)")
             parts.append(_diff_rows(base_table, t[t["label"] == label], confidence, paired))
-    table = (
-        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(COMPARE_COLUMNS))
-    )
-    return Report("compare", table, sources, f"compared with {base_label}", baseline=base_label, notes=notes)
+    if parts:
+        table = with_discoveries(pd.concat(parts, ignore_index=True), confidence, by=FAMILY)
+    else:
+        table = pd.DataFrame(columns=list(COMPARE_COLUMNS))
+    return Report("compare", table, sources, f"compared with {base_label}", baseline=base_label, notes=notes,
+                  discovery_rate=1 - confidence)

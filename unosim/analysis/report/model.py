@@ -31,7 +31,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 COMPARE_COLUMNS = (
     "label", "section", "figure", "key", "stat", "base", "value",
-    "diff", "low", "high", "effect", "effect_kind",
+    "diff", "low", "high", "effect", "effect_kind", "p", "discovery",
 )  # fmt: skip
 
 #: The balance report's metrics: (name, description, effect size kind).

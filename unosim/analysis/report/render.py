@@ -210,7 +210,8 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                 continue
             r = idx[lab].loc[k]
             if report.kind == "compare":
-                cells.append(_fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"]))
+                cells.append(_fmt_diff(stat, r["diff"], r["low"], r["high"], r["effect"], r["effect_kind"])
+                             + (" †" if bool(r.get("discovery", False)) else ""))
             else:
                 cells.append(_fmt_cell(stat, r["value"], r["low"], r["high"]))
         rows.append(cells)
@@ -232,13 +233,17 @@ def _head(report: Report) -> list[str]:
 
 def notes_of(report: Report) -> list[str]:
     """What the reader must know first: the report's notes, then what a † means where the
-    table marks its discoveries (a balance report of more than one row per column)."""
+    table marks its discoveries (a balance report or a comparison with more than one row
+    per column)."""
     t = report.table
     rate = report.discovery_rate
-    marks = rate is not None and "discovery" in t and len(t) and t.groupby("metric").size().max() > 1
+    by, over, many = ((["label", "section"], "its section in its column", "figures") if report.kind == "compare"
+                      else (["metric"], "its column", "rules"))
+    marks = (rate is not None and "discovery" in t and set(by) <= set(t) and len(t)
+             and t[t["p"].notna()].groupby(by).size().max() > 1)
     return list(dict.fromkeys(report.notes)) + (
-        [f"† the difference remains with the false discovery rate at {rate:.0%} over every row of its column "
-         "(Benjamini-Hochberg): with many rules, some intervals exclude 0 by chance"] if marks else [])
+        [f"† the difference remains with the false discovery rate at {rate:.0%} over every row of {over} "
+         f"(Benjamini-Hochberg): with many {many}, some intervals exclude 0 by chance"] if marks else [])
 
 
 def _title(report: Report) -> str:
