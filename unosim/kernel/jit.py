@@ -41,7 +41,7 @@ named after the engine sources (:class:`unosim.kernel.cache.SourcesCache`); the 
 batch kernels take :func:`kernel`, which caches there too.
 """
 
-import hashlib
+import uuid
 from contextlib import contextmanager
 
 import llvmlite.binding as ll
@@ -115,7 +115,7 @@ class _BodyLibrary(JITCodeLibrary):
     have changed (a crash)."""
 
     def _optimize_final_module(self):
-        own = "." + hashlib.sha1(self.name.encode()).hexdigest()[:16]
+        own = "." + uuid.uuid4().hex[:16]  # unique: the bodies of kernels cached by other processes too
         for fn in self._final_module.functions:
             if not fn.is_declaration and fn.linkage == ll.Linkage.linkonce_odr:
                 fn.linkage = "internal"
@@ -131,10 +131,10 @@ _BODY = "__numba_parfor_gufunc_"
 
 @contextmanager
 def _light_wrappers():
-    """While a batch kernel compiles: numba's two wrappers around its parallel loop body
-    link that body, already optimized whole in its own library, and call it once per
-    block of work, so their libraries are :class:`_CalleeLibrary` too (a numba that names
-    them otherwise only loses the saving)."""
+    """While a batch kernel compiles: its parallel loop body's library is a
+    :class:`_BodyLibrary`; numba's two wrappers around the body link it, already optimized
+    whole, and call it once per block of work, so their libraries are
+    :class:`_CalleeLibrary` (a numba that names them otherwise only loses the saving)."""
     original = JITCPUCodegen.create_library
 
     def create_library(self, name, **kwargs):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis import stats
-from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report
+from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report, with_discoveries
 from unosim.analysis.report.paired import PAIRED, paired_intervals
 from unosim.analysis.report.skill import find_skill, skill_rows
 from unosim.analysis.report.sources import Source, discover, source_meta
@@ -243,21 +243,6 @@ def balance_report(
                                  if unpaired else ""))
     return Report("balance", table, srcs, f"balance against the base point ({base_desc})", notes=notes,
                   discovery_rate=1 - confidence)
-
-
-def with_discoveries(table: pd.DataFrame, confidence: float, by: str | list[str] = "metric") -> pd.DataFrame:
-    """``table`` with ``p`` (each difference's two-sided p-value: a skill row's own, from
-    its Student t, else from its interval as a normal one) and ``discovery`` (whether it
-    remains with the false discovery rate at 1 - ``confidence`` over every row of the same
-    ``by``: a balance report's metric, a comparison's section of one compared result;
-    Benjamini-Hochberg).
-    A row without an interval has no p-value and is never a discovery."""
-    inverted = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
-    own = table["p"].to_numpy(float) if "p" in table else np.full(len(table), np.nan)
-    out = table.assign(p=np.where(np.isfinite(own), own, inverted), discovery=False)
-    for _, rows in out.groupby(by, sort=False):
-        out.loc[rows.index, "discovery"] = stats.discoveries(rows["p"].to_numpy(), 1 - confidence)
-    return out
 
 
 def _base_text(base: Source | None, players_key: str | None) -> str:

@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis import stats
-from unosim.analysis.report.balance import with_discoveries
-from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report
+from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report, with_discoveries
 from unosim.analysis.report.paired import PAIRED, FigureKey, paired_intervals
 from unosim.analysis.report.sources import Result, Source, discover
 from unosim.analysis.report.summary import summarize

@@ -1,4 +1,5 @@
-"""The report table: the column sets reports read and write, and :class:`Report`.
+"""The report table: the column sets reports read and write, :class:`Report`, and the
+false discovery marks every report of differences carries (:func:`with_discoveries`).
 
 Every report function returns a :class:`Report`; the renderers and the plots only read
 it, so this module sits below all of them.
@@ -13,6 +14,7 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
+from unosim.analysis import stats
 from unosim.kernel.layout import COUNTERS
 
 
@@ -84,3 +86,18 @@ class Report:
         if stat is not None:
             m &= t["stat"] == stat
         return t[m]
+
+
+def with_discoveries(table: pd.DataFrame, confidence: float, by: str | list[str] = "metric") -> pd.DataFrame:
+    """``table`` with ``p`` (each difference's two-sided p-value: a skill row's own, from
+    its Student t, else from its interval as a normal one) and ``discovery`` (whether it
+    remains with the false discovery rate at 1 - ``confidence`` over every row of the same
+    ``by``: a balance report's metric, a comparison's section of one compared result;
+    Benjamini-Hochberg).
+    A row without an interval has no p-value and is never a discovery."""
+    inverted = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
+    own = table["p"].to_numpy(float) if "p" in table else np.full(len(table), np.nan)
+    out = table.assign(p=np.where(np.isfinite(own), own, inverted), discovery=False)
+    for _, rows in out.groupby(by, sort=False):
+        out.loc[rows.index, "discovery"] = stats.discoveries(rows["p"].to_numpy(), 1 - confidence)
+    return out
