@@ -123,17 +123,17 @@ def measure(run: Run) -> None:
                 ctxs[-1][search.C_TRACK:] = seen[search.C_TRACK:]
             opt = np.zeros(search.MAX_OPTIONS, np.int64)
             playouts = sum(search.options(st, P, 0, opt) for st in states) * worlds * rollouts
-            rows, seen = np.array(states), np.array(ctxs)
+            rows, contexts = np.array(states), np.array(ctxs)
             chosen = np.zeros(len(states), np.int64)
             with kernel_workers(1):
-                search_batch.decide_all(rows[:1], P, seen[:1].copy(), 0, np.ones(1, np.int64), chosen[:1])  # load
+                search_batch.decide_all(rows[:1], P, contexts[:1].copy(), 0, np.ones(1, np.int64), chosen[:1])  # load
             play_chunk(P0, 0, 0, 1, workers)
             dec_rates, hand_rates = [], []
             for r in range(a.repeats):
                 seeds = np.arange(1, len(states) + 1, dtype=np.int64) + r * len(states)
                 with kernel_workers(1):
                     t0 = time.perf_counter()
-                    search_batch.decide_all(rows, P, seen.copy(), 0, seeds, chosen)
+                    search_batch.decide_all(rows, P, contexts.copy(), 0, seeds, chosen)
                     dec_rates.append(len(states) / (time.perf_counter() - t0))
                 t0 = time.perf_counter()
                 play_chunk(P0, 1 + r, 0, a.hands, workers)
