@@ -3,6 +3,7 @@ own copies of the engine functions, optimized with it, whatever the process ran 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -47,14 +48,14 @@ def test_a_kernel_body_links_no_weak_copy_of_a_callee(tmp_path: Path) -> None:
     """A callee linked into a kernel's loop body as a weak (``linkonce_odr``) definition
     would resolve to the first copy the process loaded: the callee's own, lightly
     optimized one when it ran from Python first (here ``twice``), and the kernel would run
-    several times slower (benchmarks/search_speed.py, the first run after a compile).
+    several times slower (benchmarks/load_order.py measures it).
     The body's linked functions are internal (every function it defines is its own entry
     point, external, or internal, none weak) and renamed: the JIT finds a function by
     name whatever its linkage, and a later caller of ``NRT_incref`` or ``twice`` must not
     get the body's copy, whose arguments the optimizer may have changed."""
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE)
-    env = dict(__import__("os").environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     r = subprocess.run([sys.executable, str(probe)], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     lines = [line.split(" ", 1) for line in r.stdout.splitlines()]
