@@ -19,15 +19,15 @@ Target (printed as met / NOT MET, never asserted): `after` at least 0.9 of `alon
 medians of the rounds.
 
     python benchmarks/load_order.py            # 3 rounds
-    python benchmarks/load_order.py --quick    # 1 round, fewer hands
+    python benchmarks/load_order.py --quick    # 1 round, a tenth of the hands
 """
 
 from __future__ import annotations
 
-from harness import Benchmark, Run, median, this_tree
+from harness import Benchmark, Run, count, median, this_tree
 
-TABLES = {"counter x2": ("counter", 200_000), "search 16x2 + counter": ({"strategy": "search", "worlds": 16,
-                                                                          "rollouts": 2}, 400)}
+TABLES = {"counter x2": ("counter", "counter_hands"),
+          "search 16x2 + counter": ({"strategy": "search", "worlds": 16, "rollouts": 2}, "search_hands")}
 TARGET = 0.9
 
 CHILD = """
@@ -55,8 +55,10 @@ play_chunk(P, 1, 0, hands, 1)
 print(json.dumps(hands / (time.perf_counter() - t)))
 """
 
-bench = Benchmark(__doc__, repeats=3, quick={"scale": 0.1})
-bench.option("--scale", type=float, default=1.0, help="hands per timing as a share of the defaults [default: 1]")
+bench = Benchmark(__doc__, repeats=3, quick={"counter_hands": 20_000, "search_hands": 40})
+bench.option("--counter-hands", type=count, default=200_000, help="hands per timing at the counter table "
+             "[default: 200,000]")
+bench.option("--search-hands", type=count, default=400, help="hands per timing at the search table [default: 400]")
 
 
 def measure(run: Run) -> None:
@@ -64,8 +66,8 @@ def measure(run: Run) -> None:
 
     tree = this_tree()
     ratios = []
-    for name, (seat, hands) in TABLES.items():
-        n = max(int(hands * run.args.scale), 1)
+    for name, (seat, option) in TABLES.items():
+        n = getattr(run.args, option)
         rates: dict[str, list[float]] = {"alone": [], "after": []}
         for _ in range(run.repeats):
             for order in rates:
