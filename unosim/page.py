@@ -95,6 +95,7 @@ def _frame_table(frame: pd.DataFrame) -> str:
 def _skill_differences(frame: pd.DataFrame) -> list[str]:
     """A skill page's differences from the base point of each table size (as `unosim skill`
     prints them), with each one's p-value and its † (docs/reports.md)."""
+    from unosim.analysis.report.model import discovery_legend
     from unosim.analysis.stats import DISCOVERY_RATE
     from unosim.studies.skill_index import base_differences
 
@@ -105,9 +106,8 @@ def _skill_differences(frame: pd.DataFrame) -> list[str]:
     for col in ("†", "ceiling †"):
         if col in d:
             d[col] = np.where(d[col], "†", "")
-    note = ("note: normalised index, each point minus the base point of its table size, 95% intervals; † the "
-            f"difference remains with the false discovery rate at {DISCOVERY_RATE:.0%} over every difference of "
-            "its bound (Benjamini-Hochberg)")
+    note = ("note: normalised index, each point minus the base point of its table size, 95% intervals; "
+            + discovery_legend(DISCOVERY_RATE, "difference of its bound"))
     return ["<h2>Differences from the base point</h2>", f'<p class="note">{_esc(note)}</p>', _frame_table(d)]
 
 

@@ -10,17 +10,10 @@ import numpy as np
 import pandas as pd
 
 from unosim.analysis import stats
-from unosim.analysis.report.model import COMPARE_COLUMNS, PathLike, Report, with_discoveries
+from unosim.analysis.report.model import COMPARE_COLUMNS, COMPARE_FAMILY, PathLike, Report, with_discoveries
 from unosim.analysis.report.paired import PAIRED, FigureKey, paired_intervals
 from unosim.analysis.report.sources import Result, Source, discover
 from unosim.analysis.report.summary import summarize
-
-
-FAMILY = ["label", "section"]
-"""The differences a comparison's false discovery rate is held over: one section (the
-seats' win shares, the game length, ...) of one compared result.  Not the whole column:
-the many figures a house rule certainly moves (turns, cards drawn) would make the bar
-for a seat's share as low as that of an unadjusted interval."""
 
 
 def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float,
@@ -92,7 +85,7 @@ def compare(
     plain difference.  Each difference gets a p-value (``p``, read off its interval as a
     normal one's) and ``discovery``: whether it remains with the false discovery rate at
     1 - ``confidence`` over the differences of its section for its compared result
-    (:data:`FAMILY`; Benjamini-Hochberg; the renderers mark it †): among the seats' win
+    (``model.COMPARE_FAMILY``; Benjamini-Hochberg; the renderers mark it †): among the seats' win
     shares, one interval in twenty excludes 0 by chance.
     Figures present on one side only (e.g. seat 5 against a 4-player baseline) are left
     out.
@@ -133,7 +126,7 @@ def compare(
                                  "(the same hand indices: with one seed, the same deals)")
             parts.append(_diff_rows(base_table, t[t["label"] == label], confidence, paired))
     if parts:
-        table = with_discoveries(pd.concat(parts, ignore_index=True), confidence, by=FAMILY)
+        table = with_discoveries(pd.concat(parts, ignore_index=True), confidence, by=COMPARE_FAMILY)
     else:
         table = pd.DataFrame(columns=list(COMPARE_COLUMNS))
     return Report("compare", table, sources, f"compared with {base_label}", baseline=base_label, notes=notes,

@@ -88,7 +88,22 @@ class Report:
         return t[m]
 
 
-def with_discoveries(table: pd.DataFrame, confidence: float, by: str | list[str] = "metric") -> pd.DataFrame:
+COMPARE_FAMILY = ("label", "section")
+"""The differences a comparison's false discovery rate is held over: one section (the
+seats' win shares, the game length, ...) of one compared result.  Not the whole column:
+the many figures a house rule certainly moves (turns, cards drawn) would make the bar
+for a seat's share as low as that of an unadjusted interval."""
+
+
+def discovery_legend(rate: float, over: str) -> str:
+    """What a † means, in the one wording of the tables and pages: ``over`` names the
+    differences the rate is held over ("row of its column", "difference of its bound")."""
+    return (f"† the difference remains with the false discovery rate at {rate:.0%} over every {over} "
+            "(Benjamini-Hochberg)")
+
+
+def with_discoveries(table: pd.DataFrame, confidence: float,
+                     by: str | list[str] | tuple[str, ...] = "metric") -> pd.DataFrame:
     """``table`` with ``p`` (each difference's two-sided p-value: a skill row's own, from
     its Student t, else from its interval as a normal one) and ``discovery`` (whether it
     remains with the false discovery rate at 1 - ``confidence`` over every row of the same
@@ -98,6 +113,6 @@ def with_discoveries(table: pd.DataFrame, confidence: float, by: str | list[str]
     inverted = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
     own = table["p"].to_numpy(float) if "p" in table else np.full(len(table), np.nan)
     out = table.assign(p=np.where(np.isfinite(own), own, inverted), discovery=False)
-    for _, rows in out.groupby(by, sort=False):
+    for _, rows in out.groupby(list(by) if isinstance(by, tuple) else by, sort=False):
         out.loc[rows.index, "discovery"] = stats.discoveries(rows["p"].to_numpy(), 1 - confidence)
     return out

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unosim.analysis.report.model import BALANCE_METRICS, FIGURE_NAMES, LENGTH_COLUMNS, Report
+from unosim.analysis.report.model import (BALANCE_METRICS, COMPARE_FAMILY, FIGURE_NAMES, LENGTH_COLUMNS, Report,
+                                         discovery_legend)
 from unosim.analysis.report.skill import CEILING_METRIC, SKILL_METRIC
 from unosim.run.bots_text import bots_line
 
@@ -237,13 +238,13 @@ def notes_of(report: Report) -> list[str]:
     per column)."""
     t = report.table
     rate = report.discovery_rate
-    by, over, many = ((["label", "section"], "its section in its column", "figures") if report.kind == "compare"
+    by, over, many = ((list(COMPARE_FAMILY), "its section in its column", "figures") if report.kind == "compare"
                       else (["metric"], "its column", "rules"))
     marks = (rate is not None and "discovery" in t and set(by) <= set(t) and len(t)
              and t[t["p"].notna()].groupby(by).size().max() > 1)
     return list(dict.fromkeys(report.notes)) + (
-        [f"† the difference remains with the false discovery rate at {rate:.0%} over every row of {over} "
-         f"(Benjamini-Hochberg): with many {many}, some intervals exclude 0 by chance"] if marks else [])
+        [f"{discovery_legend(rate, f'row of {over}')}: with many {many}, some intervals exclude 0 by chance"]
+        if marks else [])
 
 
 def _title(report: Report) -> str:
