@@ -133,6 +133,38 @@ def test_plot_never_overwrites_a_users_figure(tmp_path: Path, monkeypatch: pytes
     assert invoke("plot", run, "--out", tmp_path / "p").exit_code == 0  # its own figures: replaced
 
 
+@pytest.mark.slow
+def test_plot_judges_its_files_by_content(tmp_path: Path) -> None:
+    """A plot that fails claims nothing (a user's figure saved there later is theirs, also
+    under --force), and a figure plot wrote that a user then replaced is theirs too."""
+    run = tmp_path / "run"
+    assert invoke(*run_args(run)).exit_code == 0
+    figs = tmp_path / "figs"
+    refused(invoke("plot", tmp_path / "typo", "--out", figs))
+    (tmp_path / "typo").mkdir()
+    refused(invoke("plot", tmp_path / "typo", "--out", figs), "no .parquet files")
+    manifest = json.loads((figs / "_unosim_output.json").read_text())
+    assert manifest["files"] == [] and manifest["sha256"] == {}
+    (figs / "turns.png").write_bytes(b"my figure")
+    refused(invoke("plot", run, "--out", figs, "--force"), "turns.png exists and was not written by `unosim plot`")
+    assert (figs / "turns.png").read_bytes() == b"my figure"
+    (figs / "turns.png").unlink()
+    assert invoke("plot", run, "--out", figs).exit_code == 0  # the failed plot left nothing to replace
+    manifest = json.loads((figs / "_unosim_output.json").read_text())
+    assert "win_share.png" in manifest["files"] and set(manifest["sha256"]) == set(manifest["files"])
+    (figs / "win_share.png").write_bytes(b"my edited figure")
+    refused(invoke("plot", run, "--out", figs), "win_share.png exists and was not written by `unosim plot` here "
+            "(or was changed since)")
+    refused(invoke("plot", run, "--out", figs, "--force"), "win_share.png exists")
+    assert (figs / "win_share.png").read_bytes() == b"my edited figure"
+    other = tmp_path / "run2"
+    assert invoke(*run_args(other)).exit_code == 0
+    (figs / "win_share.png").unlink()
+    kept = [f for f in manifest["files"] if f != "win_share.png"]
+    assert invoke("plot", other, "--out", figs, "--force").exit_code == 0  # its own, unchanged, replaced
+    assert all((figs / f).exists() for f in kept)
+
+
 def test_skill_refuses_a_run_result_and_a_second_writer(tmp_path: Path) -> None:
     sweep = tmp_path / "sw.toml"
     sweep.write_text(SWEEP)

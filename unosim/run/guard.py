@@ -14,9 +14,14 @@ every file the command wrote there.  The rules, the same for all of them:
   settings a command may add to its kept output (``extends``: `unosim skill --ceiling`
   adds the search's figures beside an hour of tuning) are no difference when either side
   lacks them: the output is continued, and keeps them;
-* a file the command would write that no manifest of its own lists (a user's
-  ``bot.toml``, ``win_share.png``) is never overwritten: refused, with or without
-  ``--force``;
+* a file the command would write that it did not write is never overwritten: refused, with
+  or without ``--force``.  Ownership is checked by content: the manifest keeps the SHA-256
+  of every file as the command left it, and a listed file whose bytes differ (a user's
+  figure saved under ``turns.png``) is the user's.  A name is claimed before it is written and
+  the claim dropped when the command ends without writing it (an error, Ctrl-C), so a
+  failed command never claims a name a user may use later;
+* a manifest that lists no file left is no output to protect: another command of the same
+  kind takes the folder without ``--force``;
 * the writer holds the folder's lock (:func:`unosim.run.integrity.hold_lock`) for the
   whole command, so a second writer is refused at once;
 * files are written to a temporary name and renamed into place.
@@ -24,6 +29,7 @@ every file the command wrote there.  The rules, the same for all of them:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -144,31 +150,57 @@ def lock_owners(stack: ExitStack, path: Path, option: str = "--out") -> None:
         stack.enter_context(hold_lock(owner[0], option, create=False, what=f"the {owner[1]} there"))
 
 
+def _digest(path: Path) -> str | None:
+    """The SHA-256 of the file at ``path`` (None: no regular file there)."""
+    if path.is_symlink() or not path.is_file():
+        return None
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 class Output:
     """A guarded output folder of named files (see :func:`guard_output`)."""
 
-    def __init__(self, root: Path, kind: str, identity: dict[str, Any], files: list[str]) -> None:
+    def __init__(self, root: Path, kind: str, identity: dict[str, Any], files: list[str],
+                 sha256: dict[str, str] | None = None) -> None:
         self.root = root
         self.kind = kind
         self.identity = identity
         self.files = files
+        self.sha256 = dict(sha256 or {})
 
     def _save(self) -> None:
         write_json_atomic(self.root / OUTPUT_MANIFEST, {"kind": self.kind, "engine_version": ENGINE_VERSION,
-                                                        "identity": self.identity, "files": sorted(self.files)})
+                                                        "identity": self.identity, "files": sorted(self.files),
+                                                        "sha256": dict(sorted(self.sha256.items()))})
 
     def path(self, name: str) -> Path:
         """Claim ``name`` (relative to the folder) for this command, listed in its manifest
         before it is written (so --force can remove it later)."""
-        if name not in self.files:
-            self.files.append(name)
+        if name not in self.files or name in self.sha256:
+            if name not in self.files:
+                self.files.append(name)
+            self.sha256.pop(name, None)  # being written: its digest is taken when the command ends
             self._save()
         return self.root / name
 
     def settle(self, written: Sequence[str]) -> None:
         """After the command's work: list exactly the files it wrote (names claimed but not
-        written are dropped, so a later --force never removes a file of that name)."""
-        self.files = [f for f in self.files if f in set(written)]
+        written are dropped, so a later --force never removes a file of that name), each
+        with the digest of what it wrote."""
+        keep = set(written)
+        self.files = [f for f in self.files if f in keep]
+        self._close()
+
+    def _close(self) -> None:
+        """The command is over: a claimed name with no file is dropped, every listed file is
+        recorded as the command left it."""
+        digests = {f: _digest(self.root / f) for f in self.files}
+        self.files = [f for f, d in digests.items() if d is not None]
+        self.sha256 = {f: d for f, d in digests.items() if d is not None}
         self._save()
 
     def write(self, name: str, fn: Callable[[Path], Any]) -> Path:
@@ -185,6 +217,10 @@ class Output:
         finally:
             if tmp.exists():
                 tmp.unlink()
+        digest = _digest(final)
+        if digest is not None:
+            self.sha256[name] = digest
+            self._save()
         return final
 
     def write_text(self, name: str, text: str) -> Path:
@@ -204,6 +240,17 @@ def _extended(old: Any, new: dict[str, Any], extends: Sequence[str]) -> dict[str
     unset = {k for k in extends if old.get(k) is None}  # what the kept output lacks, the new one may add
     same = ({k: v for k, v in old.items() if k not in unset} == {k: v for k, v in merged.items() if k not in unset})
     return merged if same else None
+
+
+def _ours(root: Path, name: str, manifest: dict[str, Any]) -> bool:
+    """Whether listed file ``name`` is still what its command left: its bytes those whose
+    digest the manifest holds.  A listed name without a digest was being written when its
+    command was killed (an error or Ctrl-C settles the claims), and a manifest written
+    before digests were kept holds none: both are taken at their word."""
+    digests = manifest.get("sha256")
+    if not isinstance(digests, dict) or name not in digests:
+        return True
+    return digests[name] == _digest(root / name)
 
 
 def _diff(old: Any, new: dict[str, Any]) -> str:
@@ -237,7 +284,9 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
             raise GuardError(f"{option}: {where} holds the output of `unosim {found[0]}` ({found[1]}); "
                              f"`unosim {kind}` writes its own folder: choose another path")
         old = _manifest(root / OUTPUT_MANIFEST) if found else None
-        listed = [f for f in (old or {}).get("files", []) if isinstance(f, str)]
+        listed = [f for f in (old or {}).get("files", []) if isinstance(f, str) and _ours(root, f, old)]
+        if old is not None and not any((root / f).exists() for f in listed):
+            old, listed = None, []  # nothing of its output left: nothing to keep or to replace
         kept = _extended(old.get("identity"), identity, extends) if old is not None else None
         if kept is not None and old.get("engine_version") == ENGINE_VERSION:
             identity = kept
@@ -253,11 +302,20 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
             listed = []
         clash = [n for n in names if n not in listed and ((root / n).exists() or (root / n).is_symlink())]
         if clash:
-            raise GuardError(f"{option}: {root / clash[0]} exists and was not written by `unosim {kind}` here; "
+            raise GuardError(f"{option}: {root / clash[0]} exists and was not written by `unosim {kind}` here "
+                             "(or was changed since); "
                              "move it or choose another path (unosim never overwrites a file it did not write)")
+        digests = (old or {}).get("sha256")
+        digests = {k: v for k, v in digests.items() if k in listed} if isinstance(digests, dict) else None
         try:
-            g = Output(root, kind, identity, listed)
+            g = Output(root, kind, identity, listed, digests)
             g._save()
         except OSError as e:
             raise GuardError(f"{option}: cannot write to {where}: {e.strerror or e}") from None
-        yield g
+        try:
+            yield g
+        finally:
+            try:
+                g._close()
+            except OSError:
+                pass  # the manifest keeps the claims: a later run judges the files by their digests
