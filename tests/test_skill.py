@@ -73,6 +73,11 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
     one_error(invoke("skill", "house_rules", "--bot", tmp_path / "missing.toml"), "--bot", "cannot read")
     one_error(invoke("tune", "standard", "--deals", "0", "--budget", "12"), "--deals")
     one_error(invoke("tune", "standard", "--replicates", "0"), "--replicates")
+    # an empty bot is refused, never dropped, and leaves no folder claimed
+    one_error(invoke("tune", "standard", "--field", "", "--out", tmp_path / "t"), "--field", "an empty bot")
+    one_error(invoke("league", "standard", "--bots", "random,,greedy,counter,aggressor"), "--bots", "an empty bot")
+    one_error(invoke("skill", "house_rules", "--bot", "", "--out", tmp_path / "s"), "--bot")
+    assert not (tmp_path / "t").exists() and not (tmp_path / "s").exists()
     one_error(invoke("tune", "standard", "--replicates", "101"), "--replicates")
     one_error(invoke("skill", "house_rules", "--replicates", "0"), "--replicates")
     one_error(invoke("skill", "house_rules", "--replicates", "-2", "--bot", "random"), "--replicates")

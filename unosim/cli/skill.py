@@ -27,7 +27,7 @@ def _bots(values: tuple[str, ...], option: str) -> list[Any]:
     from unosim.rules.config import ConfigError
 
     try:
-        return [resolve_bot(s, option) for s in split_bots(values)]
+        return [resolve_bot(s, option) for s in split_bots(values, option)]
     except ConfigError as e:
         raise _user_error(str(e)) from None
 
@@ -409,7 +409,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         raise _user_error(f"{'--ceiling-deals' if ceiling_deals is not None else '--ceiling-bot'}: only with "
                           "--ceiling (add --ceiling to measure the search player)")
     if replicates is None:
-        replicates = 1 if bot else 3
+        replicates = 1 if bot is not None else 3
     if not 1 <= replicates <= 100:
         raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
     from unosim.rules.botfile import resolve_bot
@@ -432,7 +432,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     except RunError as e:
         raise _user_error(str(e)) from None
     try:
-        fixed = resolve_bot(bot, "--bot") if bot else None
+        fixed = resolve_bot(bot, "--bot") if bot is not None else None
     except ConfigError as e:
         raise _user_error(str(e)) from None
     roof = _ceiling(ceiling, ceiling_bot, ceiling_deals)

@@ -191,16 +191,19 @@ def resolve_bot(spec: str, where: str = "bot") -> Bot:
     return Bot(spec, strategy, params, None)
 
 
-def split_bots(values: str | list[str] | tuple[str, ...]) -> list[str]:
+def split_bots(values: str | list[str] | tuple[str, ...], option: str = "bots") -> list[str]:
     """``A,B,C`` (and repeated options) -> bot specs.  A comma also separates the parameters
-    of ``name:p=v,q=w``, so an item with ``=`` and no ``:`` continues the bot before it."""
+    of ``name:p=v,q=w``, so an item with ``=`` and no ``:`` continues the bot before it.
+    An empty item (``A,,B``, ``""``) is refused (ConfigError naming ``option``): a bot
+    dropped silently would change the field or the league without a word."""
     items = [values] if isinstance(values, str) else list(values)
     out: list[str] = []
     for value in items:
         for part in value.split(","):
             part = part.strip()
             if not part:
-                continue
+                raise ConfigError(f"{option}: an empty bot in {value!r}; give a strategy name or a bot file "
+                                  "between the commas", option)
             if out and "=" in part and ":" not in part and not is_bot_file(part) and ":" in out[-1]:
                 out[-1] = f"{out[-1]},{part}"
             else:
