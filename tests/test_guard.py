@@ -176,15 +176,27 @@ def test_skill_refuses_a_run_result_and_a_second_writer(tmp_path: Path) -> None:
         refused(invoke(*skill, "--out", tmp_path / "busy"), "being written by another unosim command")
 
 
-def test_a_sweep_point_is_locked_with_its_sweep(tmp_path: Path) -> None:
-    """A plain run into a point of a sweep that is being written is refused."""
+def test_no_output_inside_another_commands_output(tmp_path: Path) -> None:
+    """A run into a point of a sweep (also with --force, also while the sweep is not
+    writing), a run or a plot inside a run result, a sweep inside a sweep: refused, the
+    sweep's point untouched (a reader of the outer folder would read the inner one)."""
     sweep = tmp_path / "sw.toml"
     sweep.write_text(SWEEP)
     data = tmp_path / "data"
     assert invoke("sweep", sweep, "--out", data, "--quiet").exit_code == 0
     point = next(p.parent for p in data.rglob(MANIFEST))
-    with hold_lock(data):
-        refused(invoke(*run_args(point)), "being written by another unosim command", "_unosim_sweep.json")
+    before = {f: f.read_bytes() for f in point.iterdir()}
+    refused(invoke(*run_args(point), "--force"), f"lies inside {data.resolve()}", "`unosim sweep`")
+    assert {f: f.read_bytes() for f in point.iterdir()} == before
+    refused(invoke("sweep", sweep, "--out", data / "inner", "--quiet"), "lies inside", "`unosim sweep`")
+    run = tmp_path / "r"
+    assert invoke(*run_args(run)).exit_code == 0
+    refused(invoke(*run_args(run / "sub")), f"lies inside {run.resolve()}", "`unosim run`")
+    refused(invoke("plot", run, "--out", run / "figs"), "lies inside", "`unosim run`")
+    assert not (run / "sub").exists() and not (run / "figs").exists()
+    figs = tmp_path / "figs"
+    assert invoke("plot", run, "--out", figs).exit_code == 0
+    assert invoke(*run_args(figs / "r2")).exit_code == 0  # a folder of figures has no folders to disturb
 
 
 def test_league_guards(tmp_path: Path) -> None:

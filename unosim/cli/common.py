@@ -52,6 +52,28 @@ def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return value
 
 
+def out_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A writing command's ``--out``: not empty (:func:`not_empty`) and not inside another
+    command's output (:func:`refuse_nested`)."""
+    value = not_empty(ctx, param, value)
+    if value is not None:
+        refuse_nested(Path(value), param.opts[0])
+    return value
+
+
+def refuse_nested(out: Path, option: str = "--out") -> None:
+    """Refuse an output folder that lies inside another unosim output (a run result, a
+    sweep, a league, a tune, skill or plot folder): its files would become part of that
+    output, or replace a sweep's point or a league's table behind the sweep's back."""
+    from unosim.run.guard import enclosing_output
+
+    found = enclosing_output(out)
+    if found is not None:
+        root, kind, why = found
+        raise UserError(f"{option}: {out} lies inside {root}, the output of `unosim {kind}` ({why}); choose a "
+                        f"path outside it (a folder inside a unosim output is that command's to write)")
+
+
 @contextmanager
 def one_line(out: Path | None = None) -> Iterator[None]:
     """Every failure of a run as one ``Error:`` line: bad options and outputs (RunError,

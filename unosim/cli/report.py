@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import UserError, is_sweep, not_empty, report_paths, main
+from .common import UserError, is_sweep, not_empty, out_folder, report_paths, main
 
 
 @main.command()
@@ -73,7 +73,8 @@ _PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png",
 
 @main.command()
 @click.argument("results", nargs=-1, required=True)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True,
+              callback=out_folder)
 @click.option("--force", is_flag=True, help="Replace the figures of an earlier `unosim plot` of other results at "
               "--out (its own files only; a file plot did not write is never replaced).")
 def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:

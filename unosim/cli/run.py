@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .common import UserError, CLUSTER_HELP, SCHEDULER_HELP, check_workers, compiling, plural, dask_client, load_config_arg, not_empty, one_line, main
+from .common import UserError, CLUSTER_HELP, SCHEDULER_HELP, check_workers, compiling, plural, dask_client, load_config_arg, not_empty, one_line, main, out_folder, refuse_nested
 
 
 @main.command()
@@ -17,7 +17,7 @@ from .common import UserError, CLUSTER_HELP, SCHEDULER_HELP, check_workers, comp
 @click.option("--hands", type=int, default=None, help="Independent hands to play [default: 100000].")
 @click.option("--games", type=int, default=None, hidden=True)  # the old name of --hands, kept for scripts
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same hands, on any core count.")
-@click.option("--out", type=click.Path(), default=None, callback=not_empty,
+@click.option("--out", type=click.Path(), default=None, callback=out_folder,
               help="Result directory [default: runs/<name>.parquet].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
@@ -71,6 +71,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         mode = mode.with_rotation()
     cfg = load_config_arg(config)
     out_path = Path(out) if out else Path("runs") / f"{cfg.name}{mode.out_suffix}.parquet"
+    refuse_nested(out_path)
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
@@ -118,7 +119,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
 
 @main.command()
 @click.argument("sweep_file", metavar="SWEEP")
-@click.option("--out", type=click.Path(), default=None, callback=not_empty,
+@click.option("--out", type=click.Path(), default=None, callback=out_folder,
               help="Dataset directory [default: runs/<sweep name>].")
 @click.option("--workers", type=int, default=None,
               help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")
@@ -159,6 +160,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     for note in sw.warnings:
         click.echo(f"Warning: {note}", err=True)
     out_path = Path(out) if out else Path("runs") / sw.name
+    refuse_nested(out_path)
     total = sw.count * len(sw.points)
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:

@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from .common import UserError, dask_client, load_config_arg, not_empty, one_line, plural, warnings_as_lines
+from .common import (UserError, dask_client, load_config_arg, not_empty, one_line, out_folder, plural,
+                     refuse_nested, warnings_as_lines)
 
 __all__ = ["register"]
 
@@ -55,7 +56,7 @@ def _players(cfg: Any, players: int | None) -> Any:
 
 @click.command()
 @click.argument("config")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=out_folder,
               help="Output directory [default: runs/tune-<config>-<n>p].")
 @click.option("--field", multiple=True, default=("random",), show_default=True,
               help="The bots at the other seats: strategies or bot files, comma-separated (cycled over the seats).")
@@ -111,6 +112,7 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    refuse_nested(dest)
     identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
                 "check_deals": check_deals, "seed": seed, "objective": obj.name, "check_matches": check_matches}
     stack, g = _guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
@@ -222,6 +224,7 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
         raise _user_error(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
     cfg = _players(load_config_arg(config), players)
     dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    refuse_nested(dest)
     ctx = click.get_current_context()
     checks = []
     for r in range(replicates):
@@ -286,7 +289,7 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 @click.argument("config")
 @click.option("--bots", "bots", multiple=True, required=True,
               help="The bots: strategies, name:param=value,... or bot files, comma-separated (or repeated).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=out_folder,
               help="Result directory [default: runs/league-<config>-<n>p].")
 @click.option("--deals", type=int, default=2000, show_default=True,
               help="Deals per table, each played in every seating of its bots (n! hands: 2 heads-up, 24 at 4).")
@@ -314,6 +317,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
+    refuse_nested(dest)
     bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
                disable=True if quiet else None, delay=0.5, leave=False)
     fitted: list[Any] = []
@@ -363,7 +367,7 @@ def _atomic(path: Path, write: Any) -> None:
 
 @click.command()
 @click.argument("sweep_file", metavar="SWEEP")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=out_folder,
               help="Output directory [default: runs/<sweep name>.skill, found by `unosim report runs/<sweep name>`].")
 @click.option("--budget", type=int, default=300, show_default=True, help="Tuning evaluations per point.")
 @click.option("--deals", type=int, default=500, show_default=True, help="Deals per tuning evaluation.")
@@ -437,6 +441,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         raise _user_error(str(e)) from None
     roof = _ceiling(ceiling, ceiling_bot, ceiling_deals)
     dest = Path(out) if out else Path("runs") / f"{sw.name}.skill"
+    refuse_nested(dest)
 
     def step(label: str, i: int, total: int) -> None:
         if not quiet:

@@ -42,8 +42,8 @@ from typing import Any
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.integrity import JOURNAL, hold_lock, write_json_atomic
 
-__all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "folder_kind", "guard_output", "inside", "lock_owners",
-           "not_a_result", "resolve_out"]
+__all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "enclosing_output", "folder_kind", "guard_output", "inside",
+           "lock_owners", "not_a_result", "resolve_out"]
 
 OUTPUT_MANIFEST = "_unosim_output.json"
 _RUN_MANIFEST = "_unosim.json"
@@ -130,6 +130,19 @@ def not_a_result(path: Path, also: Sequence[str] = ()) -> str | None:
         return None
     hint = _INSTEAD.get(found[0], "not a result").replace("DIR", str(path))
     return f"{path} is the output of `unosim {found[0]}` ({found[1]}), not a run or sweep result; {hint}"
+
+
+def enclosing_output(path: Path) -> tuple[Path, str, str] | None:
+    """The nearest folder above ``path`` (after following symlinks) holding a unosim
+    command's output that has folders of its own, as (folder, kind, the file that says so),
+    or None.  A command's ``--out`` inside one would mix its files into that output (a run
+    inside a run is read as part of it; a run into a sweep's point replaces the point
+    behind the sweep's back).  A folder of figures (``plot``) has no folders to disturb."""
+    for parent in resolve_out(path).parents:
+        found = folder_kind(parent)
+        if found is not None and found[0] != "plot":
+            return parent, *found
+    return None
 
 
 def _owner_of(path: Path) -> tuple[Path, str] | None:
