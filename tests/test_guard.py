@@ -136,7 +136,8 @@ def test_plot_never_overwrites_a_users_figure(tmp_path: Path, monkeypatch: pytes
 @pytest.mark.slow
 def test_plot_judges_its_files_by_content(tmp_path: Path) -> None:
     """A plot that fails claims nothing (a user's figure saved there later is theirs, also
-    under --force), and a figure plot wrote that a user then replaced is theirs too."""
+    under --force), and a figure plot wrote that a user then changed is theirs too: set
+    aside in _rejected/ with a line, never deleted nor overwritten."""
     run = tmp_path / "run"
     assert invoke(*run_args(run)).exit_code == 0
     figs = tmp_path / "figs"
@@ -153,16 +154,14 @@ def test_plot_judges_its_files_by_content(tmp_path: Path) -> None:
     manifest = json.loads((figs / "_unosim_output.json").read_text())
     assert "win_share.png" in manifest["files"] and set(manifest["sha256"]) == set(manifest["files"])
     (figs / "win_share.png").write_bytes(b"my edited figure")
-    refused(invoke("plot", run, "--out", figs), "win_share.png exists and was not written by `unosim plot` here "
-            "(or was changed since)")
-    refused(invoke("plot", run, "--out", figs, "--force"), "win_share.png exists")
-    assert (figs / "win_share.png").read_bytes() == b"my edited figure"
     other = tmp_path / "run2"
     assert invoke(*run_args(other)).exit_code == 0
-    (figs / "win_share.png").unlink()
-    kept = [f for f in manifest["files"] if f != "win_share.png"]
-    assert invoke("plot", other, "--out", figs, "--force").exit_code == 0  # its own, unchanged, replaced
-    assert all((figs / f).exists() for f in kept)
+    res = invoke("plot", other, "--out", figs, "--force")  # its own, unchanged, replaced; the changed one kept
+    assert res.exit_code == 0, res.output
+    assert "Warning: win_share.png: changed since `unosim plot` wrote it" in res.stderr
+    assert (figs / "_rejected" / "win_share.png").read_bytes() == b"my edited figure"
+    assert "win_share.png" in (figs / "_rejected" / "why.txt").read_text()
+    assert (figs / "win_share.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_skill_refuses_a_run_result_and_a_second_writer(tmp_path: Path) -> None:

@@ -181,19 +181,31 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
                                       columns=["ceiling_seconds", "seconds"]))
 
 
-def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path) -> None:
-    """A kept skill_ceiling.parquet that cannot be read is not trusted: the command says so
-    in one warning line before it measures again, and writes the table the run wrote."""
+@pytest.mark.parametrize("digest", [True, False])
+def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path, digest: bool) -> None:
+    """A kept skill_ceiling.parquet that is not what the command wrote is not trusted: the
+    command says so in one warning line before it measures again, and writes the table the
+    run wrote.  With its digest in the manifest the guard sets the file aside (it may be a
+    user's); without one (an older folder) the table is found unreadable."""
+    import json
     import shutil
 
     out = tmp_path / "sw.skill"
     shutil.copytree(runs["out"], out)
     (out / "skill_ceiling.parquet").write_bytes(b"not a parquet file")
+    if not digest:
+        manifest = json.loads((out / "_unosim_output.json").read_text())
+        del manifest["sha256"]["skill_ceiling.parquet"]
+        (out / "_unosim_output.json").write_text(json.dumps(manifest))
     res = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
     assert res.exit_code == 0 and "Traceback" not in res.output, res.output
     said = [ln for ln in res.stderr.splitlines() if ln.startswith("Warning:")]
-    assert len(said) == 1 and "skill_ceiling.parquet cannot be read" in said[0], res.stderr
-    assert "measured again" in said[0]
+    assert len(said) == 1, res.stderr
+    if digest:
+        assert "skill_ceiling.parquet: changed since `unosim skill` wrote it" in said[0]
+        assert (out / "_rejected" / "skill_ceiling.parquet").read_bytes() == b"not a parquet file"
+    else:
+        assert "skill_ceiling.parquet cannot be read" in said[0] and "measured again" in said[0]
     pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet").drop(columns=["ceiling_seconds", "seconds"]),
                                   pd.read_parquet(runs["out"] / "skill.parquet").drop(
                                       columns=["ceiling_seconds", "seconds"]))
@@ -272,6 +284,7 @@ def test_guard_extends_only_what_a_kept_output_lacks(tmp_path: Path) -> None:
     base = {"a": 1}
     with guard_output(tmp_path, "skill", base, extends=("c",)) as g:
         assert g.identity == base
+        g.write_text("skill.parquet", "kept")  # an output with something in it to keep
     with guard_output(tmp_path, "skill", {**base, "c": {"x": 1}}, extends=("c",)) as g:
         assert g.identity == {"a": 1, "c": {"x": 1}}
     with guard_output(tmp_path, "skill", base, extends=("c",)) as g:

@@ -94,6 +94,8 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
                                              force=force, names=names))
     except (GuardError, LockedError) as e:
         raise UserError(str(e)) from None
+    for note in g.notes:
+        click.echo(f"Warning: {note}", err=True)
     with stack:
         for name in names:
             g.path(name)  # listed as plot's before any is written

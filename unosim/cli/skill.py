@@ -282,6 +282,8 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
         g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names), extends=extends))
     except (GuardError, LockedError) as e:
         raise _user_error(str(e)) from None
+    for note in g.notes:
+        click.echo(f"Warning: {note}", err=True)
     return stack, g
 
 

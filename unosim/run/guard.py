@@ -16,10 +16,11 @@ every file the command wrote there.  The rules, the same for all of them:
   lacks them: the output is continued, and keeps them;
 * a file the command would write that it did not write is never overwritten: refused, with
   or without ``--force``.  Ownership is checked by content: the manifest keeps the SHA-256
-  of every file as the command left it, and a listed file whose bytes differ (a user's
-  figure saved under ``turns.png``) is the user's.  A name is claimed before it is written and
-  the claim dropped when the command ends without writing it (an error, Ctrl-C), so a
-  failed command never claims a name a user may use later;
+  of every file as the command left it, and a listed file whose bytes differ (damaged, or
+  a user's figure saved under ``turns.png``) is moved to ``_rejected/`` with a line saying
+  why (:attr:`Output.notes`), never deleted nor overwritten.  A name is claimed before it
+  is written and the claim dropped when the command ends without writing it (an error,
+  Ctrl-C), so a failed command never claims a name a user may use later;
 * a manifest that lists no file left is no output to protect: another command of the same
   kind takes the folder without ``--force``;
 * the writer holds the folder's lock (:func:`unosim.run.integrity.hold_lock`) for the
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.kernel.layout import ENGINE_VERSION
-from unosim.run.integrity import JOURNAL, hold_lock, write_json_atomic
+from unosim.run.integrity import JOURNAL, hold_lock, reject, write_json_atomic
 
 __all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "enclosing_output", "folder_kind", "guard_output", "inside",
            "lock_owners", "not_a_result", "resolve_out"]
@@ -184,6 +185,7 @@ class Output:
         self.identity = identity
         self.files = files
         self.sha256 = dict(sha256 or {})
+        self.notes: list[str] = []  # what the guard did that the command should say (a file set aside)
 
     def _save(self) -> None:
         write_json_atomic(self.root / OUTPUT_MANIFEST, {"kind": self.kind, "engine_version": ENGINE_VERSION,
@@ -261,9 +263,10 @@ def _ours(root: Path, name: str, manifest: dict[str, Any]) -> bool:
     command was killed (an error or Ctrl-C settles the claims), and a manifest written
     before digests were kept holds none: both are taken at their word."""
     digests = manifest.get("sha256")
-    if not isinstance(digests, dict) or name not in digests:
+    f = root / name
+    if not isinstance(digests, dict) or name not in digests or not (f.exists() or f.is_symlink()):
         return True
-    return digests[name] == _digest(root / name)
+    return digests[name] == _digest(f)
 
 
 def _diff(old: Any, new: dict[str, Any]) -> str:
@@ -297,7 +300,9 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
             raise GuardError(f"{option}: {where} holds the output of `unosim {found[0]}` ({found[1]}); "
                              f"`unosim {kind}` writes its own folder: choose another path")
         old = _manifest(root / OUTPUT_MANIFEST) if found else None
-        listed = [f for f in (old or {}).get("files", []) if isinstance(f, str) and _ours(root, f, old)]
+        named = [f for f in (old or {}).get("files", []) if isinstance(f, str) and inside(root, root / f)]
+        listed = [f for f in named if _ours(root, f, old)]
+        changed = [f for f in named if f not in listed]
         if old is not None and not any((root / f).exists() for f in listed):
             old, listed = None, []  # nothing of its output left: nothing to keep or to replace
         kept = _extended(old.get("identity"), identity, extends) if old is not None else None
@@ -313,15 +318,17 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
                 if (f.is_file() and not f.is_symlink() and inside(root, f)):
                     f.unlink()
             listed = []
+        notes = [reject(root, root / f, f"changed since `unosim {kind}` wrote it (damaged, or edited)")
+                 for f in changed]
         clash = [n for n in names if n not in listed and ((root / n).exists() or (root / n).is_symlink())]
         if clash:
-            raise GuardError(f"{option}: {root / clash[0]} exists and was not written by `unosim {kind}` here "
-                             "(or was changed since); "
+            raise GuardError(f"{option}: {root / clash[0]} exists and was not written by `unosim {kind}` here; "
                              "move it or choose another path (unosim never overwrites a file it did not write)")
         digests = (old or {}).get("sha256")
         digests = {k: v for k, v in digests.items() if k in listed} if isinstance(digests, dict) else None
         try:
             g = Output(root, kind, identity, listed, digests)
+            g.notes = notes
             g._save()
         except OSError as e:
             raise GuardError(f"{option}: cannot write to {where}: {e.strerror or e}") from None
