@@ -125,6 +125,18 @@ def test_duel_figures_add_up():
     assert any("95% interval" in line for line in render(res))
 
 
+def test_duel_matches_bounds_stay_within_shares():
+    """Ten matches of greedy against B0: the normal bounds would pass 100% (and A - B
+    +100 points); they stop at what a share and a difference can be."""
+    from unosim.studies.duel import duel_matches
+
+    res = duel_matches("greedy", "random", players=2, matches=10, seed=0, workers=1)
+    for line in res.lines:
+        assert 0.0 <= line.low <= line.share <= line.high <= 1.0
+    assert -1.0 <= res.diff_low <= res.diff <= res.diff_high <= 1.0
+    assert res.lines[0].high == 1.0 and res.diff_high == 1.0
+
+
 def test_duel_is_symmetric_at_four_players():
     """`duel X Y` and `duel Y X` play the same seatings (X alone among Y's and Y alone among
     X's, every rotation) on the same deals: the same difference with the other sign."""

@@ -110,3 +110,23 @@ def test_cohen_h_and_d() -> None:
     assert math.isnan(stats.cohen_d(6, 0, 4, 5, 0, 4))
     d = stats.cohen_d(np.array([1.0, 2.0]), 1.0, 10, 0.0, 1.0, 10)
     assert list(d) == [1.0, 2.0]
+
+
+def test_share_intervals_stay_within_what_a_share_can_be() -> None:
+    """A share's bounds within [0, 1] and a difference's within [-1, 1], however few the
+    deals: nine wins of ten matches, normal, would reach past 100%; nan stays nan."""
+    from unosim.studies.arena import Share
+
+    s = Share(np.array([1.0] * 9 + [0.0]), np.ones(10))
+    low, high = s.interval()
+    assert high == 1.0 and 0.7 < low < 0.8
+    never = Share(np.zeros(10), np.ones(10))
+    diff, dlow, dhigh = s.minus(never)
+    assert diff == pytest.approx(0.9) and dhigh == 1.0 and 0.7 < dlow < 0.9
+    lo0, hi0 = never.interval()
+    assert lo0 == 0.0 and hi0 > 0.2  # no spread at 0: Wilson over the deals, not a point
+    one = Share(np.array([1.0]), np.ones(1))
+    assert all(math.isnan(x) for x in one.interval())
+    iv = stats.share_difference(0.5, math.nan)
+    assert math.isnan(iv.low) and math.isnan(iv.high)
+    assert stats.share_difference(-0.95, 0.1) == (-0.95, -1.0, pytest.approx(-0.95 + 1.959964 * 0.1))

@@ -254,6 +254,16 @@ def diff_means(
     return Interval(_out(d), _out(d - half), _out(d + half))
 
 
+def share_difference(diff: float, se: float, confidence: float = 0.95) -> Interval:
+    """A difference of two win shares (paired, standard error ``se``) with its normal
+    interval, clipped to [-1, 1]: a few matches can put a normal bound past what two shares
+    can differ by, and a bound no result can reach is no information."""
+    if not np.isfinite(se):
+        return Interval(diff, math.nan, math.nan)
+    z = z_value(confidence)
+    return Interval(diff, max(-1.0, diff - z * se), min(1.0, diff + z * se))
+
+
 def diff_intervals(
     est1: ArrayLike, low1: ArrayLike, high1: ArrayLike,
     est2: ArrayLike, low2: ArrayLike, high2: ArrayLike,

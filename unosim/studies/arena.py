@@ -50,7 +50,7 @@ from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.run.workers import kernel_workers
-from unosim.analysis.stats import z_value
+from unosim.analysis.stats import clustered_share, share_difference, z_value
 
 __all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "share_of"]
 
@@ -106,6 +106,8 @@ class Share:
 
     wins: np.ndarray
     decided: np.ndarray
+    bounded: bool = True
+    """A share of wins, within [0, 1] (False: points per hand, which no bound holds)."""
 
     @property
     def share(self) -> float:
@@ -122,14 +124,22 @@ class Share:
         return float(np.sqrt(k / (k - 1) * (r * r).sum()) / d)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The cluster-robust interval, deals as clusters; a share's within [0, 1]
+        (:func:`unosim.analysis.stats.clustered_share`: a few matches can put a normal
+        bound past 100%)."""
+        if self.bounded:
+            iv = clustered_share(self.wins, self.decided, confidence)
+            return iv.low, iv.high
         z = z_value(confidence)
         return self.share - z * self.se, self.share + z * self.se
 
     def minus(self, other: Share, confidence: float = 0.95) -> tuple[float, float, float]:
         """This share minus ``other`` measured on the same deals: (difference, low, high),
         paired by deal (so the deals' common luck cancels)."""
-        diff = self.share - other.share
-        se = self.difference_se(other)
+        diff, se = self.share - other.share, self.difference_se(other)
+        if self.bounded and other.bounded:
+            iv = share_difference(diff, se, confidence)
+            return iv.estimate, iv.low, iv.high
         if not np.isfinite(se):
             return diff, float("nan"), float("nan")
         z = z_value(confidence)
@@ -149,8 +159,8 @@ class Share:
         return float(np.sqrt(k / (k - 1) * ((scale * a / d1 - other_scale * b / d2) ** 2).sum()))
 
 
-def share_of(wins: np.ndarray, decided: np.ndarray) -> Share:
-    return Share(np.asarray(wins, np.float64), np.asarray(decided, np.float64))
+def share_of(wins: np.ndarray, decided: np.ndarray, bounded: bool = True) -> Share:
+    return Share(np.asarray(wins, np.float64), np.asarray(decided, np.float64), bounded)
 
 
 class Arena:
@@ -220,7 +230,7 @@ class Arena:
                 wins[a:a + m] += won & ok
                 decided[a:a + m] += ok
                 points[a:a + m] += self._points(rows, r, ok)
-        return {"hands": share_of(wins, decided), "points": share_of(points, np.full(deals, float(n)))}
+        return {"hands": share_of(wins, decided), "points": share_of(points, np.full(deals, float(n)), bounded=False)}
 
     def _hands(self, Q: np.ndarray, seed: int, start: int, count: int) -> np.ndarray:
         """Kernel rows of hands ``start .. start+count-1``, played into the reused buffer."""

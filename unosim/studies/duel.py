@@ -272,12 +272,14 @@ def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: in
         k = 1 if r != "O" else n - 2
         s, se = t.share(), _se(t.residual())
         units = max(t.hands, 1)
-        lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k, (s - z * se) / k,
-                              (s + z * se) / k, t.won / units / k, t.left / units / k if left else float("nan")))
+        # a share's bounds stay within [0, 1]: a few matches can put a normal bound past them
+        lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k,
+                              float(np.clip((s - z * se) / k, 0.0, 1.0)), float(np.clip((s + z * se) / k, 0.0, 1.0)),
+                              t.won / units / k, t.left / units / k if left else float("nan")))
     ta, tb = tally["A"], tally["B"]
     diff = ta.share() - tb.share()
     se = _se(ta.residual() - tb.residual())
-    return tuple(lines), diff, diff - z * se, diff + z * se
+    return tuple(lines), diff, float(np.clip(diff - z * se, -1.0, 1.0)), float(np.clip(diff + z * se, -1.0, 1.0))
 
 
 def _seating(others: str | None, n: int) -> str:
