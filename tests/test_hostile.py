@@ -286,6 +286,26 @@ def test_absurd_values_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not (tmp_path / "runs").exists()  # nothing half-made
 
 
+def test_an_option_that_would_be_ignored_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No silent default: an option that would change nothing, or a value given twice, is
+    one line naming it; a duel with a config plays the config's table size."""
+    monkeypatch.chdir(tmp_path)
+    refused(invoke("run", "standard", "--hands", 10, "--max-hands", 5), "--max-hands", "with --matches")
+    refused(invoke("run", "standard", "--hands", 10, "--resume", "--force"), "--resume and --force")
+    (tmp_path / "sw.toml").write_text(SWEEP.replace('"small.toml"', '"standard"'))
+    refused(invoke("sweep", tmp_path / "sw.toml", "--resume", "--force"), "--resume and --force")
+    refused(invoke("duel", "counter:suspicion=0.5,suspicion=0.7", "random", "--hands", 5), "suspicion given twice")
+    refused(invoke("plot", "nowhere", "--out", ""), "--out: must not be empty")
+    assert not (tmp_path / "runs").exists()
+    assert invoke("run", "standard", "--hands", 20, "--out", "r", "--quiet").exit_code == 0
+    refused(invoke("report", "r", "--skill", "nosuch"), "--skill", "sweep")
+    refused(invoke("report", "r", "--format", "json", "--html", "p.html"), "--format", "--html")
+    assert not (tmp_path / "p.html").exists()
+    (tmp_path / "p3.toml").write_text("[table]\nplayers = 3\n")
+    res = invoke("duel", "greedy", "random", "--config", "p3.toml", "--hands", 5)
+    assert res.exit_code == 0 and res.output.startswith("3 players, 5 deals"), res.output
+
+
 def test_a_config_name_never_escapes_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 6: a name is a label; the default output is built from it under runs/."""
     monkeypatch.chdir(tmp_path)

@@ -20,7 +20,8 @@ from .common import UserError, is_sweep, not_empty, out_folder, report_paths, ma
               help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
                    "next to the sweep directory, when it exists].")
 @click.option("--html", "html_file", default=None, metavar="FILE", callback=not_empty,
-              help="Also write one self-contained page (tables, every figure, config, bots, notes) to FILE.")
+              help="Write one self-contained page (tables, every figure, config, bots, notes) to FILE instead of "
+                   "printing the report.")
 def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
            html_file: str | None = None) -> None:
     """Summarise one or more result files or directories (a sweep: its balance report; with
@@ -29,12 +30,22 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
 
     from unosim.page import write_html
 
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    given = {p for p in ("fmt", "view") if ctx.get_parameter_source(p) == ParameterSource.COMMANDLINE}
+    if html_file is not None and given:
+        option = "--format" if "fmt" in given else "--view"
+        raise UserError(f"{option}: shapes the printed report; --html writes the page instead (give one of the two)")
     paths = report_paths(results, ("league", "skill") if html_file is not None else ())
     if html_file is not None and Path(html_file).is_dir():
         raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
     sweep_dir = len(paths) == 1 and is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
+    if skill_dir is not None and (not sweep_dir or view == "summary"):
+        raise UserError("--skill: the skill column is part of a sweep's balance report; give one sweep directory "
+                        "(written by `unosim sweep`)")
     try:
         if html_file is not None:
             click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")

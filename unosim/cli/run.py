@@ -61,6 +61,11 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
                         "hands or matches)")
     if tournaments is not None and (matches is not None or hands is not None):
         raise UserError("--tournaments: cannot be combined with --hands or --matches")
+    if matches is None and ctx.get_parameter_source("max_hands") in explicit:
+        raise UserError("--max-hands: caps the hands of a match; give it with --matches")
+    if resume and force:
+        raise UserError("--resume and --force: give one of the two (--resume keeps the result at --out, "
+                        "--force replaces it)")
     hands = 100_000 if hands is None else hands
     mode, count = MODES["hands"], hands
     if matches is not None:
@@ -149,6 +154,9 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
+    if resume and force:
+        raise UserError("--resume and --force: give one of the two (--resume keeps the dataset at --out, "
+                        "--force replaces it)")
     try:
         if hands is not None and matches is not None:
             raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")
@@ -242,7 +250,8 @@ def repair(directory: str) -> None:
 @main.command()
 @click.argument("a")
 @click.argument("b")
-@click.option("--players", type=int, default=2, show_default=True, help="Players at the table.")
+@click.option("--players", type=int, default=None,
+              help="Players at the table [default: the --config's, else 2].")
 @click.option("--hands", type=int, default=None,
               help="Deals; each is played in every seating of A and B (see below).  [default: 20000]")
 @click.option("--matches", type=int, default=None,
@@ -252,7 +261,7 @@ def repair(directory: str) -> None:
               help="A bot for the seats A and B leave [default: none; A and B fill the table].")
 @click.option("--config", "config", default=None, help="Rules from this config (its [bots] are replaced).")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
-def duel(a: str, b: str, players: int, hands: int | None, matches: int | None, seed: int, others: str | None,
+def duel(a: str, b: str, players: int | None, hands: int | None, matches: int | None, seed: int, others: str | None,
          config: str | None, workers: int | None) -> None:
     """Bot A against bot B in every seat pattern: win shares and A - B with 95% intervals.
 
@@ -273,6 +282,8 @@ def duel(a: str, b: str, players: int, hands: int | None, matches: int | None, s
         raise UserError("--hands and --matches: give one of the two (a duel plays hands or matches)")
     try:
         cfg = load_config_arg(config) if config else None
+        if players is None:  # a config's table size, as league and tune take it; a config never changed silently
+            players = cfg.players if cfg is not None else 2
         kernels = duel_kernels(a, b, players=players, seed=seed, others=others, cfg=cfg, matches=matches is not None)
         with compile_notice(kernels):  # said before the first deal: a cold compile takes minutes
             if matches is not None:

@@ -169,6 +169,8 @@ def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
             value = tomllib.loads(f"v = {raw.strip()}")["v"]
         except tomllib.TOMLDecodeError:
             value = raw.strip()  # a bare word: an enum choice
+        if key.strip() in entry:  # as a config refuses a key given twice: the last value would win unseen
+            raise ConfigError(f"{where}: bot {spec!r}: {key.strip()} given twice", where)
         entry[key.strip()] = value
     return _with_bot_files(entry, where)
 
