@@ -73,6 +73,8 @@ def test_killed_run_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) 
     assert res.exit_code == 0, res.output
     k = len(left)
     assert f"resumed: {k} finished chunk{'s were' if k > 1 else ' was'} kept" in res.output
+    assert (f"the figures below: the {GAMES - k * CHUNK:,} hands played now; `unosim report {out}` gives all "
+            f"{GAMES:,}") in res.output  # never the kept hands' figures passed off as the result's
     assert not list(out.glob("*.tmp"))
     reference = tmp_path / "reference"
     run_hands(cfg, GAMES, 5, reference, chunk_size=CHUNK, workers=1)
@@ -110,6 +112,7 @@ def test_killed_sweep_resumes_to_the_rows_of_an_uninterrupted_sweep(tmp_path: Pa
     res = CliRunner().invoke(main, cmd[3:])
     assert res.exit_code == 0, res.output
     assert f"resumed: kept {len(left)} finished chunk{'s' if len(left) > 1 else ''}" in res.output
+    assert "the figures below: each point's hands played now" in res.output and "hands now" in res.output
     reference = tmp_path / "reference"
     run_sweep(load_sweep(f), reference, workers=1)
     point_dirs = sorted({p.parent.relative_to(reference) for p in parts(reference)})

@@ -115,6 +115,9 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     if s.chunks_skipped:
         lines.append(f"  resumed: {plural(s.chunks_skipped, 'finished chunk')} "
                      f"{'was' if s.chunks_skipped == 1 else 'were'} kept")
+        if s.rows:  # the figures below are this command's alone: say so, and where the whole result's are
+            lines.append(f"  the figures below: the {s.units:,} {job.mode.units} played now; "
+                         f"`unosim report {job.out}` gives all {job.count:,}")
     if s.rows == 0:
         return lines + ["  nothing left to play: the result was already complete"]
     # the compile, if any, was reported on its own line; this is loading the compiled engine
@@ -200,7 +203,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         rate = rows / seconds if seconds > 0 else float("nan")
         click.echo(f"  {rate:,.0f} hands/s over {rows:,} hands played now")
         width = max(len(p.label) for p in s)
-        click.echo(f"  {'point':<{width}}  {'hands':>10}  {'mean turns':>10}  {'dealer+1 win share':>18}")
+        if skipped:  # a point's figures are of its hands played now, not of the point
+            click.echo(f"  the figures below: each point's hands played now; `unosim report {out_path}` gives "
+                       f"all {sw.count:,} of each")
+        click.echo(f"  {'point':<{width}}  {'hands now' if skipped else 'hands':>10}  {'mean turns':>10}  "
+                   f"{'dealer+1 win share':>18}")
         for p in s:
             if p.rows:
                 click.echo(f"  {p.label:<{width}}  {p.rows:>10,}  {p.mean_turns:>10.2f}  "
