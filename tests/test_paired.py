@@ -17,7 +17,7 @@ import pytest
 from result_files import write_result
 from unosim.analysis import report as rp
 from unosim.analysis import stats
-from unosim.analysis.report.paired import paired_intervals
+from unosim.analysis.report.paired import PAIRED, paired_intervals
 from unosim.analysis.report.sources import discover
 
 N = 3000
@@ -139,3 +139,18 @@ def test_a_sweeps_balance_report_is_paired(tmp_path):
     drawn = rep.table[rep.table["metric"] == "cards_drawn"].iloc[0]
     want = stats.mean_interval((fb["cards_drawn"] - fa["cards_drawn"]).to_numpy(float))
     assert (drawn["low"], drawn["high"]) == pytest.approx((want.low, want.high))
+
+
+def test_the_pairing_note_says_whether_the_deals_are_the_same(tmp_path):
+    """One seed: the same deals; two seeds: still paired by hand index (valid), but the note
+    must not claim the same deals."""
+    from cli_checks import invoke
+
+    for name, seed in (("a", 1), ("b", 1), ("c", 2)):
+        res = invoke("run", "standard", "--hands", 500, "--seed", seed, "--out", tmp_path / name, "--quiet")
+        assert res.exit_code == 0, res.output
+    same = rp.compare(tmp_path / "a", tmp_path / "b").notes
+    other = rp.compare(tmp_path / "a", tmp_path / "c").notes
+    assert any(PAIRED in n and "one seed: the same deals" in n for n in same), same
+    assert any(PAIRED in n and "seeds 2 and 1: other deals" in n for n in other), other
+    assert not any("the same deals" in n for n in other)

@@ -122,8 +122,12 @@ def compare(
             if label in found and base_label in found:
                 paired = paired_intervals(found[label], found[base_label], confidence)
                 if paired is not None:
+                    seeds = (found[label].info.seed, found[base_label].info.seed)
+                    same = seeds[0] is not None and seeds[0] == seeds[1]
+                    deals = ("one seed: the same deals" if same else
+                             f"seeds {seeds[0]} and {seeds[1]}: other deals, so the pairing narrows little")
                     notes.append(f"{label}: intervals of the hand figures {PAIRED} with {base_label} "
-                                 "(the same hand indices: with one seed, the same deals)")
+                                 f"(the same hand indices; {deals})")
             parts.append(_diff_rows(base_table, t[t["label"] == label], confidence, paired))
     if parts:
         table = with_discoveries(pd.concat(parts, ignore_index=True), confidence, by=COMPARE_FAMILY)
