@@ -123,7 +123,12 @@ class _Sums:
             return stats.Interval(math.nan, math.nan, math.nan)
         p1, p2 = x1 / n1, x2 / n2
         w = np.array([1 / n1, -p1 / n1, -1 / n2, p2 / n2])
-        se = math.sqrt(max(0.0, h / (h - 1) * float(w @ self.gram @ w)))
+        # the quadratic form cancels large terms: what is left within rounding of their size
+        # is no spread (a run against an identical copy), not a tiny one
+        var = float(w @ self.gram @ w)
+        if var <= 1e-9 * float(np.abs(w) @ self.gram @ np.abs(w)):
+            var = 0.0
+        se = math.sqrt(h / (h - 1) * var)
         q = float(_st.t.ppf(0.5 + confidence / 2.0, h - 1)) if mean else stats.z_value(confidence)
         d = p1 - p2
         return stats.Interval(d, d - q * se, d + q * se)
