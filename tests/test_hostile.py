@@ -278,6 +278,8 @@ def test_unosim_repair_rebuilds_from_the_parts_alone(tmp_path: Path) -> None:
     (("--hands", 10, "--out", ""), "--out: must not be empty"),
     (("--hands", 10, "--scheduler", ""), "--scheduler: must not be empty"),
     (("--hands", 10, "--out", "x" * 300), "File name too long"),
+    (("--hands", 10**12, "--chunk-size", 1), "--chunk-size: 1,000,000,000,000 hands in chunks of 1 make "
+                                             "1,000,000,000,000 part files; at most 1,000,000"),
 ])
 def test_absurd_values_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple, needle: str) -> None:
     """Item 5 and 7: bounds that fit memory, no silent default, no traceback."""
@@ -345,3 +347,15 @@ def test_a_full_disk_is_one_line_and_resume_is_exact(tmp_path: Path, monkeypatch
 def test_a_device_as_config_is_refused_without_reading_it() -> None:
     """Item 7: `unosim run /dev/zero` hung reading forever."""
     refused(invoke("run", "/dev/zero", "--hands", 10, "--quiet"), "/dev/zero", "not a regular file")
+
+
+def test_a_run_longer_than_a_million_default_chunks_grows_its_chunks() -> None:
+    """Part names hold six digits: a run that would need more than a million parts of the
+    default size gets larger ones (and still fits a part in memory)."""
+    from unosim.rules.config import default_config
+    from unosim.run.bounds import MAX_PARTS
+    from unosim.run.jobs import make_job
+
+    job = make_job(default_config(), "hands", 10**12, 0)
+    assert len(job.chunks()) <= MAX_PARTS and job.chunk_size == 10**6
+    assert make_job(default_config(), "hands", 10**6, 0).chunk_size == 200_000

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from unosim.engine.matches import HAND_STRIDE
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK", "MAX_CHUNK_ROWS",
-           "MAX_COUNT", "MAX_MATCH_CHUNK", "Progress", "RunError", "check_run"]
+           "MAX_COUNT", "MAX_MATCH_CHUNK", "MAX_PARTS", "Progress", "RunError", "check_run"]
 
 DEFAULT_CHUNK = 200_000
 """Hands (or deals) per Parquet part file."""
@@ -36,6 +36,9 @@ MAX_CHUNK_ROWS = 5_000_000
 """Rows of one part in memory (about 1 GB while it is built): hands, or deals x players."""
 MAX_MATCH_CHUNK = 200_000
 """Matches of one part (each about 15 rows with the official rules)."""
+MAX_PARTS = 1_000_000
+"""Part files of one result: their names hold six digits (``part-NNNNNN.parquet``), and a
+folder of a million files is already more than a file system lists quickly."""
 
 
 def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None,
@@ -54,6 +57,11 @@ def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: in
     if not 1 <= chunk_size <= top:
         unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
         raise RunError(f"--chunk-size: must be between 1 and {top:,} {unit} (got {chunk_size:,})")
+    parts = -(-count // chunk_size)
+    if parts > MAX_PARTS:
+        unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
+        raise RunError(f"--chunk-size: {count:,} {unit} in chunks of {chunk_size:,} make {parts:,} part files; "
+                       f"at most {MAX_PARTS:,} (give --chunk-size {-(-count // MAX_PARTS):,} or more)")
     if seed < 0 or seed >= 2**63:
         raise RunError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
     if max_hands is not None and not 1 <= max_hands <= HAND_STRIDE:

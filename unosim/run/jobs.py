@@ -28,7 +28,7 @@ from unosim.rules.config import RulesConfig, to_params
 from unosim.engine.matches import HAND_STRIDE
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.bounds import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, DEFAULT_TOURNAMENT_CHUNK,
-    MAX_CHUNK_ROWS, MAX_COUNT, MAX_MATCH_CHUNK, Progress, RunError, check_run)
+    MAX_CHUNK_ROWS, MAX_COUNT, MAX_MATCH_CHUNK, MAX_PARTS, Progress, RunError, check_run)
 from unosim.run.integrity import PartCheck
 from unosim.run.modes import MODES, Mode, mode_named
 from unosim.run.schema import run_metadata
@@ -189,8 +189,8 @@ def make_job(cfg: RulesConfig, mode: str | Mode = "hands", count: int = 1, seed:
     mode); the default chunk then holds 1/players as many units, so a part keeps about
     the rows of an unrotated one."""
     kind = mode_named(mode, rotate)
-    if chunk_size is None:
-        chunk_size = kind.default_chunk_size(cfg)
+    if chunk_size is None:  # the default, grown for a run so long that it would pass MAX_PARTS files
+        chunk_size = max(kind.default_chunk_size(cfg), -(-count // MAX_PARTS))
     max_hands = kind.max_hands(max_hands)
     kind.check(cfg)
     check_run(count_option or kind.option, count, seed, chunk_size, max_hands, kind.rows_per_unit(cfg) or 1,
