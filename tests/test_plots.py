@@ -261,3 +261,25 @@ def test_plot_all(tmp_path: Path) -> None:
         _png_ok(p)
     only_hands = plots.plot_all(hands, tmp_path / "figs2")
     assert sorted(p.name for p in only_hands) == ["cards_played.png", "turns.png", "win_share.png"]
+
+
+def test_nothing_decided_is_said_not_drawn_as_zero(tmp_path: Path) -> None:
+    """Every hand stalled, every match capped: the panels say there is no share (and the
+    match panel counts the table's seats), never an empty axes that reads as zero."""
+    from cli_checks import invoke
+
+    stalled = tmp_path / "st.toml"
+    stalled.write_text('name = "st"\n[rules]\nmax_turns = 1\n')
+    res = invoke("run", stalled, "--hands", 50, "--out", tmp_path / "s", "--quiet")
+    assert res.exit_code == 0 and "no hand was decided (every one stalled at max_turns = 1)" in res.output
+    assert "0.00%" not in res.output
+    res = invoke("run", "standard", "--matches", 4, "--max-hands", 2, "--out", tmp_path / "m", "--quiet")
+    assert res.exit_code == 0 and "S1 positive: no match ended within 2 hands" in res.output
+    assert "nan" not in res.output
+    fig = plots.plot_win_share(rp.summarize([tmp_path / "s"]))
+    assert all(any("no hand decided" in t.get_text() for t in ax.texts) for ax in fig.axes)
+    fig = plots.plot_match_winners(rp.summarize([tmp_path / "m"]))
+    ax = fig.axes[0]
+    assert any("no match ended" in t.get_text() for t in ax.texts)
+    assert [t.get_text() for t in ax.get_xticklabels()] == [f"seat {s}" for s in range(4)]
+    assert "1/4 = 25%" in fig._suptitle.get_text()

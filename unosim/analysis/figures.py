@@ -193,14 +193,23 @@ def tick_labels(ax: Any, x: np.ndarray, labels: Sequence[str]) -> None:
                   fontsize="small" if crowded else "medium")  # fmt: skip
 
 
+def no_data(ax: Any, x: float, text: str) -> None:
+    """``text`` where a group's bars would stand (data x, the middle of the axes' height)."""
+    ax.text(x, 0.5, text, transform=ax.get_xaxis_transform(), ha="center", va="center", fontsize="small",
+            color="0.3")
+
+
 def diff_bars(
     ax: Any,
     data: Shares,
     keys: Sequence[Any],
     key_name: Callable[[Any], str],
     even: Callable[[str, dict[Any, Any]], float],
+    empty: str = "no hand decided:\nno win shares",
 ) -> tuple[list[Any], list[str]]:
-    """One group per config, one bar per key: share - even share in points, with intervals.
+    """One group per config, one bar per key: share - even share in points, with intervals;
+    a config with no share at all (every hand stalled) says ``empty`` where its bars would
+    stand, so an empty group never reads as shares of zero.
 
     Returns the legend handles and labels (one per key drawn).
     """
@@ -223,6 +232,9 @@ def diff_bars(
         handles.append(bars)
         names.append(key_name(key))
     ax.axhline(0.0, **ZERO)
+    for i, lab in enumerate(labels):
+        if not any(np.isfinite(v[0]) for v in data[lab].values()):
+            no_data(ax, x[i], empty)
     tick_labels(ax, x, labels)
     ax.set_xlim(-0.6, len(labels) - 0.4)
     ax.grid(axis="y", alpha=0.3)

@@ -197,8 +197,10 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     players: list[int] = []
     targets = sorted({_target(rep, lab) for lab in labels})
     for ax, label in zip(axes, labels):
-        n = max(len(tables[sys].get(label, {})) for sys, _ in F.WINNERS) or 1
+        n = F.players(rep, label, max(len(tables[sys].get(label, {})) for sys, _ in F.WINNERS) or 1)
         players.append(n)
+        if not any(np.isfinite(v[0]) for sys, _ in F.WINNERS for v in tables[sys].get(label, {}).values()):
+            F.no_data(ax, (n - 1) / 2, "no match ended:\nno match win shares")
         width = 0.8 / max(len(systems), 1)
         for j, (sys, name) in enumerate(systems):
             seats = tables[sys].get(label, {})
@@ -210,6 +212,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
             handles[name] = ax.bar(k - 0.4 + width * (j + 0.5), v[:, 0], width, yerr=err, capsize=2,
                                    color=palette[sys], error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
         ax.axhline(0.0, **F.ZERO)
+        ax.set_xlim(-0.6, n - 0.4)
         ax.set_xticks(range(n), [f"seat {s}" for s in range(n)], fontsize="small" if n > 5 else "medium")
         ax.set_xlabel("seat")
         ax.set_ylabel("match win share − 1/players\n(percentage points)")

@@ -180,10 +180,13 @@ class Mode:
         """The rate and the mode's figures (``start``: the engine's loading time, as text)."""
         n = job.cfg.players
         labels = ["dealer"] + [f"dealer+{i}" for i in range(1, n)]
-        return [f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
-                f"hand; {s.stalled:,} stalled",
-                "  winner's seat relative to the dealer:",
-                "    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares()))]
+        rate = [f"  {s.hands_per_s:,.0f} hands/s ({s.seconds:.1f} s{start}); mean {s.mean_turns:.2f} turns per "
+                f"hand; {s.stalled:,} stalled"]
+        if s.stalled >= s.hands:  # no winner to share out: 0.00% would read as a measured share
+            return rate + [f"  no hand was decided (every one stalled at max_turns = {job.cfg.max_turns:,}): "
+                           "no win shares"]
+        return rate + ["  winner's seat relative to the dealer:",
+                       "    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares()))]
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,9 @@ class MatchesMode(Mode):
         systems = [("pos", "S1 positive")] + ([] if cfg.finish == "last_standing" else [("neg", "S2 negative")])
         systems.append(("chips", f"S4 chips after {cfg.chips_hands} hands"))
         for key, name in systems:
+            if not np.isfinite(s.mean_hands(key)):  # every match capped before the system ended it
+                lines.append(f"  {name}: no match ended within {job.max_hands:,} hands: no match win shares")
+                continue
             lines.append(f"  {name}: mean {s.mean_hands(key):.2f} hands per match; match win share by seat "
                          "after the first dealer (ties shared):")
             lines.append("    " + "  ".join(f"{lab} {v:6.2%}" for lab, v in zip(labels, s.shares(key))))
