@@ -359,3 +359,18 @@ def test_a_run_longer_than_a_million_default_chunks_grows_its_chunks() -> None:
     job = make_job(default_config(), "hands", 10**12, 0)
     assert len(job.chunks()) <= MAX_PARTS and job.chunk_size == 10**6
     assert make_job(default_config(), "hands", 10**6, 0).chunk_size == 200_000
+
+
+def test_files_and_names_users_really_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config saved with a byte-order mark (Windows editors) reads as the same config; an
+    empty CONFIG and an empty seat list say what they are."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bom.toml").write_bytes(b"\xef\xbb\xbf" + SMALL.encode())
+    res = invoke("run", "bom.toml", "--hands", 10, "--out", "b", "--quiet")
+    assert res.exit_code == 0 and res.output.startswith("small: 10 hands of 3 players"), res.output
+    (tmp_path / "small.toml").write_text(SMALL)
+    (tmp_path / "sw.toml").write_bytes(b"\xef\xbb\xbf" + SWEEP.encode())
+    assert invoke("sweep", "sw.toml", "--out", "s", "--quiet").exit_code == 0
+    refused(invoke("run", ""), "CONFIG: empty", "unosim configs")
+    (tmp_path / "none.toml").write_text("[bots]\nseats = []\n")
+    refused(invoke("run", "none.toml", "--hands", 10), "bots.seats", "got an empty array")

@@ -99,6 +99,8 @@ def load_config_arg(config: str):
     from unosim.rules.bundled import find_config
     from unosim.rules.config import ConfigError, load_config
 
+    if not config.strip():  # an empty path is the working directory, never what was meant
+        raise UserError("CONFIG: empty; give a config file or a bundled config's name (`unosim configs` lists them)")
     try:
         return load_config(find_config(config))
     except (ConfigError, FileNotFoundError) as e:

@@ -133,7 +133,7 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
         raise ConfigError(f"{where}: {p} is {len(raw):,} bytes; a bot file is a few lines (at most "
                           f"{MAX_BOT_FILE:,} bytes)", where)
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark is no TOML error
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{where}: {p} is not valid TOML: {e}", where) from None
     name = data.pop("name", p.stem)

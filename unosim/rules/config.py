@@ -196,7 +196,7 @@ def load_config(path: str | Path) -> RulesConfig:
         if p.stat().st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"{p}: {p.stat().st_size:,} bytes is too large for a config "
                               f"(at most {MAX_CONFIG_BYTES:,})")
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (a Windows editor's) is no TOML error
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {p}") from None
     except (OSError, UnicodeDecodeError) as e:

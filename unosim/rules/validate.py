@@ -64,7 +64,7 @@ def type_name(v: Any) -> str:
     if isinstance(v, Mapping):
         return "a table"
     if isinstance(v, (list, tuple)):
-        return "an array"
+        return f"an array of {len(v)}" if v else "an empty array"
     return type(v).__name__
 
 

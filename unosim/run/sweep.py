@@ -193,7 +193,7 @@ def load_sweep(path: str | Path) -> Sweep:
     except FileNotFoundError as e:
         raise SweepError(str(e)) from None
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (a Windows editor's) is no TOML error
     except FileNotFoundError:
         raise SweepError(f"sweep file not found: {p}") from None
     except (OSError, UnicodeDecodeError) as e:
