@@ -406,3 +406,16 @@ def test_a_text_table_fits_the_terminal_its_text_goes_to(monkeypatch: pytest.Mon
     assert _terminal_columns() == 120
     monkeypatch.setenv("COLUMNS", "90")
     assert _terminal_columns() == 90
+
+
+def test_a_count_s_interval_never_reaches_below_zero(tmp_path) -> None:
+    """A rare counter on few hands (reshuffles: 2 in 100 hands) has a t interval reaching
+    below 0; no mean of a count lies there, so the reported bound stops at 0."""
+    from cli_checks import invoke
+
+    assert invoke("run", "standard", "--hands", 100, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    t = rp.summarize([tmp_path / "r"]).table
+    means = t[(t["stat"] == "mean") & t["section"].isin(["length", "counters"])]
+    assert len(means) > 5 and (means["low"] >= 0).all()
+    rare = means[(means["figure"] == "reshuffles")].iloc[0]
+    assert rare["low"] == 0.0 < rare["value"] < rare["high"]

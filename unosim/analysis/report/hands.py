@@ -46,16 +46,20 @@ class Rows:
         self._add(section, figure, key, "count", value)
 
     def mean(self, section: str, figure: str, key: Any, mean: float, sd: float, n: int,
-             clusters: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+             clusters: tuple[np.ndarray, np.ndarray] | None = None, floor: float | None = None) -> None:
         """A mean with its t interval, or, given ``clusters`` (each cluster's sum and count
         of hands: the rotations of one deal), the cluster-robust one
-        (:func:`unosim.analysis.stats.clustered_mean`); ``sd`` stays the per-hand spread."""
+        (:func:`unosim.analysis.stats.clustered_mean`); ``sd`` stays the per-hand spread.
+        ``floor``: the least value a hand can have (0 for a count), below which no mean
+        lies, so neither does the interval (a rare counter's would reach below 0)."""
         if clusters is None:
             _, lo, hi = stats.mean_interval_from_moments(mean, sd, n, self.confidence)
-            self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd)
         else:
             _, lo, hi = stats.clustered_mean(*clusters, self.confidence)
-            self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd, clusters=len(clusters[0]))
+        if floor is not None and np.isfinite(lo):
+            lo = max(float(lo), floor)
+        more = {} if clusters is None else {"clusters": len(clusters[0])}
+        self._add(section, figure, key, "mean", mean, low=lo, high=hi, n=n, sd=sd, **more)
 
     def plain(self, section: str, figure: str, key: Any, stat: str, value: float) -> None:
         self._add(section, figure, key, stat, value)
@@ -64,7 +68,7 @@ class Rows:
                      clusters: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """Mean with interval (``clusters``: as :meth:`mean`) and quantiles of an integer histogram."""
         st = HistStats.of(h)
-        self.mean(section, figure, "", st.mean, st.sd, st.n, clusters)
+        self.mean(section, figure, "", st.mean, st.sd, st.n, clusters, floor=0.0)  # a histogram counts from 0
         for q in qs:
             name = "median" if q == 0.5 else f"p{round(q * 100)}"
             self.plain(section, figure, "", name, hist_quantile(h, q) if st.n else math.nan)
@@ -111,6 +115,6 @@ def hand_rows(agg: Aggregate, out: Rows) -> None:
         if c not in agg.hists:
             continue
         st = HistStats.of(agg.hists[c])
-        out.mean("counters", c, "", st.mean, st.sd, st.n, sums(c))
+        out.mean("counters", c, "", st.mean, st.sd, st.n, sums(c), floor=0.0)
         if c in MAX_COUNTERS:
             out.plain("counters", c, "", "max", st.maximum)
