@@ -49,6 +49,11 @@ def test_wilson_scalars_and_edges() -> None:
     assert stats.z_value() == pytest.approx(1.959963984540054)
     with pytest.raises(ValueError):
         stats.z_value(1.0)
+    # none and all: the bound at the edge is the edge itself, not a rounding residue
+    for n in (7, 200, 12_345):
+        assert stats.wilson_interval(0, n)[0] == 0.0 and stats.wilson_interval(n, n)[1] == 1.0
+    lows, highs = stats.wilson_interval(np.array([0, 3, 9]), np.array([9, 9, 9]))
+    assert lows[0] == 0.0 and highs[2] == 1.0 and 0 < lows[1] < highs[1] < 1
 
 
 def test_mean_interval() -> None:

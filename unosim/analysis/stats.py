@@ -79,8 +79,9 @@ def wilson_interval(
         denom = 1.0 + z * z / m
         centre = (p + z * z / (2.0 * m)) / denom
         half = z * np.sqrt(p * (1.0 - p) / m + z * z / (4.0 * m * m)) / denom
-    low = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-    high = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    # at p = 0 (or 1) the bound is 0 (or 1) exactly: centre - half only rounds to it
+    low = np.where(m > 0, np.where(x <= 0, 0.0, np.clip(centre - half, 0.0, 1.0)), np.nan)
+    high = np.where(m > 0, np.where(x >= m, 1.0, np.clip(centre + half, 0.0, 1.0)), np.nan)
     return _out(low), _out(high)
 
 
