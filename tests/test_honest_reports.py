@@ -38,6 +38,23 @@ def test_an_unfinished_run_is_reported_as_incomplete(run5: Path) -> None:
     one_error(invoke("report", run5), "part-000003.parquet", "not reported")
 
 
+def test_a_run_being_written_or_with_a_damaged_manifest_says_so(run5: Path) -> None:
+    """Read while its command still writes it, a result is growing, not stopped; a manifest
+    that is there but unreadable is damaged, not missing."""
+    from unosim.run.integrity import hold_lock
+    from unosim.run.store import MANIFEST
+
+    (run5 / "part-000004.parquet").unlink()
+    with hold_lock(run5):
+        assert hand_report(run5).notes == ["r is incomplete: 4 of 5 chunks (a unosim command is writing it now: "
+                                           "these figures are of the parts so far)"]
+    assert "run the same command again" in hand_report(run5).notes[0]
+    (run5 / MANIFEST).write_text("{")
+    assert any(f"its manifest {MANIFEST} is damaged" in n for n in hand_report(run5).notes)
+    (run5 / MANIFEST).unlink()
+    assert any(f"its manifest {MANIFEST} is missing" in n for n in hand_report(run5).notes)
+
+
 def test_a_finished_run_has_no_note(run5: Path) -> None:
     assert hand_report(run5).notes == []
     assert "note:" not in invoke("report", run5).output

@@ -31,7 +31,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-__all__ = ["JOURNAL", "REJECTED", "LockedError", "PartCheck", "PartRecord", "append_record", "check_part",
+__all__ = ["JOURNAL", "REJECTED", "LockedError", "being_written", "PartCheck", "PartRecord", "append_record", "check_part",
            "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject", "write_json_atomic", "write_text_atomic",
            "write_records"]
 
@@ -73,6 +73,22 @@ def hold_lock(directory: Path, option: str = "--out", create: bool = True, what:
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def being_written(directory: Path) -> bool:
+    """Whether a unosim command holds ``directory``'s lock now (:func:`hold_lock`): a
+    reader then sees a result that is still growing, not one that stopped."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -180,7 +180,7 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
     the result incomplete (a note); a Parquet file the journal does not list (a stray
     ``extra.parquet``, a copy under another name) is named in a note and never counted.
     A folder without a journal cannot be checked: its report says it is unverified."""
-    from unosim.run.integrity import read_records
+    from unosim.run.integrity import being_written, read_records
     from unosim.run.store import MANIFEST, PART, expected_parts, read_manifest
 
     manifest = read_manifest(leaf / MANIFEST)
@@ -223,13 +223,15 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
                      f"listed in its journal {'are' if len(lost) > 1 else 'is'} missing (`unosim repair` it, then "
                      "run the same command again)")
     if manifest is None:
-        notes.append(f"{stem}: its manifest {MANIFEST} is missing, so its completeness is unknown "
+        state = "is damaged (not a manifest unosim wrote)" if (leaf / MANIFEST).exists() else "is missing"
+        notes.append(f"{stem}: its manifest {MANIFEST} {state}, so its completeness is unknown "
                      f"({len(use)} verified parts; `unosim repair` rebuilds it)")
     else:
         total = expected_parts(manifest)
         if total is not None and len(use) < total:
-            notes.append(f"{stem} is incomplete: {len(use)} of {total} chunks (run the same command again to "
-                         "finish it)")
+            how = ("a unosim command is writing it now: these figures are of the parts so far"
+                   if being_written(leaf) else "run the same command again to finish it")
+            notes.append(f"{stem} is incomplete: {len(use)} of {total} chunks ({how})")
         want = manifest.get("config")
         first = (pq.read_schema(use[0]).metadata or {}).get(b"unosim.config")
         if isinstance(want, str) and first is not None and first.decode() != want:
