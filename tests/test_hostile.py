@@ -374,3 +374,14 @@ def test_files_and_names_users_really_write(tmp_path: Path, monkeypatch: pytest.
     refused(invoke("run", ""), "CONFIG: empty", "unosim configs")
     (tmp_path / "none.toml").write_text("[bots]\nseats = []\n")
     refused(invoke("run", "none.toml", "--hands", 10), "bots.seats", "got an empty array")
+
+
+def test_a_link_to_nothing_as_out_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mkdir calls a link to nothing 'File exists'; the run and the sweep say what it is."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "small.toml").write_text(SMALL)
+    (tmp_path / "sw.toml").write_text(SWEEP)
+    (tmp_path / "dang").symlink_to(tmp_path / "nothere" / "deep")
+    refused(invoke("run", "small.toml", "--hands", 10, "--out", "dang"), "dang is a link to", "which does not exist")
+    refused(invoke("sweep", "sw.toml", "--out", "dang"), "dang is a link to", "which does not exist")
+    assert not (tmp_path / "nothere").exists()

@@ -149,6 +149,9 @@ class ResultDir:
             p.mkdir(parents=True, exist_ok=True)
             probe_writable(p)
         except OSError as e:
+            if p.is_symlink() and not p.exists():  # mkdir says "File exists" of a link to nothing
+                raise StoreError(f"--out: {p} is a link to {os.readlink(p)}, which does not exist; create "
+                                 "that folder or give another path") from None
             raise StoreError(f"--out: cannot write to {p}: {e.strerror or e}") from None
         for tmp in p.glob("part-*.tmp"):
             if _TEMP.fullmatch(tmp.name):

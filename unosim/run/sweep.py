@@ -59,6 +59,8 @@ the sweep's own manifest.
 
 from __future__ import annotations
 
+import os
+
 import dataclasses
 import difflib
 import hashlib
@@ -525,6 +527,9 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
         root.mkdir(parents=True, exist_ok=True)
         write_json_atomic(root / SWEEP_MANIFEST, manifest)
     except OSError as e:
+        if root.is_symlink() and not root.exists():  # mkdir says "File exists" of a link to nothing
+            raise StoreError(f"--out: {root} is a link to {os.readlink(root)}, which does not exist; create "
+                             "that folder or give another path") from None
         raise StoreError(f"--out: cannot write to {root}: {e.strerror or e}") from None
     # the sweep manifest matched: every point is ours
     return jobs, [j.prepare(force=False, resume=True, adopt=True) for j in jobs]
