@@ -63,8 +63,9 @@ def out_folder(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def refuse_nested(out: Path, option: str = "--out") -> None:
     """Refuse an output folder that lies inside another unosim output (a run result, a
-    sweep, a league, a tune, skill or plot folder): its files would become part of that
-    output, or replace a sweep's point or a league's table behind the sweep's back."""
+    sweep, a league, a tune or skill folder; a folder of figures has nothing to disturb):
+    its files would become part of that output, or replace a sweep's point or a league's
+    table behind the sweep's back."""
     from unosim.run.guard import enclosing_output
 
     found = enclosing_output(out)

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from .common import UserError, CLUSTER_HELP, SCHEDULER_HELP, check_workers, compiling, plural, dask_client, load_config_arg, not_empty, one_line, main, out_folder, refuse_nested
+from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, load_config_arg,
+                     main, not_empty, one_line, out_folder, plural, refuse_nested)
 
 
 @main.command()

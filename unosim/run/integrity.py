@@ -31,9 +31,9 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-__all__ = ["JOURNAL", "REJECTED", "LockedError", "being_written", "PartCheck", "PartRecord", "append_record", "check_part",
-           "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject", "write_json_atomic", "write_text_atomic",
-           "write_records"]
+__all__ = ["JOURNAL", "LockedError", "PartCheck", "PartRecord", "REJECTED", "append_record", "being_written",
+           "check_part", "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject",
+           "write_json_atomic", "write_records", "write_text_atomic"]
 
 _PART = re.compile(r"part-(\d{6})\.parquet")
 JOURNAL = "_unosim_parts.jsonl"
