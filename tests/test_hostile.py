@@ -385,3 +385,13 @@ def test_a_link_to_nothing_as_out_is_named(tmp_path: Path, monkeypatch: pytest.M
     refused(invoke("run", "small.toml", "--hands", 10, "--out", "dang"), "dang is a link to", "which does not exist")
     refused(invoke("sweep", "sw.toml", "--out", "dang"), "dang is a link to", "which does not exist")
     assert not (tmp_path / "nothere").exists()
+
+
+def test_names_that_would_be_paths_or_labels_with_a_stray_colon(tmp_path: Path) -> None:
+    """A sweep's name is its default folder (runs/<name>): one with '/' is refused as a
+    config's name is; a bot spec ending in ':' is a typo, not a label."""
+    (tmp_path / "sw.toml").write_text('name = "x/y"\nbase = "standard"\nhands = 10\n'
+                                      '[axes]\n"rules.stacking" = ["draw2"]\n')
+    line = refused(invoke("sweep", tmp_path / "sw.toml", "--out", tmp_path / "o"), "name: expected", "'x/y'")
+    assert "skip_invalid" not in line and not (tmp_path / "o").exists()
+    refused(invoke("duel", "counter:", "random", "--hands", 5), "A:", "nothing after ':'")

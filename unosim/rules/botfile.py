@@ -156,8 +156,11 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
 def parse_spec(spec: str, where: str) -> dict[str, Any] | str:
     """``name`` or ``name:param=value,...`` -> a seat entry (not yet validated; a rollout bot
     given as a bot file is read, and checked, at once)."""
-    name, _, rest = spec.partition(":")
+    name, colon, rest = spec.partition(":")
     name = name.strip()
+    if colon and not rest.strip():  # "counter:" would play counter under the label "counter:"
+        raise ConfigError(f"{where}: bot {spec!r}: nothing after ':'; give name:param=value,... or the name alone",
+                          where)
     if not rest.strip():
         return name
     entry: dict[str, Any] = {"strategy": name}

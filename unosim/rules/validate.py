@@ -18,7 +18,7 @@ from unosim.rules.keys import BY_SECTION, KEYS, ConfigError, Key
 Strategies = Mapping[str, tuple[int, Mapping[str, tuple[Any, Any]]]]
 
 __all__ = ["MAX_CONFIG_BYTES", "check_cross", "check_seats", "check_value", "did_you_mean", "key_in", "safe_name",
-           "type_name"]
+           "type_name", "valid_name"]
 
 def key_in(section: str, name: str) -> Key:
     """The record of ``name`` in ``section``, or a ConfigError listing that section's keys."""
@@ -38,6 +38,12 @@ def key_in(section: str, name: str) -> Key:
 
 _NAME = re.compile(r"\w(?:[\w .+\-:,=()]{0,62}[\w.+\-:,=()])?")
 MAX_CONFIG_BYTES = 1 << 20
+
+
+def valid_name(v: Any) -> bool:
+    """Whether ``v`` is a name (:data:`unosim.rules.keys.NAME_RULE`): a label and a folder's
+    name, never a path."""
+    return isinstance(v, str) and _NAME.fullmatch(v) is not None and ".." not in v
 
 
 def safe_name(text: str) -> str:
@@ -83,7 +89,7 @@ def check_value(k: Key, v: Any) -> Any:
                               k.full)
         return v
     if k.type == "str":
-        if not isinstance(v, str) or not _NAME.fullmatch(v) or ".." in v:
+        if not valid_name(v):
             shown = repr(v[:40]) + ("..." if len(v) > 40 else "") if isinstance(v, str) else type_name(v)
             raise ConfigError(f"{bad} {k.allowed()}, got {shown}", k.full)
         return v

@@ -81,6 +81,8 @@ from unosim.run.modes import MODES as RUN_MODES
 from unosim.run.modes import Mode
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
+from unosim.rules.keys import NAME_RULE
+from unosim.rules.validate import valid_name
 from unosim.run.guard import inside, refuse_other_output
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
@@ -216,8 +218,8 @@ def parse_sweep(data: Mapping[str, Any], root: str | Path = ".") -> Sweep:
             hint = _did_you_mean(k, _TOP_KEYS)
             raise SweepError(f"unknown sweep key {k!r}{hint}; valid keys: {', '.join(_TOP_KEYS)}")
     name = data.get("name", "sweep")
-    if not isinstance(name, str) or not name.strip() or "\n" in name:
-        raise SweepError(f"name: expected a non-empty one-line string, got {name!r}")
+    if not valid_name(name):  # a label and the default folder's name (runs/<name>): never a path
+        raise SweepError(f"name: expected {NAME_RULE}, got {name!r}")
     base = _set(_load_base(data.get("base"), Path(root)), data.get("set", {}))
     design = data.get("mode", "one_at_a_time")  # the sweep's design, not a run mode
     if design not in MODES:
