@@ -86,6 +86,26 @@ def test_every_figure_of_the_pages_is_generated_or_quotes_a_block():
                      "docs/generate.py):\n" + "\n".join(bad))
 
 
+PLACEHOLDER = re.compile(r"(?<![`\w])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![`\w])")
+"""An upper-case token with underscores in running text (``HANDS_AT_COUNTER``): a figure a
+draft meant to fill in.  Code names sit in backticks, and code blocks are left out."""
+
+
+def _prose(text: str) -> str:
+    """A page's text without its fenced code blocks, generated blocks and inline code."""
+    text = re.sub(r"<!-- generated: .*?<!-- /generated -->", "", text, flags=re.S)
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`", "", text)  # inline code: names, not prose
+
+
+def test_no_page_holds_a_placeholder():
+    found = [f"{page.name}: {m.group(0)}" for page in [README, *sorted((README.parent / "docs").glob("*.md"))]
+             for m in PLACEHOLDER.finditer(_prose(page.read_text()))]
+    assert not found, "placeholders never filled in:\n" + "\n".join(found)
+    assert PLACEHOLDER.findall(_prose("it wins HANDS_AT_COUNTER of hands; `P_STACKING` and S1 stay")) == [
+        "HANDS_AT_COUNTER"]
+
+
 def test_the_figure_scan_finds_a_figure_outside_a_block(tmp_path):
     gen = generate()
     page = tmp_path / "page.md"
