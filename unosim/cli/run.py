@@ -24,8 +24,9 @@ from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, com
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
 @click.option("--force", is_flag=True, help="Replace an existing unosim result at --out (its files only; anything else is refused).")
 @click.option("--resume", is_flag=True,
-              help="Also accept a finished result as it is. An interrupted run resumes without this flag: "
-                   "the same command keeps its finished part files and plays the rest.")
+              help="Rebuild a result whose manifest is missing or damaged from this command and its verified "
+                   "parts. An interrupted run resumes without this flag: the same command keeps its finished "
+                   "part files and plays the rest (on a finished result it has nothing left to play).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=not_empty, help=SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=CLUSTER_HELP)
@@ -140,8 +141,9 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=not_empty, help=SCHEDULER_HELP)
 @click.option("--cluster", type=click.Choice(["local"]), default=None, help=CLUSTER_HELP)
 @click.option("--force", is_flag=True, help="Replace an existing unosim sweep at --out (its files only; anything else is refused).")
-@click.option("--resume", is_flag=True,
-              help="Also accept a finished dataset as it is (an unfinished one resumes without this flag).")
+@click.option("--resume", is_flag=True, hidden=True,
+              help="Accepted for older scripts: the same command always resumes a sweep, and its points rebuild a "
+                   "missing manifest from their parts.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
           cluster: str | None, force: bool, resume: bool, quiet: bool, hands: int | None = None,
@@ -160,7 +162,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
 
     if resume and force:
         raise UserError("--resume and --force: give one of the two (--resume keeps the dataset at --out, "
-                        "--force replaces it)")
+                        "--force replaces it)")  # a sweep resumes anyway; the pair still contradicts itself
     try:
         if hands is not None and matches is not None:
             raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")

@@ -220,8 +220,8 @@ def dump_bot(bot: Bot, about: dict[str, Any] | None = None) -> str:
     """A bot file's text: the label, the strategy, every parameter (full precision: the
     same file always plays the same bot), and an optional ``[about]`` table."""
     lines = ["# A unosim bot (docs/bots.md, \"Bot files\"): give this file's path wherever a bot goes",
-             "# (unosim duel, tune --field, league --bots, skill --bot); everything but name and [about]",
-             "# is a config's [bots] inline table: seats = [{strategy = ..., ...}, \"random\", ...].",
+             "# (unosim duel, tune --field, league --bots, skill --bot); everything but [about] is a",
+             "# config's [bots] inline table: seats = [{name = ..., strategy = ..., ...}, \"random\", ...].",
              f"name = {toml_value(bot.name)}",
              f"strategy = {toml_value(bot.strategy)}"]
     lines += [f"{k} = {repr(float(v)) if isinstance(v, float) else toml_value(v)}" for k, v in bot.params.items()]
