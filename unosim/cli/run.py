@@ -66,7 +66,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     if matches is None and ctx.get_parameter_source("max_hands") in explicit:
         raise UserError("--max-hands: caps the hands of a match; give it with --matches")
     if resume and force:
-        raise UserError("--resume and --force: give one of the two (--resume keeps the result at --out, "
+        raise UserError("--resume and --force: give one of the two (--resume rebuilds the result at --out, "
                         "--force replaces it)")
     hands = 100_000 if hands is None else hands
     mode, count = MODES["hands"], hands
@@ -161,8 +161,8 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
     if resume and force:
-        raise UserError("--resume and --force: give one of the two (--resume keeps the dataset at --out, "
-                        "--force replaces it)")  # a sweep resumes anyway; the pair still contradicts itself
+        raise UserError("--resume and --force: give one of the two (--force replaces the dataset at --out; "
+                        "without it the same command resumes)")
     try:
         if hands is not None and matches is not None:
             raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")
