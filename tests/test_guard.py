@@ -133,7 +133,6 @@ def test_plot_never_overwrites_a_users_figure(tmp_path: Path, monkeypatch: pytes
     assert invoke("plot", run, "--out", tmp_path / "p").exit_code == 0  # its own figures: replaced
 
 
-@pytest.mark.slow
 def test_plot_judges_its_files_by_content(tmp_path: Path) -> None:
     """A plot that fails claims nothing (a user's figure saved there later is theirs, also
     under --force), and a figure plot wrote that a user then changed is theirs too: set

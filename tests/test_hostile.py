@@ -21,8 +21,6 @@ SWEEP = ('name = "tiny"\nbase = "small.toml"\nmode = "one_at_a_time"\nhands = 40
          '[axes]\n"rules.stacking" = ["draw2"]\n')
 
 
-
-
 @pytest.fixture()
 def cfg_file(tmp_path: Path) -> Path:
     p = tmp_path / "small.toml"
