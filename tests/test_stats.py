@@ -132,6 +132,7 @@ def test_share_intervals_stay_within_what_a_share_can_be() -> None:
     assert lo0 == 0.0 and hi0 > 0.2  # no spread at 0: Wilson over the deals, not a point
     one = Share(np.array([1.0]), np.ones(1))
     assert all(math.isnan(x) for x in one.interval())
-    iv = stats.share_difference(0.5, math.nan)
+    iv = stats.normal_interval(0.5, math.nan, 1.96, -1.0, 1.0)
     assert math.isnan(iv.low) and math.isnan(iv.high)
-    assert stats.share_difference(-0.95, 0.1) == (-0.95, -1.0, pytest.approx(-0.95 + 1.959964 * 0.1))
+    assert stats.normal_interval(-0.95, 0.1, 1.96, -1.0, 1.0) == (-0.95, -1.0, pytest.approx(-0.95 + 0.196))
+    assert stats.normal_interval(-0.95, 0.1, 1.96) == pytest.approx((-0.95, -1.146, -0.754))  # unbounded

@@ -113,8 +113,7 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     if p in (0.0, 1.0):
         low, high = wilson_interval(p * k, k, confidence)
         return Interval(p, float(low), float(high))
-    z = z_value(confidence)
-    return Interval(p, max(0.0, p - z * se), min(1.0, p + z * se))
+    return normal_interval(p, se, z_value(confidence), 0.0, 1.0)
 
 
 def _ratio(x: ArrayLike, n: ArrayLike) -> tuple[float, float, int]:
@@ -255,14 +254,15 @@ def diff_means(
     return Interval(_out(d), _out(d - half), _out(d + half))
 
 
-def share_difference(diff: float, se: float, confidence: float = 0.95) -> Interval:
-    """A difference of two win shares (paired, standard error ``se``) with its normal
-    interval, clipped to [-1, 1]: a few matches can put a normal bound past what two shares
-    can differ by, and a bound no result can reach is no information."""
+def normal_interval(estimate: float, se: float, z: float, lowest: float = -math.inf,
+                    highest: float = math.inf) -> Interval:
+    """``estimate +- z se`` within [``lowest``, ``highest``], what the quantity can be (a
+    share [0, 1], a difference of shares [-1, 1]): a few matches can put a normal bound past
+    it, and a bound no result can reach is no information.  A standard error that is not
+    finite gives ``nan`` bounds."""
     if not np.isfinite(se):
-        return Interval(diff, math.nan, math.nan)
-    z = z_value(confidence)
-    return Interval(diff, max(-1.0, diff - z * se), min(1.0, diff + z * se))
+        return Interval(estimate, math.nan, math.nan)
+    return Interval(estimate, max(lowest, estimate - z * se), min(highest, estimate + z * se))
 
 
 def diff_intervals(

@@ -52,15 +52,6 @@ def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return value
 
 
-def out_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A writing command's ``--out``: not empty (:func:`not_empty`) and not inside another
-    command's output (:func:`refuse_nested`)."""
-    value = not_empty(ctx, param, value)
-    if value is not None:
-        refuse_nested(Path(value), param.opts[0])
-    return value
-
-
 def refuse_nested(out: Path, option: str = "--out") -> None:
     """Refuse an output folder that lies inside another unosim output (a run result, a
     sweep, a league, a tune or skill folder; a folder of figures has nothing to disturb):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import UserError, is_sweep, not_empty, out_folder, report_paths, main
+from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths, main
 
 
 @main.command()
@@ -85,7 +85,7 @@ _PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png",
 @main.command()
 @click.argument("results", nargs=-1, required=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="plots", show_default=True,
-              callback=out_folder)
+              callback=not_empty)
 @click.option("--force", is_flag=True, help="Replace the figures of an earlier `unosim plot` of other results at "
               "--out (its own files only; a file plot did not write is never replaced).")
 def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
@@ -97,6 +97,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     from unosim.run.integrity import LockedError
 
     paths = report_paths(results, ("league", "skill"))
+    refuse_nested(Path(out_dir))
     names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
@@ -110,10 +111,9 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     with stack:
         for name in names:
             g.path(name)  # listed as plot's before any is written
-        try:
+        try:  # leaving the guard lists what was written, with its digests, and drops the other claims
             written = plot_results(paths, g.root)
         except (ValueError, OSError) as e:
             raise UserError(str(e)) from None
-        g.settle([p.name for p in written])
     for p in written:
         click.echo(str(Path(out_dir) / p.name))  # as the user named the folder

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, load_config_arg,
-                     main, not_empty, one_line, out_folder, plural, refuse_nested)
+                     main, not_empty, one_line, plural, refuse_nested)
 
 
 @main.command()
@@ -18,7 +18,7 @@ from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, com
 @click.option("--hands", type=int, default=None, help="Independent hands to play [default: 100000].")
 @click.option("--games", type=int, default=None, hidden=True)  # the old name of --hands, kept for scripts
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same hands, on any core count.")
-@click.option("--out", type=click.Path(), default=None, callback=out_folder,
+@click.option("--out", type=click.Path(), default=None, callback=not_empty,
               help="Result directory [default: runs/<name>.parquet].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
@@ -129,7 +129,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
 
 @main.command()
 @click.argument("sweep_file", metavar="SWEEP")
-@click.option("--out", type=click.Path(), default=None, callback=out_folder,
+@click.option("--out", type=click.Path(), default=None, callback=not_empty,
               help="Dataset directory [default: runs/<sweep name>].")
 @click.option("--workers", type=int, default=None,
               help="Cores the kernel uses [default: all]; with Dask, per task on each worker.")

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .common import (UserError, dask_client, load_config_arg, not_empty, one_line, out_folder, plural,
+from .common import (UserError, dask_client, load_config_arg, not_empty, one_line, plural,
                      refuse_nested, warnings_as_lines)
 
 __all__ = ["register"]
@@ -56,7 +56,7 @@ def _players(cfg: Any, players: int | None) -> Any:
 
 @click.command()
 @click.argument("config")
-@click.option("--out", type=click.Path(file_okay=False), default=None, callback=out_folder,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
               help="Output directory [default: runs/tune-<config>-<n>p].")
 @click.option("--field", multiple=True, default=("random",), show_default=True,
               help="The bots at the other seats: strategies or bot files, comma-separated (cycled over the seats).")
@@ -291,7 +291,7 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 @click.argument("config")
 @click.option("--bots", "bots", multiple=True, required=True,
               help="The bots: strategies, name:param=value,... or bot files, comma-separated (or repeated).")
-@click.option("--out", type=click.Path(file_okay=False), default=None, callback=out_folder,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
               help="Result directory [default: runs/league-<config>-<n>p].")
 @click.option("--deals", type=int, default=2000, show_default=True,
               help="Deals per table, each played in every seating of its bots (n! hands: 2 heads-up, 24 at 4).")
@@ -369,7 +369,7 @@ def _atomic(path: Path, write: Any) -> None:
 
 @click.command()
 @click.argument("sweep_file", metavar="SWEEP")
-@click.option("--out", type=click.Path(file_okay=False), default=None, callback=out_folder,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
               help="Output directory [default: runs/<sweep name>.skill, found by `unosim report runs/<sweep name>`].")
 @click.option("--budget", type=int, default=300, show_default=True, help="Tuning evaluations per point.")
 @click.option("--deals", type=int, default=500, show_default=True, help="Deals per tuning evaluation.")

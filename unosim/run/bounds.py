@@ -54,12 +54,11 @@ def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: in
         top = MAX_MATCH_CHUNK // rotations
     else:
         top = MAX_CHUNK_ROWS // rows_per_unit
+    unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
     if not 1 <= chunk_size <= top:
-        unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
         raise RunError(f"--chunk-size: must be between 1 and {top:,} {unit} (got {chunk_size:,})")
     parts = -(-count // chunk_size)
     if parts > MAX_PARTS:
-        unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
         raise RunError(f"--chunk-size: {count:,} {unit} in chunks of {chunk_size:,} make {parts:,} part files; "
                        f"at most {MAX_PARTS:,} (give --chunk-size {-(-count // MAX_PARTS):,} or more)")
     if seed < 0 or seed >= 2**63:

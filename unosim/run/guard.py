@@ -198,24 +198,22 @@ class Output:
         if name not in self.files or name in self.sha256:
             if name not in self.files:
                 self.files.append(name)
-            self.sha256.pop(name, None)  # being written: its digest is taken when the command ends
+            self.sha256.pop(name, None)  # being written: its digest is taken when the command ends (_close)
             self._save()
         return self.root / name
 
-    def settle(self, written: Sequence[str]) -> None:
-        """After the command's work: list exactly the files it wrote (names claimed but not
-        written are dropped, so a later --force never removes a file of that name), each
-        with the digest of what it wrote."""
-        keep = set(written)
-        self.files = [f for f in self.files if f in keep]
-        self._close()
-
     def _close(self) -> None:
-        """The command is over: a claimed name with no file is dropped, every listed file is
-        recorded as the command left it."""
-        digests = {f: _digest(self.root / f) for f in self.files}
-        self.files = [f for f, d in digests.items() if d is not None]
-        self.sha256 = {f: d for f, d in digests.items() if d is not None}
+        """The command is over: a claimed name with no file is dropped, and every file it
+        claimed is recorded as the command left it (a file it did not claim this time keeps
+        the digest it had)."""
+        kept: dict[str, str] = {}
+        for f in self.files:
+            path = self.root / f
+            d = self.sha256.get(f) if path.is_file() and not path.is_symlink() else None
+            d = d or _digest(path)
+            if d is not None:
+                kept[f] = d
+        self.files, self.sha256 = list(kept), kept
         self._save()
 
     def write(self, name: str, fn: Callable[[Path], Any]) -> Path:
@@ -232,10 +230,6 @@ class Output:
         finally:
             if tmp.exists():
                 tmp.unlink()
-        digest = _digest(final)
-        if digest is not None:
-            self.sha256[name] = digest
-            self._save()
         return final
 
     def write_text(self, name: str, text: str) -> Path:

@@ -35,6 +35,7 @@ What is measured is an :class:`Objective` (``unosim tune --objective``):
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from dataclasses import dataclass
 
@@ -50,7 +51,7 @@ from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.run.workers import kernel_workers
-from unosim.analysis.stats import clustered_share, share_difference, z_value
+from unosim.analysis.stats import clustered_share, normal_interval, z_value
 
 __all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "share_of"]
 
@@ -127,23 +128,16 @@ class Share:
         """The cluster-robust interval, deals as clusters; a share's within [0, 1]
         (:func:`unosim.analysis.stats.clustered_share`: a few matches can put a normal
         bound past 100%)."""
-        if self.bounded:
-            iv = clustered_share(self.wins, self.decided, confidence)
-            return iv.low, iv.high
-        z = z_value(confidence)
-        return self.share - z * self.se, self.share + z * self.se
+        iv = (clustered_share(self.wins, self.decided, confidence) if self.bounded
+              else normal_interval(self.share, self.se, z_value(confidence)))
+        return iv.low, iv.high
 
     def minus(self, other: Share, confidence: float = 0.95) -> tuple[float, float, float]:
         """This share minus ``other`` measured on the same deals: (difference, low, high),
         paired by deal (so the deals' common luck cancels)."""
-        diff, se = self.share - other.share, self.difference_se(other)
-        if self.bounded and other.bounded:
-            iv = share_difference(diff, se, confidence)
-            return iv.estimate, iv.low, iv.high
-        if not np.isfinite(se):
-            return diff, float("nan"), float("nan")
-        z = z_value(confidence)
-        return diff, diff - z * se, diff + z * se
+        bound = 1.0 if self.bounded and other.bounded else math.inf
+        iv = normal_interval(self.share - other.share, self.difference_se(other), z_value(confidence), -bound, bound)
+        return iv.estimate, iv.low, iv.high
 
     def difference_se(self, other: Share, scale: float = 1.0, other_scale: float = 1.0) -> float:
         """Standard error of ``scale * self.share - other_scale * other.share``, the two

@@ -56,7 +56,7 @@ from unosim.run.bounds import DEFAULT_MAX_HANDS
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.run.workers import check_workers, kernel_workers
-from unosim.analysis.stats import z_value
+from unosim.analysis.stats import normal_interval, z_value
 
 __all__ = ["DuelLine", "DuelResult", "MatchDuelResult", "duel", "duel_kernels", "duel_matches", "parse_bot", "render",
            "render_matches"]
@@ -272,14 +272,12 @@ def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: in
         k = 1 if r != "O" else n - 2
         s, se = t.share(), _se(t.residual())
         units = max(t.hands, 1)
-        # a share's bounds stay within [0, 1]: a few matches can put a normal bound past them
-        lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k,
-                              float(np.clip((s - z * se) / k, 0.0, 1.0)), float(np.clip((s + z * se) / k, 0.0, 1.0)),
+        iv = normal_interval(s / k, se / k, z, 0.0, 1.0)
+        lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k, iv.low, iv.high,
                               t.won / units / k, t.left / units / k if left else float("nan")))
     ta, tb = tally["A"], tally["B"]
-    diff = ta.share() - tb.share()
-    se = _se(ta.residual() - tb.residual())
-    return tuple(lines), diff, float(np.clip(diff - z * se, -1.0, 1.0)), float(np.clip(diff + z * se, -1.0, 1.0))
+    iv = normal_interval(ta.share() - tb.share(), _se(ta.residual() - tb.residual()), z, -1.0, 1.0)
+    return tuple(lines), iv.estimate, iv.low, iv.high
 
 
 def _seating(others: str | None, n: int) -> str:
