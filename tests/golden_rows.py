@@ -13,7 +13,7 @@ touching a value of the columns already kept: it refuses if any of them changed.
 
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
-one table, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
+one table, a search seat at a table with challenges and stacking, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
 players) and play-by-play traces (of a batch hand, a match hand and a tournament hand).
 """
 
@@ -61,6 +61,14 @@ seats = ["random", {strategy = "greedy", bluff_rate = 0.3, challenge_rate = 0.5}
          {strategy = "wild_saver", draw_before_wild = true}, "color_keeper", "aggressor",
          {strategy = "counter", bluff_rate = 0.2}, {strategy = "weights", w_copies = 1.5, bluff_rate = 0.1}]
 """
+SEARCH_TABLE = """name = "search_table"
+[table]
+players = 3
+[rules]
+stacking = "draw2_draw4"
+[bots]
+seats = [{strategy = "search", worlds = 2, rollouts = 2}, "counter", "greedy"]
+"""
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,7 @@ def cases() -> list[Case]:
     out += [
         Case("rotated_mixed", MIXED, ("--hands", "60", "--seed", "5", "--rotate-seats"), ("hand", "rotation")),
         Case("every_strategy", EVERY_STRATEGY, ("--hands", "200", "--seed", "3")),
+        Case("search_table", SEARCH_TABLE, ("--hands", "40", "--seed", "9")),
         Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
              ("match", "hand")),
         Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),
