@@ -34,7 +34,7 @@ KINDS: dict[str, tuple[str, ...]] = {
              "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips", "pair_stacking"),
-    "property": ("invariants", "house_invariants", "reproducibility", "search"),
+    "property": ("invariants", "house_invariants", "reproducibility", "search", "search_decisions"),
     "statistical": ("statistics", "house_statistics", "balance_triggers"),
     "golden": ("golden",),
     "e2e": ("cli", "search_studies", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",

@@ -77,7 +77,7 @@ from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PL
 from .effects import is_draw_card, penalty_of, put_down, uno_moment
 from .jump import jump_then_act
 from .setup import deal, reset, turn_first_card
-from .turns import Source, begin_turn, clear_pending, face_penalty, take_turn
+from .turns import ASK, Source, begin_turn, clear_pending, face_penalty, take_turn
 
 __all__ = ["begin_turn", "build_deck", "deal", "play_card", "play_hand", "play_multi", "put_down", "reset",
            "settle", "step", "stepper", "turn_first_card"]
@@ -207,11 +207,13 @@ def play_hand(st, P, rng, log, dealer):
         step(st, P, rng, log)
 
 
-def stepper(turn):
+def stepper(turn, answer):
     """The hand loop's step, with the seat to act taking its turn through
-    ``turn(st, P, rng, log, p, ctx)``: :data:`step` (every seat by its strategy) is made
-    here, the search's :data:`unosim.engine.search.searching_step` (some seats search) in
-    that module, so the engine never names the search that plays it out."""
+    ``turn(st, P, rng, log, p, ctx)`` and answering a pending draw as
+    ``answer(st, P, rng, log, ctx)`` says (:func:`face_pending`): :data:`step` (every seat
+    by its strategy) is made here, the search's :data:`unosim.engine.search.searching_step`
+    (some seats search) in that module, so the engine never names the search that plays
+    it out."""
 
     @jit(inline=True)
     def step(st, P, rng, log, ctx=None):
@@ -224,17 +226,32 @@ def stepper(turn):
             log_event(st, log, EV_STALL, 0, 0, 0)
             end_hand(st, log)
             return
-        p = st[S_CUR]
         if st[S_PENDING_KIND] >= 0:
-            k, source = face_penalty(st, P, rng, log)
-            if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
-                jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
-                return
-        else:
-            k, source = turn(st, P, rng, log, p, ctx)
+            face_pending(st, P, rng, log, answer(st, P, rng, log, ctx))
+            return
+        p = st[S_CUR]
+        k, source = turn(st, P, rng, log, p, ctx)
         put_move(st, P, rng, log, p, k, source)
 
     return step
+
+
+@jit(inline=True)
+def face_pending(st, P, rng, log, answer):
+    """The seat in S_CUR answers the pending draw (``answer``: :func:`unosim.engine.turns.face_penalty`'s)
+    and what it puts down, if anything, goes down."""
+    p = st[S_CUR]
+    k, source = face_penalty(st, P, rng, log, answer)
+    if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
+        jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
+        return
+    put_move(st, P, rng, log, p, k, source)
+
+
+@jit(inline=True)
+def own_answer(st, P, rng, log, ctx):
+    """The answer to a pending draw left to the seat's strategy (``ctx`` unused)."""
+    return ASK
 
 
 @jit(inline=True)
@@ -259,5 +276,5 @@ def put_move(st, P, rng, log, p, k, source):
 
 
 
-step = stepper(own_turn)
+step = stepper(own_turn, own_answer)
 """One move of the loop (R13 stall, a pending penalty, or a turn by the seat's strategy)."""

@@ -1,10 +1,12 @@
 """The ``search`` strategy: determinized Monte Carlo over the real engine.
 
-At each turn where a search seat has more than one option (a legal card kind, a Wild
-Draw Four bluff under R8, or a draw where R7 allows one; with ``colours = 1`` also each
-wild naming each colour, R9), it samples ``worlds`` deals of
-the cards it cannot see, plays each option out ``rollouts`` times per world with the real
-engine, and plays the option with the best mean outcome (``objective``): its side's win
+At each decision of a search seat with more than one option, it samples ``worlds`` deals
+of the cards it cannot see, plays each option out ``rollouts`` times per world with the
+real engine, and takes the option with the best mean outcome (``objective``).  Its
+decisions: the card in turn (a legal card kind, a Wild Draw Four bluff under R8, or a
+draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9);
+the answer to a pending draw (challenge it, R8; each kind it may stack, H1, H25; take
+it); and whether to play a card it just drew (R6 ``may``).  The outcome: its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
 wins, minus what its own hand gives the winner when it loses).  Perfect-information Monte
 Carlo: each sampled world is played as if it were the true deal.  It starts from what
@@ -28,14 +30,17 @@ The playouts: the search seat plays its ``rollout_bot`` (a strategy at its defau
 a whole bot with its own parameters) after the option, the other seats their own strategies, and the hand runs to its end
 under every rule the engine plays.  The same world and the same random stream serve
 every option (common random numbers), so options differ by the option alone.  Every
-decision other than the card (the colour unless ``colours``, stack, challenge, drawn
-card, jump-in, swap target, multi-play) is the rollout bot's, in the game as in the
-playouts.
+other decision (the colour unless ``colours``, jump-in, swap or giveaway target, how many
+cards a multi-play puts down, a take-back's replacement) is the rollout bot's, in the
+game as in the playouts.  A challenge is judged in worlds whose Wild Draw Four is a
+bluff or not by the hand its player is dealt there (:func:`world_bluff`): a uniform deal
+knows nothing of why the card was played.
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot, code and parameters (:func:`unosim.engine.search_batch.split_params`), and the
 seats that search are listed in a context array ``ctx`` passed to the hand loop's step
-made with :func:`searched_turn` for the turn (:data:`searching_step`, from the engine's
+made with :func:`searched_turn` for the turn and :func:`searched_answer` for a pending
+draw (:data:`searching_step`, from the engine's
 :func:`unosim.engine.hand.stepper`, wrapped by :func:`search_step`, which first brings
 the void limits kept in the same context up to date); the playouts call the engine's
 plain :func:`unosim.engine.hand.step`, so they never search in turn.  The search's
@@ -49,23 +54,25 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.bots import policy
-from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view
+from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view, stack_copies
 from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (EV_PLAY, LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_DISC0, S_DONE,
-    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
+from unosim.kernel.layout import (EV_PLAY, LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0,
+    S_DONE, S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
     S_SWAPS, S_TOP, S_WINNER)
-from unosim.kernel.moves import wild_allowed
+from unosim.kernel.moves import group_answers, wild_allowed
 from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
-from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
-from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn
+from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD, WILD_DRAW4
+from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn, Stacking
 from unosim.rules.params import (MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH,
-    P_MULTI_PLAY, P_PLAY_DRAWN, P_TEAMS, P_VOLUNTARY_DRAW)
+    P_MULTI_PLAY, P_PLAY_DRAWN, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW)
 from .effects import put_down_naming
-from .hand import put_move, settle, step, stepper
-from .turns import Source, open_turn, turn_with
-from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
+from .hand import face_pending, put_move, settle, step, stepper
+from .turns import (ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn,
+    turn_with)
+from .worlds import (N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool,
+    world_bluff)
 
 # ctx: the search table's context, one int64 array
 C_SEED = 0       # the hand's search stream (uint64 bits)
@@ -83,6 +90,9 @@ C_LEN = C_VLIM0 + MAX_PLAYERS * N_GROUPS
 
 OBJ_HANDS = 0
 OBJ_POINTS = 1
+TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
+ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
+DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play)
 MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS  # the candidate kinds, a bluff, a draw, each wild naming each colour
 NAMED = N_KINDS
 """An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
@@ -127,6 +137,25 @@ def named_options(st, P, opt, n):
     return m
 
 
+@jit()
+def answer_options(st, P, p, opt):
+    """Seat p's answers to the pending draw it faces, into ``opt``: challenge it (R8), each
+    kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
+    group too), take it (``DRAW``).  Returns how many."""
+    n = 0
+    if may_challenge(st):
+        opt[n] = CHALLENGE
+        n += 1
+    if rule(st, P_STACKING) != Stacking.none:
+        for i in range(len(STACK_KINDS)):
+            k = STACK_KINDS[i]
+            if stack_copies(st, P, p, k) > 0 or group_answers(st, P, p, k):
+                opt[n] = k
+                n += 1
+    opt[n] = DRAW
+    return n + 1
+
+
 @jit(inline=True)
 def play_named(st, P, rng, log, p, k, named):
     """Seat p puts the wild k down from its hand naming colour ``named``, and everything
@@ -136,8 +165,17 @@ def play_named(st, P, rng, log, p, k, named):
 
 
 @jit(inline=True)
-def play_option(w, P, rng, log, p, o):
-    """Option o of :func:`options` (or :func:`named_options`) played in turn by seat p."""
+def play_option(w, P, rng, log, p, o, kind, card):
+    """Option o of a decision of ``kind`` played by seat p: a card in turn (:func:`options`,
+    :func:`named_options`), an answer to a pending draw (:func:`answer_options`), the drawn
+    ``card`` kept or played."""
+    if kind == ANSWER:
+        face_pending(w, P, rng, log, o)
+        return
+    if kind == DRAWN:
+        k, source = after_draw(w, P, rng, log, p, card, o)
+        put_move(w, P, rng, log, p, k, source)
+        return
     if o >= NAMED:
         k, _ = turn_with(w, P, rng, log, p, o % NAMED)
         play_named(w, P, rng, log, p, k, o // NAMED - 1)
@@ -254,11 +292,35 @@ def decide(st, P, log, p, ctx):
     asked (its turn opened).  Reads ``st`` only through what p knows (module doc)."""
     opt = np.empty(MAX_OPTIONS, np.int64)
     n_opt = options(st, P, p, opt)
-    c = C_SEAT0 + p * C_STRIDE
-    if ctx[c + 6] != 0:
+    if ctx[C_SEAT0 + p * C_STRIDE + 6] != 0:
         n_opt = named_options(st, P, opt, n_opt)
     if n_opt == 1:
         return opt[0]
+    return opt[search_among(st, P, log, p, ctx, opt, n_opt, TURN, -1)]
+
+
+@jit()
+def decide_answer(st, P, log, p, ctx):
+    """Search seat p's answer to the pending draw it faces (:func:`answer_options`)."""
+    opt = np.empty(MAX_OPTIONS, np.int64)
+    n_opt = answer_options(st, P, p, opt)
+    if n_opt == 1:
+        return opt[0]
+    return opt[search_among(st, P, log, p, ctx, opt, n_opt, ANSWER, -1)]
+
+
+@jit()
+def decide_drawn(st, P, log, p, ctx, card):
+    """Whether search seat p plays the card it just drew (1) or keeps it (0), R6 ``may``."""
+    opt = np.arange(2)
+    return opt[search_among(st, P, log, p, ctx, opt, 2, DRAWN, card)]
+
+
+@jit()
+def search_among(st, P, log, p, ctx, opt, n_opt, kind, card):
+    """The index in ``opt`` of the option of a decision of ``kind`` search seat p takes,
+    on its budget in ``ctx`` and the decision's own stream."""
+    c = C_SEAT0 + p * C_STRIDE
     worlds = ctx[c + 1]
     rollouts = ctx[c + 2]
     objective = ctx[c + 3]
@@ -273,12 +335,28 @@ def decide(st, P, log, p, ctx):
     caps = work[5]
     for i in range(MAX_PLAYERS * N_GROUPS):
         caps[i] = ctx[C_VLIM0 + i]
-    return opt[search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed, voids)]
+    return search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed,
+                          voids)
+
+
+@jit(inline=True)
+def own_choice(st, P, rng, p, kind, card):
+    """What the rollout bot would decide (a card, an answer, 1 to play the drawn card)."""
+    if kind == TURN:
+        return policy.choose_play(st, P, rng, p)
+    if kind == DRAWN:
+        return 1 if policy.play_drawn(st, P, rng, p, card) else 0
+    if may_challenge(st) and policy.challenge(st, P, rng, p):
+        return CHALLENGE
+    if rule(st, P_STACKING) != Stacking.none:
+        return max(policy.choose_stack(st, P, rng, p), DRAW)
+    return DRAW
 
 
 @jit()
-def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective, margin, seed, voids):
-    """The index in ``opt`` of the option :func:`decide` plays, on the decision's arrays
+def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed, voids):
+    """The index in ``opt`` of the option of a decision of ``kind`` (about the drawn
+    ``card``) that seat p takes, on the decision's arrays
     ``work`` (the unknown pool, the sampled world, the playout's state, two random states,
     the void limits and :func:`sample_world_within`'s scratch), which its caller holds
     (unosim/kernel/borrow.py); ``voids``: deal worlds within the limits."""
@@ -289,7 +367,7 @@ def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective,
     rng_r = address(work[4])
     # the rollout bot's own choice (its ties from the search's stream, not the game's)
     rng_w[0] = stream_start(seed, 0, 0)
-    own = policy.choose_play(st, P, rng_w, p)
+    own = own_choice(st, P, rng_w, p, kind, card)
     j0 = 0
     for j in range(n_opt):
         if opt[j] == own:
@@ -307,12 +385,14 @@ def search_options(work, st, P, log, p, opt, n_opt, worlds, rollouts, objective,
             sample_world_within(st, p, pool, m, rng_w, base, work[5], work[6])
         else:
             sample_world(st, p, pool, m, rng_w, base)
+        if kind == ANSWER and may_challenge(st):
+            world_bluff(base)
         for ri in range(rollouts):
             start = stream_start(seed, wi + 1, ri)
             for j in range(n_opt):
                 restore(base, w, n)
                 rng_r[0] = start
-                play_option(w, P, rng_r, log, p, opt[j])
+                play_option(w, P, rng_r, log, p, opt[j], kind, card)
                 while w[S_DONE] == 0:
                     step(w, P, rng_r, log)
                 value[j] = outcome(w, P, p, objective)
@@ -355,13 +435,15 @@ def choose(gain, gain2, n_opt, j0, margin):
 @jit(inline=True)
 def searched_turn(st, P, rng, log, p, ctx):
     """:func:`unosim.engine.turns.take_turn` at a table with search seats: a search seat
-    chooses its card by :func:`decide`, every other seat as usual.  Where seats use voids,
-    the limits are brought up to date before the choice and a draw is noted."""
+    chooses its card by :func:`decide`, and whether to play a card it drew by
+    :func:`decide_drawn`; every other seat as usual.  Where seats use voids, the limits
+    are brought up to date before the choice and a draw is noted."""
     open_turn(st, P, rng, log, p)
     track = ctx[C_TRACK] != 0
     if track:
         voids_sync(st, P, ctx)
-    if ctx[C_SEAT0 + p * C_STRIDE] != 0:
+    searches = ctx[C_SEAT0 + p * C_STRIDE] != 0
+    if searches:
         k = decide(st, P, log, p, ctx)
     else:
         k = policy.choose_play(st, P, rng, p)
@@ -369,15 +451,30 @@ def searched_turn(st, P, rng, log, p, ctx):
         kk, _ = turn_with(st, P, rng, log, p, k % NAMED)
         play_named(st, P, rng, log, p, kk, k // NAMED - 1)
         return -1, Source.none
-    if not track or k >= 0:
-        return turn_with(st, P, rng, log, p, k)
+    if k >= 0:
+        return k, Source.hand
     c = st[S_COLOR]
     top = st[S_TOP]
     wok = wild_allowed(st, P, p, 1)
     hs = st[S_HS0 + p]
-    kk, source = turn_with(st, P, rng, log, p, k)
-    note_draw(st, P, ctx, p, c, top, wok, hs, source)
+    drawn = draw_in_turn(st, P, rng, log, p)
+    play = ASK
+    if searches and drawn_choice(st, P, p, drawn):
+        play = decide_drawn(st, P, log, p, ctx, drawn)
+    kk, source = after_draw(st, P, rng, log, p, drawn, play)
+    if track:
+        note_draw(st, P, ctx, p, c, top, wok, hs, source)
     return kk, source
+
+
+@jit(inline=True)
+def searched_answer(st, P, rng, log, ctx):
+    """The answer to a pending draw at a table with search seats: a search seat's by
+    :func:`decide_answer`, every other seat's by its strategy."""
+    v = st[S_CUR]
+    if ctx[C_SEAT0 + v * C_STRIDE] != 0:
+        return decide_answer(st, P, log, v, ctx)
+    return ASK
 
 
 @jit(inline=True)
@@ -390,8 +487,9 @@ def search_step(st, P, rng, log, ctx):
     searching_step(st, P, rng, log, ctx)
 
 
-searching_step = stepper(searched_turn)
-""":func:`unosim.engine.hand.step`'s loop with :func:`searched_turn` for the turn: the
+searching_step = stepper(searched_turn, searched_answer)
+""":func:`unosim.engine.hand.step`'s loop with :func:`searched_turn` for the turn and
+:func:`searched_answer` for a pending draw: the
 calls with a context (a table with search seats).  A dispatcher of its own, not the
 playouts' ``step``: numba types a call to a dispatcher that is compiling as a recursive
 call, and the program would then lack the plain code the playouts run."""
@@ -401,20 +499,26 @@ call, and the program would then lack the plain code the playouts run."""
 
 
 @jit()
-def choice_at(st, P, ctx, p, seed):
-    """What search seat p of ``ctx`` would play in state ``st`` (its turn opened), with the
-    search stream ``seed``; ``st`` is left as it was (the void limits in ``ctx`` are
-    brought up to ``st`` first)."""
+def choice_at(st, P, ctx, p, seed, kind=TURN, card=-1):
+    """What search seat p of ``ctx`` would decide in state ``st`` with the search stream
+    ``seed``: a decision of ``kind`` (the card in turn, its turn opened; the answer to the
+    pending draw it faces; 1 to play the ``card`` it just drew, 0 to keep it); ``st`` is
+    left as it was (the void limits in ``ctx`` are brought up to ``st`` first)."""
     ctx[C_SEED] = seed
     ctx[C_DECISIONS] = 0
     if ctx[C_TRACK] != 0:
         voids_sync(st, P, ctx)
-    return _choice(np.zeros((0, LOG_WIDTH), np.int64), st, P, ctx, p)
+    return _choice(np.zeros((0, LOG_WIDTH), np.int64), st, P, ctx, p, kind, card)
 
 
 @jit()
-def _choice(log, st, P, ctx, p):
-    return decide(address(st), address(P), address(log), p, address(ctx))
+def _choice(log, st, P, ctx, p, kind, card):
+    s, q, g, c = address(st), address(P), address(log), address(ctx)
+    if kind == ANSWER:
+        return decide_answer(s, q, g, p, c)
+    if kind == DRAWN:
+        return decide_drawn(s, q, g, p, c, card)
+    return decide(s, q, g, p, c)
 
 
 @jit()
@@ -425,7 +529,7 @@ def step_at(st, P, rng, log, ctx):
     search_step(address(st), address(P), address(rng), address(log), address(ctx))
 
 
-__all__ = ["C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "MAX_OPTIONS", "N_GROUPS", "NAMED",
-           "choice_at", "decide", "group_colour", "group_rank", "named_options", "note_draw", "options", "outcome",
-           "sample_world", "sample_world_within", "search_step", "searched_turn", "searching_step", "step_at",
-           "unknown_pool", "voids_sync"]
+__all__ = ["ANSWER", "C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "DRAWN", "MAX_OPTIONS",
+           "N_GROUPS", "NAMED", "TURN", "answer_options", "choice_at", "decide", "group_colour", "group_rank",
+           "named_options", "note_draw", "options", "outcome", "sample_world", "sample_world_within", "search_step",
+           "searched_turn", "searching_step", "step_at", "unknown_pool", "voids_sync"]

@@ -23,6 +23,13 @@ from unosim.rules.params import (P_BLUFF_PENALTY, P_CHALLENGE, P_CHALLENGE_EXTRA
     P_WILD_DRAW4)
 from .effects import other_draws_two, put_down
 
+ASK = -3
+"""A decision left to the seat's strategy (:func:`face_penalty`, :func:`after_draw`)."""
+CHALLENGE = -2
+"""Facing a Wild Draw Four: challenge it (R8)."""
+DRAW = -1
+"""Facing a pending draw: take it (neither challenge nor stack)."""
+
 Source = namedtuple("Source", ["none", "hand", "drawn", "stack", "replacement"])(*range(5))
 """Where the card a move puts down comes from: no card (drew and kept, or passed), the
 hand in turn, the card just drawn (R6, H3), the hand onto a pending draw card (H1), or a
@@ -108,6 +115,13 @@ def turn_with(st, P, rng, log, p, k):
     :func:`take_turn` returns it; a search seat's playouts start here (unosim.engine.search)."""
     if k >= 0:
         return k, Source.hand
+    return after_draw(st, P, rng, log, p, draw_in_turn(st, P, rng, log, p), ASK)
+
+
+@jit(inline=True)
+def draw_in_turn(st, P, rng, log, p):
+    """p chose to draw (R7 counts it as voluntary when it held a legal card): one card
+    (R6), or until a legal one shows (H3).  Returns the card drawn last, -1 if none."""
     if policy.may_draw_holding(st, P, p) and holds_legal(st, P, p):  # R7: the strategy chose to draw
         st[S_VOL_DRAWS] += 1
     if rule(st, P_DRAW) == Draw.until_playable:  # H3: draw until a legal card shows, then play it
@@ -121,35 +135,58 @@ def turn_with(st, P, rng, log, p, k):
                 break
         if got > st[S_MAX_DRAW]:  # the turn's draws count as one draw "at once"
             st[S_MAX_DRAW] = got
-        if c >= 0:
+        return c
+    c = draw_card(st, rng, log, p, DR_TURN)
+    if c >= 0 and st[S_MAX_DRAW] < 1:
+        st[S_MAX_DRAW] = 1
+    return c
+
+
+@jit(inline=True)
+def drawn_choice(st, P, p, c):
+    """Is playing the card c p just drew its own choice (R6 ``may``, the card playable, one
+    card drawn: H3 plays it)?  Then :func:`after_draw`'s ``play`` decides."""
+    return (c >= 0 and rule(st, P_DRAW) != Draw.until_playable and rule(st, P_PLAY_DRAWN) == PlayDrawn.may
+            and drawn_playable(st, P, p, c))
+
+
+@jit(inline=True)
+def after_draw(st, P, rng, log, p, c, play):
+    """The end of p's turn after it drew c (-1: the pile gave nothing): c played (H3; R6
+    ``must``; ``may`` when ``play`` is 1, or when its strategy wants it for ``ASK``), or
+    kept, or a pass.  Returns what :func:`take_turn` returns."""
+    if c >= 0:
+        if rule(st, P_DRAW) == Draw.until_playable:
             return c, Source.drawn
-    else:
-        c = draw_card(st, rng, log, p, DR_TURN)
-        if c >= 0:
-            if st[S_MAX_DRAW] < 1:
-                st[S_MAX_DRAW] = 1
-            mode = rule(st, P_PLAY_DRAWN)
-            if (mode != PlayDrawn.never and drawn_playable(st, P, p, c)
-                    and (mode == PlayDrawn.must or policy.play_drawn(st, P, rng, p, c))):
-                return c, Source.drawn
-            log_event(st, log, EV_KEEP, p, c, 0)
-            st[S_CUR] = next_seat(st, p)
-            return -1, Source.none
+        mode = rule(st, P_PLAY_DRAWN)
+        if (mode != PlayDrawn.never and drawn_playable(st, P, p, c)
+                and (mode == PlayDrawn.must or (policy.play_drawn(st, P, rng, p, c) if play == ASK else play == 1))):
+            return c, Source.drawn
+        log_event(st, log, EV_KEEP, p, c, 0)
+        st[S_CUR] = next_seat(st, p)
+        return -1, Source.none
     log_event(st, log, EV_PASS, p, 0, 0)
     st[S_CUR] = next_seat(st, p)
     return -1, Source.none
 
 
+@jit(inline=True)
+def may_challenge(st):
+    """R8: the pending draw is a lone Wild Draw Four under ``restricted`` with challenges on."""
+    return (st[S_PENDING_KIND] == WILD_DRAW4 and st[S_STACK_LEN] == 1
+            and rule(st, P_WILD_DRAW4) == WildDraw4.restricted and rule(st, P_CHALLENGE) != 0)
+
+
 @jit()
-def face_penalty(st, P, rng, log):
+def face_penalty(st, P, rng, log, answer):
     """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
-    the card to stack, the turn already begun), or draw it.  Returns (card, source): the
-    card to stack (``Source.stack``), a proven bluffer's replacement card, already down
-    (``Source.replacement``, H22), or (-1, ``Source.none``)."""
+    the card to stack, the turn already begun), or draw it; ``answer`` says which
+    (``CHALLENGE``, a card kind to stack, ``DRAW``: a search seat's choice, legal by
+    :func:`unosim.engine.search.answer_options`) or ``ASK``s its strategy.  Returns
+    (card, source): the card to stack (``Source.stack``), a proven bluffer's replacement
+    card, already down (``Source.replacement``, H22), or (-1, ``Source.none``)."""
     v = st[S_CUR]
-    pk = st[S_PENDING_KIND]
-    if (pk == WILD_DRAW4 and st[S_STACK_LEN] == 1 and rule(st, P_WILD_DRAW4) == WildDraw4.restricted
-            and rule(st, P_CHALLENGE) != 0 and policy.challenge(st, P, rng, v)):
+    if may_challenge(st) and (policy.challenge(st, P, rng, v) if answer == ASK else answer == CHALLENGE):
         st[S_CHALLENGES] += 1
         b = st[S_BLUFFER]
         proven = st[S_BLUFF]
@@ -175,7 +212,7 @@ def face_penalty(st, P, rng, log):
             st[S_CUR] = next_seat(st, v)
         return -1, Source.none
     if rule(st, P_STACKING) != Stacking.none:
-        k = policy.choose_stack(st, P, rng, v)
+        k = policy.choose_stack(st, P, rng, v) if answer == ASK else max(answer, DRAW)
         if k >= 0:
             begin_turn(st, P, rng, log, v)
             return k, Source.stack

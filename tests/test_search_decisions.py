@@ -1,0 +1,197 @@
+"""The search player's decisions beyond the card in turn (unosim.engine.search): the answer
+to a pending draw (challenge it, R8; stack on it, H1, H25; or take it) and whether to play
+the card it just drew (R6 ``may``).  Each is searched as the card is, never reads a hidden
+card (the true bluff mark included), and is the decision the hand then takes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from unosim.engine import search, turns, worlds
+from unosim.kernel import layout as L
+from unosim.kernel.moves import color_count
+from unosim.rules import cards
+from unosim.rules.bundled import bundled_configs
+from unosim.rules.config import load_config
+from unosim.rules.params import MAX_CARDS
+from unosim.scenario import Scenario, first_turn
+
+from test_search import TINY, permuted, table
+
+CONFIGS = sorted(bundled_configs().items())
+SEAT = {"strategy": "search", "worlds": 4, "rollouts": 2, "margin": 0.0}
+"""A search seat that takes the best mean however small the gain, so its choices vary."""
+
+
+def answers(hand: str, pending: str, **rules) -> list[str]:
+    """Seat 0's answer options after seat 1 plays ``pending`` on R5 (2 players)."""
+    sc = Scenario.build({0: hand, 1: f"{pending} R1 G2 B3"}, "R5", cur=1, players=2, seats=[TINY, "counter"],
+                        **rules)
+    sc.play(1, pending)
+    o = np.zeros(search.MAX_OPTIONS, np.int64)
+    n = search.answer_options(sc.st, sc.P, 0, o)
+    names = {turns.CHALLENGE: "challenge", turns.DRAW: "draw"}
+    return [names.get(int(k)) or cards.name(int(k)) for k in o[:n]]
+
+
+def test_answer_options_follow_the_rules():
+    """R8: a lone Wild Draw Four under ``restricted`` may be challenged; H1: the kinds held
+    that may stack; H7: never a wild as the last card; the draw is always an answer."""
+    assert answers("G7 Y8", "W+4") == ["challenge", "draw"]
+    assert answers("G7 Y8", "W+4", challenge=False) == ["draw"]
+    assert answers("G7 Y8", "W+4", wild_draw4="free") == ["draw"]
+    assert answers("G+2 W+4 Y8", "W+4", stacking="draw2_draw4") == ["challenge", "W+4", "draw"]
+    assert answers("G+2 W+4 Y8", "W+4", stacking="all") == ["challenge", "G+2", "W+4", "draw"]
+    assert answers("G+2 B+2 Y8", "R+2", stacking="draw2") == ["G+2", "B+2", "draw"]
+    assert answers("G+2 Y8", "R+2") == ["draw"]
+    assert answers("W+4", "R+2", stacking="draw2_draw4", wild_last=False) == ["draw"]  # H7
+    assert answers("G+2 Y8", "W+4", stacking="amount") == ["challenge", "draw"]  # H25 without H6: draw2_draw4
+    assert answers("G+2 G+2 Y8", "W+4", stacking="amount", multi_play="identical") == ["challenge", "G+2", "draw"]
+
+
+def test_a_world_marks_the_bluff_by_its_sampled_hand():
+    """R8 in a sampled world: the Wild Draw Four is a bluff when the hand its player is dealt
+    there holds the colour that was in force; the true mark is never copied.  Seat 1 bluffed
+    on R5 (it held R1); across worlds its sampled hand sometimes holds red, sometimes not."""
+    sc = Scenario.build({0: "G7 Y8 B9", 1: "W+4 R1 G2 B3"}, "R5", cur=1, players=2, seats=[TINY, "counter"],
+                        draw="G1 G3 B1 B2 Y1 Y2 Y3 R2 R3")
+    sc.play(1, "W+4")
+    assert sc[L.S_BLUFF] == 1 and sc[L.S_PREV_COLOR] == 0
+    pool = np.zeros(MAX_CARDS, np.int64)
+    m = search.unknown_pool(sc.st, sc.P, 0, pool)
+    marks = set()
+    for seed in range(1, 40):
+        w = np.zeros(L.N_STATE, np.int64)
+        search.sample_world(sc.st, 0, pool, m, np.array([seed], np.uint64), w)
+        assert w[L.S_BLUFF] == 0  # a world starts unmarked ...
+        worlds.world_bluff(w)
+        held = color_count(w, 1, 0) > 0  # ... and is marked by the red its player holds there
+        assert w[L.S_BLUFF] == int(held)
+        marks.add(int(held))
+    assert marks == {0, 1}
+
+
+def pending_positions(cfg, P, seed, count, *, drawn=False):
+    """States of hands of cfg reached by the table's bots where seat 0 must answer a pending
+    draw with 2+ options (``drawn``: where seat 0 has just drawn a card it may play or keep,
+    R6 ``may``), with the card drawn (-1 for an answer)."""
+    idle = np.zeros(search.C_LEN, np.int64)
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    o = np.zeros(search.MAX_OPTIONS, np.int64)
+    found = []
+    for h in range(400 * count):
+        st = first_turn(cfg, seed * 1000 + h, dealer=h % cfg.players)
+        r = np.array([seed * 7919 + h], np.uint64)
+        for _ in range(200):
+            if st[L.S_DONE] or len(found) == count:
+                break
+            if st[L.S_CUR] == 0 and not drawn and st[L.S_PENDING_KIND] >= 0:
+                if search.answer_options(st, P, 0, o) >= 2:
+                    found.append((st.copy(), -1))
+                    break
+            if st[L.S_CUR] == 0 and drawn and st[L.S_PENDING_KIND] < 0 and st[L.S_NDRAW] > 0:
+                after = st.copy()
+                c = int(after[L.S_DRAW0 + after[L.S_NDRAW] - 1])  # what the draw would give (kernel.piles.draw_card)
+                after[L.S_NDRAW] -= 1
+                after[L.S_HAND0 + c] += 1
+                after[L.S_HS0] += 1
+                after[L.S_DRAWN] += 1
+                if turns.drawn_choice(after, P, 0, c):
+                    found.append((after, c))
+                    break
+            search.step_at(st, P, r, log, idle)
+        if len(found) == count:
+            break
+    return found
+
+
+def flip_bluff(st, rng):
+    """The true bluff mark is hidden too: any value, the search must not care."""
+    st = st.copy()
+    st[L.S_BLUFF] = int(rng.integers(0, 2))
+    return st
+
+
+ANSWER_CONFIGS = [(n, p) for n, p in CONFIGS if n in ("standard", "stacking", "pair_stacking", "take_back",
+                                                      "challenge_skip", "house_favourites", "teams", "amounts")]
+
+
+@pytest.mark.parametrize("name, path", ANSWER_CONFIGS, ids=[n for n, _ in ANSWER_CONFIGS])
+def test_no_peeking_in_an_answer(name, path):
+    """Permuting the hidden cards (and the true bluff mark) never changes the answer to a
+    pending draw, under every bundled config where an answer is a choice."""
+    cfg, P, ctx = table(load_config(path))
+    ctx[search.C_SEAT0 + 4] = 0  # margin 0: the best mean, so the choice is as sensitive as it can be
+    rng = np.random.default_rng(len(name))
+    found = pending_positions(cfg, P, seed=len(name), count=5)
+    assert len(found) >= 3, "too few positions with an answer to choose: the property was hardly exercised"
+    for st, _ in found:
+        before = st.copy()
+        seed = int(rng.integers(1, 2**62))
+        choice = search.choice_at(st, P, ctx.copy(), 0, seed, search.ANSWER)
+        assert (st == before).all()
+        for _ in range(3):
+            other = flip_bluff(permuted(st, rng), rng)
+            assert search.choice_at(other, P, ctx.copy(), 0, seed, search.ANSWER) == choice
+
+
+DRAWN_CONFIGS = [(n, p) for n, p in CONFIGS if n in ("standard", "seven_o", "jump_in", "teams", "multi_play")]
+
+
+@pytest.mark.parametrize("name, path", DRAWN_CONFIGS, ids=[n for n, _ in DRAWN_CONFIGS])
+def test_no_peeking_on_a_drawn_card(name, path):
+    """Permuting the hidden cards never changes whether the card just drawn is played."""
+    cfg, P, ctx = table(load_config(path))
+    ctx[search.C_SEAT0 + 4] = 0
+    rng = np.random.default_rng(len(name))
+    found = pending_positions(cfg, P, seed=len(name), count=5, drawn=True)
+    assert len(found) >= 3
+    for st, c in found:
+        seed = int(rng.integers(1, 2**62))
+        choice = search.choice_at(st, P, ctx.copy(), 0, seed, search.DRAWN, c)
+        assert choice in (0, 1)
+        for _ in range(3):
+            assert search.choice_at(permuted(st, rng), P, ctx.copy(), 0, seed, search.DRAWN, c) == choice
+
+
+def test_a_searched_answer_is_the_answer_taken():
+    """H1: facing a Draw Two with a Draw Two in hand, the search seat stacks or draws as
+    :func:`search.choice_at` says, and over a dozen deals both happen (margin 0)."""
+    taken = set()
+    for seed in range(1, 13):
+        sc = Scenario.build({0: "G+2 Y8 B9 G4", 1: "R+2 R1 G2 B3 Y5"}, "R5", cur=1, players=2,
+                            seats=[SEAT, "counter"], stacking="draw2", draw="G1 G3 B1 B2 Y1 Y2 Y3 R2 R3 R4", seed=seed)
+        sc.play(1, "R+2")
+        choice = search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 0, seed, search.ANSWER)
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        if choice == turns.DRAW:
+            assert sc.count(0) == 6 and sc.top == "R+2"
+        else:
+            assert choice == cards.parse("G+2") and sc.top == "G+2" and sc.count(0) == 3
+        taken.add(int(choice))
+    assert len(taken) == 2
+
+
+def test_a_searched_drawn_card_is_the_card_played_or_kept():
+    """R6 ``may``: seat 0 holds nothing legal on R5 and draws R7; it plays or keeps it as
+    :func:`search.choice_at` says for the state after the draw."""
+    for seed in range(1, 9):
+        sc = Scenario.build({0: "G8 Y8 B9", 1: "R1 G2 B3 Y5"}, "R5", players=2, seats=[SEAT, "counter"],
+                            voluntary_draw=False, draw="R7 G1 G3 B1 B2 Y1 Y2 Y3", seed=seed)
+        after = sc.st.copy()
+        after[L.S_TURNS] += 1  # the turn opened (R13's count) ...
+        after[L.S_NDRAW] -= 1  # ... and R7 came from the pile (kernel.piles.draw_card)
+        r7 = cards.parse("R7")
+        after[L.S_HAND0 + r7] += 1
+        after[L.S_HS0] += 1
+        after[L.S_DRAWN] += 1
+        after[L.S_MAX_DRAW] = max(after[L.S_MAX_DRAW], 1)
+        choice = search.choice_at(after, sc.P, sc.ctx.copy(), 0, seed, search.DRAWN, r7)
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert (sc.top, sc.count(0)) == (("R7", 3) if choice == 1 else ("R5", 4))
