@@ -13,7 +13,7 @@ touching a value of the columns already kept: it refuses if any of them changed.
 
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
-one table, a search seat at a table with challenges and stacking, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
+one table, a search seat at a table with challenges and stacking and at one with swaps and giveaways, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
 players) and play-by-play traces (of a batch hand, a match hand and a tournament hand).
 """
 
@@ -69,6 +69,15 @@ stacking = "draw2_draw4"
 [bots]
 seats = [{strategy = "search", worlds = 2, rollouts = 2}, "counter", "greedy"]
 """
+SEARCH_SWAPS = """name = "search_swaps"
+[table]
+players = 4
+[rules]
+seven_o = true
+red_zero = "giveaway"
+[bots]
+seats = [{strategy = "search", worlds = 2, rollouts = 2}, "counter", "greedy", "counter"]
+"""
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,7 @@ def cases() -> list[Case]:
         Case("rotated_mixed", MIXED, ("--hands", "60", "--seed", "5", "--rotate-seats"), ("hand", "rotation")),
         Case("every_strategy", EVERY_STRATEGY, ("--hands", "200", "--seed", "3")),
         Case("search_table", SEARCH_TABLE, ("--hands", "40", "--seed", "9")),
+        Case("search_swaps", SEARCH_SWAPS, ("--hands", "40", "--seed", "9")),
         Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
              ("match", "hand")),
         Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),
