@@ -76,7 +76,7 @@ players = 4
 seven_o = true
 red_zero = "giveaway"
 [bots]
-seats = [{strategy = "search", worlds = 2, rollouts = 2}, "counter", "greedy", "counter"]
+seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter", "greedy", "counter"]
 """
 
 
