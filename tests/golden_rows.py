@@ -13,7 +13,8 @@ touching a value of the columns already kept: it refuses if any of them changed.
 
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
-one table, a search seat at a table with challenges and stacking and at one with swaps and giveaways, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
+one table, a search seat at a table with challenges and stacking and at one with swaps and
+giveaways, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
 players) and play-by-play traces (of a batch hand, a match hand and a tournament hand).
 """
 

@@ -195,3 +195,66 @@ def test_a_searched_drawn_card_is_the_card_played_or_kept():
         sc.ctx[search.C_DECISIONS] = 0
         sc.step()
         assert (sc.top, sc.count(0)) == (("R7", 3) if choice == 1 else ("R5", 4))
+
+
+def targets(hand: str, players: int = 4, **rules) -> list[str]:
+    """Seat 0's options in turn on R5 with a tiny search seat, a target written ``>q``."""
+    hands = {0: hand} | {q: "G1 G2 B3" for q in range(1, players)}
+    sc = Scenario.build(hands, "R5", players=players, seats=[TINY] + ["counter"] * (players - 1), **rules)
+    o = np.zeros(search.MAX_OPTIONS, np.int64)
+    n = search.target_options(sc.st, sc.P, 0, o, search.options(sc.st, sc.P, 0, o))
+    return [("draw" if k < 0 else cards.name(int(k) % search.TARGETED)
+             + ("" if k < search.TARGETED else f">{int(k) // search.TARGETED - 1}")) for k in o[:n]]
+
+
+def test_target_options_follow_the_rules():
+    """H4: a 7 under ``seven_o`` also comes swapping with each opponent still in the hand; H5:
+    the red 0 under ``giveaway`` giving to each; H12: a partner is no opponent; with one
+    opponent there is nothing to choose."""
+    assert targets("R7 G3", seven_o=True) == ["R7", "draw", "R7>1", "R7>2", "R7>3"]
+    assert targets("R7 G3") == ["R7", "draw"]
+    assert targets("R7 G3", players=2, seven_o=True) == ["R7", "draw"]
+    assert targets("R7 G3", seven_o=True, teams=2) == ["R7", "draw", "R7>1", "R7>3"]
+    assert targets("R0 R8", red_zero="giveaway") == ["R0", "R8", "draw", "R0>1", "R0>2", "R0>3"]
+    assert targets("R0 R8", red_zero="draw10") == ["R0", "R8", "draw"]
+
+
+def test_a_searched_swap_goes_to_the_opponent_chosen():
+    """H4: the search seat's 7 swaps with the opponent its option names (or, for the plain
+    7, its rollout bot's), as :func:`search.choice_at` says; over a dozen deals at margin 0
+    more than one target is chosen."""
+    chosen = set()
+    for seed in range(1, 13):
+        hands = {0: "R7 G3 B4 Y6 Y9", 1: "G1 G2", 2: "B1 B2 B3 Y1 Y2 Y3", 3: "G5 G6 G7 G8"}
+        sc = Scenario.build(hands, "R5", players=4, seats=[SEAT, "counter", "counter", "counter"],
+                            voluntary_draw=False, seven_o=True, draw="R1 R2 R3 R4 G9 B9 Y8 Y7 B8 B7", seed=seed)
+        choice = int(search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 0, seed))
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert sc.top == "R7" and sc[L.S_SWAPS] == 1 and sc[L.S_TARGET] == 0
+        if choice >= search.TARGETED:
+            q = choice // search.TARGETED - 1
+            assert choice % search.TARGETED == cards.parse("R7")
+            assert sc.count(q) == 4 and sc.count(0) == len(hands[q].split())
+            chosen.add(q)
+        else:
+            assert choice == cards.parse("R7")
+            assert sc.count(0) == 2  # counter swaps with the fewest cards: seat 1
+            chosen.add(1)
+    assert len(chosen) > 1
+
+
+def test_a_target_never_outlives_its_play():
+    """H2 with H4: seat 0's 7 aimed at seat 3 is jumped on by seat 2's identical 7 (seat 1,
+    next to act, may not jump), whose swap is seat 2's own choice; the target is gone once
+    the play is over."""
+    from unosim.engine.search import play_targeted
+
+    hands = {0: "R7 G3 B4", 1: "B1 B2 B3 Y1 Y2", 2: "R7 G1 G2 G4", 3: "G5 G6 G7"}
+    sc = Scenario.build(hands, "R5", players=4, seats=[TINY, "counter", "random", "counter"], seven_o=True,
+                        jump_in="all", draw="R1 R2 R3 R4 G9 B9")
+    play_targeted(sc.st, sc.P, sc.rng, sc.log, 0, cards.parse("R7") + search.TARGETED * 4)
+    assert sc[L.S_JUMP_INS] == 1 and sc[L.S_LAST_PLAYER] == 2
+    assert sc[L.S_TARGET] == 0
+    assert sc[L.S_SWAPS] == 1

@@ -13,14 +13,14 @@ from unosim.kernel.layout import (DR_FALSE_CALL, DR_SLAP, DR_UNO, EV_FACING, EV_
     EV_REVERSE, EV_SILENCE, EV_SKIPPED, EV_SLAP, EV_SWAP, EV_UNO, N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER,
     S_COLOR, S_CUR, S_DIR, S_GIVEAWAYS, S_HAND0, S_HS0, S_IN, S_LAST_PLAYER, S_NP, S_PASSES, S_PENDING,
     S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED, S_RANK0, S_SILENT, S_SLAPS, S_STACK_LEN, S_SWAPS, S_TOP, S_UNO_PENALTIES,
-    S_FALSE_CALLS, S_PREV_COLOR, S_PREV_TOP)
+    S_FALSE_CALLS, S_PREV_COLOR, S_PREV_TOP, S_TARGET)
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip
 from unosim.kernel.piles import discard, draw_cards
 from unosim.kernel.rng import below, chance
 from unosim.kernel.table import add_card, log_event, next_seat, rule
 from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, RED_ZERO, RED_ZERO_DRAW, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import RedZero, Stacking
-from unosim.rules.params import (P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK,
+from unosim.rules.params import (MAX_PLAYERS, P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK,
     P_SLAP_RANK, P_STACKING, P_UNO_CAUGHT, P_UNO_FALSE_CALL, P_UNO_FORGET)
 
 
@@ -190,12 +190,23 @@ def effect(st, P, rng, log, p, k, dmult, smult):
         elif r == 0 and rule(st, P_SEVEN_O) != 0:
             pass_hands(st, log)
         elif r == 7 and rule(st, P_SEVEN_O) != 0:
-            q = policy.choose_opponent(st, P, rng, p)
+            q = opponent_for(st, P, rng, p)
             if q >= 0:
                 swap_hands(st, p, q)
                 st[S_SWAPS] += 1
                 log_event(st, log, EV_SWAP, p, q, 0)
     st[S_CUR] = next_seat(st, p)
+
+
+@jit(inline=True)
+def opponent_for(st, P, rng, p):
+    """Whom p swaps with (H4) or gives its cards to (H5): the opponent a search seat chose
+    with the card it played (``S_TARGET``, used once), else its strategy's choice."""
+    t = st[S_TARGET]
+    if t > 0 and (t - 1) // MAX_PLAYERS == p:
+        st[S_TARGET] = 0
+        return (t - 1) % MAX_PLAYERS
+    return policy.choose_opponent(st, P, rng, p)
 
 
 @jit(inline=True)
@@ -235,7 +246,7 @@ def pass_hands(st, log):
 @jit()
 def giveaway(st, P, rng, log, p):
     """H5 giveaway: an opponent takes all of p's cards but one kept uniformly at random."""
-    q = policy.choose_opponent(st, P, rng, p)
+    q = opponent_for(st, P, rng, p)
     left = st[S_HS0 + p]
     if q < 0 or left <= 1:
         return

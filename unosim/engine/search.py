@@ -4,7 +4,8 @@ At each decision of a search seat with more than one option, it samples ``worlds
 of the cards it cannot see, plays each option out ``rollouts`` times per world with the
 real engine, and takes the option with the best mean outcome (``objective``).  Its
 decisions: the card in turn (a legal card kind, a Wild Draw Four bluff under R8, or a
-draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9);
+draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9;
+a 7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent);
 the answer to a pending draw (challenge it, R8; each kind it may stack, H1, H25; take
 it); and whether to play a card it just drew (R6 ``may``).  The outcome: its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
@@ -27,14 +28,14 @@ what every seat's draws showed (a seat that drew on red held no red: the voids s
 below), as closely as :func:`sample_world_within` says.
 
 The playouts: the search seat plays its ``rollout_bot`` (a strategy at its defaults, or
-a whole bot with its own parameters) after the option, the other seats their own strategies, and the hand runs to its end
-under every rule the engine plays.  The same world and the same random stream serve
-every option (common random numbers), so options differ by the option alone.  Every
-other decision (the colour unless ``colours``, jump-in, swap or giveaway target, how many
-cards a multi-play puts down, a take-back's replacement) is the rollout bot's, in the
-game as in the playouts.  A challenge is judged in worlds whose Wild Draw Four is a
-bluff or not by the hand its player is dealt there (:func:`world_bluff`): a uniform deal
-knows nothing of why the card was played.
+a whole bot with its own parameters) after the option, the other seats their own
+strategies, and the hand runs to its end under every rule the engine plays.  The same
+world and the same random stream serve every option (common random numbers), so options
+differ by the option alone.  Every other decision (the colour unless ``colours``,
+jump-in, how many cards a multi-play puts down, a take-back's replacement) is the rollout
+bot's, in the game as in the playouts.  A challenge is judged in worlds whose Wild Draw
+Four is a bluff or not by the hand its player is dealt there (:func:`world_bluff`): a
+uniform deal knows nothing of why the card was played.
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot, code and parameters (:func:`unosim.engine.search_batch.split_params`), and the
@@ -59,14 +60,14 @@ from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (EV_PLAY, LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0,
     S_DONE, S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
-    S_SWAPS, S_TOP, S_WINNER)
+    S_RANK0, S_SWAPS, S_TARGET, S_TOP, S_WINNER)
 from unosim.kernel.moves import group_answers, wild_allowed
 from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
-from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD, WILD_DRAW4
-from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn, Stacking
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
+from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn, RedZero, Stacking
 from unosim.rules.params import (MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH,
-    P_MULTI_PLAY, P_PLAY_DRAWN, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW)
+    P_MULTI_PLAY, P_PLAY_DRAWN, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW)
 from .effects import put_down_naming
 from .hand import face_pending, put_move, settle, step, stepper
 from .turns import (ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn,
@@ -93,10 +94,15 @@ OBJ_POINTS = 1
 TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
 ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
 DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play)
-MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS  # the candidate kinds, a bluff, a draw, each wild naming each colour
+MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS + (N_COLORS + 1) * (MAX_PLAYERS - 1)
+"""The candidate kinds, a bluff, a draw, each wild naming each colour, each 7 and the red 0
+given to each opponent."""
 NAMED = N_KINDS
 """An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
 wild option names the rollout bot's colour."""
+TARGETED = NAMED * (N_COLORS + 1)
+"""An option ``k + TARGETED * (q + 1)``: the 7 (H4) or red 0 (H5) k, its swap or giveaway
+going to opponent q; a plain option goes to the rollout bot's choice."""
 
 
 # --------------------------------------------------------------------------- the decision
@@ -134,6 +140,32 @@ def named_options(st, P, opt, n):
             for c in range(N_COLORS):
                 opt[m] = opt[j] + NAMED * (c + 1)
                 m += 1
+    return m
+
+
+@jit()
+def target_options(st, P, p, opt, n):
+    """After the ``n`` options in ``opt``, each 7 under H4 and the red 0 under H5 ``giveaway``
+    among them going to each opponent still in the hand, when there are two or more to
+    choose from.  Returns how many."""
+    seven = rule(st, P_SEVEN_O) != 0
+    give = rule(st, P_RED_ZERO) == RedZero.giveaway
+    if not seven and not give:
+        return n
+    count = 0
+    for q in range(st[S_NP]):
+        if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
+            count += 1
+    if count < 2:
+        return n
+    m = n
+    for j in range(n):
+        k = opt[j]
+        if 0 <= k < WILD and ((seven and k % RANKS_PER_COLOR == 7) or (give and k == RED_ZERO)):
+            for q in range(st[S_NP]):
+                if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
+                    opt[m] = k + TARGETED * (q + 1)
+                    m += 1
     return m
 
 
@@ -176,12 +208,26 @@ def play_option(w, P, rng, log, p, o, kind, card):
         k, source = after_draw(w, P, rng, log, p, card, o)
         put_move(w, P, rng, log, p, k, source)
         return
+    if o >= TARGETED:
+        play_targeted(w, P, rng, log, p, o)
+        return
     if o >= NAMED:
         k, _ = turn_with(w, P, rng, log, p, o % NAMED)
         play_named(w, P, rng, log, p, k, o // NAMED - 1)
         return
     k, source = turn_with(w, P, rng, log, p, o)
     put_move(w, P, rng, log, p, k, source)
+
+
+@jit(inline=True)
+def play_targeted(st, P, rng, log, p, o):
+    """Seat p plays the 7 or red 0 of option o in turn, its swap or giveaway going to the
+    opponent the option names (``S_TARGET``, cleared once the play is over: a card
+    jumped on (H2) or gone out with (H13) never acts)."""
+    st[S_TARGET] = 1 + p * MAX_PLAYERS + o // TARGETED - 1
+    k, source = turn_with(st, P, rng, log, p, o % TARGETED)
+    put_move(st, P, rng, log, p, k, source)
+    st[S_TARGET] = 0
 
 
 # --------------------------------------------------------------------------- voids
@@ -294,6 +340,7 @@ def decide(st, P, log, p, ctx):
     n_opt = options(st, P, p, opt)
     if ctx[C_SEAT0 + p * C_STRIDE + 6] != 0:
         n_opt = named_options(st, P, opt, n_opt)
+    n_opt = target_options(st, P, p, opt, n_opt)
     if n_opt == 1:
         return opt[0]
     return opt[search_among(st, P, log, p, ctx, opt, n_opt, TURN, -1)]
@@ -447,6 +494,9 @@ def searched_turn(st, P, rng, log, p, ctx):
         k = decide(st, P, log, p, ctx)
     else:
         k = policy.choose_play(st, P, rng, p)
+    if k >= TARGETED:  # a 7 or red 0 and its searched target: played here, nothing left for the step
+        play_targeted(st, P, rng, log, p, k)
+        return -1, Source.none
     if k >= NAMED:  # a wild and the colour it searched: played here, nothing left for the step
         kk, _ = turn_with(st, P, rng, log, p, k % NAMED)
         play_named(st, P, rng, log, p, kk, k // NAMED - 1)
@@ -530,6 +580,6 @@ def step_at(st, P, rng, log, ctx):
 
 
 __all__ = ["ANSWER", "C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "DRAWN", "MAX_OPTIONS",
-           "N_GROUPS", "NAMED", "TURN", "answer_options", "choice_at", "decide", "group_colour", "group_rank",
-           "named_options", "note_draw", "options", "outcome", "sample_world", "sample_world_within", "search_step",
-           "searched_turn", "searching_step", "step_at", "unknown_pool", "voids_sync"]
+           "N_GROUPS", "NAMED", "TARGETED", "TURN", "answer_options", "choice_at", "decide", "group_colour",
+           "group_rank", "named_options", "note_draw", "options", "outcome", "sample_world", "sample_world_within",
+           "search_step", "searched_turn", "searching_step", "step_at", "target_options", "unknown_pool", "voids_sync"]
