@@ -55,23 +55,22 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.bots import policy
-from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view, stack_copies
+from unosim.bots.common import is_opponent
 from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (EV_PLAY, LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0,
-    S_DONE, S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
-    S_RANK0, S_SWAPS, S_TARGET, S_TOP, S_WINNER)
-from unosim.kernel.moves import group_answers, wild_allowed
+from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0, S_DONE,
+    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
+    S_SWAPS, S_TOP, S_WINNER)
+from unosim.kernel.moves import wild_allowed
 from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
-from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, MultiPlay, PlayDrawn, RedZero, Stacking
-from unosim.rules.params import (MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH,
-    P_MULTI_PLAY, P_PLAY_DRAWN, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW)
-from .effects import put_down_naming
-from .hand import face_pending, put_move, settle, step, stepper
-from .turns import (ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn,
-    turn_with)
+from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
+from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
+from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN, P_TEAMS
+from .choices import (ANSWER, DRAWN, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options, named_options, options,
+    own_choice, play_named, play_option, play_targeted, target_options)
+from .hand import step, stepper
+from .turns import ASK, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
 from .worlds import (N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool,
     world_bluff)
 
@@ -91,145 +90,6 @@ C_LEN = C_VLIM0 + MAX_PLAYERS * N_GROUPS
 
 OBJ_HANDS = 0
 OBJ_POINTS = 1
-TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
-ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
-DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play)
-MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS + (N_COLORS + 1) * (MAX_PLAYERS - 1)
-"""The candidate kinds, a bluff, a draw, each wild naming each colour, each 7 and the red 0
-given to each opponent."""
-NAMED = N_KINDS
-"""An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
-wild option names the rollout bot's colour."""
-TARGETED = NAMED * (N_COLORS + 1)
-"""An option ``k + TARGETED * (q + 1)``: the 7 (H4) or red 0 (H5) k, its swap or giveaway
-going to opponent q; a plain option goes to the rollout bot's choice."""
-
-
-# --------------------------------------------------------------------------- the decision
-@jit()
-def options(st, P, p, opt):
-    """Seat p's choices now, into ``opt``: each legal kind it holds (R5, R8, H7), a Wild
-    Draw Four bluff when only a bluff would play it (R8), a draw (-1) when nothing is
-    legal or R7 allows one (not under H8).  Returns how many."""
-    n = 0
-    c, tr, wok, w4ok = legal_view(st, P, p)
-    base = S_HAND0 + p * N_KINDS
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        if legal_copies(st, base, k, wok, w4ok) > 0:
-            opt[n] = k
-            n += 1
-    if can_bluff(st, P, p):
-        opt[n] = WILD_DRAW4
-        n += 1
-    if n == 0 or rule(st, P_VOLUNTARY_DRAW) != 0:
-        opt[n] = -1
-        n += 1
-    return n
-
-
-@jit()
-def named_options(st, P, opt, n):
-    """``colours``: after the ``n`` options in ``opt``, each wild among them naming each
-    colour (R9); none under H6, where a wild may go down with others.  Returns how many."""
-    if rule(st, P_MULTI_PLAY) != MultiPlay.none:
-        return n
-    m = n
-    for j in range(n):
-        if opt[j] >= WILD:
-            for c in range(N_COLORS):
-                opt[m] = opt[j] + NAMED * (c + 1)
-                m += 1
-    return m
-
-
-@jit()
-def target_options(st, P, p, opt, n):
-    """After the ``n`` options in ``opt``, each 7 under H4 and the red 0 under H5 ``giveaway``
-    among them going to each opponent still in the hand, when there are two or more to
-    choose from.  Returns how many."""
-    seven = rule(st, P_SEVEN_O) != 0
-    give = rule(st, P_RED_ZERO) == RedZero.giveaway
-    if not seven and not give:
-        return n
-    count = 0
-    for q in range(st[S_NP]):
-        if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
-            count += 1
-    if count < 2:
-        return n
-    m = n
-    for j in range(n):
-        k = opt[j]
-        if 0 <= k < WILD and ((seven and k % RANKS_PER_COLOR == 7) or (give and k == RED_ZERO)):
-            for q in range(st[S_NP]):
-                if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
-                    opt[m] = k + TARGETED * (q + 1)
-                    m += 1
-    return m
-
-
-@jit()
-def answer_options(st, P, p, opt):
-    """Seat p's answers to the pending draw it faces, into ``opt``: challenge it (R8), each
-    kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
-    group too), take it (``DRAW``).  Returns how many."""
-    n = 0
-    if may_challenge(st):
-        opt[n] = CHALLENGE
-        n += 1
-    if rule(st, P_STACKING) != Stacking.none:
-        for i in range(len(STACK_KINDS)):
-            k = STACK_KINDS[i]
-            if stack_copies(st, P, p, k) > 0 or group_answers(st, P, p, k):
-                opt[n] = k
-                n += 1
-    opt[n] = DRAW
-    return n + 1
-
-
-@jit(inline=True)
-def play_named(st, P, rng, log, p, k, named):
-    """Seat p puts the wild k down from its hand naming colour ``named``, and everything
-    that follows happens (:func:`unosim.engine.hand.play_card` with the colour given)."""
-    put_down_naming(st, P, rng, log, p, k, EV_PLAY, named)
-    settle(st, P, rng, log, p, k, 1)
-
-
-@jit(inline=True)
-def play_option(w, P, rng, log, p, o, kind, card):
-    """Option o of a decision of ``kind`` played by seat p: a card in turn (:func:`options`,
-    :func:`named_options`), an answer to a pending draw (:func:`answer_options`), the drawn
-    ``card`` kept or played."""
-    if kind == ANSWER:
-        face_pending(w, P, rng, log, o)
-        return
-    if kind == DRAWN:
-        k, source = after_draw(w, P, rng, log, p, card, o)
-        put_move(w, P, rng, log, p, k, source)
-        return
-    if o >= TARGETED:
-        play_targeted(w, P, rng, log, p, o)
-        return
-    if o >= NAMED:
-        k, _ = turn_with(w, P, rng, log, p, o % NAMED)
-        play_named(w, P, rng, log, p, k, o // NAMED - 1)
-        return
-    k, source = turn_with(w, P, rng, log, p, o)
-    put_move(w, P, rng, log, p, k, source)
-
-
-@jit(inline=True)
-def play_targeted(st, P, rng, log, p, o):
-    """Seat p plays the 7 or red 0 of option o in turn, its swap or giveaway going to the
-    opponent the option names (``S_TARGET``, cleared once the play is over: a card
-    jumped on (H2) or gone out with (H13) never acts)."""
-    st[S_TARGET] = 1 + p * MAX_PLAYERS + o // TARGETED - 1
-    k, source = turn_with(st, P, rng, log, p, o % TARGETED)
-    put_move(st, P, rng, log, p, k, source)
-    st[S_TARGET] = 0
-
-
 # --------------------------------------------------------------------------- voids
 # What every seat saw of the others' draws, kept in ctx for the tables whose search seats
 # use it (``voids``): per seat q and group g (a colour, a rank, Wild, Wild Draw Four) a
@@ -384,20 +244,6 @@ def search_among(st, P, log, p, ctx, opt, n_opt, kind, card):
         caps[i] = ctx[C_VLIM0 + i]
     return search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed,
                           voids)
-
-
-@jit(inline=True)
-def own_choice(st, P, rng, p, kind, card):
-    """What the rollout bot would decide (a card, an answer, 1 to play the drawn card)."""
-    if kind == TURN:
-        return policy.choose_play(st, P, rng, p)
-    if kind == DRAWN:
-        return 1 if policy.play_drawn(st, P, rng, p, card) else 0
-    if may_challenge(st) and policy.challenge(st, P, rng, p):
-        return CHALLENGE
-    if rule(st, P_STACKING) != Stacking.none:
-        return max(policy.choose_stack(st, P, rng, p), DRAW)
-    return DRAW
 
 
 @jit()

@@ -1,0 +1,179 @@
+"""What a search seat may choose at each decision it searches, and each option played
+(:mod:`unosim.engine.search` samples the worlds and plays them out).
+
+Three decisions (``kind``): the card in turn (:func:`options`, with the wilds naming each
+colour and the 7s and red 0s aimed at each opponent encoded beside the plain kinds), the
+answer to a pending draw (:func:`answer_options`) and the card just drawn (keep 0, play
+1).  An option is one int64; :func:`play_option` plays it from a state as the engine
+would have, so a playout goes on with the engine's plain step.
+"""
+
+from __future__ import annotations
+
+from unosim.bots import policy
+from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view, stack_copies
+from unosim.kernel.jit import jit
+from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_NP, S_RANK0, S_TARGET
+from unosim.kernel.moves import group_answers
+from unosim.kernel.table import rule
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
+from unosim.rules.codes import MultiPlay, RedZero, Stacking
+from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_VOLUNTARY_DRAW
+from .effects import put_down_naming
+from .hand import face_pending, put_move, settle
+from .turns import CHALLENGE, DRAW, after_draw, may_challenge, turn_with
+
+TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
+ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
+DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play)
+MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS + (N_COLORS + 1) * (MAX_PLAYERS - 1)
+"""The candidate kinds, a bluff, a draw, each wild naming each colour, each 7 and the red 0
+given to each opponent."""
+NAMED = N_KINDS
+"""An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
+wild option names the rollout bot's colour."""
+TARGETED = NAMED * (N_COLORS + 1)
+"""An option ``k + TARGETED * (q + 1)``: the 7 (H4) or red 0 (H5) k, its swap or giveaway
+going to opponent q; a plain option goes to the rollout bot's choice."""
+
+
+@jit()
+def options(st, P, p, opt):
+    """Seat p's choices now, into ``opt``: each legal kind it holds (R5, R8, H7), a Wild
+    Draw Four bluff when only a bluff would play it (R8), a draw (-1) when nothing is
+    legal or R7 allows one (not under H8).  Returns how many."""
+    n = 0
+    c, tr, wok, w4ok = legal_view(st, P, p)
+    base = S_HAND0 + p * N_KINDS
+    for i in range(N_CAND):
+        k = cand(i, c, tr)
+        if legal_copies(st, base, k, wok, w4ok) > 0:
+            opt[n] = k
+            n += 1
+    if can_bluff(st, P, p):
+        opt[n] = WILD_DRAW4
+        n += 1
+    if n == 0 or rule(st, P_VOLUNTARY_DRAW) != 0:
+        opt[n] = -1
+        n += 1
+    return n
+
+
+@jit()
+def named_options(st, P, opt, n):
+    """``colours``: after the ``n`` options in ``opt``, each wild among them naming each
+    colour (R9); none under H6, where a wild may go down with others.  Returns how many."""
+    if rule(st, P_MULTI_PLAY) != MultiPlay.none:
+        return n
+    m = n
+    for j in range(n):
+        if opt[j] >= WILD:
+            for c in range(N_COLORS):
+                opt[m] = opt[j] + NAMED * (c + 1)
+                m += 1
+    return m
+
+
+@jit()
+def target_options(st, P, p, opt, n):
+    """After the ``n`` options in ``opt``, each 7 under H4 and the red 0 under H5 ``giveaway``
+    among them going to each opponent still in the hand, when there are two or more to
+    choose from.  Returns how many."""
+    seven = rule(st, P_SEVEN_O) != 0
+    give = rule(st, P_RED_ZERO) == RedZero.giveaway
+    if not seven and not give:
+        return n
+    count = 0
+    for q in range(st[S_NP]):
+        if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
+            count += 1
+    if count < 2:
+        return n
+    m = n
+    for j in range(n):
+        k = opt[j]
+        if 0 <= k < WILD and ((seven and k % RANKS_PER_COLOR == 7) or (give and k == RED_ZERO)):
+            for q in range(st[S_NP]):
+                if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
+                    opt[m] = k + TARGETED * (q + 1)
+                    m += 1
+    return m
+
+
+@jit()
+def answer_options(st, P, p, opt):
+    """Seat p's answers to the pending draw it faces, into ``opt``: challenge it (R8), each
+    kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
+    group too), take it (``DRAW``).  Returns how many."""
+    n = 0
+    if may_challenge(st):
+        opt[n] = CHALLENGE
+        n += 1
+    if rule(st, P_STACKING) != Stacking.none:
+        for i in range(len(STACK_KINDS)):
+            k = STACK_KINDS[i]
+            if stack_copies(st, P, p, k) > 0 or group_answers(st, P, p, k):
+                opt[n] = k
+                n += 1
+    opt[n] = DRAW
+    return n + 1
+
+
+@jit(inline=True)
+def play_named(st, P, rng, log, p, k, named):
+    """Seat p puts the wild k down from its hand naming colour ``named``, and everything
+    that follows happens (:func:`unosim.engine.hand.play_card` with the colour given)."""
+    put_down_naming(st, P, rng, log, p, k, EV_PLAY, named)
+    settle(st, P, rng, log, p, k, 1)
+
+
+@jit(inline=True)
+def play_option(w, P, rng, log, p, o, kind, card):
+    """Option o of a decision of ``kind`` played by seat p: a card in turn (:func:`options`,
+    :func:`named_options`), an answer to a pending draw (:func:`answer_options`), the drawn
+    ``card`` kept or played."""
+    if kind == ANSWER:
+        face_pending(w, P, rng, log, o)
+        return
+    if kind == DRAWN:
+        k, source = after_draw(w, P, rng, log, p, card, o)
+        put_move(w, P, rng, log, p, k, source)
+        return
+    if o >= TARGETED:
+        play_targeted(w, P, rng, log, p, o)
+        return
+    if o >= NAMED:
+        k, _ = turn_with(w, P, rng, log, p, o % NAMED)
+        play_named(w, P, rng, log, p, k, o // NAMED - 1)
+        return
+    k, source = turn_with(w, P, rng, log, p, o)
+    put_move(w, P, rng, log, p, k, source)
+
+
+@jit(inline=True)
+def play_targeted(st, P, rng, log, p, o):
+    """Seat p plays the 7 or red 0 of option o in turn, its swap or giveaway going to the
+    opponent the option names (``S_TARGET``, cleared once the play is over: a card
+    jumped on (H2) or gone out with (H13) never acts)."""
+    st[S_TARGET] = 1 + p * MAX_PLAYERS + o // TARGETED - 1
+    k, source = turn_with(st, P, rng, log, p, o % TARGETED)
+    put_move(st, P, rng, log, p, k, source)
+    st[S_TARGET] = 0
+
+
+@jit(inline=True)
+def own_choice(st, P, rng, p, kind, card):
+    """What the rollout bot would decide (a card, an answer, 1 to play the drawn card)."""
+    if kind == TURN:
+        return policy.choose_play(st, P, rng, p)
+    if kind == DRAWN:
+        return 1 if policy.play_drawn(st, P, rng, p, card) else 0
+    if may_challenge(st) and policy.challenge(st, P, rng, p):
+        return CHALLENGE
+    if rule(st, P_STACKING) != Stacking.none:
+        return max(policy.choose_stack(st, P, rng, p), DRAW)
+    return DRAW
+
+
+__all__ = ["ANSWER", "DRAWN", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_options", "named_options",
+           "options", "own_choice", "play_option", "play_named", "play_targeted", "target_options"]
