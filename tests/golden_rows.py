@@ -13,9 +13,10 @@ touching a value of the columns already kept: it refuses if any of them changed.
 
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
-one table, a search seat at a table with challenges and stacking and at one with swaps and
-giveaways, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
-players) and play-by-play traces (of a batch hand, a match hand and a tournament hand).
+one table, a search seat at a table with challenges and stacking, at one with swaps and
+giveaways and at one playing several cards at once, match runs (plain, teams, last
+standing; S1-S4), tournament runs (T1, 4 and 8 players) and play-by-play traces (of a
+batch hand, a match hand and a tournament hand).
 """
 
 from __future__ import annotations
@@ -79,6 +80,14 @@ red_zero = "giveaway"
 [bots]
 seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter", "greedy", "counter"]
 """
+SEARCH_MULTI = """name = "search_multi"
+[table]
+players = 3
+[rules]
+multi_play = "same_rank"
+[bots]
+seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter", "random"]
+"""
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,7 @@ def cases() -> list[Case]:
         Case("every_strategy", EVERY_STRATEGY, ("--hands", "200", "--seed", "3")),
         Case("search_table", SEARCH_TABLE, ("--hands", "40", "--seed", "9")),
         Case("search_swaps", SEARCH_SWAPS, ("--hands", "40", "--seed", "9")),
+        Case("search_multi", SEARCH_MULTI, ("--hands", "40", "--seed", "9")),
         Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
              ("match", "hand")),
         Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),
