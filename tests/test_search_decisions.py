@@ -258,3 +258,45 @@ def test_a_target_never_outlives_its_play():
     assert sc[L.S_JUMP_INS] == 1 and sc[L.S_LAST_PLAYER] == 2
     assert sc[L.S_TARGET] == 0
     assert sc[L.S_SWAPS] == 1
+
+
+def groups(hand: str, **rules) -> list[str]:
+    """Seat 0's options in turn on R7 (2 players), a card alone written ``=1``, with its
+    whole group ``=all``."""
+    sc = Scenario.build({0: hand, 1: "G1 G2 B3"}, "R7", players=2, seats=[TINY, "counter"], **rules)
+    o = np.zeros(search.MAX_OPTIONS, np.int64)
+    n = search.group_options(sc.st, sc.P, 0, o, search.options(sc.st, sc.P, 0, o))
+    return [("draw" if k < 0 else cards.name(int(k) % search.GROUPED)
+             + ("" if k < search.GROUPED else ("=1" if k < 2 * search.GROUPED else "=all"))) for k in o[:n]]
+
+
+def test_group_options_follow_the_rules():
+    """H6: a card that others may go down with comes alone and with its whole group (every
+    copy under ``identical``, every card of its rank under ``same_rank``); H7 keeps a wild
+    from being the last card."""
+    assert groups("R5 R5 G3", multi_play="identical") == ["R5", "draw", "R5=1", "R5=all"]
+    assert groups("R5 B5 G3", multi_play="identical") == ["R5", "draw"]
+    assert groups("R5 B5 G3", multi_play="same_rank") == ["R5", "draw", "R5=1", "R5=all"]
+    assert groups("R5 R5 G3") == ["R5", "draw"]
+    assert groups("W W", multi_play="identical", wild_last=False) == ["W", "draw"]  # one must stay back
+    assert groups("W W G3", multi_play="identical", wild_last=False) == ["W", "draw", "W=1", "W=all"]
+
+
+def test_a_searched_multi_play_puts_down_what_was_chosen():
+    """H6: the search seat plays R5 alone, with its pair, or as its rollout bot plans (which
+    sheds both), as :func:`search.choice_at` says; over a dozen deals at margin 0 more than
+    one of them happens."""
+    counts = set()
+    for seed in range(1, 13):
+        sc = Scenario.build({0: "R5 R5 G3 B4 Y6", 1: "G1 G2 B3 Y1"}, "R7", players=2, seats=[SEAT, "counter"],
+                            multi_play="identical", draw="R1 R2 R3 R4 G9 B9 Y8 Y7", seed=seed)
+        choice = int(search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 0, seed))
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert sc[L.S_PLAN] == 0
+        if choice % search.GROUPED == cards.parse("R5"):
+            alone = search.GROUPED <= choice < 2 * search.GROUPED
+            assert sc.top == "R5" and sc.count(0) == (4 if alone else 3)
+            counts.add(sc.count(0))
+    assert counts == {3, 4}

@@ -90,6 +90,15 @@ def multi_plan(st, P, rng, p, k):
 
 
 @jit(inline=True)
+def chosen_plan(st, P, rng, p, k, whole):
+    """H6 as a search seat chose it with its card: k alone, or with every card H6 lets go
+    with it (``whole``; the colour on top as B0 picks it)."""
+    if whole:
+        return b0.group_plan(st, P, rng, p, k)
+    return b0_multi_plan(st, k)
+
+
+@jit(inline=True)
 def b0_multi_plan(st, k):
     """The single chosen card (B0 under H6 at its ``multi_rate``'s default)."""
     for c in range(N_COLORS):

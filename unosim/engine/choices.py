@@ -2,7 +2,8 @@
 (:mod:`unosim.engine.search` samples the worlds and plays them out).
 
 Three decisions (``kind``): the card in turn (:func:`options`, with the wilds naming each
-colour and the 7s and red 0s aimed at each opponent encoded beside the plain kinds), the
+colour, the 7s and red 0s aimed at each opponent and the cards played alone or with their
+group encoded beside the plain kinds), the
 answer to a pending draw (:func:`answer_options`) and the card just drawn (keep 0, play
 1).  An option is one int64; :func:`play_option` plays it from a state as the engine
 would have, so a playout goes on with the engine's plain step.
@@ -13,8 +14,8 @@ from __future__ import annotations
 from unosim.bots import policy
 from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view, stack_copies
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_NP, S_RANK0, S_TARGET
-from unosim.kernel.moves import group_answers
+from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_NP, S_PLAN, S_RANK0, S_TARGET
+from unosim.kernel.moves import group_answers, group_size
 from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, RedZero, Stacking
@@ -26,15 +27,18 @@ from .turns import CHALLENGE, DRAW, after_draw, may_challenge, turn_with
 TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
 ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
 DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play)
-MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS + (N_COLORS + 1) * (MAX_PLAYERS - 1)
+MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS + (N_COLORS + 1) * (MAX_PLAYERS - 1) + 2 * (N_CAND + 1)
 """The candidate kinds, a bluff, a draw, each wild naming each colour, each 7 and the red 0
-given to each opponent."""
+given to each opponent, each kind (and the bluff) alone and with its group."""
 NAMED = N_KINDS
 """An option ``k + NAMED * (c + 1)``: the wild k naming colour c (``colours``); a plain
 wild option names the rollout bot's colour."""
 TARGETED = NAMED * (N_COLORS + 1)
 """An option ``k + TARGETED * (q + 1)``: the 7 (H4) or red 0 (H5) k, its swap or giveaway
 going to opponent q; a plain option goes to the rollout bot's choice."""
+GROUPED = TARGETED * (MAX_PLAYERS + 1)
+"""An option ``k + GROUPED * m``: k played alone (m = 1) or with every card H6 lets go
+with it (m = 2); a plain option plays as the rollout bot plans."""
 
 
 @jit()
@@ -101,6 +105,23 @@ def target_options(st, P, p, opt, n):
 
 
 @jit()
+def group_options(st, P, p, opt, n):
+    """Under H6, after the ``n`` options in ``opt``: each card kind among them that others
+    may go down with (:func:`unosim.kernel.moves.group_size`) played alone and with its
+    whole group.  Returns how many."""
+    if rule(st, P_MULTI_PLAY) == MultiPlay.none:
+        return n
+    m = n
+    for j in range(n):
+        k = opt[j]
+        if 0 <= k < N_KINDS and group_size(st, P, p, k) > 1:
+            opt[m] = k + GROUPED
+            opt[m + 1] = k + 2 * GROUPED
+            m += 2
+    return m
+
+
+@jit()
 def answer_options(st, P, p, opt):
     """Seat p's answers to the pending draw it faces, into ``opt``: challenge it (R8), each
     kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
@@ -139,6 +160,9 @@ def play_option(w, P, rng, log, p, o, kind, card):
         k, source = after_draw(w, P, rng, log, p, card, o)
         put_move(w, P, rng, log, p, k, source)
         return
+    if o >= GROUPED:
+        play_grouped(w, P, rng, log, p, o)
+        return
     if o >= TARGETED:
         play_targeted(w, P, rng, log, p, o)
         return
@@ -148,6 +172,16 @@ def play_option(w, P, rng, log, p, o, kind, card):
         return
     k, source = turn_with(w, P, rng, log, p, o)
     put_move(w, P, rng, log, p, k, source)
+
+
+@jit(inline=True)
+def play_grouped(st, P, rng, log, p, o):
+    """Seat p plays the card of option o in turn, alone or with its whole group as the
+    option says (``S_PLAN``, cleared once the play is over)."""
+    st[S_PLAN] = 1 + 2 * p + o // GROUPED - 1
+    k, source = turn_with(st, P, rng, log, p, o % GROUPED)
+    put_move(st, P, rng, log, p, k, source)
+    st[S_PLAN] = 0
 
 
 @jit(inline=True)
@@ -175,5 +209,6 @@ def own_choice(st, P, rng, p, kind, card):
     return DRAW
 
 
-__all__ = ["ANSWER", "DRAWN", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_options", "named_options",
-           "options", "own_choice", "play_option", "play_named", "play_targeted", "target_options"]
+__all__ = ["ANSWER", "DRAWN", "GROUPED", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_options",
+           "group_options", "named_options", "options", "own_choice", "play_grouped", "play_option", "play_named",
+           "play_targeted", "target_options"]

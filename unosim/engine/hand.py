@@ -68,7 +68,7 @@ from unosim.kernel.jit import jit
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
     N_KINDS, S_AS_WILD, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
-    S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
+    S_PLAN, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
 from unosim.kernel.table import log_event, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
@@ -95,7 +95,7 @@ def play_multi(st, P, rng, log, p, k):
     """H6: p plays k with more cards of its kind ("identical") or rank ("same_rank"),
     as the strategy plans, in turn or as a stack (H1, H25); the last card put down is
     the one on top."""
-    top_c = policy.multi_plan(st, P, rng, p, k)
+    top_c = plan_for(st, P, rng, p, k)
     base = S_HAND0 + p * N_KINDS
     ev = EV_STACK if st[S_PENDING_KIND] >= 0 else EV_PLAY
     count = 0
@@ -128,6 +128,17 @@ def play_multi(st, P, rng, log, p, k):
     if count > 1:
         st[S_MULTI_PLAYS] += 1
     settle(st, P, rng, log, p, top, count)
+
+
+@jit(inline=True)
+def plan_for(st, P, rng, p, k):
+    """Which cards go down with k (:func:`unosim.bots.policy.multi_plan`): as the search
+    seat p chose with its card (``S_PLAN``, used once), else as its strategy plans."""
+    v = st[S_PLAN]
+    if v > 0 and (v - 1) // 2 == p:
+        st[S_PLAN] = 0
+        return policy.chosen_plan(st, P, rng, p, k, (v - 1) % 2 == 1)
+    return policy.multi_plan(st, P, rng, p, k)
 
 
 @jit(inline=True)

@@ -5,7 +5,8 @@ of the cards it cannot see, plays each option out ``rollouts`` times per world w
 real engine, and takes the option with the best mean outcome (``objective``).  Its
 decisions: the card in turn (a legal card kind, a Wild Draw Four bluff under R8, or a
 draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9;
-a 7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent);
+a 7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent; under H6 a card
+alone or with every card that may go with it);
 the answer to a pending draw (challenge it, R8; each kind it may stack, H1, H25; take
 it); and whether to play a card it just drew (R6 ``may``).  The outcome: its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
@@ -32,8 +33,8 @@ a whole bot with its own parameters) after the option, the other seats their own
 strategies, and the hand runs to its end under every rule the engine plays.  The same
 world and the same random stream serve every option (common random numbers), so options
 differ by the option alone.  Every other decision (the colour unless ``colours``,
-jump-in, how many cards a multi-play puts down, a take-back's replacement) is the rollout
-bot's, in the game as in the playouts.  A challenge is judged in worlds whose Wild Draw
+jump-in, the cards going down with a stack or a drawn card, a take-back's replacement)
+is the rollout bot's, in the game as in the playouts.  A challenge is judged in worlds whose Wild Draw
 Four is a bluff or not by the hand its player is dealt there (:func:`world_bluff`): a
 uniform deal knows nothing of why the card was played.
 
@@ -67,8 +68,8 @@ from unosim.kernel.table import hand_points, rule
 from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
 from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN, P_TEAMS
-from .choices import (ANSWER, DRAWN, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options, named_options, options,
-    own_choice, play_named, play_option, play_targeted, target_options)
+from .choices import (ANSWER, DRAWN, GROUPED, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options, group_options,
+    named_options, options, own_choice, play_grouped, play_named, play_option, play_targeted, target_options)
 from .hand import step, stepper
 from .turns import ASK, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
 from .worlds import (N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool,
@@ -201,6 +202,7 @@ def decide(st, P, log, p, ctx):
     if ctx[C_SEAT0 + p * C_STRIDE + 6] != 0:
         n_opt = named_options(st, P, opt, n_opt)
     n_opt = target_options(st, P, p, opt, n_opt)
+    n_opt = group_options(st, P, p, opt, n_opt)
     if n_opt == 1:
         return opt[0]
     return opt[search_among(st, P, log, p, ctx, opt, n_opt, TURN, -1)]
@@ -340,6 +342,9 @@ def searched_turn(st, P, rng, log, p, ctx):
         k = decide(st, P, log, p, ctx)
     else:
         k = policy.choose_play(st, P, rng, p)
+    if k >= GROUPED:  # a card and how many go with it: played here, nothing left for the step
+        play_grouped(st, P, rng, log, p, k)
+        return -1, Source.none
     if k >= TARGETED:  # a 7 or red 0 and its searched target: played here, nothing left for the step
         play_targeted(st, P, rng, log, p, k)
         return -1, Source.none
@@ -425,7 +430,8 @@ def step_at(st, P, rng, log, ctx):
     search_step(address(st), address(P), address(rng), address(log), address(ctx))
 
 
-__all__ = ["ANSWER", "C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "DRAWN", "MAX_OPTIONS",
-           "N_GROUPS", "NAMED", "TARGETED", "TURN", "answer_options", "choice_at", "decide", "group_colour",
-           "group_rank", "named_options", "note_draw", "options", "outcome", "sample_world", "sample_world_within",
-           "search_step", "searched_turn", "searching_step", "step_at", "target_options", "unknown_pool", "voids_sync"]
+__all__ = ["ANSWER", "C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "DRAWN", "GROUPED",
+           "MAX_OPTIONS", "N_GROUPS", "NAMED", "TARGETED", "TURN", "answer_options", "choice_at", "decide",
+           "group_colour", "group_options", "group_rank", "named_options", "note_draw", "options", "outcome",
+           "sample_world", "sample_world_within", "search_step", "searched_turn", "searching_step", "step_at",
+           "target_options", "unknown_pool", "voids_sync"]

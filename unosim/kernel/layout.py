@@ -15,7 +15,7 @@ from typing import NamedTuple
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 10
+ENGINE_VERSION = 11
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
@@ -65,6 +65,7 @@ S_PREV_COLOR = 43     # colour in force before the last Wild Draw Four went down
 S_PREV_TOP = 44       # the top card before it                                    H22
 S_PLAY_CARDS = 45     # cards of the play that last added to the pending draw    H25
 S_TARGET = 46         # 0, or 1 + seat * MAX_PLAYERS + q: the seat's next swap or giveaway goes to q  H4 H5
+S_PLAN = 47           # 0, or 1 + 2 * seat + (1 for its whole group): the seat's next multi-play  H6
 S_HS0 = 48                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
