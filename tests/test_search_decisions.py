@@ -1,7 +1,9 @@
 """The search player's decisions beyond the card in turn (unosim.engine.search): the answer
-to a pending draw (challenge it, R8; stack on it, H1, H25; or take it) and whether to play
-the card it just drew (R6 ``may``).  Each is searched as the card is, never reads a hidden
-card (the true bluff mark included), and is the decision the hand then takes.
+to a pending draw it did not challenge (stack on it, H1, H25; or take it), whether to play
+the card it just drew (R6 ``may``), the target of a 7 or red 0 (H4, H5) and the cards that
+go down together (H6).  Each is searched as the card is, never reads a hidden card (the
+true bluff mark included), and is the decision the hand then takes; a challenge (R8)
+stays the rollout bot's.
 """
 
 from __future__ import annotations
@@ -9,13 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim.engine import search, turns, worlds
+from unosim.engine import search, turns
 from unosim.kernel import layout as L
-from unosim.kernel.moves import color_count
 from unosim.rules import cards
 from unosim.rules.bundled import bundled_configs
 from unosim.rules.config import load_config
-from unosim.rules.params import MAX_CARDS
 from unosim.scenario import Scenario, first_turn
 
 from test_search import TINY, permuted, table
@@ -37,40 +37,37 @@ def answers(hand: str, pending: str, **rules) -> list[str]:
 
 
 def test_answer_options_follow_the_rules():
-    """R8: a lone Wild Draw Four under ``restricted`` may be challenged; H1: the kinds held
-    that may stack; H7: never a wild as the last card; the draw is always an answer."""
-    assert answers("G7 Y8", "W+4") == ["challenge", "draw"]
-    assert answers("G7 Y8", "W+4", challenge=False) == ["draw"]
-    assert answers("G7 Y8", "W+4", wild_draw4="free") == ["draw"]
-    assert answers("G+2 W+4 Y8", "W+4", stacking="draw2_draw4") == ["challenge", "W+4", "draw"]
-    assert answers("G+2 W+4 Y8", "W+4", stacking="all") == ["challenge", "G+2", "W+4", "draw"]
+    """H1: the kinds held that may stack; H7: never a wild as the last card; H25; the draw
+    is always an answer.  A challenge (R8) is no option: the rollout bot's call."""
+    assert answers("G7 Y8", "W+4") == ["draw"]
+    assert answers("G+2 W+4 Y8", "W+4", stacking="draw2_draw4") == ["W+4", "draw"]
+    assert answers("G+2 W+4 Y8", "W+4", stacking="all") == ["G+2", "W+4", "draw"]
     assert answers("G+2 B+2 Y8", "R+2", stacking="draw2") == ["G+2", "B+2", "draw"]
     assert answers("G+2 Y8", "R+2") == ["draw"]
     assert answers("W+4", "R+2", stacking="draw2_draw4", wild_last=False) == ["draw"]  # H7
-    assert answers("G+2 Y8", "W+4", stacking="amount") == ["challenge", "draw"]  # H25 without H6: draw2_draw4
-    assert answers("G+2 G+2 Y8", "W+4", stacking="amount", multi_play="identical") == ["challenge", "G+2", "draw"]
+    assert answers("G+2 Y8", "W+4", stacking="amount") == ["draw"]  # H25 without H6: draw2_draw4
+    assert answers("G+2 G+2 Y8", "W+4", stacking="amount", multi_play="identical") == ["G+2", "draw"]
 
 
-def test_a_world_marks_the_bluff_by_its_sampled_hand():
-    """R8 in a sampled world: the Wild Draw Four is a bluff when the hand its player is dealt
-    there holds the colour that was in force; the true mark is never copied.  Seat 1 bluffed
-    on R5 (it held R1); across worlds its sampled hand sometimes holds red, sometimes not."""
-    sc = Scenario.build({0: "G7 Y8 B9", 1: "W+4 R1 G2 B3"}, "R5", cur=1, players=2, seats=[TINY, "counter"],
-                        draw="G1 G3 B1 B2 Y1 Y2 Y3 R2 R3")
-    sc.play(1, "W+4")
-    assert sc[L.S_BLUFF] == 1 and sc[L.S_PREV_COLOR] == 0
-    pool = np.zeros(MAX_CARDS, np.int64)
-    m = search.unknown_pool(sc.st, sc.P, 0, pool)
-    marks = set()
-    for seed in range(1, 40):
-        w = np.zeros(L.N_STATE, np.int64)
-        search.sample_world(sc.st, 0, pool, m, np.array([seed], np.uint64), w)
-        assert w[L.S_BLUFF] == 0  # a world starts unmarked ...
-        worlds.world_bluff(w)
-        held = color_count(w, 1, 0) > 0  # ... and is marked by the red its player holds there
-        assert w[L.S_BLUFF] == int(held)
-        marks.add(int(held))
-    assert marks == {0, 1}
+def test_a_search_seat_challenges_as_its_rollout_bot_would():
+    """R8: facing a Wild Draw Four it may challenge, the search seat challenges exactly when
+    its rollout bot does (B0 at ``challenge_rate`` 1 always, ``counter`` by its suspicion),
+    whatever the card really was."""
+    for rollout, bluffed in (("random", True), ("random", False), ("counter", True), ("counter", False)):
+        held = "R1 G2 B3" if bluffed else "G1 G2 B3"
+        rb = {"strategy": "random", "challenge_rate": 1.0} if rollout == "random" else rollout
+        seat = {"strategy": "search", "worlds": 2, "rollouts": 1, "rollout_bot": rb}
+        sc = Scenario.build({0: "G7 Y8", 1: f"W+4 {held}"}, "R5", cur=1, players=2, seats=[seat, "counter"],
+                            stacking="draw2_draw4", draw="G3 G4 B1 B2 Y1 Y2 Y3 R2 R3")
+        plain = Scenario.build({0: "G7 Y8", 1: f"W+4 {held}"}, "R5", cur=1, players=2, seats=[rb, "counter"],
+                               stacking="draw2_draw4", draw="G3 G4 B1 B2 Y1 Y2 Y3 R2 R3")
+        for s in (sc, plain):
+            s.play(1, "W+4")
+            s.step()
+        assert sc[L.S_CHALLENGES] == plain[L.S_CHALLENGES]
+        assert (sc.count(0), sc.count(1)) == (plain.count(0), plain.count(1))
+        if rollout == "random":
+            assert sc[L.S_CHALLENGES] == 1
 
 
 def pending_positions(cfg, P, seed, count, *, drawn=False):
@@ -114,14 +111,13 @@ def flip_bluff(st, rng):
     return st
 
 
-ANSWER_CONFIGS = [(n, p) for n, p in CONFIGS if n in ("standard", "stacking", "pair_stacking", "take_back",
-                                                      "challenge_skip", "house_favourites", "teams", "amounts")]
+ANSWER_CONFIGS = [(n, p) for n, p in CONFIGS if load_config(p).stacking != "none"]
 
 
 @pytest.mark.parametrize("name, path", ANSWER_CONFIGS, ids=[n for n, _ in ANSWER_CONFIGS])
 def test_no_peeking_in_an_answer(name, path):
     """Permuting the hidden cards (and the true bluff mark) never changes the answer to a
-    pending draw, under every bundled config where an answer is a choice."""
+    pending draw, under every bundled config where an answer is a choice (H1 stacking)."""
     cfg, P, ctx = table(load_config(path))
     ctx[search.C_SEAT0 + 4] = 0  # margin 0: the best mean, so the choice is as sensitive as it can be
     rng = np.random.default_rng(len(name))

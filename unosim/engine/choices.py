@@ -22,7 +22,7 @@ from unosim.rules.codes import MultiPlay, RedZero, Stacking
 from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_VOLUNTARY_DRAW
 from .effects import put_down_naming
 from .hand import face_pending, put_move, settle
-from .turns import CHALLENGE, DRAW, after_draw, may_challenge, turn_with
+from .turns import DRAW, after_draw, turn_with
 
 TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
 ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
@@ -123,13 +123,11 @@ def group_options(st, P, p, opt, n):
 
 @jit()
 def answer_options(st, P, p, opt):
-    """Seat p's answers to the pending draw it faces, into ``opt``: challenge it (R8), each
+    """Seat p's answers to the pending draw it faces once it did not challenge it (R8: the
+    rollout bot's call, :func:`unosim.engine.search.searched_answer`), into ``opt``: each
     kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
     group too), take it (``DRAW``).  Returns how many."""
     n = 0
-    if may_challenge(st):
-        opt[n] = CHALLENGE
-        n += 1
     if rule(st, P_STACKING) != Stacking.none:
         for i in range(len(STACK_KINDS)):
             k = STACK_KINDS[i]
@@ -197,13 +195,12 @@ def play_targeted(st, P, rng, log, p, o):
 
 @jit(inline=True)
 def own_choice(st, P, rng, p, kind, card):
-    """What the rollout bot would decide (a card, an answer, 1 to play the drawn card)."""
+    """What the rollout bot would decide (a card, its stack or ``DRAW``, 1 to play the
+    drawn card)."""
     if kind == TURN:
         return policy.choose_play(st, P, rng, p)
     if kind == DRAWN:
         return 1 if policy.play_drawn(st, P, rng, p, card) else 0
-    if may_challenge(st) and policy.challenge(st, P, rng, p):
-        return CHALLENGE
     if rule(st, P_STACKING) != Stacking.none:
         return max(policy.choose_stack(st, P, rng, p), DRAW)
     return DRAW

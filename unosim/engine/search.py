@@ -7,7 +7,7 @@ decisions: the card in turn (a legal card kind, a Wild Draw Four bluff under R8,
 draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9;
 a 7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent; under H6 a card
 alone or with every card that may go with it);
-the answer to a pending draw (challenge it, R8; each kind it may stack, H1, H25; take
+the answer to a pending draw it did not challenge (each kind it may stack, H1, H25; take
 it); and whether to play a card it just drew (R6 ``may``).  The outcome: its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
 wins, minus what its own hand gives the winner when it loses).  Perfect-information Monte
@@ -34,9 +34,8 @@ strategies, and the hand runs to its end under every rule the engine plays.  The
 world and the same random stream serve every option (common random numbers), so options
 differ by the option alone.  Every other decision (the colour unless ``colours``,
 jump-in, the cards going down with a stack or a drawn card, a take-back's replacement)
-is the rollout bot's, in the game as in the playouts.  A challenge is judged in worlds whose Wild Draw
-Four is a bluff or not by the hand its player is dealt there (:func:`world_bluff`): a
-uniform deal knows nothing of why the card was played.
+is the rollout bot's, in the game as in the playouts, and so is a challenge (R8, :func:`searched_answer`
+says why).
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot, code and parameters (:func:`unosim.engine.search_batch.split_params`), and the
@@ -71,9 +70,8 @@ from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW,
 from .choices import (ANSWER, DRAWN, GROUPED, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options, group_options,
     named_options, options, own_choice, play_grouped, play_named, play_option, play_targeted, target_options)
 from .hand import step, stepper
-from .turns import ASK, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
-from .worlds import (N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool,
-    world_bluff)
+from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
+from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
 
 # ctx: the search table's context, one int64 array
 C_SEED = 0       # the hand's search stream (uint64 bits)
@@ -210,11 +208,12 @@ def decide(st, P, log, p, ctx):
 
 @jit()
 def decide_answer(st, P, log, p, ctx):
-    """Search seat p's answer to the pending draw it faces (:func:`answer_options`)."""
+    """Search seat p's answer to the pending draw it faces, not challenged: a kind to
+    stack or ``DRAW`` (:func:`answer_options`)."""
     opt = np.empty(MAX_OPTIONS, np.int64)
     n_opt = answer_options(st, P, p, opt)
     if n_opt == 1:
-        return opt[0]
+        return DRAW
     return opt[search_among(st, P, log, p, ctx, opt, n_opt, ANSWER, -1)]
 
 
@@ -280,8 +279,6 @@ def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts
             sample_world_within(st, p, pool, m, rng_w, base, work[5], work[6])
         else:
             sample_world(st, p, pool, m, rng_w, base)
-        if kind == ANSWER and may_challenge(st):
-            world_bluff(base)
         for ri in range(rollouts):
             start = stream_start(seed, wi + 1, ri)
             for j in range(n_opt):
@@ -370,12 +367,21 @@ def searched_turn(st, P, rng, log, p, ctx):
 
 @jit(inline=True)
 def searched_answer(st, P, rng, log, ctx):
-    """The answer to a pending draw at a table with search seats: a search seat's by
-    :func:`decide_answer`, every other seat's by its strategy."""
+    """The answer to a pending draw at a table with search seats: a search seat challenges
+    a Wild Draw Four when its rollout bot would (R8), else stacks or takes it as
+    :func:`decide_answer` finds; every other seat answers by its strategy.
+
+    Why the challenge is not searched: a world deals the Wild Draw Four's player its
+    other cards at random, so most sampled hands held the colour and the card looks like
+    a bluff, where every strategy at its defaults never bluffs (``bluff_rate`` 0);
+    searched, challenges cost the search a third of its lead in 500-point matches
+    (benchmarks/README.md)."""
     v = st[S_CUR]
-    if ctx[C_SEAT0 + v * C_STRIDE] != 0:
-        return decide_answer(st, P, log, v, ctx)
-    return ASK
+    if ctx[C_SEAT0 + v * C_STRIDE] == 0:
+        return ASK
+    if may_challenge(st) and policy.challenge(st, P, rng, v):
+        return CHALLENGE
+    return decide_answer(st, P, log, v, ctx)
 
 
 @jit(inline=True)

@@ -12,9 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_BLUFFER, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_LOGCAP,
-    S_NDISC, S_NDRAW, S_NLOG, S_NP, S_PREV_COLOR, S_SCR0)
-from unosim.kernel.moves import color_count
+from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_LOGCAP, S_NDISC,
+    S_NDRAW, S_NLOG, S_NP, S_SCR0)
 from unosim.kernel.rng import below
 from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD
@@ -66,14 +65,6 @@ def world_base(st, w):
     w[S_BLUFF] = 0
     for q in range(MAX_PLAYERS):
         w[S_SCR0 + q] = 0
-
-
-@jit(inline=True)
-def world_bluff(w):
-    """The pending Wild Draw Four's bluff mark in world ``w``, from its player's sampled
-    hand: a bluff if that hand holds a card of the colour in force before it (R8; it is
-    challenged only under ``restricted``).  The true mark is never copied into a world."""
-    w[S_BLUFF] = 1 if color_count(w, w[S_BLUFFER], w[S_PREV_COLOR]) > 0 else 0
 
 
 @jit(inline=True)
