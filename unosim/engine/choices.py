@@ -1,12 +1,12 @@
 """What a search seat may choose at each decision it searches, and each option played
 (:mod:`unosim.engine.search` samples the worlds and plays them out).
 
-Three decisions (``kind``): the card in turn (:func:`options`, with the wilds naming each
+Three decisions (``kind``): the card in turn (:func:`options`; the wilds naming each
 colour, the 7s and red 0s aimed at each opponent and the cards played alone or with their
-group encoded beside the plain kinds), the
-answer to a pending draw (:func:`answer_options`) and the card just drawn (keep 0, play
-1).  An option is one int64; :func:`play_option` plays it from a state as the engine
-would have, so a playout goes on with the engine's plain step.
+group are encoded beside the plain kinds), the answer to a pending draw
+(:func:`answer_options`) and the card just drawn (keep 0, play 1).  An option is one
+int64; :func:`play_option` plays it from a state as the engine would have, so a playout
+goes on with the engine's plain step.
 """
 
 from __future__ import annotations
@@ -149,8 +149,8 @@ def play_named(st, P, rng, log, p, k, named):
 @jit(inline=True)
 def play_option(w, P, rng, log, p, o, kind, card):
     """Option o of a decision of ``kind`` played by seat p: a card in turn (:func:`options`,
-    :func:`named_options`), an answer to a pending draw (:func:`answer_options`), the drawn
-    ``card`` kept or played."""
+    :func:`named_options`, :func:`target_options`, :func:`group_options`), an answer to a
+    pending draw (:func:`answer_options`), the drawn ``card`` kept or played."""
     if kind == ANSWER:
         face_pending(w, P, rng, log, o)
         return

@@ -250,9 +250,9 @@ def search_among(st, P, log, p, ctx, opt, n_opt, kind, card):
 @jit()
 def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed, voids):
     """The index in ``opt`` of the option of a decision of ``kind`` (about the drawn
-    ``card``) that seat p takes, on the decision's arrays
-    ``work`` (the unknown pool, the sampled world, the playout's state, two random states,
-    the void limits and :func:`sample_world_within`'s scratch), which its caller holds
+    ``card``) that seat p takes, on the decision's arrays ``work`` (the unknown pool, the
+    sampled world, the playout's state, two random states, the void limits and
+    :func:`sample_world_within`'s scratch), which its caller holds
     (unosim/kernel/borrow.py); ``voids``: deal worlds within the limits."""
     pool = work[0]
     base = address(work[1])
@@ -396,10 +396,10 @@ def search_step(st, P, rng, log, ctx):
 
 searching_step = stepper(searched_turn, searched_answer)
 """:func:`unosim.engine.hand.step`'s loop with :func:`searched_turn` for the turn and
-:func:`searched_answer` for a pending draw: the
-calls with a context (a table with search seats).  A dispatcher of its own, not the
-playouts' ``step``: numba types a call to a dispatcher that is compiling as a recursive
-call, and the program would then lack the plain code the playouts run."""
+:func:`searched_answer` for a pending draw: the calls with a context (a table with search
+seats).  A dispatcher of its own, not the playouts' ``step``: numba types a call to a
+dispatcher that is compiling as a recursive call, and the program would then lack the
+plain code the playouts run."""
 
 
 # --------------------------------------------------------------------------- for tests and scenarios
