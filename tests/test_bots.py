@@ -536,10 +536,9 @@ def test_a_multi_play_that_goes_out_is_always_played(seat, mode, hand):
     """H6 with R7: a hand that can go down at once is played, not kept by a voluntary draw
     (B0 at ``multi_rate`` 0 and ``rlcard_random`` play one card at a time under H6: they
     never draw holding a legal card, and that one card is played; B0 at ``multi_rate`` 1
-    puts down every card H6 lets go with it)."""
+    puts down every card H6 lets go with it; a search seat goes out whatever its rollout
+    bot, a play that empties its hand being taken without a search)."""
     name = seat if isinstance(seat, str) else seat["strategy"]
-    if name == "search":  # how many cards go down is its rollout bot's choice
-        name = seat["rollout_bot"] if isinstance(seat, dict) and "rollout_bot" in seat else "counter"
     sc = build([seat, "random"], {0: hand, 1: DULL}, top="R5", draw="G7 G8", multi_play=mode).turn()
     if name in ("random", "rlcard_random") and not (isinstance(seat, dict) and seat.get("multi_rate") == 1.0):
         assert sc.count(0) == len(hand.split()) - 1

@@ -61,7 +61,7 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0, S_DONE,
     S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
     S_SWAPS, S_TOP, S_WINNER)
-from unosim.kernel.moves import wild_allowed
+from unosim.kernel.moves import group_size, wild_allowed
 from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
 from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
@@ -201,6 +201,9 @@ def decide(st, P, log, p, ctx):
         n_opt = named_options(st, P, opt, n_opt)
     n_opt = target_options(st, P, p, opt, n_opt)
     n_opt = group_options(st, P, p, opt, n_opt)
+    for j in range(n_opt):  # H6: a play that empties the hand ends it won (R12), nothing to search
+        if opt[j] >= 2 * GROUPED and group_size(st, P, p, opt[j] % GROUPED) == st[S_HS0 + p]:
+            return opt[j]
     if n_opt == 1:
         return opt[0]
     return opt[search_among(st, P, log, p, ctx, opt, n_opt, TURN, -1)]
