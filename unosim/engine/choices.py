@@ -16,7 +16,7 @@ from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copie
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_NP, S_PLAN, S_RANK0, S_TARGET
 from unosim.kernel.moves import group_answers, group_size
-from unosim.kernel.table import rule
+from unosim.kernel.table import leave_choice, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, RedZero, Stacking
 from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_VOLUNTARY_DRAW
@@ -175,22 +175,27 @@ def play_option(w, P, rng, log, p, o, kind, card):
 @jit(inline=True)
 def play_grouped(st, P, rng, log, p, o):
     """Seat p plays the card of option o in turn, alone or with its whole group as the
-    option says (``S_PLAN``, cleared once the play is over)."""
-    st[S_PLAN] = 1 + 2 * p + o // GROUPED - 1
-    k, source = turn_with(st, P, rng, log, p, o % GROUPED)
-    put_move(st, P, rng, log, p, k, source)
-    st[S_PLAN] = 0
+    option says (``S_PLAN``)."""
+    play_leaving(st, P, rng, log, p, o % GROUPED, S_PLAN, o // GROUPED - 1)
 
 
 @jit(inline=True)
 def play_targeted(st, P, rng, log, p, o):
     """Seat p plays the 7 or red 0 of option o in turn, its swap or giveaway going to the
-    opponent the option names (``S_TARGET``, cleared once the play is over: a card
-    jumped on (H2) or gone out with (H13) never acts)."""
-    st[S_TARGET] = 1 + p * MAX_PLAYERS + o // TARGETED - 1
-    k, source = turn_with(st, P, rng, log, p, o % TARGETED)
+    opponent the option names (``S_TARGET``)."""
+    play_leaving(st, P, rng, log, p, o % TARGETED, S_TARGET, o // TARGETED - 1)
+
+
+@jit(inline=True)
+def play_leaving(st, P, rng, log, p, k, slot, value):
+    """Seat p plays k in turn with ``value`` left in ``slot`` for the play to take
+    (:func:`unosim.kernel.table.leave_choice`), cleared once the play is over: a card
+    jumped on (H2) or gone out with (H13) never acts, and its choice must not wait for a
+    later one."""
+    leave_choice(st, slot, p, value)
+    k, source = turn_with(st, P, rng, log, p, k)
     put_move(st, P, rng, log, p, k, source)
-    st[S_TARGET] = 0
+    st[slot] = 0
 
 
 @jit(inline=True)
@@ -207,5 +212,5 @@ def own_choice(st, P, rng, p, kind, card):
 
 
 __all__ = ["ANSWER", "DRAWN", "GROUPED", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_options",
-           "group_options", "named_options", "options", "own_choice", "play_grouped", "play_option", "play_named",
-           "play_targeted", "target_options"]
+           "group_options", "named_options", "options", "own_choice", "play_grouped", "play_leaving", "play_option",
+           "play_named", "play_targeted", "target_options"]

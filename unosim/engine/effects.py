@@ -17,10 +17,10 @@ from unosim.kernel.layout import (DR_FALSE_CALL, DR_SLAP, DR_UNO, EV_FACING, EV_
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip
 from unosim.kernel.piles import discard, draw_cards
 from unosim.kernel.rng import below, chance
-from unosim.kernel.table import add_card, log_event, next_seat, rule
+from unosim.kernel.table import add_card, log_event, next_seat, rule, take_choice
 from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, RED_ZERO, RED_ZERO_DRAW, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import RedZero, Stacking
-from unosim.rules.params import (MAX_PLAYERS, P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK,
+from unosim.rules.params import (P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_RED_ZERO, P_SEVEN_O, P_SILENT_RANK,
     P_SLAP_RANK, P_STACKING, P_UNO_CAUGHT, P_UNO_FALSE_CALL, P_UNO_FORGET)
 
 
@@ -202,11 +202,8 @@ def effect(st, P, rng, log, p, k, dmult, smult):
 def opponent_for(st, P, rng, p):
     """Whom p swaps with (H4) or gives its cards to (H5): the opponent a search seat chose
     with the card it played (``S_TARGET``, used once), else its strategy's choice."""
-    t = st[S_TARGET]
-    if t > 0 and (t - 1) // MAX_PLAYERS == p:
-        st[S_TARGET] = 0
-        return (t - 1) % MAX_PLAYERS
-    return policy.choose_opponent(st, P, rng, p)
+    q = take_choice(st, S_TARGET, p)
+    return q if q >= 0 else policy.choose_opponent(st, P, rng, p)
 
 
 @jit(inline=True)

@@ -70,7 +70,7 @@ from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLA
     N_KINDS, S_AS_WILD, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
     S_PLAN, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
-from unosim.kernel.table import log_event, next_seat, rule
+from unosim.kernel.table import log_event, next_seat, rule, take_choice
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
 from unosim.rules.codes import DrawnDraw4, Finish, MultiPlay, RedZero
 from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O
@@ -134,10 +134,9 @@ def play_multi(st, P, rng, log, p, k):
 def plan_for(st, P, rng, p, k):
     """Which cards go down with k (:func:`unosim.bots.policy.multi_plan`): as the search
     seat p chose with its card (``S_PLAN``, used once), else as its strategy plans."""
-    v = st[S_PLAN]
-    if v > 0 and (v - 1) // 2 == p:
-        st[S_PLAN] = 0
-        return policy.chosen_plan(st, P, rng, p, k, (v - 1) % 2 == 1)
+    whole = take_choice(st, S_PLAN, p)
+    if whole >= 0:
+        return policy.chosen_plan(st, P, rng, p, k, whole == 1)
     return policy.multi_plan(st, P, rng, p, k)
 
 

@@ -354,10 +354,8 @@ def searched_turn(st, P, rng, log, p, ctx):
         return -1, Source.none
     if k >= 0:
         return k, Source.hand
-    c = st[S_COLOR]
-    top = st[S_TOP]
-    wok = wild_allowed(st, P, p, 1)
-    hs = st[S_HS0 + p]
+    c, top, hs = st[S_COLOR], st[S_TOP], st[S_HS0 + p]  # what note_draw reads of the turn before the draw
+    wok = track and wild_allowed(st, P, p, 1)
     drawn = draw_in_turn(st, P, rng, log, p)
     play = ASK
     if searches and drawn_choice(st, P, p, drawn):

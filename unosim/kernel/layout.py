@@ -64,8 +64,8 @@ S_MISPLAYS = 42       # illegal cards put down by mistake and taken back (1 card
 S_PREV_COLOR = 43     # colour in force before the last Wild Draw Four went down  H22
 S_PREV_TOP = 44       # the top card before it                                    H22
 S_PLAY_CARDS = 45     # cards of the play that last added to the pending draw    H25
-S_TARGET = 46         # 0, or 1 + seat * MAX_PLAYERS + q: the seat's next swap or giveaway goes to q  H4 H5
-S_PLAN = 47           # 0, or 1 + 2 * seat + (1 for its whole group): the seat's next multi-play  H6
+S_TARGET = 46         # a search seat's swap or giveaway target for its play (table.leave_choice)  H4 H5
+S_PLAN = 47           # a search seat's multi-play for its play: 0 alone, 1 its whole group  H6
 S_HS0 = 48                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)

@@ -6,6 +6,7 @@ from numba.extending import overload
 
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP, S_RANK0,
     S_RULE0, S_SCORE0)
+from unosim.rules.params import MAX_PLAYERS
 
 
 @jit(inline=True)
@@ -39,6 +40,25 @@ def wrap(q, n):
     if q < 0:
         return q + n
     return q
+
+
+@jit(inline=True)
+def leave_choice(st, slot, p, value):
+    """Seat p leaves ``value`` (0 to MAX_PLAYERS - 1) in ``slot`` for its own next play to
+    use (a search seat's swap target, H4 H5, or multi-play, H6): ``1 + p * MAX_PLAYERS +
+    value``; 0 clears it."""
+    st[slot] = 1 + p * MAX_PLAYERS + value
+
+
+@jit(inline=True)
+def take_choice(st, slot, p):
+    """The value seat p left in ``slot`` (:func:`leave_choice`), taken once; -1 if the slot
+    is empty or holds another seat's."""
+    v = st[slot]
+    if v > 0 and (v - 1) // MAX_PLAYERS == p:
+        st[slot] = 0
+        return (v - 1) % MAX_PLAYERS
+    return -1
 
 
 @jit(inline=True)
