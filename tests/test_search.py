@@ -229,7 +229,8 @@ def test_split_params():
     """A search seat plays its rollout bot at that bot's defaults everywhere but the card it
     searches; the context lists its budget."""
     cfg = parse_config({"table": {"players": 2}, "bots": {"seats": [
-        {"strategy": "search", "worlds": 5, "rollouts": 3, "rollout_bot": "greedy", "objective": "points"},
+        {"strategy": "search", "worlds": 5, "rollouts": 3, "rollout_bot": "greedy", "objective": "points",
+         "deepen": 4, "promise": 1.5},
         "counter"]}})
     P0 = to_params(cfg)
     assert search_batch.has_search(P0)
@@ -238,8 +239,9 @@ def test_split_params():
     from unosim.rules import params as slots
     from unosim.rules.strategies import Strategy
     assert P[slots.P_BOT0] == Strategy.greedy and P[slots.P_BOT0 + 1] == 0.0
-    assert list(ctx[search.C_SEAT0:search.C_SEAT0 + 7]) == [1, 5, 3, 1, 2000, 1, 0]
-    assert list(ctx[search.C_SEAT0 + 7:search.C_SEAT0 + 14]) == [0, 0, 0, 0, 0, 0, 0]
+    seat0, seat1 = (ctx[search.C_SEAT0 + s * search.C_STRIDE:][:search.C_STRIDE] for s in (0, 1))
+    assert list(seat0) == [1, 5, 3, 1, 2000, 1, 0, 4, 1500]
+    assert not seat1.any()
     assert ctx[search.C_TRACK] == 1
     cfg = cfg.replace(seats=[{"strategy": "search", "voids": 0}, "counter"])
     _, ctx = search_batch.split_params(to_params(cfg))
@@ -502,3 +504,46 @@ def test_margin_0_plays_the_best_mean_and_among_passes_the_largest_gain():
     assert _choice([(1.0, 9.0), (2.0, 30.0), (-1.0, 1.0)], margin=0.0) == 2
     assert _choice([(10.0, 10.0), (12.0, 12.0)]) == 2
     assert _choice([(-3.0, 3.0), (0.0, 4.0)], margin=0.0) == 0  # nothing beats the bot's card
+
+
+def test_an_option_is_ahead_at_promise_standard_errors():
+    """The second look's trigger: an option's summed gain over the rollout bot's card above
+    ``promise`` times its spread (the sign test's), the bot's own option never counting."""
+    gain, gain2 = np.array([0.0, 3.0, -5.0]), np.array([0.0, 9.0, 25.0])
+    assert search.ahead(gain, gain2, 3, 0, 0.9)       # 3 / sqrt(9) = 1 standard error
+    assert not search.ahead(gain, gain2, 3, 0, 1.0)
+    assert not search.ahead(gain, gain2, 3, 1, 0.0)  # j0 = 1: only option 2 competes, and it is behind
+    assert not search.ahead(np.zeros(3), np.zeros(3), 3, 0, 0.0)  # no playout differed: nothing ahead
+
+
+def with_budget(ctx, worlds, deepen=1, promise=1.0):
+    """The context with seat 0's budget set, at margin 0 (the best mean: every world can
+    move the choice)."""
+    c = ctx.copy()
+    c[search.C_SEAT0 + 1] = worlds
+    c[search.C_SEAT0 + 4] = 0
+    c[search.C_SEAT0 + 7] = deepen
+    c[search.C_SEAT0 + 8] = int(promise * 1000)
+    return c
+
+
+def test_deepen_plays_more_worlds_only_where_an_option_is_ahead():
+    """``deepen``: a decision whose first ``worlds`` worlds put an option ahead is played
+    out in ``deepen`` times the worlds (the same worlds first, then more of the same
+    stream), any other keeps its first look.  So with ``promise`` 0 each choice is the
+    small budget's or the large one's, and some are the large one's alone; with a
+    ``promise`` no option reaches, it is the small budget's."""
+    cfg, P, ctx = table(load_config(bundled_configs()["standard"]))
+    rng = np.random.default_rng(5)
+    deepened = 0
+    found = positions(cfg, P, seed=5, count=40, voids=True)
+    assert len(found) >= 30
+    for st, seen in found:
+        ctx[search.C_TRACK:] = seen[search.C_TRACK:]
+        seed = int(rng.integers(1, 2**62))
+        small, large = (search.choice_at(st, P, with_budget(ctx, w), 0, seed) for w in (2, 8))
+        assert search.choice_at(st, P, with_budget(ctx, 2, 4, promise=10.0), 0, seed) == small
+        choice = search.choice_at(st, P, with_budget(ctx, 2, 4, promise=0.0), 0, seed)
+        assert choice in (small, large)
+        deepened += choice == large != small
+    assert deepened > 0, "no decision went to the second look: the property was hardly exercised"

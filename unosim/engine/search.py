@@ -16,7 +16,11 @@ its rollout bot would play and switches to another option only when that option'
 over it (paired playout by playout) passes a test at ``margin`` standard errors, raised
 for several alternatives (:func:`choose`): a few hundred playouts cannot tell apart
 options a few points of win share apart, and the noisy best of many options would
-otherwise replace a good rule by a coin toss.
+otherwise replace a good rule by a coin toss.  Most decisions have no option much better
+than the rollout bot's, and the few that have one need more playouts to show it: a
+decision where, after ``worlds`` worlds, some option's gain already stands ``promise``
+standard errors above 0 is played out in ``deepen`` times as many worlds before the
+test (1: never), so the budget goes where a switch may pay.
 
 What a seat knows, and so what a world keeps: its own hand, the discard pile (every card
 on it was seen), every hand's size, the draw pile's size and everything else public in
@@ -76,8 +80,8 @@ from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, s
 # ctx: the search table's context, one int64 array
 C_SEED = 0       # the hand's search stream (uint64 bits)
 C_DECISIONS = 1  # searched decisions so far in the hand: each has its own stream
-C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000, voids (0/1), colours (0/1)
-C_STRIDE = 7
+C_SEAT0 = 2      # per seat: searches (0/1), worlds, rollouts, objective, margin x 1000, voids (0/1), colours (0/1),
+C_STRIDE = 9     # deepen, promise x 1000
 C_TRACK = C_SEAT0 + MAX_PLAYERS * C_STRIDE  # 1: some seat uses voids, so the table keeps them
 C_VSTARTED = C_TRACK + 1  # 0 until the hand's first step has set what follows (play_hand clears it)
 C_VDRAWN = C_TRACK + 2    # S_DRAWN, S_PLAYED and the hand-moving counters at the last update
@@ -237,6 +241,8 @@ def search_among(st, P, log, p, ctx, opt, n_opt, kind, card):
     objective = ctx[c + 3]
     margin = ctx[c + 4] / 1000.0
     voids = ctx[c + 5] != 0 and ctx[C_TRACK] != 0 and ctx[C_VSTARTED] != 0
+    deepen = ctx[c + 7]
+    promise = ctx[c + 8] / 1000.0
     d = ctx[C_DECISIONS]
     ctx[C_DECISIONS] = d + 1
     seed = stream_start(np.uint64(ctx[C_SEED]), d, p)
@@ -247,16 +253,19 @@ def search_among(st, P, log, p, ctx, opt, n_opt, kind, card):
     for i in range(MAX_PLAYERS * N_GROUPS):
         caps[i] = ctx[C_VLIM0 + i]
     return search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed,
-                          voids)
+                          voids, deepen, promise)
 
 
 @jit()
-def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed, voids):
+def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts, objective, margin, seed, voids,
+                   deepen, promise):
     """The index in ``opt`` of the option of a decision of ``kind`` (about the drawn
     ``card``) that seat p takes, on the decision's arrays ``work`` (the unknown pool, the
     sampled world, the playout's state, two random states, the void limits and
     :func:`sample_world_within`'s scratch), which its caller holds
-    (unosim/kernel/borrow.py); ``voids``: deal worlds within the limits."""
+    (unosim/kernel/borrow.py); ``voids``: deal worlds within the limits; ``deepen`` times
+    the worlds when some option is ``promise`` standard errors ahead after the first
+    ``worlds`` (the module doc)."""
     pool = work[0]
     base = address(work[1])
     w = address(work[2])
@@ -277,7 +286,9 @@ def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts
     for i in range(N_STATE):
         w[i] = st[i]
     n = st[S_NP]
-    for wi in range(worlds):
+    for wi in range(worlds * deepen):
+        if wi == worlds and not ahead(gain, gain2, n_opt, j0, promise):
+            break
         if voids:
             sample_world_within(st, p, pool, m, rng_w, base, work[5], work[6])
         else:
@@ -296,6 +307,16 @@ def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts
                 gain[j] += g
                 gain2[j] += g * g
     return choose(gain, gain2, n_opt, j0, margin)
+
+
+@jit()
+def ahead(gain, gain2, n_opt, j0, promise):
+    """Whether some option's summed gain over the rollout bot's choice j0 stands
+    ``promise`` standard errors above 0 (the spread as in :func:`choose`)."""
+    for j in range(n_opt):
+        if j != j0 and gain[j] > 0.0 and gain[j] > promise * np.sqrt(gain2[j]):
+            return True
+    return False
 
 
 @jit()

@@ -41,7 +41,8 @@ def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.n
     strategy's defaults) -- what the engine plays for it everywhere but the searched
     card -- and the context lists the
     seats that search with their ``worlds``, ``rollouts``, ``objective``, ``margin``,
-    ``voids`` and ``colours`` (and whether the table keeps the void limits: some seat uses them).
+    ``voids``, ``colours``, ``deepen`` and ``promise`` (and whether the table keeps the void limits:
+    some seat uses them).
 
     ``matches``: the table plays matches, where ``objective = "auto"`` means ``points``
     (what S1 adds up to the target); elsewhere it means ``hands``."""
@@ -57,6 +58,8 @@ def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.n
         margin = int(round(P[base + 5] * 1000))
         voids = int(P[base + 6])
         colours = int(P[base + 7])
+        deepen = int(P[base + 8])
+        promise = int(round(P[base + 9] * 1000))
         block = P[rollout_slots(s)]
         code = int(block[0])
         if not (0 <= code < Strategy.search) or code != bot:
@@ -70,7 +73,7 @@ def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.n
         if watches(name, params):
             Pr[P_WATCHERS] = 1.0
         c = C_SEAT0 + s * C_STRIDE
-        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin, voids, colours)
+        ctx[c:c + C_STRIDE] = (1, worlds, rollouts, objective, margin, voids, colours, deepen, promise)
         if voids:
             ctx[C_TRACK] = 1
     return Pr, ctx
