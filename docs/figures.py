@@ -122,6 +122,20 @@ def search_strength(work: Path) -> str:
     return "\n".join(rows)
 
 
+SEARCH_DEEPEN = (("search:deepen=4", "counter", 2, 3000), ("search:deepen=4", "search", 2, 3000),
+                 ("search:deepen=4", "counter", 4, 3000), ("search:deepen=8", "counter", 4, 3000))
+"""The second look (``deepen``) against `counter` and against the search without it."""
+
+
+def search_deepen(work: Path) -> str:
+    """docs/bots.md: the search with a second look (``deepen``) against `counter` and
+    against the search at its defaults, heads-up and at 4 (seed 0)."""
+    rows = ["| Command | Hands | A - B |", "|---|---|---|"]
+    for a, b, n, hands in SEARCH_DEEPEN:
+        rows.append(_duel_row(a, b, n, hands)[0])
+    return "\n".join(rows)
+
+
 SEARCH_MATCHES = ((2, 200), (4, 150))
 """(players, matches per seating) of the match duels: 8 seatings at 4 players cost 4 times 2."""
 
@@ -287,6 +301,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "features_table": features_table,
     "search_budget": search_budget,
     "search_strength": search_strength,
+    "search_deepen": search_deepen,
     "search_matches": search_matches,
     "search_changes": search_changes,
 }
