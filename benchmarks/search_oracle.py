@@ -41,16 +41,23 @@ from unosim.engine.hand import step
 from unosim.kernel import layout as L
 from unosim.kernel.rng import stream_start
 from unosim.rules.config import default_config, to_params
+from unosim.rules.params import MAX_PLAYERS
 from unosim.scenario import first_turn
 from unosim.studies.duel import parse_bot
 
 SETTINGS = "search;search:deepen=4"
 
-bench = Benchmark(__doc__, repeats=1, quick={"positions": 100, "oracle": 100})
-bench.option("--players", type=count, default=4, help="seats at the table [default: 4]")
-bench.option("--positions", type=count, default=2000, help="decisions scored [default: 2,000]")
-bench.option("--oracle", type=count, default=400, help="oracle playouts per option [default: 400]")
-bench.option("--seed", type=count, default=1, help="which positions [default: 1]")
+
+def table(spec: str, players: int):
+    """(config, rules vector, context) of the setting at seat 0 among `counter`s."""
+    seat = parse_bot(spec, "--settings")
+    if (seat if isinstance(seat, str) else seat.get("strategy")) != "search":
+        raise ValueError("not a search bot")
+    cfg = default_config(players=players).replace(seats=[seat] + ["counter"] * (players - 1))
+    P, ctx = search_batch.split_params(to_params(cfg))
+    return cfg, P, ctx
+
+
 def settings_list(text: str) -> list[str]:
     """``search;search:deepen=4`` -> the specs, each a search bot `unosim duel` would take."""
     specs = [s.strip() for s in text.split(";") if s.strip()]
@@ -64,8 +71,22 @@ def settings_list(text: str) -> list[str]:
     return specs
 
 
+def players_count(text: str) -> int:
+    """A table size unosim plays: 2 to ``MAX_PLAYERS``."""
+    n = count(text)
+    if not 2 <= n <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"{n} players: give 2 to {MAX_PLAYERS}")
+    return n
+
+
+bench = Benchmark(__doc__, repeats=1, quick={"positions": 100, "oracle": 100})
+bench.option("--players", type=players_count, default=4, help="seats at the table [default: 4]")
+bench.option("--positions", type=count, default=2000, help="decisions scored [default: 2,000]")
+bench.option("--oracle", type=count, default=400, help="oracle playouts per option [default: 400]")
+bench.option("--seed", type=count, default=1, help="which positions [default: 1]")
 bench.option("--settings", type=settings_list, default=SETTINGS,
-             help=f"search bots as `unosim duel` takes them, ';'-separated, the first the reference [default: {SETTINGS}]")
+             help=f"search bots as `unosim duel` takes them, ';'-separated, the first the reference "
+                  f"[default: {SETTINGS}]")
 
 
 @njit(cache=True)
@@ -126,16 +147,6 @@ def positions(cfg, P, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarra
             continue
         found.append((st, idle.copy()))
     return found
-
-
-def table(spec: str, players: int):
-    """(config, rules vector, context) of the setting at seat 0 among `counter`s."""
-    seat = parse_bot(spec, "--settings")
-    if (seat if isinstance(seat, str) else seat.get("strategy")) != "search":
-        raise ValueError("not a search bot")
-    cfg = default_config(players=players).replace(seats=[seat] + ["counter"] * (players - 1))
-    P, ctx = search_batch.split_params(to_params(cfg))
-    return cfg, P, ctx
 
 
 def interval(x: np.ndarray) -> str:
