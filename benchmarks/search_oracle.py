@@ -31,6 +31,7 @@ import time
 
 # the harness first: it puts this tree ahead of any installed unosim on sys.path
 from harness import Benchmark, Run, count
+from search_speed import positions
 
 import numpy as np
 from numba import njit
@@ -42,7 +43,6 @@ from unosim.kernel import layout as L
 from unosim.kernel.rng import stream_start
 from unosim.rules.config import default_config, to_params
 from unosim.rules.params import MAX_PLAYERS
-from unosim.scenario import first_turn
 from unosim.studies.duel import parse_bot
 
 SETTINGS = "search;search:deepen=4"
@@ -124,31 +124,6 @@ def rollout_choice(st, P, p, seed):
     return own_choice(st, P, r, p, TURN, -1)
 
 
-def positions(cfg, P, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """States where seat 0 has 2+ options in turn, reached by the table's bots, with the
-    context holding the void limits the table kept on the way."""
-    idle = np.zeros(search.C_LEN, np.int64)
-    idle[search.C_TRACK] = 1
-    log = np.zeros((0, L.LOG_WIDTH), np.int64)
-    opt = np.zeros(search.MAX_OPTIONS, np.int64)
-    rng = np.random.default_rng(seed)
-    found: list[tuple[np.ndarray, np.ndarray]] = []
-    h = 0
-    while len(found) < count:
-        st = first_turn(cfg, seed * 100_000 + h, dealer=h % cfg.players)
-        r = np.array([h + 1], np.uint64)
-        idle[search.C_VSTARTED] = 0
-        for _ in range(int(rng.integers(0, 15 * cfg.players))):
-            if st[L.S_DONE]:
-                break
-            search.step_at(st, P, r, log, idle)
-        h += 1
-        if st[L.S_DONE] or st[L.S_CUR] != 0 or st[L.S_PENDING_KIND] >= 0 or search.options(st, P, 0, opt) < 2:
-            continue
-        found.append((st, idle.copy()))
-    return found
-
-
 def interval(x: np.ndarray) -> str:
     half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
     return f"{100 * x.mean():+.3f} [{100 * (x.mean() - half):+.3f}, {100 * (x.mean() + half):+.3f}]"
@@ -160,7 +135,7 @@ def measure(run: Run) -> None:
     tables = [table(s, a.players) for s in specs]
     cfg, P, _ = tables[0]
     t0 = time.perf_counter()
-    found = positions(cfg, P, a.positions, a.seed)
+    found = positions(cfg, P, a.positions, a.seed, steps=15 * a.players)  # a hand's length or so
     rng = np.random.default_rng(a.seed)
     opt = np.zeros(search.MAX_OPTIONS, np.int64)
     bank = []

@@ -65,9 +65,10 @@ bench.option("--budgets", type=budget_list, default=BUDGETS,
 bench.option("--workers", type=count0, default=0, help="cores for the hands [default: 0, all numba may use]")
 
 
-def positions(cfg, P, count: int, seed: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
-    """States where seat 0 has 2+ options in turn, reached by the table's bots, each with
-    the context holding the void limits the table kept on the way (as in a real hand)."""
+def positions(cfg, P, count: int, seed: int = 1, steps: int = 30) -> list[tuple[np.ndarray, np.ndarray]]:
+    """States where seat 0 has 2+ options in turn, reached by the table's bots in up to
+    ``steps`` steps, each with the context holding the void limits the table kept on the
+    way (as in a real hand)."""
     idle = np.zeros(search.C_LEN, np.int64)
     idle[search.C_TRACK] = 1
     log = np.zeros((0, L.LOG_WIDTH), np.int64)
@@ -79,7 +80,7 @@ def positions(cfg, P, count: int, seed: int = 1) -> list[tuple[np.ndarray, np.nd
         st = first_turn(cfg, seed * 100_000 + h, dealer=h % cfg.players)
         r = np.array([h + 1], np.uint64)
         idle[search.C_VSTARTED] = 0
-        for _ in range(int(rng.integers(0, 30))):
+        for _ in range(int(rng.integers(0, steps))):
             if st[L.S_DONE]:
                 break
             search.step_at(st, P, r, log, idle)
