@@ -116,8 +116,13 @@ def _budget_figure(curve: dict[int, list[tuple[int, float, float, float]]], path
 def search_strength(work: Path) -> str:
     """docs/bots.md: the search player against `counter` with one parameter changed
     (margin, voids), then against itself with one parameter changed (seed 0)."""
+    return _duel_table([(bot, "counter", n, hands) for bot, n, hands in SEARCH_DUELS] + list(SEARCH_PAIRS))
+
+
+def _duel_table(duels) -> str:
+    """A table of duels (A, B, players, hands), one row each."""
     rows = ["| Command | Hands | A - B |", "|---|---|---|"]
-    for a, b, n, hands in [(bot, "counter", n, hands) for bot, n, hands in SEARCH_DUELS] + list(SEARCH_PAIRS):
+    for a, b, n, hands in duels:
         rows.append(_duel_row(a, b, n, hands)[0])
     return "\n".join(rows)
 
@@ -130,10 +135,7 @@ SEARCH_DEEPEN = (("search:deepen=4", "counter", 2, 3000), ("search:deepen=4", "s
 def search_deepen(work: Path) -> str:
     """docs/bots.md: the search with a second look (``deepen``) against `counter` and
     against the search at its defaults, heads-up and at 4 (seed 0)."""
-    rows = ["| Command | Hands | A - B |", "|---|---|---|"]
-    for a, b, n, hands in SEARCH_DEEPEN:
-        rows.append(_duel_row(a, b, n, hands)[0])
-    return "\n".join(rows)
+    return _duel_table(SEARCH_DEEPEN)
 
 
 SEARCH_MATCHES = ((2, 200), (4, 150))

@@ -313,10 +313,7 @@ def search_options(work, st, P, log, p, opt, n_opt, kind, card, worlds, rollouts
 def ahead(gain, gain2, n_opt, j0, promise):
     """Whether some option's summed gain over the rollout bot's choice j0 stands
     ``promise`` standard errors above 0 (the spread as in :func:`choose`)."""
-    for j in range(n_opt):
-        if j != j0 and gain[j] > 0.0 and gain[j] > promise * np.sqrt(gain2[j]):
-            return True
-    return False
+    return best_past(gain, gain2, n_opt, j0, promise) != j0
 
 
 @jit()
@@ -337,6 +334,13 @@ def choose(gain, gain2, n_opt, j0, margin):
     t = margin
     if margin > 0.0 and k > 1:
         t = np.sqrt(margin * margin + 2.0 * np.log(k))
+    return best_past(gain, gain2, n_opt, j0, t)
+
+
+@jit()
+def best_past(gain, gain2, n_opt, j0, t):
+    """Among the options other than j0 whose summed gain passes ``gain > t * sqrt(gain2)``
+    (and 0), the one with the largest gain; j0 when none does."""
     best = j0
     top = 0.0
     for j in range(n_opt):
