@@ -54,7 +54,7 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
     "search": (Strategy.search, {"worlds": (32, (1, 10_000)), "rollouts": (2, (1, 10_000)),
                                  "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("auto", ("hands", "points", "auto")),
                                  "margin": (2.0, (0.0, 10.0)), "voids": (1, (0, 1)),
-                                 "colours": (0, (0, 1)), "deepen": (1, (1, 100)), "promise": (1.0, (0.0, 10.0))}),
+                                 "colours": (0, (0, 1)), "deepen": (8, (1, 100)), "promise": (1.0, (0.0, 10.0))}),
 }
 
 # Strategies whose policy.observe_play must see every card put down (card counters); with
