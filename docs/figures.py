@@ -47,24 +47,27 @@ def counter_suspicion(work: Path) -> str:
     return "\n".join(rows)
 
 
+FLAT = "search:deepen=1"
+"""The search without its second look: a budget curve and a parameter's worth are measured on
+it, where every decision gets the same playouts."""
 SEARCH_BUDGETS = ((16, 2), (32, 2), (32, 4), (64, 4), (128, 4))
 """(worlds, rollouts): playouts per option 32, 64 (the default), 128, 256, 512."""
 SEARCH_CURVE_DEALS = {2: (5000, 3000, 2000, 1000, 600), 4: (1000, 600, 400, 300, 200)}
 """Deals per budget: fewer where a hand costs more, so each row takes minutes, not hours."""
-SEARCH_DUELS = (("search:voids=0", 2, 5000), ("search:margin=0", 2, 1000), ("search:margin=1", 2, 3000),
-                ("search:margin=3", 2, 3000), ("search:margin=3", 4, 1000))
-SEARCH_PAIRS = (("search", "search:voids=0", 2, 5000), ("search:colours=1", "search", 2, 3000))
+SEARCH_DUELS = ((f"{FLAT},voids=0", 2, 5000), (f"{FLAT},margin=0", 2, 1000), (f"{FLAT},margin=1", 2, 3000),
+                (f"{FLAT},margin=3", 2, 3000), (f"{FLAT},margin=3", 4, 1000))
+SEARCH_PAIRS = ((FLAT, f"{FLAT},voids=0", 2, 5000), (f"{FLAT},colours=1", FLAT, 2, 3000))
 """Search against search: what one parameter is worth, paired by deal (the rival is not counter)."""
 
 
 def _budget_spec(worlds: int, rollouts: int) -> str:
-    """The bot's name as a user types it: bare ``search`` at the strategy's default budget."""
+    """The flat search (one look at every decision, ``deepen=1``) at this budget, as a user
+    types it: the strategy's default budget is left unsaid."""
     from unosim.rules.strategies import STRATEGIES
 
     spec = STRATEGIES["search"][1]
-    if (worlds, rollouts) == (spec["worlds"][0], spec["rollouts"][0]):
-        return "search"
-    return f"search:worlds={worlds}" + (f",rollouts={rollouts}" if rollouts != spec["rollouts"][0] else "")
+    return (FLAT + (f",worlds={worlds}" if worlds != spec["worlds"][0] else "")
+            + (f",rollouts={rollouts}" if rollouts != spec["rollouts"][0] else ""))
 
 
 def _duel_row(a: str, b: str, n: int, hands: int) -> tuple[str, object]:
@@ -104,9 +107,9 @@ def _budget_figure(curve: dict[int, list[tuple[int, float, float, float]]], path
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xticks([p[0] for p in next(iter(curve.values()))], [str(p[0]) for p in next(iter(curve.values()))])
-    ax.set_xlabel("playouts per option (worlds x rollouts; the default: 64)")
+    ax.set_xlabel("playouts per option (worlds x rollouts, every decision: deepen=1; the default: 64)")
     ax.set_ylabel("search - counter, points of win share")
-    ax.set_title("The search player against counter, by budget (95% intervals)")
+    ax.set_title("The flat search against counter, by budget (95% intervals)")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path)
@@ -114,8 +117,8 @@ def _budget_figure(curve: dict[int, list[tuple[int, float, float, float]]], path
 
 
 def search_strength(work: Path) -> str:
-    """docs/bots.md: the search player against `counter` with one parameter changed
-    (margin, voids), then against itself with one parameter changed (seed 0)."""
+    """docs/bots.md: the flat search against `counter` with one parameter changed (margin,
+    voids), then against itself with one parameter changed (seed 0)."""
     return _duel_table([(bot, "counter", n, hands) for bot, n, hands in SEARCH_DUELS] + list(SEARCH_PAIRS))
 
 
@@ -127,18 +130,18 @@ def _duel_table(duels) -> str:
     return "\n".join(rows)
 
 
-SEARCH_DEEPEN = (("search:deepen=4", "counter", 2, 3000), ("search:deepen=4", "search", 2, 3000),
-                 ("search:deepen=4", "counter", 4, 3000), ("search:deepen=8", "counter", 4, 3000))
-"""The second look (``deepen``) against `counter` and against the search without it."""
+SEARCH_DEEPEN = (("search", "counter", 2, 3000), ("search", FLAT, 2, 3000), ("search", "counter", 4, 3000))
+"""The search at its defaults (a second look, ``deepen=8``) against `counter` and against the
+flat search."""
 
 
 def search_deepen(work: Path) -> str:
-    """docs/bots.md: the search with a second look (``deepen``) against `counter` and
-    against the search at its defaults, heads-up and at 4 (seed 0)."""
+    """docs/bots.md: the search at its defaults against `counter`, heads-up and at 4, and
+    against the flat search heads-up (seed 0)."""
     return _duel_table(SEARCH_DEEPEN)
 
 
-SEARCH_MATCHES = ((2, 200), (4, 150))
+SEARCH_MATCHES = ((2, 200), (4, 300))
 """(players, matches per seating) of the match duels: 8 seatings at 4 players cost 4 times 2."""
 
 
