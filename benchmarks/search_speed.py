@@ -148,7 +148,7 @@ def measure(run: Run) -> None:
             # is timed with the second look off; the default's pace is printed beside it
             flat = {"strategy": "search", "worlds": worlds, "rollouts": rollouts, "deepen": 1}
             cfg = default_config(players=players).replace(seats=[flat] + ["counter"] * (players - 1))
-            P, ctx = search_batch.split_params(to_params(cfg))
+            P, _ = search_batch.split_params(to_params(cfg))
             found = positions(cfg, P, a.positions)
             opt = np.zeros(search.MAX_OPTIONS, np.int64)
             per = sum(search.options(st, P, 0, opt) for st, _ in found) * worlds * rollouts / len(found)
