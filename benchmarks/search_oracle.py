@@ -36,6 +36,7 @@ from search_speed import positions
 import numpy as np
 from numba import njit
 
+from unosim.analysis.stats import z_value
 from unosim.engine import search, search_batch
 from unosim.engine.choices import TURN, own_choice, play_option
 from unosim.engine.hand import step
@@ -125,7 +126,7 @@ def rollout_choice(st, P, p, seed):
 
 
 def interval(x: np.ndarray) -> str:
-    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+    half = z_value(0.95) * x.std(ddof=1) / np.sqrt(len(x))
     return f"{100 * x.mean():+.3f} [{100 * (x.mean() - half):+.3f}, {100 * (x.mean() + half):+.3f}]"
 
 
