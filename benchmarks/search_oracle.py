@@ -20,7 +20,7 @@ setting.  No target: it compares settings (a default changed, a new idea) on the
 positions at a small fraction of a duel's cost.
 
     python benchmarks/search_oracle.py                  # 4 players, 2,000 positions
-    python benchmarks/search_oracle.py --players 2 --settings "search;search:deepen=4"
+    python benchmarks/search_oracle.py --players 2 --settings "search:deepen=1;search:deepen=4"
     python benchmarks/search_oracle.py --quick          # 100 positions, 100 oracle playouts
 """
 
@@ -46,7 +46,7 @@ from unosim.rules.config import default_config, to_params
 from unosim.rules.params import MAX_PLAYERS
 from unosim.studies.duel import parse_bot
 
-SETTINGS = "search;search:deepen=4"
+SETTINGS = "search:deepen=1;search"
 
 
 def table(spec: str, players: int):
