@@ -1,9 +1,9 @@
 """The search player's decisions beyond the card in turn (unosim.engine.search): the answer
 to a pending draw it did not challenge (stack on it, H1, H25; or take it), whether to play
-the card it just drew (R6 ``may``), the target of a 7 or red 0 (H4, H5) and the cards that
-go down together (H6).  Each is searched as the card is, never reads a hidden card (the
-true bluff mark included), and is the decision the hand then takes; a challenge (R8)
-stays the rollout bot's.
+the card it just drew (R6 ``may``), the target of a 7 or red 0 (H4, H5), the cards that
+go down together (H6) and a jump-in (H2).  Each is searched as the card is, never reads a
+hidden card (the true bluff mark included), and is the decision the hand then takes; a
+challenge (R8) stays the rollout bot's.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from unosim.engine import hand as H
 from unosim.engine import search, turns
 from unosim.kernel import layout as L
 from unosim.rules import cards
@@ -296,3 +297,127 @@ def test_a_searched_multi_play_puts_down_what_was_chosen():
             assert sc.top == "R5" and sc.count(0) == (4 if alone else 3)
             counts.add(sc.count(0))
     assert counts == {3, 4}
+
+
+JUMP_SEAT = {"strategy": "search", "worlds": 4, "rollouts": 2, "margin": 0.0}
+
+
+def jump_table(seats, seed, third="R5 B1 B2 B3", **rules):
+    """Seat 0 plays R5 on R7 at a 4-player table where seat 2 holds an R5 too, and seat 3
+    ``third`` (H2 ``numbers``); seat 1 acts next, so it may not jump."""
+    hands = {0: "R5 G3 B4", 1: "R1 Y2 Y3", 2: "R5 G1 G2 B7", 3: third}
+    sc = Scenario.build(hands, "R7", players=4, seats=seats, jump_in="numbers",
+                        draw="R1 R2 R3 R4 G9 B9 Y8 Y7 G7 G8", seed=seed, **rules)
+    sc.play(0, "R5")
+    return sc
+
+
+def test_a_window_waits_for_a_search_seat_that_may_jump_in():
+    """H2: seat 0's R5 opens a window that search seat 2 may jump into: the play stops there
+    (the card down, nobody asked, no effect yet) until the hand loop's next step, which
+    answers it as :func:`search.choice_at` says; over a few deals (margin 0) seat 2 both
+    jumps (and play goes on from it) and stays out (and seat 1 plays next)."""
+    seen = set()
+    for seed in range(1, 9):
+        sc = jump_table(["counter", "counter", JUMP_SEAT, "counter"], seed, third="B1 B2 B3 B5")
+        assert sc[L.S_HELD] == 1 + cards.parse("R5") and sc[L.S_HELD_FIRST] == 0 and sc[L.S_HELD_LAST] == 0
+        assert sc.top == "R5" and sc.count(0) == 2 and sc[L.S_JUMP_INS] == 0 and sc.cur == 0
+        choice = int(search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 2, seed, search.JUMP))
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert sc[L.S_HELD] == 0 and sc[L.S_JUMP_SAID] == 0
+        if choice == 1:
+            assert sc[L.S_JUMP_INS] == 1 and sc.count(2) == 3 and sc[L.S_LAST_PLAYER] == 2 and sc.cur == 3
+        else:
+            assert sc[L.S_JUMP_INS] == 0 and sc.count(2) == 4 and sc[L.S_LAST_PLAYER] == 0 and sc.cur == 1
+        seen.add(choice)
+    assert seen == {0, 1}
+
+
+def test_search_seats_answer_a_window_without_knowing_each_other():
+    """H2: two search seats that may both jump in decide from the same state, each as
+    :func:`search.choice_at` says for it alone (seat 2 the hand's first searched decision,
+    seat 3 its second); the jumper is one of those who said yes (the fastest hand, from
+    the game's stream), nobody when neither did."""
+    outcomes = set()
+    for seed in range(1, 13):
+        sc = jump_table(["counter", "counter", JUMP_SEAT, JUMP_SEAT], seed)
+        wants = {q for d, q in enumerate((2, 3))
+                 if search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), q, seed, search.JUMP, -1, d) == 1}
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        if wants:
+            assert sc[L.S_JUMP_INS] == 1 and sc[L.S_LAST_PLAYER] in wants
+        else:
+            assert sc[L.S_JUMP_INS] == 0 and sc.cur == 1
+        outcomes.add(len(wants))
+    assert len(outcomes) > 1
+
+
+def test_a_search_seats_own_play_does_not_wait_for_itself():
+    """H2: the seat that played may not jump on its own card, nor the seat to act next: a
+    window with no other search seat that may jump goes on at once, as without search."""
+    sc = jump_table([JUMP_SEAT, JUMP_SEAT, "counter", "counter"], 3)
+    assert sc[L.S_HELD] == 0 and sc[L.S_JUMP_INS] == 1
+
+
+def test_a_target_waits_with_its_window():
+    """H4 with H2: search seat 0's 7 aimed at seat 3 opens a window that search seat 2 (an
+    identical 7) may jump into; the target waits with the window, acts once seat 2 stays
+    out, and is gone after the play."""
+    from unosim.engine.choices import answer_jump, play_targeted
+    from unosim.engine.jump import resume_window
+
+    hands = {0: "R7 G3 B4", 1: "B1 B2 B3 Y1 Y2", 2: "R7 G1 G2 G4", 3: "G5 G6 G7"}
+    sc = Scenario.build(hands, "R5", players=4, seats=[TINY, "counter", JUMP_SEAT, "counter"], seven_o=True,
+                        jump_in="numbers", draw="R1 R2 R3 R4 G9 B9")
+    play_targeted(sc.st, sc.P, sc.rng, sc.log, 0, cards.parse("R7") + search.TARGETED * 4)
+    assert sc[L.S_HELD] == 1 + cards.parse("R7") and sc[L.S_TARGET] != 0 and sc[L.S_SWAPS] == 0
+    answer_jump(sc.st, 2, 0)
+    resume_window(sc.st, sc.P, sc.rng, sc.log)
+    assert sc[L.S_JUMP_INS] == 0 and sc[L.S_SWAPS] == 1 and sc[L.S_TARGET] == 0
+    assert sc.hand(0) == ["G5", "G6", "G7"] and sc.count(3) == 2
+
+
+def held_positions(cfg, P, seed, count):
+    """States of hands of cfg reached by the table's bots where an H2 window waits for
+    seat 0 (``S_JUMPERS`` marks it alone, the other seats' strategies are its table's)."""
+    log = np.zeros((0, L.LOG_WIDTH), np.int64)
+    found = []
+    for h in range(400 * count):
+        st = first_turn(cfg, seed * 1000 + h, dealer=h % cfg.players)
+        r = np.array([seed * 7919 + h], np.uint64)
+        for _ in range(300):
+            if st[L.S_DONE]:
+                break
+            st[L.S_JUMPERS] = 1
+            H.step(st, P, r, log)
+            if st[L.S_HELD]:
+                found.append(st.copy())
+                break
+        if len(found) == count:
+            break
+    return found
+
+
+JUMP_CONFIGS = [(n, p) for n, p in CONFIGS if load_config(p).jump_in != "none"]
+
+
+@pytest.mark.parametrize("name, path", JUMP_CONFIGS, ids=[n for n, _ in JUMP_CONFIGS])
+def test_no_peeking_on_a_jump_in(name, path):
+    """Permuting the hidden cards never changes whether seat 0 jumps in, under every
+    bundled config with jump-ins (H2)."""
+    cfg, P, ctx = table(load_config(path))
+    ctx[search.C_SEAT0 + 4] = 0
+    rng = np.random.default_rng(len(name))
+    found = held_positions(cfg, P, seed=len(name), count=5)
+    assert len(found) >= 3
+    for st in found:
+        before = st.copy()
+        seed = int(rng.integers(1, 2**62))
+        choice = search.choice_at(st, P, ctx.copy(), 0, seed, search.JUMP)
+        assert (st == before).all()
+        for _ in range(3):
+            assert search.choice_at(permuted(st, rng), P, ctx.copy(), 0, seed, search.JUMP) == choice

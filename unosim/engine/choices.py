@@ -1,12 +1,13 @@
 """What a search seat may choose at each decision it searches, and each option played
 (:mod:`unosim.engine.search` samples the worlds and plays them out).
 
-Three decisions (``kind``): the card in turn (:func:`options`; the wilds naming each
+Four decisions (``kind``): the card in turn (:func:`options`; the wilds naming each
 colour, the 7s and red 0s aimed at each opponent and the cards played alone or with their
 group are encoded beside the plain kinds), the answer to a pending draw
-(:func:`answer_options`) and the card just drawn (keep 0, play 1).  An option is one
-int64; :func:`play_option` plays it from a state as the engine would have, so a playout
-goes on with the engine's plain step.
+(:func:`answer_options`), the card just drawn (keep 0, play 1) and a jump-in on the card
+of a waiting H2 window (stay out 0, jump 1; unosim.engine.jump).  An option is one int64;
+:func:`play_option` plays it from a state as the engine would have, so a playout goes on
+with the engine's plain step.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from unosim.bots import policy
 from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view, stack_copies
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_NP, S_PLAN, S_RANK0, S_TARGET
+from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_HELD, S_JUMP_SAID, S_JUMP_YES, S_NP, S_PLAN, S_RANK0, S_TARGET
 from unosim.kernel.moves import group_answers, group_size
 from unosim.kernel.table import leave_choice, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
@@ -22,11 +23,13 @@ from unosim.rules.codes import MultiPlay, RedZero, Stacking
 from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_VOLUNTARY_DRAW
 from .effects import put_down_naming
 from .hand import face_pending, put_move, settle
+from .jump import resume_window
 from .turns import DRAW, after_draw, turn_with
 
 TURN = 0    # what a search decides: the card to play in turn (:func:`options`) ...
 ANSWER = 1  # ... the answer to a pending draw (:func:`answer_options`) ...
-DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play)
+DRAWN = 2   # ... whether to play the card just drawn (0 keep, 1 play) ...
+JUMP = 3    # ... whether to jump in on the card of a waiting H2 window (0 stay out, 1 jump)
 MAX_OPTIONS = N_CAND + 2 + 2 * N_COLORS + (N_COLORS + 1) * (MAX_PLAYERS - 1) + 2 * (N_CAND + 1)
 """The candidate kinds, a bluff, a draw, each wild naming each colour, each 7 and the red 0
 given to each opponent, each kind (and the bluff) alone and with its group."""
@@ -150,9 +153,14 @@ def play_named(st, P, rng, log, p, k, named):
 def play_option(w, P, rng, log, p, o, kind, card):
     """Option o of a decision of ``kind`` played by seat p: a card in turn (:func:`options`,
     :func:`named_options`, :func:`target_options`, :func:`group_options`), an answer to a
-    pending draw (:func:`answer_options`), the drawn ``card`` kept or played."""
+    pending draw (:func:`answer_options`), the drawn ``card`` kept or played, a jump-in
+    taken or not (the other seats answer the window by their strategies)."""
     if kind == ANSWER:
         face_pending(w, P, rng, log, o)
+        return
+    if kind == JUMP:
+        answer_jump(w, p, o)
+        resume_window(w, P, rng, log)
         return
     if kind == DRAWN:
         k, source = after_draw(w, P, rng, log, p, card, o)
@@ -195,22 +203,35 @@ def play_leaving(st, P, rng, log, p, k, slot, value):
     leave_choice(st, slot, p, value)
     k, source = turn_with(st, P, rng, log, p, k)
     put_move(st, P, rng, log, p, k, source)
-    st[slot] = 0
+    if st[S_HELD] == 0:  # else the window waits, and its end clears it (jump.resume_window)
+        st[slot] = 0
+
+
+@jit(inline=True)
+def answer_jump(st, q, o):
+    """Seat q's answer to the waiting H2 window's next round: jump in (o = 1) or not."""
+    st[S_JUMP_SAID] |= 1 << q
+    if o == 1:
+        st[S_JUMP_YES] |= 1 << q
+    else:
+        st[S_JUMP_YES] &= ~(1 << q)
 
 
 @jit(inline=True)
 def own_choice(st, P, rng, p, kind, card):
     """What the rollout bot would decide (a card, its stack or ``DRAW``, 1 to play the
-    drawn card)."""
+    drawn card, 1 to jump in)."""
     if kind == TURN:
         return policy.choose_play(st, P, rng, p)
     if kind == DRAWN:
         return 1 if policy.play_drawn(st, P, rng, p, card) else 0
+    if kind == JUMP:
+        return 1 if policy.wants_jump(st, P, rng, p, st[S_HELD] - 1) else 0
     if rule(st, P_STACKING) != Stacking.none:
         return max(policy.choose_stack(st, P, rng, p), DRAW)
     return DRAW
 
 
-__all__ = ["ANSWER", "DRAWN", "GROUPED", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_options",
-           "group_options", "named_options", "options", "own_choice", "play_grouped", "play_leaving", "play_option",
+__all__ = ["ANSWER", "DRAWN", "GROUPED", "JUMP", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_jump",
+           "answer_options", "group_options", "named_options", "options", "own_choice", "play_grouped", "play_leaving", "play_option",
            "play_named", "play_targeted", "target_options"]

@@ -26,7 +26,7 @@ R11   kernel.piles.draw_card, reshuffle
 R12   engine.hand.go_out
 R13   engine.hand.step
 H1    kernel.moves.stacks_on (what stacks on what); engine.turns.face_penalty
-H2    engine.jump.jump_then_act, jump_window
+H2    engine.jump.jump_then_act, jump_window, resume_window (a window waiting for a search seat)
 H3    engine.turns.take_turn
 H4    engine.effects.effect, pass_hands, swap_hands
 H5    engine.effects.is_draw_card, penalty_of (+10), giveaway

@@ -8,7 +8,9 @@ draw where R7 allows one; with ``colours = 1`` also each wild naming each colour
 a 7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent; under H6 a card
 alone or with every card that may go with it);
 the answer to a pending draw it did not challenge (each kind it may stack, H1, H25; take
-it); and whether to play a card it just drew (R6 ``may``).  The outcome: its side's win
+it); whether to play a card it just drew (R6 ``may``); and whether to jump in (H2) when
+another seat's card opens a window it may jump into (the window waits for its answer:
+unosim.engine.jump).  The outcome: its side's win
 share (``hands``) or its points (``points``: what its side scores in the hand when it
 wins, minus what its own hand gives the winner when it loses).  Perfect-information Monte
 Carlo: each sampled world is played as if it were the true deal.  It starts from what
@@ -36,9 +38,9 @@ The playouts: the search seat plays its ``rollout_bot`` (a strategy at its defau
 a whole bot with its own parameters) after the option, the other seats their own
 strategies, and the hand runs to its end under every rule the engine plays.  The same
 world and the same random stream serve every option (common random numbers), so options
-differ by the option alone.  Every other decision (the colour unless ``colours``,
-jump-in, the cards going down with a stack or a drawn card, a take-back's replacement)
-is the rollout bot's, in the game as in the playouts, and so is a challenge (R8, :func:`searched_answer`
+differ by the option alone.  Every other decision (the colour unless ``colours``, the
+cards going down with a stack or a drawn card, a take-back's replacement) is the rollout
+bot's, in the game as in the playouts, and so is a challenge (R8, :func:`searched_answer`
 says why).
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
@@ -47,8 +49,10 @@ seats that search are listed in a context array ``ctx`` passed to the hand loop'
 made with :func:`searched_turn` for the turn and :func:`searched_answer` for a pending
 draw (:data:`searching_step`, from the engine's
 :func:`unosim.engine.hand.stepper`, wrapped by :func:`search_step`, which first brings
-the void limits kept in the same context up to date); the playouts call the engine's
-plain :func:`unosim.engine.hand.step`, so they never search in turn.  The search's
+the void limits kept in the same context up to date and answers a waiting jump-in window,
+:func:`answer_window`); the playouts call the engine's plain
+:func:`unosim.engine.hand.step` in worlds where no window waits for anyone, so they never
+search in turn.  The search's
 randomness is its own stream per hand (``STREAM_SEARCH``), per decision and per playout:
 the game's stream is never touched by a playout, and a run is bit-identical whatever
 the thread count.
@@ -63,17 +67,19 @@ from unosim.bots.common import is_opponent
 from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0, S_DONE,
-    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HS0, S_LOGCAP, S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED,
-    S_SWAPS, S_TOP, S_WINNER)
+    S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HELD, S_HELD_LAST, S_HS0, S_JUMPERS, S_JUMP_SAID, S_JUMP_YES, S_LOGCAP,
+    S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED, S_SWAPS, S_TOP, S_WINNER)
 from unosim.kernel.moves import group_size, wild_allowed
 from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
 from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
 from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN, P_TEAMS
-from .choices import (ANSWER, DRAWN, GROUPED, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options, group_options,
-    named_options, options, own_choice, play_grouped, play_named, play_option, play_targeted, target_options)
+from .choices import (ANSWER, DRAWN, GROUPED, JUMP, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options,
+    group_options, named_options, options, own_choice, play_grouped, play_named, play_option, play_targeted,
+    target_options)
 from .hand import step, stepper
+from .jump import may_jump, next_to_act, resume_window
 from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
 from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
 
@@ -229,6 +235,14 @@ def decide_drawn(st, P, log, p, ctx, card):
     """Whether search seat p plays the card it just drew (1) or keeps it (0), R6 ``may``."""
     opt = np.arange(2)
     return opt[search_among(st, P, log, p, ctx, opt, 2, DRAWN, card)]
+
+
+@jit()
+def decide_jump(st, P, log, p, ctx):
+    """Whether search seat p jumps in (1) or stays out (0) on the card of the waiting H2
+    window (unosim.engine.jump), which it may jump into."""
+    opt = np.arange(2)
+    return opt[search_among(st, P, log, p, ctx, opt, 2, JUMP, -1)]
 
 
 @jit()
@@ -410,13 +424,48 @@ def searched_answer(st, P, rng, log, ctx):
     return decide_answer(st, P, log, v, ctx)
 
 
+@jit()
+def answer_window(st, P, rng, log, ctx):
+    """The H2 window that waits for search seats (unosim.engine.jump) goes on: each search
+    seat that may jump in on its card decides by :func:`decide_jump`, all of them from the
+    same state (none knows another's answer), then the window resumes."""
+    k = st[S_HELD] - 1
+    p = st[S_HELD_LAST]
+    nxt = next_to_act(st, P, p, k)
+    said = 0
+    yes = 0
+    for q in range(st[S_NP]):
+        if (st[S_JUMPERS] >> q) & 1 and not (st[S_JUMP_SAID] >> q) & 1 and may_jump(st, P, p, nxt, q, k):
+            said |= 1 << q
+            if decide_jump(st, P, log, q, ctx) == 1:
+                yes |= 1 << q
+    st[S_JUMP_SAID] |= said
+    st[S_JUMP_YES] |= yes
+    resume_window(st, P, rng, log)
+
+
+@jit(inline=True)
+def jumpers(ctx, n):
+    """The seats (bit q) whose jump-ins a search decides: the search seats of ``ctx``."""
+    mask = 0
+    for q in range(n):
+        if ctx[C_SEAT0 + q * C_STRIDE] != 0:
+            mask |= 1 << q
+    return mask
+
+
 @jit(inline=True)
 def search_step(st, P, rng, log, ctx):
     """:data:`searching_step` with the void limits brought up to date first (a penalty
     drawn, a stack, a jump-in: every step, so one seat's play and another's draw seldom
-    fall in the same update)."""
+    fall in the same update), or, while a jump-in window waits for search seats, their
+    answers (:func:`answer_window`)."""
+    st[S_JUMPERS] = jumpers(ctx, st[S_NP])
     if ctx[C_TRACK] != 0:
         voids_sync(st, P, ctx)
+    if st[S_HELD] != 0:
+        answer_window(st, P, rng, log, ctx)
+        return
     searching_step(st, P, rng, log, ctx)
 
 
@@ -432,13 +481,15 @@ plain code the playouts run."""
 
 
 @jit()
-def choice_at(st, P, ctx, p, seed, kind=TURN, card=-1):
+def choice_at(st, P, ctx, p, seed, kind=TURN, card=-1, decision=0):
     """What search seat p of ``ctx`` would decide in state ``st`` with the search stream
-    ``seed``: a decision of ``kind`` (the card in turn, its turn opened; the answer to the
-    pending draw it faces; 1 to play the ``card`` it just drew, 0 to keep it); ``st`` is
-    left as it was (the void limits in ``ctx`` are brought up to ``st`` first)."""
+    ``seed``, as the hand's ``decision``-th searched decision (each has its own stream): a
+    decision of ``kind`` (the card in turn, its turn opened; the answer to the pending draw
+    it faces; 1 to play the ``card`` it just drew, 0 to keep it; 1 to jump in on the card of
+    the window waiting in ``st``, 0 to stay out); ``st`` is left as it was (the void limits
+    in ``ctx`` are brought up to ``st`` first)."""
     ctx[C_SEED] = seed
-    ctx[C_DECISIONS] = 0
+    ctx[C_DECISIONS] = decision
     if ctx[C_TRACK] != 0:
         voids_sync(st, P, ctx)
     return _choice(np.zeros((0, LOG_WIDTH), np.int64), st, P, ctx, p, kind, card)
@@ -451,6 +502,8 @@ def _choice(log, st, P, ctx, p, kind, card):
         return decide_answer(s, q, g, p, c)
     if kind == DRAWN:
         return decide_drawn(s, q, g, p, c, card)
+    if kind == JUMP:
+        return decide_jump(s, q, g, p, c)
     return decide(s, q, g, p, c)
 
 
@@ -463,7 +516,7 @@ def step_at(st, P, rng, log, ctx):
 
 
 __all__ = ["ANSWER", "C_LEN", "C_SEAT0", "C_STRIDE", "C_TRACK", "C_VLIM0", "C_VSTARTED", "DRAWN", "GROUPED",
-           "MAX_OPTIONS", "N_GROUPS", "NAMED", "TARGETED", "TURN", "answer_options", "choice_at", "decide",
+           "JUMP", "MAX_OPTIONS", "N_GROUPS", "NAMED", "TARGETED", "TURN", "answer_options", "choice_at", "decide",
            "group_colour", "group_options", "group_rank", "named_options", "note_draw", "options", "outcome",
            "sample_world", "sample_world_within", "search_step", "searched_turn", "searching_step", "step_at",
            "target_options", "unknown_pool", "voids_sync"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_LOGCAP, S_NDISC,
-    S_NDRAW, S_NLOG, S_NP, S_SCR0)
+from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_JUMPERS, S_LOGCAP,
+    S_NDISC, S_NDRAW, S_NLOG, S_NP, S_SCR0)
 from unosim.kernel.rng import below
 from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD
@@ -56,10 +56,11 @@ def sample_world(st, p, pool, m, rng, w):
 
 @jit(inline=True)
 def world_base(st, w):
-    """``w`` = ``st`` with nothing logged and the per-seat scratch empty (the hidden cards
-    are then dealt over it)."""
+    """``w`` = ``st`` with nothing logged, the per-seat scratch empty and no seat's jump-in
+    waited for (a playout never searches; the hidden cards are then dealt over it)."""
     for i in range(N_STATE):
         w[i] = st[i]
+    w[S_JUMPERS] = 0
     w[S_LOGCAP] = 0
     w[S_NLOG] = 0
     w[S_BLUFF] = 0

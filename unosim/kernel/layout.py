@@ -15,7 +15,7 @@ from typing import NamedTuple
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 14
+ENGINE_VERSION = 15
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
@@ -66,7 +66,15 @@ S_PREV_TOP = 44       # the top card before it                                  
 S_PLAY_CARDS = 45     # cards of the play that last added to the pending draw    H25
 S_TARGET = 46         # a search seat's swap or giveaway target for its play (table.leave_choice)  H4 H5
 S_PLAN = 47           # a search seat's multi-play for its play: 0 alone, 1 its whole group  H6
-S_HS0 = 48                       # hand sizes, one per seat
+S_JUMPERS = 48        # seats (bit q) whose jump-ins a search decides: an H2 window waits for them  H2
+S_HELD = 49           # 1 + the card of an H2 window that waits for them (engine.jump.hold), 0: none
+S_HELD_FIRST = 50     # the waiting window: who put down the card that opened it ...
+S_HELD_COUNT = 51     # ... how many cards they put down ...
+S_HELD_LAST = 52      # ... who played last in its chain ...
+S_HELD_MULT = 53      # ... and the draw penalties that add up so far (jump_in_stack)
+S_JUMP_SAID = 54      # seats (bit q) whose answer to the window's next round is given ...
+S_JUMP_YES = 55       # ... and those of them who jump
+S_HS0 = 56                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts

@@ -46,11 +46,11 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
         "bluff_rate": (0.0, _RATE), "challenge_rate": (0.0, _RATE)}),
     # RLCard 1.2.0's RandomAgent: uniform over legal action ids (a wild is 4); fixed.
     "rlcard_random": (Strategy.rlcard_random, {}),
-    # Determinized Monte Carlo (unosim.engine.search): the card to play (or draw) is the
+    # Determinized Monte Carlo (unosim.engine.search): at each decision it searches, the
     # option whose playouts, from hidden cards re-dealt (within the voids opponents' draws
-    # showed, ``voids = 1``), score best; every other
-    # decision is its rollout bot's (a name, or a whole bot as an inline table).  Never a
-    # rollout bot of its own (no recursion).
+    # showed, ``voids = 1``), score best; every other decision is its rollout bot's (a
+    # name, or a whole bot as an inline table).  Never a rollout bot of its own (no
+    # recursion).
     "search": (Strategy.search, {"worlds": (32, (1, 10_000)), "rollouts": (2, (1, 10_000)),
                                  "rollout_bot": ("counter", ROLLOUT_BOTS), "objective": ("auto", ("hands", "points", "auto")),
                                  "margin": (2.0, (0.0, 10.0)), "voids": (1, (0, 1)),
