@@ -14,9 +14,10 @@ touching a value of the columns already kept: it refuses if any of them changed.
 The cases go through the ``unosim`` command itself (in process), the contract users
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
 one table, a search seat at a table with challenges and stacking, at one with swaps and
-giveaways and at one playing several cards at once, two search seats at a table with
-jump-ins, match runs (plain, teams, last standing; S1-S4), tournament runs (T1, 4 and 8
-players) and play-by-play traces (of a batch hand, a match hand and a tournament hand).
+giveaways, at one playing several cards at once and at one stacking several at once,
+two search seats at a table with jump-ins, match runs (plain, teams, last standing;
+S1-S4), tournament runs (T1, 4 and 8 players) and play-by-play traces (of a batch hand, a
+match hand and a tournament hand).
 """
 
 from __future__ import annotations
@@ -88,6 +89,16 @@ multi_play = "same_rank"
 [bots]
 seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter", "random"]
 """
+SEARCH_STACKS = """name = "search_stacks"
+[table]
+players = 3
+[rules]
+multi_play = "identical"
+stacking = "draw2_draw4"
+[bots]
+seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter",
+         {strategy = "random", multi_rate = 0.5}]
+"""
 SEARCH_JUMPS = """name = "search_jumps"
 [table]
 players = 4
@@ -125,6 +136,7 @@ def cases() -> list[Case]:
         Case("search_swaps", SEARCH_SWAPS, ("--hands", "40", "--seed", "9")),
         Case("search_multi", SEARCH_MULTI, ("--hands", "40", "--seed", "9")),
         Case("search_jumps", SEARCH_JUMPS, ("--hands", "40", "--seed", "9")),
+        Case("search_stacks", SEARCH_STACKS, ("--hands", "60", "--seed", "9")),
         Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
              ("match", "hand")),
         Case("matches_teams", "teams", ("--matches", "6", "--seed", "4"), ("match", "hand")),
