@@ -1,7 +1,7 @@
 """The search player's decisions beyond the card in turn (unosim.engine.search): the answer
 to a pending draw it did not challenge (stack on it, H1, H25; or take it), whether to play
 the card it just drew (R6 ``may``), the target of a 7 or red 0 (H4, H5), the cards that
-go down together (H6) and a jump-in (H2).  Each is searched as the card is, never reads a
+go down together (H6, in turn and on a stack) and a jump-in (H2).  Each is searched as the card is, never reads a
 hidden card (the true bluff mark included), and is the decision the hand then takes; a
 challenge (R8) stays the rollout bot's.
 """
@@ -33,8 +33,17 @@ def answers(hand: str, pending: str, **rules) -> list[str]:
     sc.play(1, pending)
     o = np.zeros(search.MAX_OPTIONS, np.int64)
     n = search.answer_options(sc.st, sc.P, 0, o)
-    names = {turns.CHALLENGE: "challenge", turns.DRAW: "draw"}
-    return [names.get(int(k)) or cards.name(int(k)) for k in o[:n]]
+    return [answer_name(int(k)) for k in o[:n]]
+
+
+def answer_name(k: int) -> str:
+    """An answer option as the tests write it: a kind, ``draw``, a kind stacked alone
+    ``=1`` or with its whole group ``=all`` (H6)."""
+    if k == turns.DRAW:
+        return "draw"
+    if k >= search.GROUPED:
+        return cards.name(k % search.GROUPED) + ("=1" if k < 2 * search.GROUPED else "=all")
+    return cards.name(k)
 
 
 def test_answer_options_follow_the_rules():
@@ -48,6 +57,46 @@ def test_answer_options_follow_the_rules():
     assert answers("W+4", "R+2", stacking="draw2_draw4", wild_last=False) == ["draw"]  # H7
     assert answers("G+2 Y8", "W+4", stacking="amount") == ["draw"]  # H25 without H6: draw2_draw4
     assert answers("G+2 G+2 Y8", "W+4", stacking="amount", multi_play="identical") == ["G+2", "draw"]
+
+
+def test_answer_options_under_multi_play_stack_alone_or_with_the_group():
+    """H6 with H1 or H25: a kind that may be stacked alone and has others to go down with
+    it comes alone and with its whole group too (the plain kind: as the rollout bot
+    plans); one that answers only with its group (H25) stays the plain kind."""
+    assert answers("G+2 G+2 Y8", "R+2", stacking="draw2", multi_play="identical") == [
+        "G+2", "draw", "G+2=1", "G+2=all"]
+    assert answers("G+2 B+2 Y8", "R+2", stacking="draw2", multi_play="identical") == ["G+2", "B+2", "draw"]
+    assert answers("G+2 B+2 Y8", "R+2", stacking="draw2", multi_play="same_rank") == [
+        "G+2", "B+2", "draw", "G+2=1", "G+2=all", "B+2=1", "B+2=all"]
+    assert answers("G+2 G+2 Y8", "R+2", stacking="amount", multi_play="identical") == [
+        "G+2", "draw", "G+2=1", "G+2=all"]
+    assert answers("G+2 G+2 G+2 Y8", "W+4", stacking="amount", multi_play="identical") == ["G+2", "draw"]
+
+
+def test_a_searched_stack_puts_down_what_was_chosen():
+    """H1 with H6: facing a Draw Two with a pair of Draw Twos, the search seat stacks one
+    (its rollout bot's plan, or alone), both, or draws, as :func:`search.choice_at`
+    says; over a dozen deals (margin 0) more than one of them happens."""
+    seen = set()
+    for seed in range(1, 13):
+        sc = Scenario.build({0: "G+2 G+2 Y8 B9 G4", 1: "R+2 R1 G2 B3 Y5"}, "R5", cur=1, players=2,
+                            seats=[SEAT, "counter"], stacking="draw2", multi_play="identical",
+                            draw="G1 G3 B1 B2 Y1 Y2 Y3 R2 R3 R4", seed=seed)
+        sc.play(1, "R+2")
+        choice = int(search.choice_at(sc.st.copy(), sc.P, sc.ctx.copy(), 0, seed, search.ANSWER))
+        sc.ctx[search.C_SEED] = seed
+        sc.ctx[search.C_DECISIONS] = 0
+        sc.step()
+        assert sc[L.S_PLAN] == 0
+        if choice == turns.DRAW:
+            assert sc.count(0) == 7 and sc.top == "R+2"
+        else:
+            both = choice >= 2 * search.GROUPED
+            assert choice % search.GROUPED == cards.parse("G+2")
+            assert sc.top == "G+2" and sc.count(0) == (3 if both else 4)
+            assert sc[L.S_PENDING] == (6 if both else 4)
+        seen.add(answer_name(choice))
+    assert len(seen) > 1
 
 
 def test_a_search_seat_challenges_as_its_rollout_bot_would():

@@ -4,10 +4,10 @@
 Four decisions (``kind``): the card in turn (:func:`options`; the wilds naming each
 colour, the 7s and red 0s aimed at each opponent and the cards played alone or with their
 group are encoded beside the plain kinds), the answer to a pending draw
-(:func:`answer_options`), the card just drawn (keep 0, play 1) and a jump-in on the card
-of a waiting H2 window (stay out 0, jump 1; unosim.engine.jump).  An option is one int64;
-:func:`play_option` plays it from a state as the engine would have, so a playout goes on
-with the engine's plain step.
+(:func:`answer_options`; under H6 a stack alone or with its group too), the card just
+drawn (keep 0, play 1) and a jump-in on the card of a waiting H2 window (stay out 0, jump
+1; unosim.engine.jump).  An option is one int64; :func:`play_option` plays it from a
+state as the engine would have, so a playout goes on with the engine's plain step.
 """
 
 from __future__ import annotations
@@ -129,7 +129,9 @@ def answer_options(st, P, p, opt):
     """Seat p's answers to the pending draw it faces once it did not challenge it (R8: the
     rollout bot's call, :func:`unosim.engine.search.searched_answer`), into ``opt``: each
     kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
-    group too), take it (``DRAW``).  Returns how many."""
+    group too), take it (``DRAW``), and under H6 each kind that answers alone and has
+    others to go down with it, stacked alone and with its whole group (``k + GROUPED *
+    m`` as :func:`group_options`).  Returns how many."""
     n = 0
     if rule(st, P_STACKING) != Stacking.none:
         for i in range(len(STACK_KINDS)):
@@ -138,7 +140,26 @@ def answer_options(st, P, p, opt):
                 opt[n] = k
                 n += 1
     opt[n] = DRAW
-    return n + 1
+    m = n + 1
+    if rule(st, P_MULTI_PLAY) != MultiPlay.none:
+        for j in range(n):
+            k = opt[j]
+            if stack_copies(st, P, p, k) > 0 and group_size(st, P, p, k) > 1:
+                opt[m] = k + GROUPED
+                opt[m + 1] = k + 2 * GROUPED
+                m += 2
+    return m
+
+
+@jit(inline=True)
+def stacked_kind(st, p, o):
+    """The card kind answer option o stacks, its plan (alone, or its whole group: ``o >=
+    GROUPED``) left for seat p's play to take (``S_PLAN``, :func:`unosim.engine.hand.plan_for`,
+    which every stack under H6 goes through); other answers as they are."""
+    if o >= GROUPED:
+        leave_choice(st, S_PLAN, p, o // GROUPED - 1)
+        return o % GROUPED
+    return o
 
 
 @jit(inline=True)
@@ -156,7 +177,7 @@ def play_option(w, P, rng, log, p, o, kind, card):
     pending draw (:func:`answer_options`), the drawn ``card`` kept or played, a jump-in
     taken or not (the other seats answer the window by their strategies)."""
     if kind == ANSWER:
-        face_pending(w, P, rng, log, o)
+        face_pending(w, P, rng, log, stacked_kind(w, p, o))
         return
     if kind == JUMP:
         answer_jump(w, p, o)
@@ -233,5 +254,5 @@ def own_choice(st, P, rng, p, kind, card):
 
 
 __all__ = ["ANSWER", "DRAWN", "GROUPED", "JUMP", "MAX_OPTIONS", "NAMED", "TARGETED", "TURN", "answer_jump",
-           "answer_options", "group_options", "named_options", "options", "own_choice", "play_grouped", "play_leaving", "play_option",
-           "play_named", "play_targeted", "target_options"]
+           "answer_options", "group_options", "named_options", "options", "own_choice", "play_grouped",
+           "play_leaving", "play_named", "play_option", "play_targeted", "stacked_kind", "target_options"]

@@ -4,21 +4,21 @@ At each decision of a search seat with more than one option, it samples ``worlds
 of the cards it cannot see, plays each option out ``rollouts`` times per world with the
 real engine, and takes the option with the best mean outcome (``objective``).  Its
 decisions: the card in turn (a legal card kind, a Wild Draw Four bluff under R8, or a
-draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9;
-a 7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent; under H6 a card
-alone or with every card that may go with it);
-the answer to a pending draw it did not challenge (each kind it may stack, H1, H25; take
+draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9; a
+7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent; under H6 a card
+alone or with every card that may go with it); the answer to a pending draw it did not
+challenge (each kind it may stack, H1, H25, and under H6 alone or with its group; take
 it); whether to play a card it just drew (R6 ``may``); and whether to jump in (H2) when
 another seat's card opens a window it may jump into (the window waits for its answer:
-unosim.engine.jump).  The outcome: its side's win
-share (``hands``) or its points (``points``: what its side scores in the hand when it
-wins, minus what its own hand gives the winner when it loses).  Perfect-information Monte
-Carlo: each sampled world is played as if it were the true deal.  It starts from what
-its rollout bot would play and switches to another option only when that option's gain
-over it (paired playout by playout) passes a test at ``margin`` standard errors, raised
-for several alternatives (:func:`choose`): a few hundred playouts cannot tell apart
-options a few points of win share apart, and the noisy best of many options would
-otherwise replace a good rule by a coin toss.  Most decisions have no option much better
+unosim.engine.jump).  The outcome: its side's win share (``hands``) or its points
+(``points``: what its side scores in the hand when it wins, minus what its own hand
+gives the winner when it loses).  Perfect-information Monte Carlo: each sampled world
+is played as if it were the true deal.  It starts from what its rollout bot would play
+and switches to another option only when that option's gain over it (paired playout by
+playout) passes a test at ``margin`` standard errors, raised for several alternatives
+(:func:`choose`): a few hundred playouts cannot tell apart options a few points of win
+share apart, and the noisy best of many options would otherwise replace a good rule by
+a coin toss.  Most decisions have no option much better
 than the rollout bot's, and the few that have one need more playouts to show it: a
 decision where, after ``worlds`` worlds, some option's gain already stands ``promise``
 standard errors above 0 is played out in ``deepen`` times as many worlds before the
@@ -38,10 +38,9 @@ The playouts: the search seat plays its ``rollout_bot`` (a strategy at its defau
 a whole bot with its own parameters) after the option, the other seats their own
 strategies, and the hand runs to its end under every rule the engine plays.  The same
 world and the same random stream serve every option (common random numbers), so options
-differ by the option alone.  Every other decision (the colour unless ``colours``, the
-cards going down with a stack or a drawn card, a take-back's replacement) is the rollout
-bot's, in the game as in the playouts, and so is a challenge (R8, :func:`searched_answer`
-says why).
+differ by the option alone.  Every other decision (the colour unless ``colours``, a
+take-back's replacement) is the rollout bot's, in the game as in the playouts, and so is
+a challenge (R8, :func:`searched_answer` says why).
 
 How it runs in the kernel without recursion: the table's rules vector gives each search
 seat its rollout bot, code and parameters (:func:`unosim.engine.search_batch.split_params`), and the
@@ -77,7 +76,7 @@ from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN, P_TEAMS
 from .choices import (ANSWER, DRAWN, GROUPED, JUMP, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options,
     group_options, named_options, options, own_choice, play_grouped, play_named, play_option, play_targeted,
-    target_options)
+    stacked_kind, target_options)
 from .hand import step, stepper
 from .jump import may_jump, next_to_act, resume_window
 from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
@@ -421,7 +420,7 @@ def searched_answer(st, P, rng, log, ctx):
         return ASK
     if may_challenge(st) and policy.challenge(st, P, rng, v):
         return CHALLENGE
-    return decide_answer(st, P, log, v, ctx)
+    return stacked_kind(st, v, decide_answer(st, P, log, v, ctx))
 
 
 @jit()
