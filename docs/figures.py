@@ -70,11 +70,16 @@ def _budget_spec(worlds: int, rollouts: int) -> str:
             + (f",rollouts={rollouts}" if rollouts != spec["rollouts"][0] else ""))
 
 
-def _duel_row(a: str, b: str, n: int, hands: int) -> tuple[str, object]:
+def _duel_row(a: str, b: str, n: int, hands: int, config: str | None = None) -> tuple[str, object]:
+    """A duel's row (seed 0), under the bundled ``config``'s rules if one is named."""
+    from unosim.rules.bundled import bundled_configs
+    from unosim.rules.config import load_config
     from unosim.studies.duel import duel
 
-    res = duel(a, b, players=n, hands=hands, seed=0)
-    return (f"| `unosim duel {a} {b} --players {n} --hands {hands}` | {res.hands:,} | "
+    cfg = None if config is None else load_config(bundled_configs()[config])
+    res = duel(a, b, players=n, hands=hands, seed=0, cfg=cfg)
+    rules = "" if config is None else f" --config configs/{config}.toml"
+    return (f"| `unosim duel {a} {b} --players {n} --hands {hands}{rules}` | {res.hands:,} | "
             f"{100 * res.diff:+.2f} [{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] |"), res
 
 
@@ -139,6 +144,13 @@ def search_deepen(work: Path) -> str:
     """docs/bots.md: the search at its defaults against `counter`, heads-up and at 4, and
     against the flat search heads-up (seed 0)."""
     return _duel_table(SEARCH_DEEPEN)
+
+
+def search_jumps(work: Path) -> str:
+    """docs/bots.md: the search at its defaults against `counter` at 4 players under
+    jump-ins (H2, configs/jump_in.toml), where it decides its own (seed 0)."""
+    return "\n".join(["| Command | Hands | A - B |", "|---|---|---|",
+                      _duel_row("search", "counter", 4, 3000, "jump_in")[0]])
 
 
 SEARCH_MATCHES = ((2, 200), (4, 300))
@@ -308,6 +320,7 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "search_strength": search_strength,
     "search_deepen": search_deepen,
     "search_matches": search_matches,
+    "search_jumps": search_jumps,
     "search_changes": search_changes,
 }
 # docs/skill.md's blocks: one `unosim skill` run read by several blocks (docs/skill_figures.py)
