@@ -73,7 +73,7 @@ class Scenario:
         st[L.S_DIR] = direction
         st[L.S_TOTAL] = int(st[L.S_HS0:L.S_HS0 + n].sum()) + len(pile) + len(below)
         if ctx is not None:  # a window opened by a play() waits for the search seats too (engine.jump)
-            st[L.S_JUMPERS] = sum(1 << q for q in range(n) if ctx[search.C_SEAT0 + q * search.C_STRIDE])
+            st[L.S_JUMPERS] = search.jumpers(ctx, n)
         rng = np.array([seed], np.uint64)
         return cls(cfg, st, P, rng, ctx=ctx)
 
