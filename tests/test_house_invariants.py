@@ -51,6 +51,8 @@ SWITCHES: dict[str, dict] = {
                               "seats": ["greedy", "wild_saver", MULTI_B0, "aggressor", "rlcard_random"]},
     "H1_draw2_B0_multi_rate": {"stacking": "draw2_draw4", "multi_play": "identical", "seats": MULTI_B0},
     "B0_bluffs_and_challenges": {"seats": BLUFFING_B0},
+    **{f"H6_group_challenges_{b}": {"multi_play": "identical", "bluff_penalty": b,
+                                    "seats": {**BLUFFING_B0, "multi_rate": 1.0}} for b in ("draw", "take_back")},
     "house_favourites": {"stacking": "draw2", "seven_o": True, "jump_in": "numbers", "draw": "until_playable"},
     "everything": {"stacking": "all", "jump_in": "all", "jump_in_stack": "accumulate", "draw": "until_playable",
                    "seven_o": True, "red_zero": "draw10", "multi_play": "same_rank", "wild_last": False,

@@ -239,6 +239,94 @@ def test_h6_b0_plays_the_single_chosen_card():
     assert sc.count(0) == 2 and sc[L.S_PLAYED] == 1
 
 
+# H6 with R8: a group of Wild Draw Fours put down in a turn is one play that may be challenged
+GROUP = {"strategy": "random", "multi_rate": 1.0}                     # B0 that puts down all its W+4
+BLUFF_GROUP = {"strategy": "random", "multi_rate": 1.0, "bluff_rate": 1.0}
+CHALLENGER = {"strategy": "random", "challenge_rate": 1.0}
+DRAWS = " ".join(["Y5", "Y6", "Y7", "Y8"] * 6)
+
+
+def group_played(hand0: str, s0: dict = GROUP, seed: int = 12345, **rules: object) -> Scenario:
+    """Seat 0 puts down both its W+4 on R3 in its turn; seat 1 challenges every W+4."""
+    sc = Scenario.build({0: hand0, 1: "B8 B9", 2: "G8 G9", 3: "B1 B2"}, top="R3", draw=DRAWS, seed=seed,
+                        seats=[s0, CHALLENGER, "random", "random"], multi_play="identical", **rules)
+    sc.step()
+    assert sc.top == "W+4" and sc[L.S_PENDING] == 8 and sc.count(0) == len(hand0.split()) - 2
+    return sc
+
+
+def test_h6_a_group_of_wild_draw4s_may_be_challenged_legal_costs_the_total_plus_two():
+    """H6, R8: the group was legal (no red card held): the challenger draws the group's
+    total (2 x 4) plus challenge_extra (2) and loses the turn."""
+    sc = group_played("W+4 W+4 G1").step()
+    assert sc[L.S_CHALLENGES] == 1 and sc.count(1) == 2 + 8 + 2 and sc.count(0) == 1 and sc.cur == 2
+    assert [e[1:] for e in sc.events() if e[0] == L.EV_CHALLENGE] == [(1, 0, 0)]
+
+
+def test_h6_a_legal_group_challenged_h18_challenge_extra():
+    assert group_played("W+4 W+4 G1", challenge_extra=0).step().count(1) == 2 + 8
+
+
+def test_h6_a_group_proven_a_bluff_the_player_draws_the_groups_total():
+    """H6, R8: a bluff (a red card held): the player draws the group's total, the
+    challenger draws nothing and takes the turn."""
+    sc = group_played("W+4 W+4 R1 G1", s0=BLUFF_GROUP)
+    assert sc[L.S_BLUFF] == 1
+    sc.step()
+    assert sc[L.S_CHALLENGES] == 1 and sc.count(0) == 2 + 8 and sc.count(1) == 2 and sc.cur == 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_h6_the_test_is_r8s_against_the_colour_before_the_group(seed: int):
+    """H6: the test looks at the colour in force before the group's first card, whatever
+    colours its cards named (a held G1 after a W+4 named green does not make it a bluff; a
+    held R1 makes it one however the last card named)."""
+    honest = group_played("W+4 W+4 G1", seed=seed)
+    assert honest[L.S_BLUFF] == 0 and honest[L.S_PREV_COLOR] == 0 and honest[L.S_PREV_TOP] == cards.parse("R3")
+    bluff = group_played("W+4 W+4 R1 G1", s0=BLUFF_GROUP, seed=seed)
+    assert bluff[L.S_BLUFF] == 1 and bluff[L.S_PREV_COLOR] == 0
+
+
+def test_h6_the_colour_test_is_not_made_against_the_groups_own_colours():
+    """The seeds above include groups whose first card named green (against which the
+    held G1 would have been a bluff) and whose last card named a colour other than red."""
+    named = []
+    for seed in range(12):
+        plays = [e for e in group_played("W+4 W+4 G1", seed=seed).events() if e[0] == L.EV_PLAY]
+        named.append((plays[0][3], plays[-1][3]))
+    assert any(first == cards.COLOR_LETTERS.index("G") for first, _ in named)
+    assert any(last != 0 for _, last in named)
+
+
+def test_h6_h22_the_whole_group_is_taken_back_one_card_replaces_it():
+    """H6 with H22: the proven bluffer takes both W+4 back, puts down one red card, and
+    draws the group's total; only the replacement counts as played."""
+    sc = group_played("W+4 W+4 R7 G5", s0=BLUFF_GROUP, bluff_penalty="take_back").step()
+    assert sorted(sc.hand(0)) == sorted(["G5", "W+4", "W+4"] + ["Y5", "Y6", "Y7", "Y8"] * 2)
+    assert sc.top == "R7" and sc.color == "R" and sc.discard_pile() == ["R3", "R7"]
+    assert sc[L.S_PLAYED] == 1 and sc.count(1) == 2 and sc.cur == 1
+    assert [e[3] for e in sc.events() if e[0] == L.EV_TAKE_BACK] == [2]
+
+
+def test_h6_a_stacked_group_is_not_challenged():
+    """H1: only a stacked group is exempt: seat 1 stacks its two W+4 on a Draw Two; seat 2,
+    who challenges every W+4 it may, draws the total."""
+    sc = Scenario.build({0: "R+2 B9", 1: "W+4 W+4 G1", 2: "G8 G9", 3: "B1 B2"}, top="R3", draw=DRAWS,
+                        seats=["random", GROUP, CHALLENGER, "random"], multi_play="identical",
+                        stacking="draw2_draw4")
+    sc.play(0, "R+2").step()
+    assert sc[L.S_PENDING] == 2 + 8 and sc.hand(1) == ["G1"]
+    sc.step()
+    assert sc[L.S_CHALLENGES] == 0 and sc.count(2) == 2 + 10 and sc.cur == 3
+
+
+def test_h6_counter_weighs_a_group_against_the_colour_before_it():
+    """The counter's bluff estimate for a group reads the colour in force before it."""
+    from unosim.bots.counter import colour_before_draw4
+    sc = group_played("W+4 W+4 G1")
+    assert colour_before_draw4(sc.st, 1) == 0
+
+
 # --------------------------------------------------------------------------- H7 no wild as last card
 def test_h7_a_lone_wild_may_not_be_played():
     sc = Scenario.build(hands(s0="W"), top="R3", draw="G5", wild_last=False)

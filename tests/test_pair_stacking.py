@@ -325,14 +325,22 @@ def test_b0_multi_rate_bad_values_are_one_line(tmp_path, value: str) -> None:
     one_error(invoke("run", cfg, "--hands", "5", "--out", tmp_path / "o.parquet"), "bots.seats.multi_rate", "0.0-1.0")
 
 
-def test_h25_two_wild_draw4s_at_once_are_not_challengeable_and_need_a_pair_to_answer() -> None:
-    """H6 with R8 (this project's choice, docs/rules.md): two Wild Draw Fours put down
-    together are one play of two cards, which, like a stack, cannot be challenged; under
-    H25 a single Wild Draw Four (4) does not answer them (8)."""
-    challenger = {"strategy": "random", "challenge_rate": 1.0}
+def test_h25_two_wild_draw4s_at_once_need_a_pair_to_answer() -> None:
+    """H25 with H6: two Wild Draw Fours put down together make 8; a single Wild Draw Four
+    (4) does not answer them, so seat 1 (which does not challenge) draws the 8."""
     sc = Scenario.build({0: "W+4 W+4 G1", 1: "W+4 B1", 2: "G5 G6"}, top="R3", draw=PILE,
-                        seats=seats(s0=PAIRS, s1=challenger), **AMOUNT)
+                        seats=seats(s0=PAIRS), **AMOUNT)
     sc.step()
     assert sc.hand(0) == ["G1"] and sc[L.S_PENDING] == 8 and sc[L.S_PLAY_CARDS] == 2
     sc.step()
     assert sc[L.S_CHALLENGES] == 0 and sc.count(1) == 10 and "W+4" in sc.hand(1) and sc.cur == 2
+
+
+def test_h25_two_wild_draw4s_at_once_may_be_challenged() -> None:
+    """H6 with R8: the group is one play put down in a turn, not a stack, so it may be
+    challenged; it was legal (no red card held): the challenger draws 8 + 2."""
+    challenger = {"strategy": "random", "challenge_rate": 1.0}
+    sc = Scenario.build({0: "W+4 W+4 G1", 1: "W+4 B1", 2: "G5 G6"}, top="R3", draw=PILE,
+                        seats=seats(s0=PAIRS, s1=challenger), **AMOUNT)
+    sc.step().step()
+    assert sc[L.S_CHALLENGES] == 1 and sc.count(1) == 12 and sc.cur == 2

@@ -188,8 +188,8 @@ EVENT_TEXT: dict[int, Text] = {
     L.EV_SLAP: lambda a, b, c: f"  everyone slaps the pile; seat {a} is slowest and draws {b}.",
     L.EV_SILENCE: lambda a, b, c: f"  silence! kept by seat {a}.",
     L.EV_NOISE: lambda a, b, c: f"  seat {a} makes a sound, draws {b}, and the silence lifts.",
-    L.EV_TAKE_BACK: lambda a, b, c: (f"  seat {a} takes the {cards.name(b)} back and plays a card of the "
-                                     "colour it hid instead."),
+    L.EV_TAKE_BACK: lambda a, b, c: (f"  seat {a} takes the {cards.name(b) if c <= 1 else f'{c} {cards.name(b)} cards'} "
+                                     "back and plays a card of the colour it hid instead."),
     L.EV_FALSE_CALL: lambda a, b, c: f"  seat {a} calls UNO with two or more cards left and is caught.",
     L.EV_MISPLAY: lambda a, b, c: f"Seat {a} puts down a card that does not play, takes it back.",
     L.EV_FACING: lambda a, b, c: f"  seat {a} faces {b} cards (a stack of {c}): stack on it or draw them all.",

@@ -34,7 +34,7 @@ Parameters: ``bluff_rate``, ``suspicion``.
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_MEM0, S_NDISC,
-    S_PENDING, S_TOP, S_TOTAL)
+    S_PENDING, S_PLAY_CARDS, S_PREV_COLOR, S_TOP, S_TOTAL)
 from unosim.kernel.moves import color_count
 from unosim.kernel.table import next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
@@ -118,7 +118,10 @@ def card_score(P, k, v0, v1, v2, v3):
 
 @jit()
 def colour_before_draw4(st, p):
-    """The colour in force before the Wild Draw Four on top (-1: not known)."""
+    """The colour in force before the Wild Draw Four on top, or before its whole group
+    (H6: the colour every seat saw in force then) (-1: not known)."""
+    if st[S_PLAY_CARDS] > 1:
+        return st[S_PREV_COLOR]
     nd = st[S_NDISC]
     if nd < 2:
         return -1

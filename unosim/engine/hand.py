@@ -67,8 +67,8 @@ from unosim.kernel.jit import jit
 
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
-    N_KINDS, S_AS_WILD, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
-    S_PLAN, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
+    N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
+    S_PLAN, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
 from unosim.kernel.table import log_event, next_seat, rule, take_choice
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
@@ -101,8 +101,12 @@ def play_multi(st, P, rng, log, p, k):
     count = 0
     if k >= WILD:
         n = min(max(st[S_SCR0], 1), st[base + k])
-        for _ in range(n):
+        put_down(st, P, rng, log, p, k, ev)
+        bluff, before, under = st[S_BLUFF], st[S_PREV_COLOR], st[S_PREV_TOP]
+        for _ in range(n - 1):
             put_down(st, P, rng, log, p, k, ev)
+        if k == WILD_DRAW4:  # a group is one play: R8 tests the colour before its first card (H6)
+            st[S_BLUFF], st[S_PREV_COLOR], st[S_PREV_TOP] = bluff, before, under
         count = n
         top = k
     else:

@@ -10,7 +10,7 @@ from ..bots import policy
 from unosim.kernel.layout import (DR_CHALLENGE, DR_MISPLAY, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE,
     EV_KEEP, EV_MISPLAY, EV_NOISE, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, EV_TAKE_BACK, N_KINDS, S_BLUFF, S_BLUFFER,
     S_CHALLENGES, S_COLOR, S_CUR, S_HAND0, S_IN, S_LONGEST_STACK, S_MAX_DRAW, S_MISPLAYS, S_NDISC, S_NOISES,
-    S_PENDING, S_PENDING_KIND, S_PLAYED, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SILENT, S_STACK_DRAWN,
+    S_PENDING, S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SILENT, S_STACK_DRAWN,
     S_STACK_LEN, S_TOP, S_TURNS, S_VOL_DRAWS)
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
@@ -172,8 +172,9 @@ def after_draw(st, P, rng, log, p, c, play):
 
 @jit(inline=True)
 def may_challenge(st):
-    """R8: the pending draw is a lone Wild Draw Four under ``restricted`` with challenges on."""
-    return (st[S_PENDING_KIND] == WILD_DRAW4 and st[S_STACK_LEN] == 1
+    """R8: the pending draw is one play of Wild Draw Fours (one card, or a group under H6),
+    not a stack (H1), under ``restricted`` with challenges on."""
+    return (st[S_PENDING_KIND] == WILD_DRAW4 and st[S_STACK_LEN] == st[S_PLAY_CARDS]
             and rule(st, P_WILD_DRAW4) == WildDraw4.restricted and rule(st, P_CHALLENGE) != 0)
 
 
@@ -229,21 +230,23 @@ def face_penalty(st, P, rng, log, answer):
 
 @jit()
 def take_back(st, P, rng, log, b):
-    """H22: the proven bluffer b takes the Wild Draw Four back (it no longer counts as
-    played), puts down a card of the colour that was in force before it, chosen by its
-    strategy, then draws ``draw4_amount``; the challenger draws nothing.  Returns the
-    replacement card, whose effects the caller runs as b's (-1 if b holds none, which R8
-    makes impossible: the bluff was proven by such a card)."""
-    st[S_NDISC] -= 1
-    add_card(st, b, WILD_DRAW4, 1)
-    st[S_PLAYED] -= 1
+    """H22: the proven bluffer b takes the Wild Draw Four back (the whole group under H6;
+    they no longer count as played), puts down one card of the colour that was in force
+    before it, chosen by its strategy, then draws ``draw4_amount`` for each card taken
+    back; the challenger draws nothing.  Returns the replacement card, whose effects the
+    caller runs as b's (-1 if b holds none, which R8 makes impossible: the bluff was proven
+    by such a card)."""
+    n = st[S_STACK_LEN]
+    st[S_NDISC] -= n
+    add_card(st, b, WILD_DRAW4, n)
+    st[S_PLAYED] -= n
     st[S_COLOR] = st[S_PREV_COLOR]
     st[S_TOP] = st[S_PREV_TOP]  # the pile as the bluffer found it (scored against it)
-    log_event(st, log, EV_TAKE_BACK, b, WILD_DRAW4, 0)
+    log_event(st, log, EV_TAKE_BACK, b, WILD_DRAW4, n)
     k = policy.choose_replacement(st, P, rng, b, st[S_COLOR])
     if k >= 0:
         put_down(st, P, rng, log, b, k, EV_PLAY)
-    got = draw_cards(st, rng, log, b, rule(st, P_DRAW4_AMOUNT), DR_CHALLENGE)
+    got = draw_cards(st, rng, log, b, n * rule(st, P_DRAW4_AMOUNT), DR_CHALLENGE)
     log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
     return k
 

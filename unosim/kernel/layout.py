@@ -15,7 +15,7 @@ from typing import NamedTuple
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 16
+ENGINE_VERSION = 17
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
