@@ -9,6 +9,7 @@ line below does it too, so the import also works under ``--import-mode=importlib
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         kind = _KIND_OF.get(stem)
         if kind is None:
             raise pytest.UsageError(f"{item.path.name}: no kind; add it to KINDS in tests/conftest.py")
-        item.add_marker(getattr(pytest.mark, kind))
+        if not any(item.get_closest_marker(k) for k in KINDS):  # a test may name its own kind
+            item.add_marker(getattr(pytest.mark, kind))
 
 
 @pytest.fixture(scope="session")
@@ -83,10 +85,22 @@ def compiled_kernels() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _kernels_unless_unit(request: pytest.FixtureRequest) -> None:
-    """Every test but a unit test gets the compiled kernels; ``pytest -m unit`` compiles nothing."""
+def _kernels_unless_unit(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every test but a unit test gets the compiled kernels; ``pytest -m unit`` compiles nothing,
+    and neither does a run under ``NUMBA_DISABLE_JIT=1`` (the engine stays plain Python)."""
+    import numba
+    from numba.core import event
+
     if request.node.get_closest_marker("unit") is None:
-        request.getfixturevalue("compiled_kernels")
+        if not numba.config.DISABLE_JIT:
+            request.getfixturevalue("compiled_kernels")
+        yield
+        return
+    with event.install_recorder("numba:compile") as compiles:
+        yield
+    names = sorted({e.data["dispatcher"].py_func.__qualname__ for _, e in compiles.buffer if e.is_start})
+    if names:
+        pytest.fail(f"a unit test compiled {', '.join(names)}: mark it with the kind that runs the engine")
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 PROBE = textwrap.dedent('''
     import numpy as np
     from numba import prange
@@ -65,3 +67,22 @@ def test_a_kernel_body_links_no_weak_copy_of_a_callee(tmp_path: Path) -> None:
     assert "internal" in linkages, r.stdout  # the linked callees, kept as the body's own
     suffixes = {name.rsplit(".", 1)[-1] for linkage, name in lines if linkage == "internal"}
     assert len(suffixes) == 1 and re.fullmatch("[0-9a-f]{16}", suffixes.pop()), r.stdout  # this body's own
+
+
+@pytest.mark.slow
+def test_the_engine_runs_uncompiled_under_numba_disable_jit() -> None:
+    """NUMBA_DISABLE_JIT=1 leaves every engine function plain Python (a debugger steps
+    through it) and a rule's scenarios pass as compiled (docs/adding_a_rule.md)."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    probe = ("from unosim.engine import hand, batch; from unosim.kernel import borrow;"
+             "assert not hasattr(hand.play_hand, 'py_func') and not hasattr(batch.play_hands, 'py_func');"
+             "import numpy as np; a = np.zeros((2, 3), np.int64); assert borrow.address(a).shape == (6,)")
+    subprocess.run([sys.executable, "-c", probe], env=env, cwd=root, check=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/test_house_rules.py",
+                           "-k", "h6"], env=env, cwd=root, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert re.search(r"\b(1[0-9]|[2-9][0-9]) passed", proc.stdout), proc.stdout[-500:]
+    trace = subprocess.run([sys.executable, "-m", "unosim.cli", "trace", "standard", "--seed", "7", "--hand", "3"],
+                           env=env, cwd=root, capture_output=True, text=True, timeout=300)
+    assert trace.stdout == (root / "tests" / "golden" / "trace_standard.txt").read_text()  # the compiled engine's

@@ -141,6 +141,7 @@ def test_a_sweeps_balance_report_is_paired(tmp_path):
     assert (drawn["low"], drawn["high"]) == pytest.approx((want.low, want.high))
 
 
+@pytest.mark.e2e  # runs `unosim run`: the engine
 def test_the_pairing_note_says_whether_the_deals_are_the_same(tmp_path):
     """One seed: the same deals; two seeds: still paired by hand index (valid), but the note
     must not claim the same deals."""

@@ -263,6 +263,7 @@ def test_plot_all(tmp_path: Path) -> None:
     assert sorted(p.name for p in only_hands) == ["cards_played.png", "turns.png", "win_share.png"]
 
 
+@pytest.mark.e2e  # runs `unosim run`: the engine
 def test_nothing_decided_is_said_not_drawn_as_zero(tmp_path: Path) -> None:
     """Every hand stalled, every match capped: the panels say there is no share (and the
     match panel counts the table's seats), never an empty axes that reads as zero."""

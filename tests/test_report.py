@@ -408,6 +408,7 @@ def test_a_text_table_fits_the_terminal_its_text_goes_to(monkeypatch: pytest.Mon
     assert _terminal_columns() == 90
 
 
+@pytest.mark.e2e  # runs `unosim run`: the engine
 def test_a_count_s_interval_never_reaches_below_zero(tmp_path) -> None:
     """A rare counter on few hands (reshuffles: 2 in 100 hands) has a t interval reaching
     below 0; no mean of a count lies there, so the reported bound stops at 0."""

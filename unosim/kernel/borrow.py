@@ -22,12 +22,17 @@ construction: there is no "keep alive" step to forget.
 """
 
 import numpy as np
-from numba import types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import LOG_WIDTH, N_STATE
+
+
+def _plain(intrinsic_fn, python_fn):
+    """``intrinsic_fn`` for compiled code, ``python_fn`` when numba's JIT is off."""
+    return python_fn if config.DISABLE_JIT else intrinsic_fn
 
 
 @intrinsic
@@ -61,6 +66,10 @@ def address(typingctx, arr):
         return context.make_array(sig.args[0])(context, builder, args[0]).data
 
     return sig, codegen
+
+
+borrow = _plain(borrow, lambda arr: arr)
+address = _plain(address, lambda arr: arr.reshape(-1))
 
 
 @jit()

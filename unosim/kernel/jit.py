@@ -45,7 +45,7 @@ import uuid
 from contextlib import contextmanager
 
 import llvmlite.binding as ll
-from numba import njit
+from numba import config, njit
 from numba.core import compiler, types
 from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.registry import CPUDispatcher
@@ -164,9 +164,13 @@ class _Kernel(_Cached):
 
 def jit(inline: bool = False):
     """Decorator: compile with numba (``cache=True``), one version per plain argument
-    types; ``inline`` asks LLVM to inline the function into every compiled caller."""
+    types; ``inline`` asks LLVM to inline the function into every compiled caller.
+    Under ``NUMBA_DISABLE_JIT=1`` the function stays plain Python (a debugger steps
+    through it)."""
 
     def decorate(fn):
+        if config.DISABLE_JIT:
+            return fn
         return _cached(njit(forceinline=inline)(fn), _OneVersion, _CalleeCompiler)
 
     return decorate
@@ -174,9 +178,12 @@ def jit(inline: bool = False):
 
 def kernel(**options):
     """Decorator for an entry point called from Python (``parallel=True`` batch loops):
-    numba's ``njit(**options)``, cached in unosim's folder."""
+    numba's ``njit(**options)``, cached in unosim's folder; plain Python under
+    ``NUMBA_DISABLE_JIT=1``."""
 
     def decorate(fn):
+        if config.DISABLE_JIT:
+            return fn
         return _cached(njit(**options)(fn), _Kernel, _CalleeCompiler)
 
     return decorate

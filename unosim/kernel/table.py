@@ -89,8 +89,8 @@ def hand_points(st, P, p):
 
 
 def log_room(st, log, i):
-    """Can the trace log take event i?  (Compiled per log type by the overload below.)"""
-    raise NotImplementedError("compiled only")
+    """Can the trace log take event i?  (Uncompiled here; compiled per log type by the overload below.)"""
+    return i < (st[S_LOGCAP] if log.ndim == 1 else log.shape[0])
 
 
 @overload(log_room, inline="always")
@@ -101,8 +101,11 @@ def _log_room(st, log, i):
 
 
 def log_put(log, i, j, v):
-    """log[i, j] = v for a pointer or a 2-d log.  (Compiled by the overload below.)"""
-    raise NotImplementedError("compiled only")
+    """log[i, j] = v for a pointer or a 2-d log.  (Uncompiled here; compiled by the overload below.)"""
+    if log.ndim == 1:
+        log[i * LOG_WIDTH + j] = v
+    else:
+        log[i, j] = v
 
 
 @overload(log_put, inline="always")

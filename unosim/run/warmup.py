@@ -174,7 +174,12 @@ def _cached(dispatcher: Any) -> bool:
 
 
 def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
-    """The kernels among ``names`` that the next call would compile."""
+    """The kernels among ``names`` that the next call would compile (none when numba's
+    JIT is off: the engine then runs as plain Python)."""
+    import numba
+
+    if numba.config.DISABLE_JIT:
+        return []
     return [n for n in names if not _cached(KERNELS[n]()[0])]
 
 
