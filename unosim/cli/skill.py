@@ -348,7 +348,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     table, f = fitted[0]
     for line in render_league(table, lg, f):
         click.echo(line)
-    click.echo(f"wrote {dest} (rows: one per hand under table=<k>/order=<j>, bot_<seat> columns), leaderboard.csv, "
+    click.echo(f"wrote {dest} (rows: one per hand under table-<k>-order-<j>, bot_<seat> columns), leaderboard.csv, "
                "leaderboard.png")
 
 

@@ -102,9 +102,10 @@ def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[byt
 
 @dataclass
 class ResultDir:
-    """The output directory of one run."""
+    """The output directory of one run; ``shape`` (dataset.py) completes every table written."""
 
     path: Path
+    shape: Callable[[pa.Table], pa.Table] | None = None
 
     def prepare(self, manifest: dict[str, Any], force: bool, resume: bool, adopt: bool = False,
                 checks: Callable[[int], PartCheck | None] | None = None) -> set[int]:
@@ -206,6 +207,8 @@ class ResultDir:
         returned for :meth:`record`.  The temporary name is unique to the writer, so two
         writers of the same chunk (a Dask task re-run while the first attempt still runs)
         never mix their bytes: each renames a whole file, the same rows, into place."""
+        if self.shape is not None:
+            table = self.shape(table)
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
         # hand/match indices run up by one: delta-encoded they take almost no room, and a

@@ -78,6 +78,19 @@ def _parse_partition(rel: Path) -> dict[str, str]:
     return out
 
 
+def _sweep_values(f: Path) -> dict[str, str]:
+    """A sweep point's varied keys and values from its part's metadata (schema 2: the
+    point's folder is ``point-NNNN``, not ``key=value``); {} for anything else."""
+    import json
+
+    try:
+        raw = (pq.read_schema(f).metadata or {}).get(b"unosim.sweep_values")
+        values = json.loads(raw) if raw else {}
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in values.items()} if isinstance(values, dict) else {}
+
+
 def source_meta(sources: Sequence[Source]) -> dict[str, dict[str, str]]:
     """label -> short metadata, with the partition values as ``partition.<key>``."""
     return {
@@ -280,7 +293,7 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
             unverified: list[str] = []
             for leaf, files in sorted(groups.items()):
                 rel = leaf.relative_to(path)
-                part = _parse_partition(rel)
+                part = _parse_partition(rel) or _sweep_values(files[0])
                 if part:
                     stem = ",".join(f"{k}={v}" for k, v in part.items())
                 elif rel.parts:
