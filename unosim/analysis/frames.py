@@ -20,7 +20,7 @@ import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from unosim.analysis.report.sources import Source, discover
-from unosim.run.dataset import POINTS_FILE, SCHEMA_VERSION, constant, setting_column
+from unosim.run.dataset import POINTS_FILE, constant, setting_column
 
 __all__ = ["load", "load_points"]
 
@@ -61,9 +61,10 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
     sources = discover([p])
     for s in sources:
         for note in s.notes:
-            warnings.warn(note, stacklevel=2)
+            warnings.warn(note, stacklevel=3)  # the caller of unosim.load
     first = sources[0].names
-    if all(s.names == first and s.info.raw.get("schema_version") == str(SCHEMA_VERSION) for s in sources):
+    # one schema, and any folder values already columns (schema 2: ``point`` is): one dataset
+    if all(s.names == first and (not s.partition or "point" in s.names) for s in sources):
         frame = _read([f for s in sources for f in s.files], columns, expr, list(first))
     else:
         frame = _read_old(sources, columns, expr)
