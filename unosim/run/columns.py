@@ -129,7 +129,8 @@ def kind_schema(kind: str, players: int = 4) -> pa.Schema:
         instances = np.zeros((0, 4), np.int64) if m.file_mode == "tournaments" else None
         table = rot.add_columns(table, np.zeros(0, np.int64), instances)
     if kind == "sweep":
-        from unosim.run.sweep import parse_sweep, point_shape
+        from unosim.run.dataset import point_shape
+        from unosim.run.sweep import parse_sweep
 
         sw = parse_sweep({"name": "s", "hands": 1, "axes": {"rules.stacking": ["draw2"]},
                           "strata": {"table.players": sorted({2, players})}})

@@ -11,12 +11,15 @@ the readers' folder scans and ``**/*.parquet`` globs skip) lists the points.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 __all__ = ["POINTS_FILE", "SCHEMA_VERSION", "Shape", "point_folder", "setting_column", "setting_type"]
 
@@ -91,3 +94,50 @@ def seat_padding(columns: Sequence[tuple[str, int]], numpy_type: Any) -> tuple[t
     """(name, Arrow type) of the columns of the widest table, for :class:`Shape`."""
     return tuple((name, pa.bool_() if numpy_type(name) is np.bool_ else pa.from_numpy_dtype(numpy_type(name)))
                  for name, _ in columns)
+
+
+# --------------------------------------------------------------------------- a sweep's points
+# (``sweep``: a unosim.run.sweep.Sweep, which imports this module)
+
+
+def setting_types(sweep: Any) -> dict[str, Any]:
+    """Varied key -> the Arrow type of its column (one for every point)."""
+    return {k: setting_type(dict(p.values)[k] for p in sweep.points) for k in sweep.keys}
+
+
+def point_shape(sweep: Any, index: int) -> Shape:
+    """What point ``index``'s parts hold beyond its kernel's columns: the seats of the
+    sweep's largest table (null past its own) and its settings."""
+    p = sweep.points[index]
+    width = max(q.cfg.players for q in sweep.points)
+    from unosim.run.store import _numpy_type
+
+    columns = seat_padding(sweep.run_mode.columns(width), _numpy_type) if width > p.cfg.players else None
+    types = setting_types(sweep)
+    values = dict(p.values)
+    constants = (("point", index, pa.int32()),) + tuple((setting_column(k), values[k], types[k]) for k in sweep.keys)
+    return Shape(columns, constants)
+
+
+def points_table(sweep: Any) -> pa.Table:
+    """``_points.pq``: per point its number, folder, label, the varied keys' values (the
+    columns of its rows), its players and its bots."""
+    from unosim.run.bots_text import seating_text
+
+    n = len(sweep.points)
+    types = setting_types(sweep)
+    cols: dict[str, Any] = {"point": pa.array(range(n), pa.int32()),
+                            "folder": pa.array([p.rel for p in sweep.points], pa.string()),
+                            "label": pa.array([p.label for p in sweep.points], pa.string())}
+    for k in sweep.keys:
+        cols[setting_column(k)] = pa.concat_arrays([constant(dict(p.values)[k], types[k], 1) for p in sweep.points])
+    cols["players"] = pa.array([p.cfg.players for p in sweep.points], pa.int32())
+    cols["bots"] = pa.array([seating_text(p.cfg.seats) for p in sweep.points], pa.string())
+    return pa.table(cols)
+
+
+def write_points(root: Path, sweep: Any) -> None:
+    """Write ``_points.pq`` atomically (a temporary name, then a rename)."""
+    tmp = root / f"{POINTS_FILE}.tmp"
+    pq.write_table(points_table(sweep), tmp)
+    os.replace(tmp, root / POINTS_FILE)

@@ -76,8 +76,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress, RunError, check_run, make_job
@@ -88,9 +86,9 @@ from unosim.rules.bundled import find_config
 from unosim.rules.keys import NAME_RULE
 from unosim.rules.validate import valid_name
 from unosim.run.guard import inside, refuse_other_output
-from unosim.run.dataset import POINTS_FILE, Shape, point_folder, seat_padding, setting_column, setting_type
+from unosim.run.dataset import POINTS_FILE, point_folder, point_shape, write_points
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
-from unosim.run.store import MANIFEST, StoreError, _numpy_type, manifest_diff, read_manifest, remove_result
+from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
 from unosim.run.workers import check_workers
 
@@ -445,41 +443,6 @@ def _same(a: Any, b: Any) -> bool:
 # --------------------------------------------------------------------------- sweeps
 
 
-def setting_types(sweep: Sweep) -> dict[str, Any]:
-    """Varied key -> the Arrow type of its column (one for every point)."""
-    return {k: setting_type(dict(p.values)[k] for p in sweep.points) for k in sweep.keys}
-
-
-def point_shape(sweep: Sweep, index: int) -> Shape:
-    """What point ``index``'s parts hold beyond its kernel's columns: the seats of the
-    sweep's largest table (null past its own) and its settings."""
-    p = sweep.points[index]
-    width = max(q.cfg.players for q in sweep.points)
-    columns = seat_padding(sweep.run_mode.columns(width), _numpy_type) if width > p.cfg.players else None
-    types = setting_types(sweep)
-    values = dict(p.values)
-    constants = (("point", index, pa.int32()),) + tuple((setting_column(k), values[k], types[k]) for k in sweep.keys)
-    return Shape(columns, constants)
-
-
-def points_table(sweep: Sweep) -> pa.Table:
-    """``_points.pq``: per point its number, folder, label, the varied keys' values (the
-    columns of its rows), its players and its bots."""
-    from unosim.run.bots_text import seating_text
-    from unosim.run.dataset import constant
-
-    n = len(sweep.points)
-    types = setting_types(sweep)
-    cols: dict[str, Any] = {"point": pa.array(range(n), pa.int32()),
-                            "folder": pa.array([p.rel for p in sweep.points], pa.string()),
-                            "label": pa.array([p.label for p in sweep.points], pa.string())}
-    for k in sweep.keys:
-        cols[setting_column(k)] = pa.concat_arrays([constant(dict(p.values)[k], types[k], 1) for p in sweep.points])
-    cols["players"] = pa.array([p.cfg.players for p in sweep.points], pa.int32())
-    cols["bots"] = pa.array([seating_text(p.cfg.seats) for p in sweep.points], pa.string())
-    return pa.table(cols)
-
-
 def sweep_jobs(sweep: Sweep, out: str | Path) -> list[Job]:
     """One job per point, its directory under ``out``."""
     root = Path(out)
@@ -520,15 +483,6 @@ def _sweep_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
                for r in pn if r in po and po[r] != pn[r]]
     out += changed[:3] + ([f"{len(changed) - 3} more points"] if len(changed) > 3 else [])
     return "; ".join(out) or "the sweep description"
-
-
-def write_points(root: Path, sweep: Sweep) -> None:
-    """Write ``_points.pq`` atomically (a temporary name, then a rename)."""
-    import pyarrow.parquet as pq
-
-    tmp = root / f"{POINTS_FILE}.tmp"
-    pq.write_table(points_table(sweep), tmp)
-    os.replace(tmp, root / POINTS_FILE)
 
 
 def remove_sweep(root: Path, manifest: dict[str, Any]) -> None:
