@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Benchmark: ``unosim.load(DIR, columns=[two])`` against ``pd.read_parquet`` of the same columns.
 
-Writes a synthetic 10-million-hand result directory (report_10m.py's rows: parts of 1M
-rows, a manifest and the part journal), then reads two columns (``turns`` and
-``winner``) with both, alternately in the same process (so the page cache and the
-machine's load favour neither), R rounds.  ``unosim.load`` does more: it discovers and
-checks the parts (journal, sizes, footers) and hashes each part against its CRC-32 while
-pyarrow reads.  Target: its median time at most 1.2x pandas'.
+Writes a synthetic 10-million-hand result directory (report_10m.py's rows, written by
+the run's own part writer: parts of 1M rows with page CRCs, a manifest, the part
+journal), then reads two columns (``turns`` and ``winner``) with both, alternately in the
+same process (so the page cache and the machine's load favour neither), R rounds.
+``unosim.load`` does more: it checks the journal, every part's size and footer, and the
+CRC of every page it decodes.  Target: its median time at most 1.2x pandas'.
 
     python benchmarks/load_speed.py [--rows 10000000] [--repeats 5]
     python benchmarks/load_speed.py --quick        # 200,000 rows
@@ -27,9 +27,29 @@ bench = Benchmark(__doc__, repeats=5, quick={"rows": 200_000})
 bench.option("--rows", type=count, default=10_000_000, help="rows of the synthetic result [default: 10,000,000]")
 
 
+def write_result(path: Path, rows: int, part_rows: int = 1_000_000) -> None:
+    """``rows`` synthetic hands as a result directory, through unosim's part writer."""
+    import json
+
+    import numpy as np
+    from report_10m import CONFIG, _chunk
+
+    from unosim.run.store import MANIFEST, ResultDir
+
+    result = ResultDir(path)
+    path.mkdir(parents=True)
+    meta = {b"unosim.config": CONFIG.encode(), b"unosim.players": b"4", b"unosim.bots": b'["random"]',
+            b"unosim.mode": b"hands", b"unosim.seed": b"1", b"unosim.schema_version": b"2"}
+    rng = np.random.default_rng(1)
+    for i, start in enumerate(range(0, rows, part_rows)):
+        n = min(part_rows, rows - start)
+        result.record(result.write_chunk(i, _chunk(rng, start, n).replace_schema_metadata(meta), start, n))
+    (path / MANIFEST).write_text(json.dumps({"config": CONFIG, "seed": 1, "games": rows, "chunk_size": part_rows,
+                                             "mode": "hands", "engine_version": "bench"}))
+
+
 def measure(run: Run) -> None:
     import pandas as pd
-    from report_10m import write_result
 
     import unosim
 

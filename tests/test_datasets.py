@@ -146,6 +146,7 @@ def test_a_sweep_has_one_level_settings_as_columns_and_a_points_table(results: d
     assert (merged["table_players_x"] == merged["table_players_y"]).all()
 
 
+@pytest.mark.slow
 def test_a_sweep_read_back_equals_its_points_run_one_by_one(results: dict[str, Path], tmp_path: Path) -> None:
     path = results["sweep"]
     points = unosim.load_points(path)
@@ -175,18 +176,45 @@ def test_load_pushes_columns_and_filters_down_and_names_what_is_wrong(results: d
         unosim.load(path / "nothing")
 
 
-def test_load_names_a_damaged_part_and_returns_nothing(results: dict[str, Path], tmp_path: Path) -> None:
-    src = results["hands"]
-    copy = tmp_path / "hands"
-    copy.mkdir()
+def _copy(src: Path, dest: Path) -> Path:
+    dest.mkdir()
     for f in src.iterdir():
-        copy.joinpath(f.name).write_bytes(f.read_bytes())
-    part = copy / "part-000001.parquet"
+        dest.joinpath(f.name).write_bytes(f.read_bytes())
+    return dest
+
+
+def _flip(part: Path, column: str | None = None) -> None:
+    """Flip one bit: in the middle of ``column``'s pages, else of the file."""
     data = bytearray(part.read_bytes())
-    data[len(data) // 2] ^= 0x01
+    at = len(data) // 2
+    if column is not None:
+        md = pq.read_metadata(part).row_group(0)
+        chunk = next(md.column(i) for i in range(md.num_columns) if md.column(i).path_in_schema == column)
+        start = chunk.dictionary_page_offset or chunk.data_page_offset
+        at = start + chunk.total_compressed_size // 2
+    data[at] ^= 0x04
     part.write_bytes(bytes(data))
+
+
+def test_load_names_a_damaged_part_and_returns_nothing(results: dict[str, Path], tmp_path: Path) -> None:
+    """Every page read is checked against its CRC: a flipped bit in what is asked for is an
+    error naming the part; a flip in a column not asked for leaves what is returned whole."""
+    copy = _copy(results["hands"], tmp_path / "hands")
+    good = unosim.load(results["hands"])
+    _flip(copy / "part-000001.parquet", "turns")
     with pytest.raises(ValueError, match="part-000001.parquet"):
         unosim.load(copy, columns=["turns"])
+    with pytest.raises(ValueError, match="part-000001.parquet"):
+        unosim.load(copy)
+    pd.testing.assert_frame_equal(unosim.load(copy, columns=["winner"]), good[["winner"]])
+    # with a filter (pruned by footer statistics) every part is hashed whole
+    with pytest.raises(ValueError, match="part-000001.parquet"):
+        unosim.load(copy, columns=["winner"], filters=[("winner", ">=", 0)])
+    # a sweep point's part, read whole
+    other = _copy(results["sweep"] / "point-0004", tmp_path / "point")
+    _flip(other / "part-000000.parquet", "cards_drawn")
+    with pytest.raises(ValueError, match="part-000000.parquet"):
+        unosim.load(other)
 
 
 def test_a_sweep_of_the_old_layout_still_loads(results: dict[str, Path], tmp_path: Path) -> None:

@@ -58,7 +58,8 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
     skill = _skill_file(p)
     if skill is not None:
         return _read([skill], columns, expr, pq.read_schema(skill).names)
-    sources = discover([p])
+    # a filter prunes by footer statistics, which no page CRC covers: then every part is hashed
+    sources = discover([p], page_checked=expr is None)
     for s in sources:
         for note in s.notes:
             warnings.warn(note, stacklevel=3)  # the caller of unosim.load
@@ -85,9 +86,23 @@ def _check_columns(columns: Sequence[str] | None, names: Sequence[str]) -> list[
     return list(columns)
 
 
+_CHECKED = pads.ParquetFileFormat(
+    default_fragment_scan_options=pads.ParquetFragmentScanOptions(page_checksum_verification=True))
+
+
 def _read(files: Sequence[Path], columns: Sequence[str] | None, expr: Any, names: Sequence[str]) -> pd.DataFrame:
+    """The rows of ``files`` (one schema), every page read checked against its CRC."""
     cols = _check_columns(columns, names)
-    table = pads.dataset([str(f) for f in files], format="parquet").to_table(columns=cols, filter=expr)
+    try:
+        table = pads.dataset([str(f) for f in files], format=_CHECKED).to_table(columns=cols, filter=expr)
+    except (OSError, ValueError) as e:  # ArrowInvalid is a ValueError: name the part that fails
+        for f in files:
+            try:
+                pads.dataset(str(f), format=_CHECKED).to_table(columns=cols, filter=expr)
+            except (OSError, ValueError) as bad:
+                raise ValueError(f"{f}: does not read ({str(bad).splitlines()[0]}); not returned: the same command "
+                                 "that wrote it sets it aside and plays its chunk again") from None
+        raise ValueError(f"{files[0].parent}: does not read ({str(e).splitlines()[0]})") from None
     return table.to_pandas()
 
 
@@ -125,7 +140,7 @@ def _read_old(sources: Sequence[Source], columns: Sequence[str] | None, expr: An
     cols = _check_columns(columns, names)
     tables = []
     for i, s in enumerate(sources):
-        t = pads.dataset([str(f) for f in s.files], format="parquet").to_table()
+        t = pads.dataset([str(f) for f in s.files], format=_CHECKED).to_table()
         if settings:
             t = t.append_column("point", constant(i, pa.int32(), t.num_rows))
             for col, (kind, values) in settings.items():

@@ -91,6 +91,15 @@ def _sweep_values(f: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in values.items()} if isinstance(values, dict) else {}
 
 
+def _paged(f: Path) -> bool:
+    """Whether a part was written with page CRCs (schema 2 and later)."""
+    try:
+        version = (pq.read_schema(f).metadata or {}).get(b"unosim.schema_version", b"1")
+        return int(version) >= 2
+    except (OSError, ValueError):
+        return False
+
+
 def source_meta(sources: Sequence[Source]) -> dict[str, dict[str, str]]:
     """label -> short metadata, with the partition values as ``partition.<key>``."""
     return {
@@ -183,7 +192,8 @@ def _hash_later(rec: Any, f: Path) -> Any:
     return _HASHERS.submit(check)
 
 
-def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
+def _verified(leaf: Path, files: Sequence[Path], stem: str,
+              hashed: bool = True) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
     """The parts of the result in ``leaf`` that may be counted, and the notes the reader
     must see first.
 
@@ -192,7 +202,8 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
     the run's plan, else one line refuses the folder; a listed part that is missing makes
     the result incomplete (a note); a Parquet file the journal does not list (a stray
     ``extra.parquet``, a copy under another name) is named in a note and never counted.
-    A folder without a journal cannot be checked: its report says it is unverified."""
+    A folder without a journal cannot be checked: its report says it is unverified.
+    ``hashed`` False: the caller checks the pages it reads instead (their CRCs, schema 2)."""
     from unosim.run.integrity import being_written, read_records
     from unosim.run.store import MANIFEST, PART, expected_parts, read_manifest
 
@@ -221,7 +232,8 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
         if nbytes != rec.size:
             raise ValueError(f"{f}: {nbytes:,} bytes where its record says {rec.size:,}; not reported: the same "
                              "command sets it aside and plays its chunk again")
-        checks.append(_hash_later(rec, f))
+        if hashed:
+            checks.append(_hash_later(rec, f))
         use.append(f)
     if not use:
         raise ValueError(f"{leaf}: no verified part (its journal lists {len(records)}); run the same command again")
@@ -268,8 +280,10 @@ def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tu
             "(run the same command again to finish it)",)
 
 
-def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
-    """Expand inputs into labelled sources (see the package docstring for labels)."""
+def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) -> list[Source]:
+    """Expand inputs into labelled sources (see the package docstring for labels).
+    ``page_checked``: the caller reads with page checksum verification, so parts written
+    with page CRCs (schema 2) are not hashed whole; the others still are."""
     pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any, tuple[str, ...]]] = []
     for origin, item in enumerate(inputs):
         if isinstance(item, Result):
@@ -300,7 +314,7 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
                     stem = rel.as_posix()
                 else:
                     stem = path.name
-                files, checked, checks = _verified(leaf, files, stem)
+                files, checked, checks = _verified(leaf, files, stem, not (page_checked and _paged(files[0])))
                 if _UNVERIFIED in checked:
                     unverified.append(stem)
                     checked = tuple(n for n in checked if n != _UNVERIFIED)
