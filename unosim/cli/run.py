@@ -148,7 +148,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
 def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
           cluster: str | None, force: bool, resume: bool, quiet: bool, hands: int | None = None,
           matches: int | None = None) -> None:
-    """Run every point of SWEEP (a TOML sweep file) into one hive-partitioned Parquet dataset.
+    """Run every point of SWEEP (a TOML sweep file) into one Parquet dataset, a folder per point.
 
     Every point plays the same seed, so points differ by their rules only.  The same
     command resumes an interrupted sweep, keeping its finished part files; a changed sweep

@@ -203,8 +203,8 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
     keeps every finished part), then call ``finish`` (the command's own files), all under the
     folder's lock.  A directory holding another league is refused, naming it, unless
     ``force``, which first removes the old league's tables (their verified parts only), so
-    nothing of a larger old league is left for a report to mix in.  A ``table=k`` folder
-    that is a symlink is refused: a league writes inside ``out`` only."""
+    nothing of a larger old league is left for a report to mix in.  A table folder that is
+    a symlink is refused: a league writes inside ``out`` only."""
     from unosim.run.guard import refuse_other_output, resolve_out
 
     root = resolve_out(out)
