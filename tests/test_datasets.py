@@ -250,3 +250,18 @@ def test_importing_unosim_loads_no_reader() -> None:
     code = "import sys, unosim; print(json.dumps(sorted(m for m in sys.modules if m.startswith(('pandas', 'pyarrow', 'unosim.')))))"
     out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "configs" / "sweeps").glob("*.toml")))
+def test_no_path_under_a_bundled_sweep_is_longer_than_120_characters(name: str, tmp_path: Path) -> None:
+    out = tmp_path / name
+    r = invoke("sweep", name, "--hands", 20, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    paths = [p.relative_to(out).as_posix() for p in out.rglob("*")]
+    assert any(p.endswith("part-000000.parquet") for p in paths)
+    longest = max(paths, key=len)
+    assert len(longest) <= 120, longest
+    # and the four readers see every point
+    points = unosim.load_points(out)
+    assert duckdb.sql(f"select count(distinct point) from '{out}/**/*.parquet'").fetchall()[0][0] == len(points)
