@@ -241,6 +241,21 @@ def test_a_sweep_of_the_old_layout_still_loads(results: dict[str, Path], tmp_pat
     again = unosim.load_points(old)
     assert sorted(again["label"]) == sorted(points["label"])
     assert set(again["table_players"]) == {2, 4, 7}
+    r = invoke("report", old)  # the balance report reads the old folders too
+    assert r.exit_code == 0 and "balance" in r.output and "stacking=draw2" in r.output, r.output
+
+
+def test_a_sweep_of_the_old_layout_is_not_resumed_in_the_new(results: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    (tmp_path / "mixed.toml").write_text(SWEEP.replace("hands = 200", "hands = 20"))
+    assert invoke("sweep", tmp_path / "mixed.toml", "--out", out, "--quiet").exit_code == 0
+    manifest = json.loads((out / "_unosim_sweep.json").read_text())
+    del manifest["layout"]
+    (out / "_unosim_sweep.json").write_text(json.dumps(manifest))
+    r = invoke("sweep", tmp_path / "mixed.toml", "--out", out, "--quiet")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1].startswith(f"Error: --out: {out} holds a sweep of an earlier unosim"), r.output
+    assert invoke("sweep", tmp_path / "mixed.toml", "--out", out, "--quiet", "--force").exit_code == 0
 
 
 def test_importing_unosim_loads_no_reader() -> None:
