@@ -8,6 +8,7 @@ Only the Parquet schemas (column names and ``unosim.*`` metadata, parsed by
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,13 +79,25 @@ def _parse_partition(rel: Path) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _footer_schema(path: str, mtime_ns: int, size: int) -> Any:
+    return pq.read_schema(path)
+
+
+def read_schema(f: Path) -> Any:
+    """A part's schema, read once per version of the file (its path, mtime and size): a
+    sweep's parts are asked for it by several checks."""
+    st = f.stat()
+    return _footer_schema(str(f), st.st_mtime_ns, st.st_size)
+
+
 def _sweep_values(f: Path) -> dict[str, str]:
     """A sweep point's varied keys and values from its part's metadata (schema 2: the
     point's folder is ``point-NNNN``, not ``key=value``); {} for anything else."""
     import json
 
     try:
-        raw = (pq.read_schema(f).metadata or {}).get(b"unosim.sweep_values")
+        raw = (read_schema(f).metadata or {}).get(b"unosim.sweep_values")
         values = json.loads(raw) if raw else {}
     except (OSError, ValueError):
         return {}
@@ -94,7 +107,7 @@ def _sweep_values(f: Path) -> dict[str, str]:
 def _paged(f: Path) -> bool:
     """Whether a part was written with page CRCs (schema 2 and later)."""
     try:
-        version = (pq.read_schema(f).metadata or {}).get(b"unosim.schema_version", b"1")
+        version = (read_schema(f).metadata or {}).get(b"unosim.schema_version", b"1")
         return int(version) >= 2
     except (OSError, ValueError):
         return False
@@ -116,7 +129,7 @@ _SAME_RUN = (b"unosim.config", b"unosim.seed", b"unosim.engine_version", b"unosi
 
 def _schema(f: Path) -> Any:
     try:
-        schema = pq.read_schema(f)
+        schema = read_schema(f)
     except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
         raise ValueError(f"{f}: not a readable Parquet file ({str(e).splitlines()[0]})") from None
     missing = [c for c in _REQUIRED if c not in schema.names]
@@ -258,7 +271,7 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str,
                    if being_written(leaf) else "run the same command again to finish it")
             notes.append(f"{stem} is incomplete: {len(use)} of {total} chunks ({how})")
         want = manifest.get("config")
-        first = (pq.read_schema(use[0]).metadata or {}).get(b"unosim.config")
+        first = (read_schema(use[0]).metadata or {}).get(b"unosim.config")
         if isinstance(want, str) and first is not None and first.decode() != want:
             raise ValueError(f"{leaf}: its parts are not of the run its manifest describes (config differs); "
                              "refusing to report a mixed result")
