@@ -172,6 +172,10 @@ def test_load_pushes_columns_and_filters_down_and_names_what_is_wrong(results: d
         unosim.load(path, columns=["turnz"])
     with pytest.raises(ValueError, match="filters"):
         unosim.load(path, filters=[("turns",)])
+    with pytest.raises(ValueError, match="^filters: .*nope.*the result's columns: hand"):
+        unosim.load(path, filters=[("nope", "==", 1)])
+    with pytest.raises(ValueError, match="^filters: "):
+        unosim.load(path, filters=[("rules_stacking", ">", 3)])
     with pytest.raises(FileNotFoundError, match="no such result"):
         unosim.load(path / "nothing")
 

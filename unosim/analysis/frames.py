@@ -93,6 +93,8 @@ _CHECKED = pads.ParquetFileFormat(
 def _read(files: Sequence[Path], columns: Sequence[str] | None, expr: Any, names: Sequence[str]) -> pd.DataFrame:
     """The rows of ``files`` (one schema), every page read checked against its CRC."""
     cols = _check_columns(columns, names)
+    if expr is not None:
+        _check_filter(expr, pq.read_schema(files[0]))
     try:
         table = pads.dataset([str(f) for f in files], format=_CHECKED).to_table(columns=cols, filter=expr)
     except (OSError, ValueError) as e:  # ArrowInvalid is a ValueError: name the part that fails
@@ -104,6 +106,16 @@ def _read(files: Sequence[Path], columns: Sequence[str] | None, expr: Any, names
                                  "that wrote it sets it aside and plays its chunk again") from None
         raise ValueError(f"{files[0].parent}: does not read ({str(e).splitlines()[0]})") from None
     return table.to_pandas()
+
+
+def _check_filter(expr: Any, schema: pa.Schema) -> None:
+    """A filter naming a column the result lacks, or comparing it with a value of another
+    type, is the caller's mistake: one line saying so (not a damaged part)."""
+    try:
+        schema.empty_table().filter(expr)
+    except (pa.ArrowException, TypeError, ValueError) as e:
+        raise ValueError(f"filters: {str(e).splitlines()[0]}; the result's columns: "
+                         f"{', '.join(schema.names)}") from None
 
 
 def _typed(texts: Sequence[str]) -> tuple[pa.DataType, list[Any]]:
@@ -148,6 +160,7 @@ def _read_old(sources: Sequence[Source], columns: Sequence[str] | None, expr: An
         tables.append(t.replace_schema_metadata(None))
     table = pa.concat_tables(tables, promote_options="permissive")
     if expr is not None:
+        _check_filter(expr, table.schema)
         table = table.filter(expr)
     return (table if cols is None else table.select(cols)).to_pandas()
 
