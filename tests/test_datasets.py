@@ -56,6 +56,11 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["sweep"] = root / "sweep"
     r = invoke("sweep", root / "mixed.toml", "--out", out["sweep"], "--quiet")
     assert r.exit_code == 0, r.output
+    (root / "matches.toml").write_text('matches = 4\nchunk_size = 2\nmax_hands = 200\n[set]\nmatch_target = 100\n'
+                                       '[axes]\n"rules.stacking" = ["draw2"]\n[strata]\n"table.players" = [2, 5]\n')
+    out["sweep of matches"] = root / "sweep_matches"
+    r = invoke("sweep", root / "matches.toml", "--out", out["sweep of matches"], "--quiet")
+    assert r.exit_code == 0, r.output
     out["league"] = root / "league"
     r = invoke("league", "standard", "--bots", "counter,random,greedy", "--players", 2, "--deals", 30, "--quiet",
                "--out", out["league"])
@@ -83,7 +88,8 @@ def _readers(path: Path, glob_only: bool = False) -> dict[str, pd.DataFrame]:
     return out
 
 
-KINDS = ("hands", "rotated hands", "matches", "rotated matches", "tournaments", "rotated tournaments", "sweep")
+KINDS = ("hands", "rotated hands", "matches", "rotated matches", "tournaments", "rotated tournaments", "sweep",
+         "sweep of matches")
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -98,7 +104,7 @@ def test_four_readers_read_every_kind_whole(results: dict[str, Path], kind: str)
         pd.testing.assert_frame_equal(df, mine, check_dtype=False, obj=name)
 
 
-@pytest.mark.parametrize("kind", KINDS + ("league",))
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "sweep of matches"] + ["league"])
 def test_every_part_has_the_documented_schema(results: dict[str, Path], kind: str) -> None:
     """The parts' columns and types are docs/data.md's (unosim.run.columns.kind_schema)."""
     players = 7 if kind == "sweep" else 2 if kind == "league" else 4
