@@ -105,15 +105,16 @@ def setting_types(sweep: Any) -> dict[str, Any]:
     return {k: setting_type(dict(p.values)[k] for p in sweep.points) for k in sweep.keys}
 
 
-def point_shape(sweep: Any, index: int) -> Shape:
+def point_shape(sweep: Any, index: int, types: dict[str, Any] | None = None) -> Shape:
     """What point ``index``'s parts hold beyond its kernel's columns: the seats of the
-    sweep's largest table (null past its own) and its settings."""
-    p = sweep.points[index]
-    width = max(q.cfg.players for q in sweep.points)
+    sweep's largest table (null past its own) and its settings (``types``: the sweep's
+    :func:`setting_types`, computed once for all its points)."""
     from unosim.run.store import _numpy_type
 
+    p = sweep.points[index]
+    width = max(q.cfg.players for q in sweep.points)
     columns = seat_padding(sweep.run_mode.columns(width), _numpy_type) if width > p.cfg.players else None
-    types = setting_types(sweep)
+    types = setting_types(sweep) if types is None else types
     values = dict(p.values)
     constants = (("point", index, pa.int32()),) + tuple((setting_column(k), values[k], types[k]) for k in sweep.keys)
     return Shape(columns, constants)

@@ -86,7 +86,7 @@ from unosim.rules.bundled import find_config
 from unosim.rules.keys import NAME_RULE
 from unosim.rules.validate import valid_name
 from unosim.run.guard import inside, refuse_other_output
-from unosim.run.dataset import POINTS_FILE, point_folder, point_shape, write_points
+from unosim.run.dataset import POINTS_FILE, point_folder, point_shape, setting_types, write_points
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
@@ -450,11 +450,15 @@ def sweep_jobs(sweep: Sweep, out: str | Path) -> list[Job]:
              "unosim.sweep_keys": json.dumps([_bare(k) for k in sweep.keys]),
              "unosim.sweep_strata": json.dumps([_bare(k) for k, _ in sweep.strata]),
              "unosim.sweep_base": json.dumps(sweep.base_values())}
+    types = setting_types(sweep)
+
+    def values(p: Point) -> str:
+        return json.dumps({_bare(k): partition_text(v) for k, v in p.values})
+
     return [make_job(p.cfg, sweep.unit, sweep.count, sweep.seed, chunk_size=sweep.chunk_size,
                      max_hands=sweep.max_hands, out=root / p.rel, label=p.label,
-                     extra_metadata={**extra, "unosim.sweep_point": p.label,
-                                     "unosim.sweep_values": json.dumps({_bare(k): partition_text(v) for k, v in p.values})},
-                     shape=point_shape(sweep, i))
+                     extra_metadata={**extra, "unosim.sweep_point": p.label, "unosim.sweep_values": values(p)},
+                     shape=point_shape(sweep, i, types))
             for i, p in enumerate(sweep.points)]
 
 
