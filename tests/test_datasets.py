@@ -227,6 +227,27 @@ def test_load_names_a_damaged_part_and_returns_nothing(results: dict[str, Path],
         unosim.load(other)
 
 
+def test_a_part_without_page_crcs_is_hashed_whole(results: dict[str, Path], tmp_path: Path) -> None:
+    """A result resumed across versions mixes parts with and without page CRCs: those
+    without are checked against their journal CRC, so damage in them is still named."""
+    from dataclasses import replace
+
+    from unosim.run.integrity import file_crc, read_records, write_records
+
+    copy = _copy(results["hands"], tmp_path / "hands")
+    part = copy / "part-000001.parquet"
+    t = pq.read_table(part)
+    meta = {k: v for k, v in t.schema.metadata.items() if k != b"unosim.schema_version"}
+    pq.write_table(t.replace_schema_metadata(meta), part, compression="lz4")  # as schema 1 wrote it
+    records = read_records(copy)
+    crc, size = file_crc(part)
+    write_records(copy, {**records, 1: replace(records[1], crc32=crc, size=size)})
+    pd.testing.assert_frame_equal(unosim.load(copy, columns=["turns"]), unosim.load(results["hands"], columns=["turns"]))
+    _flip(part, "turns")
+    with pytest.raises(ValueError, match="part-000001.parquet"):
+        unosim.load(copy, columns=["turns"])
+
+
 def test_a_sweep_of_the_old_layout_still_loads(results: dict[str, Path], tmp_path: Path) -> None:
     """Schema 1: one key=value folder per key, each point with its own seats only."""
     new = results["sweep"]

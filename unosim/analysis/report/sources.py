@@ -327,7 +327,7 @@ def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) ->
                     stem = rel.as_posix()
                 else:
                     stem = path.name
-                files, checked, checks = _verified(leaf, files, stem, not (page_checked and _paged(files[0])))
+                files, checked, checks = _verified(leaf, files, stem, not (page_checked and all(map(_paged, files))))
                 if _UNVERIFIED in checked:
                     unverified.append(stem)
                     checked = tuple(n for n in checked if n != _UNVERIFIED)
