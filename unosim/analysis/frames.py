@@ -1,10 +1,13 @@
 """``unosim.load``: any result as one pandas DataFrame, its parts verified.
 
 A run, a sweep, a match, tournament or rotated run, a league: every part the result's journal
-lists is checked (size and CRC-32, hashed while the data is read) and a damaged one is named
-in the error, never returned.  ``columns`` and ``filters`` go down to the Parquet reader, so
-only what is asked is decoded.  Results of schema 1 (a sweep's ``key=value`` folders) read
-too: their folder values become the same setting columns a new sweep's rows carry.
+lists must be there with its recorded size, and every page decoded must match its CRC
+(parts are written with page CRCs; parts without them, and every part when a filter prunes
+by footer statistics, are hashed whole against the journal while the data is read).  A
+damaged part is named in the error, never returned.  ``columns`` and ``filters`` go down to
+the Parquet reader, so only what is asked is decoded.  Results of schema 1 (a sweep's
+``key=value`` folders) read too: their folder values become the setting columns a new
+sweep's rows carry.
 """
 
 from __future__ import annotations
@@ -97,11 +100,11 @@ def _read(files: Sequence[Path], columns: Sequence[str] | None, expr: Any, names
         _check_filter(expr, pq.read_schema(files[0]))
     try:
         table = pads.dataset([str(f) for f in files], format=_CHECKED).to_table(columns=cols, filter=expr)
-    except (OSError, ValueError) as e:  # ArrowInvalid is a ValueError: name the part that fails
+    except (OSError, ValueError, pa.ArrowException) as e:  # name the part that fails
         for f in files:
             try:
                 pads.dataset(str(f), format=_CHECKED).to_table(columns=cols, filter=expr)
-            except (OSError, ValueError) as bad:
+            except (OSError, ValueError, pa.ArrowException) as bad:
                 raise ValueError(f"{f}: does not read ({str(bad).splitlines()[0]}); not returned: the same command "
                                  "that wrote it sets it aside and plays its chunk again") from None
         raise ValueError(f"{files[0].parent}: does not read ({str(e).splitlines()[0]})") from None
