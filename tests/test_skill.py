@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
+import unosim
 from unosim.cli import main
 from unosim.rules.botfile import Bot, dump_bot, load_bot_file, resolve_bot, split_bots
 from unosim.rules.config import ConfigError, default_config
@@ -316,6 +317,7 @@ def test_skill_sweep_and_balance_column(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     table = pd.read_parquet(tmp_path / "sw.skill" / "skill.parquet")
     assert len(table) == 2 and table["is_base"].sum() == 1
+    pd.testing.assert_frame_equal(unosim.load(tmp_path / "sw.skill"), table)  # a skill folder loads as its table
     assert "3 independently tuned replicates" in r.output and "search noise included" in r.output
     for k in range(3):  # the default: 3 replicates, seeds 0, 1, 2
         assert (tmp_path / "sw.skill" / "points" / "point-0001" / f"replicate={k}" /
