@@ -41,10 +41,10 @@ def test_a_users_files_in_a_result_are_set_aside_never_deleted(tmp_path: Path) -
     (out / "extra.parquet").write_bytes(b"mine too")
     r = invoke(*run_args(out))
     assert r.exit_code == 0, r.output
-    assert "part-000007.parquet: not a chunk of this run; moved to _rejected/part-000007.parquet" in r.output
-    assert "extra.parquet: not a part name of this run; moved to _rejected/extra.parquet" in r.output
+    assert "part-000007.parquet: not a chunk of this run; moved to _rejected/part-000007.parquet.rejected" in r.output
+    assert "extra.parquet: not a part name of this run; moved to _rejected/extra.parquet.rejected" in r.output
     assert (out / ".write-test").read_text() == "mine"
-    assert (out / "_rejected" / "extra.parquet").read_bytes() == b"mine too"
+    assert (out / "_rejected" / "extra.parquet.rejected").read_bytes() == b"mine too"
     assert "part-000007.parquet" in (out / "_rejected" / "why.txt").read_text()
     assert not [f for f in out.iterdir() if f.name.startswith(".unosim-probe")]
 
@@ -61,7 +61,7 @@ def test_force_deletes_only_parts_its_journal_lists(tmp_path: Path) -> None:
     (out / "part-000000.parquet").write_bytes(mine)
     r = invoke(*run_args(out)[:-2], "--seed", 3, "--out", out, "--force")
     assert r.exit_code == 0, r.output
-    assert (out / "_rejected" / "part-000000.parquet").read_bytes() == mine
+    assert (out / "_rejected" / "part-000000.parquet.rejected").read_bytes() == mine
     # a real result's own parts are deleted by --force (its journal lists them)
     r = invoke(*run_args(real)[:-2], "--seed", 3, "--out", real, "--force")
     assert r.exit_code == 0 and not (real / "_rejected").exists(), r.output
