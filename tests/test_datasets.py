@@ -78,18 +78,16 @@ def _frame(table: pa.Table) -> pd.DataFrame:
     return df.sort_values([k for k in KEYS if k in df.columns]).reset_index(drop=True)
 
 
-def _readers(path: Path, glob_only: bool = False) -> dict[str, pd.DataFrame]:
+def _readers(path: Path) -> dict[str, pd.DataFrame]:
     glob = f"{path}/**/*.parquet"
-    out = {"duckdb": _frame(duckdb.sql(f"select * from '{glob}'").to_arrow_table()),
-           "polars": _frame(pl.scan_parquet(glob).collect().to_arrow())}
-    if not glob_only:
-        out["pandas"] = _frame(pa.Table.from_pandas(pd.read_parquet(path), preserve_index=False))
-        out["pyarrow"] = _frame(pads.dataset(path).to_table())
-    return out
+    return {"duckdb": _frame(duckdb.sql(f"select * from '{glob}'").to_arrow_table()),
+            "polars": _frame(pl.scan_parquet(glob).collect().to_arrow()),
+            "pandas": _frame(pa.Table.from_pandas(pd.read_parquet(path), preserve_index=False)),
+            "pyarrow": _frame(pads.dataset(path).to_table())}
 
 
 KINDS = ("hands", "rotated hands", "matches", "rotated matches", "tournaments", "rotated tournaments", "sweep",
-         "sweep of matches")
+         "sweep of matches", "league")
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -104,7 +102,7 @@ def test_four_readers_read_every_kind_whole(results: dict[str, Path], kind: str)
         pd.testing.assert_frame_equal(df, mine, check_dtype=False, obj=name)
 
 
-@pytest.mark.parametrize("kind", [k for k in KINDS if k != "sweep of matches"] + ["league"])
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "sweep of matches"])
 def test_every_part_has_the_documented_schema(results: dict[str, Path], kind: str) -> None:
     """The parts' columns and types are docs/data.md's (unosim.run.columns.kind_schema)."""
     players = 7 if kind == "sweep" else 2 if kind == "league" else 4
@@ -118,14 +116,43 @@ def test_every_part_has_the_documented_schema(results: dict[str, Path], kind: st
         assert (got.metadata or pq.read_schema(f).metadata)[b"unosim.schema_version"] == b"2"
 
 
-def test_a_league_reads_by_glob_and_by_unosim_load(results: dict[str, Path]) -> None:
+def test_a_league_folder_is_its_rows_with_the_leaderboard_beside_them(results: dict[str, Path]) -> None:
+    """The leaderboard's files start with ``_``: every reader of the folder reads the rows
+    only, and the command says where the leaderboard is."""
     path = results["league"]
-    frames = _readers(path, glob_only=True)
-    mine = _frame(pa.Table.from_pandas(unosim.load(path), preserve_index=False))
+    mine = unosim.load(path)
     assert len(mine) == 3 * 30 * 2 and {"league_table", "league_order", "bot_0", "bot_1"} <= set(mine.columns)
-    for name, df in frames.items():
-        pd.testing.assert_frame_equal(df, mine, check_dtype=False, obj=name)
     assert [p.name for p in sorted(path.iterdir()) if p.is_dir()] == [f"table-{k:04d}-order-0000" for k in range(3)]
+    assert sorted(p.name for p in path.iterdir() if p.is_file()) == ["_leaderboard.csv", "_leaderboard.png",
+                                                                    "_unosim_league.json"]
+    board = pd.read_csv(path / "_leaderboard.csv")
+    assert sorted(board["bot"]) == ["counter", "greedy", "random"]
+    r = invoke("league", "standard", "--bots", "counter,random,greedy", "--players", 2, "--deals", 30, "--quiet",
+               "--out", path)  # the finished league, said again
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1].endswith(f"the leaderboard: {path / '_leaderboard.csv'}, "
+                                              f"{path / '_leaderboard.png'}"), r.output
+
+
+def test_a_league_of_the_old_layout_still_reads_and_draws(results: dict[str, Path], tmp_path: Path) -> None:
+    """A league written with ``leaderboard.csv`` and ``.png`` in its folder: unosim.load,
+    ``unosim plot`` and ``report --html`` read it; --force removes its old files too."""
+    import shutil
+
+    old = tmp_path / "league"
+    shutil.copytree(results["league"], old)
+    for name in ("_leaderboard.csv", "_leaderboard.png"):
+        (old / name).rename(old / name[1:])
+    pd.testing.assert_frame_equal(unosim.load(old), unosim.load(results["league"]))
+    r = invoke("plot", old, "--out", tmp_path / "figs")
+    assert r.exit_code == 0 and (tmp_path / "figs" / "league_league.png").exists(), r.output
+    r = invoke("report", old, "--html", tmp_path / "page.html")
+    assert r.exit_code == 0 and "counter" in (tmp_path / "page.html").read_text(), r.output
+    r = invoke("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 10, "--quiet",
+               "--out", old, "--force")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in old.iterdir() if p.is_file()) == ["_leaderboard.csv", "_leaderboard.png",
+                                                                   "_unosim_league.json"]
 
 
 def test_a_sweep_has_one_level_settings_as_columns_and_a_points_table(results: dict[str, Path]) -> None:
@@ -225,6 +252,21 @@ def test_load_names_a_damaged_part_and_returns_nothing(results: dict[str, Path],
     _flip(other / "part-000000.parquet", "cards_drawn")
     with pytest.raises(ValueError, match="part-000000.parquet"):
         unosim.load(other)
+
+
+def test_a_result_with_a_rejected_part_reads_the_same_in_the_four_readers(results: dict[str, Path],
+                                                                         tmp_path: Path) -> None:
+    """A resume sets a stray part aside in _rejected/ under a name no reader takes for rows
+    (``*.parquet.rejected``): the four readers and unosim.load read the result as before."""
+    copy = _copy(results["hands"], tmp_path / "hands")
+    (copy / "part-000099.parquet").write_bytes((copy / "part-000001.parquet").read_bytes())
+    r = invoke("run", "standard", "--hands", 300, "--chunk-size", 100, "--out", copy, "--quiet")
+    assert r.exit_code == 0 and "moved to _rejected/part-000099.parquet.rejected" in r.output, r.output
+    assert [f.name for f in (copy / "_rejected").iterdir() if f.name != "why.txt"] == ["part-000099.parquet.rejected"]
+    want = _frame(pa.Table.from_pandas(unosim.load(results["hands"]), preserve_index=False))
+    pd.testing.assert_frame_equal(_frame(pa.Table.from_pandas(unosim.load(copy), preserve_index=False)), want)
+    for name, df in _readers(copy).items():
+        pd.testing.assert_frame_equal(df, want, check_dtype=False, obj=name)
 
 
 def test_a_part_without_page_crcs_is_hashed_whole(results: dict[str, Path], tmp_path: Path) -> None:

@@ -286,7 +286,7 @@ def test_league_command_resumes(tmp_path: Path) -> None:
             tmp_path / "lg", "--quiet")
     first = invoke(*args)
     assert first.exit_code == 0, first.output
-    assert (tmp_path / "lg" / "leaderboard.png").exists()
+    assert (tmp_path / "lg" / "_leaderboard.png").exists()
     again = invoke(*args)
     assert again.exit_code == 0 and again.output == first.output
 

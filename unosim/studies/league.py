@@ -62,10 +62,22 @@ from unosim.run.summary import Summary
 from unosim.run.workers import check_workers
 from unosim.analysis.stats import z_value
 
-__all__ = ["BOOTSTRAP", "LEAGUE_MANIFEST", "MAX_ORDERS", "Fit", "League", "cyclic_orders", "fit_counts",
-           "fit_league", "make_league", "read_counts", "run_league"]
+__all__ = ["BOOTSTRAP", "LEADERBOARD", "LEADERBOARD_PNG", "LEAGUE_MANIFEST", "MAX_ORDERS", "Fit", "League",
+           "cyclic_orders", "fit_counts", "fit_league", "leaderboard", "make_league", "read_counts", "run_league"]
 
 LEAGUE_MANIFEST = "_unosim_league.json"
+LEADERBOARD = "_leaderboard.csv"
+LEADERBOARD_PNG = "_leaderboard.png"
+"""A league's reports: named with ``_`` and not ``.parquet``, so every Parquet reader of the
+folder (pandas, pyarrow.dataset, a ``**/*.parquet`` glob) reads its rows only."""
+_OLD_REPORTS = ("leaderboard.csv", "leaderboard.png")  # a league written before
+
+
+def leaderboard(root: str | Path) -> Path:
+    """The leaderboard table of the league at ``root`` (an older league's
+    ``leaderboard.csv`` when it has only that)."""
+    new, old = Path(root) / LEADERBOARD, Path(root) / _OLD_REPORTS[0]
+    return old if old.is_file() and not new.is_file() else new
 MAX_ORDERS = 2000
 """Table orders (tables x (n-1)! cyclic orders) one league may play, each a job: 7 bots at
 7 players are 720, 8 at 8 are 5,040 (hours of bookkeeping for a handful of deals each)."""
@@ -253,7 +265,7 @@ def _remove_tables(root: Path) -> None:
                     d.rmdir()
         if not any(t.iterdir()):
             t.rmdir()
-    for name in ("leaderboard.csv", "leaderboard.png", LEAGUE_MANIFEST):
+    for name in (LEADERBOARD, LEADERBOARD_PNG, *_OLD_REPORTS, LEAGUE_MANIFEST):
         (root / name).unlink(missing_ok=True)
 
 
