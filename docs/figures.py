@@ -309,7 +309,15 @@ def suite_time(work: Path) -> str:
             f"time on {cores} cores, the kernels already compiled.")
 
 
+def data_columns(work: Path) -> str:
+    """docs/data.md: every column of every result kind, from the writers (unosim.run.columns)."""
+    from unosim.run.columns import markdown
+
+    return markdown()
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
+    "data_columns": data_columns,
     "strategies_vs_random": strategies_vs_random,
     "counter_suspicion": counter_suspicion,
     "suite_time": suite_time,

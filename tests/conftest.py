@@ -32,7 +32,8 @@ if _HERE not in sys.path:
 #   faults       damaged, mixed and killed results: the fault-injection suite
 KINDS: dict[str, tuple[str, ...]] = {
     "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
-             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit"),
+             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit",
+             "data_doc"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips", "pair_stacking"),
     "property": ("invariants", "house_invariants", "reproducibility", "search", "search_decisions"),
@@ -42,7 +43,8 @@ KINDS: dict[str, tuple[str, ...]] = {
             "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
             "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
             "balance_chart", "result_figures", "html", "docs_generated", "search_cli", "skill_ceiling",
-            "docs_skill", "program", "search_matches", "skill_dask", "rollout_bot"),
+            "docs_skill", "program", "search_matches", "skill_dask", "rollout_bot",
+            "datasets"),
     "faults": ("faults",),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}

@@ -55,10 +55,30 @@ def test_every_rendering_names_the_bots(tmp_path: Path) -> None:
 def test_a_sweep_names_its_bots(tmp_path: Path) -> None:
     root = sweep(tmp_path)
     bal = rp.balance_report(root)
-    assert "bots: random at every seat" in rp.to_text(bal)
+    said = "bots: random in every seat (the default; a [bots] table in the config chooses them)"
+    assert said in rp.to_text(bal)
     res = CliRunner().invoke(main, ["report", str(root), "--view", "summary"])
-    assert res.exit_code == 0 and "bots: random at every seat" in res.output
+    assert res.exit_code == 0 and said in res.output
     assert "bots: random at every seat" in plot_balance(bal).get_supxlabel().replace("\n", " ")
+
+
+def test_default_bots_are_said_out_loud(tmp_path: Path) -> None:
+    """A run, a sweep and a report whose bots are the defaults say so in one line; chosen
+    bots, even random ones in every seat of a config that names them, are not 'the default'
+    only when they differ from it."""
+    said = "  bots: random in every seat (the default; a [bots] table in the config chooses them)"
+    res = CliRunner().invoke(main, ["run", "standard", "--hands", "100", "--out", str(tmp_path / "r"), "--quiet"])
+    assert res.exit_code == 0 and res.output.splitlines()[1] == said, res.output
+    sw = tmp_path / "s.toml"
+    sw.write_text('hands = 50\n[axes]\n"rules.stacking" = ["draw2"]\n[strata]\n"table.players" = [2, 3]\n')
+    res = CliRunner().invoke(main, ["sweep", str(sw), "--out", str(tmp_path / "s"), "--quiet"])
+    assert res.exit_code == 0 and res.output.splitlines()[1] == said, res.output
+    res = CliRunner().invoke(main, ["report", str(tmp_path / "r")])
+    assert res.exit_code == 0 and said.strip() in res.output.splitlines(), res.output
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "c"\n[bots]\nseats = {strategy = "random", bluff_rate = 0.5}\n')
+    res = CliRunner().invoke(main, ["run", str(cfg), "--hands", "100", "--out", str(tmp_path / "c"), "--quiet"])
+    assert res.exit_code == 0 and "the default" not in res.output, res.output
 
 
 def test_run_and_sweep_commands_print_the_bots(tmp_path: Path) -> None:

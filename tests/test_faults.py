@@ -212,7 +212,7 @@ def test_every_damage_to_a_sweep_and_a_league(refs: dict[str, Path], tmp_path: P
         r = invoke(*LEAGUE, "--out", out)
         assert r.exit_code == 0 and "Traceback" not in r.output, r.output
         pd.testing.assert_frame_equal(rows(out), rows(refs["league"]))
-        assert (out / "leaderboard.csv").read_text() == (refs["league"] / "leaderboard.csv").read_text()
+        assert (out / "_leaderboard.csv").read_text() == (refs["league"] / "_leaderboard.csv").read_text()
 
 
 def test_two_writers_at_once_one_is_refused(refs: dict[str, Path], tmp_path: Path) -> None:

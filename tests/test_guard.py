@@ -3,7 +3,7 @@
 One situation per test, each the exact case a hostile user tried: a user's file inside a
 result folder, a stray manifest before ``--force``, ``tune``/``skill``/``plot``/``league``
 into a folder that is not theirs (also through a symlink and with ``--out .``), two
-writers at once, ``league --force`` to a smaller league, a symlinked ``table=0``, a full
+writers at once, ``league --force`` to a smaller league, a symlinked table folder, a full
 disk under ``tune``.
 """
 
@@ -41,10 +41,10 @@ def test_a_users_files_in_a_result_are_set_aside_never_deleted(tmp_path: Path) -
     (out / "extra.parquet").write_bytes(b"mine too")
     r = invoke(*run_args(out))
     assert r.exit_code == 0, r.output
-    assert "part-000007.parquet: not a chunk of this run; moved to _rejected/part-000007.parquet" in r.output
-    assert "extra.parquet: not a part name of this run; moved to _rejected/extra.parquet" in r.output
+    assert "part-000007.parquet: not a chunk of this run; moved to _rejected/part-000007.parquet.rejected" in r.output
+    assert "extra.parquet: not a part name of this run; moved to _rejected/extra.parquet.rejected" in r.output
     assert (out / ".write-test").read_text() == "mine"
-    assert (out / "_rejected" / "extra.parquet").read_bytes() == b"mine too"
+    assert (out / "_rejected" / "extra.parquet.rejected").read_bytes() == b"mine too"
     assert "part-000007.parquet" in (out / "_rejected" / "why.txt").read_text()
     assert not [f for f in out.iterdir() if f.name.startswith(".unosim-probe")]
 
@@ -61,7 +61,7 @@ def test_force_deletes_only_parts_its_journal_lists(tmp_path: Path) -> None:
     (out / "part-000000.parquet").write_bytes(mine)
     r = invoke(*run_args(out)[:-2], "--seed", 3, "--out", out, "--force")
     assert r.exit_code == 0, r.output
-    assert (out / "_rejected" / "part-000000.parquet").read_bytes() == mine
+    assert (out / "_rejected" / "part-000000.parquet.rejected").read_bytes() == mine
     # a real result's own parts are deleted by --force (its journal lists them)
     r = invoke(*run_args(real)[:-2], "--seed", 3, "--out", real, "--force")
     assert r.exit_code == 0 and not (real / "_rejected").exists(), r.output
@@ -198,29 +198,29 @@ def test_no_output_inside_another_commands_output(tmp_path: Path) -> None:
 
 
 def test_league_guards(tmp_path: Path) -> None:
-    """Two leagues at once; --force to a smaller league leaves no old table; a table=0 that
+    """Two leagues at once; --force to a smaller league leaves no old table; a table folder that
     is a symlink to another result is refused, and that result is untouched."""
     lg = tmp_path / "lg"
     big = ("league", "standard", "--bots", "counter,greedy,random", "--players", 2, "--deals", 30, "--quiet",
            "--out", lg)
     assert invoke(*big).exit_code == 0
-    assert len(list(lg.glob("table=*"))) == 3
+    assert len(list(lg.glob("table-*"))) == 3
     with hold_lock(lg):
         refused(invoke(*big), "being written by another unosim command")
     small = ("league", "standard", "--bots", "counter,greedy", "--players", 2, "--deals", 30, "--quiet", "--out", lg)
     refused(invoke(*small), "holds a different league", "--force")
     r = invoke(*small, "--force")
     assert r.exit_code == 0, r.output
-    assert [p.name for p in lg.glob("table=*")] == ["table=0"]
-    rows = pd.read_parquet(lg / "table=0")
+    assert [p.name for p in lg.glob("table-*")] == ["table-0000-order-0000"]
+    rows = pd.read_parquet(lg / "table-0000-order-0000")
     assert len(rows) == 60  # 30 deals x 2 rotations: nothing of the old league mixed in
-    # a symlinked table=0 leading to another result
+    # a symlinked table folder leading to another result
     other = tmp_path / "other"
     assert invoke(*run_args(other)).exit_code == 0
     before = {f.name: f.read_bytes() for f in other.iterdir() if f.is_file()}
     lg2 = tmp_path / "lg2"
     lg2.mkdir()
-    (lg2 / "table=0").symlink_to(other)
+    (lg2 / "table-0000-order-0000").symlink_to(other)
     refused(invoke(*small[:-2], "--out", lg2, "--force"), "is a symlink")
     assert {f.name: f.read_bytes() for f in other.iterdir() if f.is_file()} == before
     refused(invoke(*small[:-2], "--out", other), "holds the output of `unosim run`")

@@ -100,8 +100,8 @@ def test_an_unfinished_sweep_is_reported_as_incomplete(tmp_path: Path) -> None:
         '[axes]\n"rules.stacking" = ["draw2", "all"]\n')
     out = tmp_path / "sw"
     assert invoke("sweep", tmp_path / "sw.toml", "--out", out, "--quiet").exit_code == 0
-    shutil.rmtree(out / "stacking=all")
-    (out / "stacking=draw2" / "part-000001.parquet").unlink()
+    shutil.rmtree(out / "point-0002")  # stacking=all
+    (out / "point-0001" / "part-000001.parquet").unlink()  # stacking=draw2
     lines = invoke("report", out).output.splitlines()
     assert lines[1] == "note: sweep sw is incomplete: 2 of 3 points have results (run the same command again to finish it)"
     assert lines[2].startswith("note: stacking=draw2 is incomplete: 1 of 2 chunks")

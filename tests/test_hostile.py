@@ -215,7 +215,7 @@ def test_a_damaged_part_is_replayed_on_resume(tmp_path: Path, damage: str) -> No
     assert "checked: part-0000" in r.output and "moved to _rejected/part-0000" in r.output
     if damage != "stray_chunk":
         assert "its chunk is played again" in r.output
-    assert (out / "_rejected" / ("part-000099.parquet" if damage == "stray_chunk" else "part-000002.parquet")).exists()
+    assert (out / "_rejected" / (("part-000099" if damage == "stray_chunk" else "part-000002") + ".parquet.rejected")).exists()
     pd.testing.assert_frame_equal(_rows(out), _rows(ref))
 
 
@@ -262,7 +262,7 @@ def test_unosim_repair_rebuilds_from_the_parts_alone(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "manifest rebuilt; 3 of 4 chunks verified" in r.output, r.output
     assert "part-000001.parquet: 4 bytes where its record says" in r.output and "--matches 40" in r.output
     assert "moved to _rejected/part-000001.parquet" in r.output  # set aside, never deleted
-    assert (out / "_rejected" / "part-000001.parquet").read_bytes() == b"PAR1"
+    assert (out / "_rejected" / "part-000001.parquet.rejected").read_bytes() == b"PAR1"
     assert (out / MANIFEST).read_text() == want
     assert invoke(*args).exit_code == 0 and len(list(out.glob("part-*.parquet"))) == 4
     refused(invoke("repair", tmp_path / "nothing"), "not a folder")

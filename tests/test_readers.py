@@ -30,9 +30,9 @@ def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
     assert invoke("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 20, "--quiet",
                   "--out", lg).exit_code == 0
     for cmd in (("report", lg), ("compare", lg, lg)):  # plot and report --html draw a league
-        one_error(invoke(*cmd), "is the output of `unosim league`", "leaderboard.csv", "unosim plot")
+        one_error(invoke(*cmd), "is the output of `unosim league`", "_leaderboard.csv", "unosim plot")
     assert invoke("plot", lg, "--out", tmp_path / "p").exit_code == 0
-    assert invoke("report", lg / "table=0" / "order=0").exit_code == 0  # a table's seating is a run result
+    assert invoke("report", lg / "table-0000-order-0000").exit_code == 0  # a table's seating is a run result
     tune = tmp_path / "t"
     tune.mkdir()
     (tune / "_unosim_output.json").write_text('{"kind": "tune", "files": []}')

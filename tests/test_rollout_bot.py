@@ -135,12 +135,12 @@ def test_a_run_keeps_the_whole_rollout_bot(tmp_path: Path):
                  "--deals", 2, "--workers", 1, "--out", out, "--quiet")
     assert res.exit_code == 0, res.output
     assert str(path) in res.output  # the leaderboard: the spec as given
-    labels = {v for part in out.glob("table=*/order=*/part-*.parquet") for c, col in
+    labels = {v for part in out.glob("table-*/part-*.parquet") for c, col in
               zip(pq.read_table(part).column_names, pq.read_table(part).columns) if c.startswith("bot_")
               for v in col.to_pylist()}
     assert "search(worlds=2, rollouts=1, rollout_bot=tuned-x)" in labels  # the rows' bot_<s> columns
     path.unlink()
-    table = out / "table=0" / "order=0"
+    table = out / "table-0000-order-0000"
     text = json.loads((table / "_unosim.json").read_text())["config"]
     assert 'name = "tuned-x"' in text and "w_wild = 3.0" in text and "w_next_color_odds = 2.0" in text
     res = invoke("report", table)
@@ -166,7 +166,7 @@ def test_two_searches_over_rollout_bots_of_one_name_stay_two_bots(tmp_path: Path
                  "--workers", 1, "--out", out, "--quiet")
     assert res.exit_code == 0, res.output
     labels = set()
-    for part in out.glob("table=*/order=*/part-*.parquet"):
+    for part in out.glob("table-*/part-*.parquet"):
         t = pq.read_table(part)
         labels |= {v for c in t.column_names if c.startswith("bot_") for v in t.column(c).to_pylist()}
     assert labels == {*specs, "counter"}

@@ -18,7 +18,7 @@ def test_a_league_seats_a_search_bot(tmp_path: Path):
     res = invoke("league", "standard", "--bots", f"{TINY},counter,random", "--players", 2, "--deals", 6,
                  "--out", tmp_path / "lg", "--quiet", "--workers", 1)
     assert res.exit_code == 0, res.output
-    board = pd.read_csv(tmp_path / "lg" / "leaderboard.csv")
+    board = pd.read_csv(tmp_path / "lg" / "_leaderboard.csv")
     assert TINY in set(board["bot"]), board
     assert int(board.loc[board["bot"] == TINY, "hands"].iloc[0]) == 2 * 6 * 2  # two tables, both seats
 

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
+import unosim
 from unosim.cli import main
 from unosim.rules.botfile import Bot, dump_bot, load_bot_file, resolve_bot, split_bots
 from unosim.rules.config import ConfigError, default_config
@@ -157,7 +158,7 @@ def test_league_recovers_a_known_order_whatever_the_listing(tmp_path: Path) -> N
     assert list(a["bot"]) == ["counter", "greedy", "random"], a
     pd.testing.assert_frame_equal(a.drop(columns="source"), b.drop(columns="source"))
     assert a["low"].iloc[0] > a["high"].iloc[2]  # counter above random beyond the intervals
-    rows = pd.read_parquet(tmp_path / "l0" / "table=0" / "order=0")
+    rows = pd.read_parquet(tmp_path / "l0" / "table-0000-order-0000")
     assert {"bot_0", "bot_1", "rotation", "winner"} <= set(rows.columns)
 
 
@@ -285,7 +286,7 @@ def test_league_command_resumes(tmp_path: Path) -> None:
             tmp_path / "lg", "--quiet")
     first = invoke(*args)
     assert first.exit_code == 0, first.output
-    assert (tmp_path / "lg" / "leaderboard.png").exists()
+    assert (tmp_path / "lg" / "_leaderboard.png").exists()
     again = invoke(*args)
     assert again.exit_code == 0 and again.output == first.output
 
@@ -316,9 +317,10 @@ def test_skill_sweep_and_balance_column(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     table = pd.read_parquet(tmp_path / "sw.skill" / "skill.parquet")
     assert len(table) == 2 and table["is_base"].sum() == 1
+    pd.testing.assert_frame_equal(unosim.load(tmp_path / "sw.skill"), table)  # a skill folder loads as its table
     assert "3 independently tuned replicates" in r.output and "search noise included" in r.output
     for k in range(3):  # the default: 3 replicates, seeds 0, 1, 2
-        assert (tmp_path / "sw.skill" / "points" / "stacking=draw2" / "players=2" / f"replicate={k}" /
+        assert (tmp_path / "sw.skill" / "points" / "point-0001" / f"replicate={k}" /
                 "bot.toml").exists()
     raw = pd.read_parquet(tmp_path / "sw.skill" / "skill_replicates.parquet")
     assert len(raw) == 6 and sorted(set(raw["seed"])) == [0, 1, 2]

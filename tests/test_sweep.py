@@ -54,7 +54,7 @@ def test_one_at_a_time_points_cross_the_strata(tmp_path: Path) -> None:
         "base,players=2", "base,players=4", "stacking=draw2,players=2", "stacking=draw2,players=4",
         "zero_points=10,players=2", "zero_points=10,players=4"]
     p = s.points[2]
-    assert p.rel == "stacking=draw2/zero_points=0/players=2"
+    assert p.rel == "point-0002"
     assert p.cfg.stacking == "draw2" and p.cfg.players == 2 and p.cfg.zero_points == 0
     assert p.cfg.name == "small:stacking=draw2,players=2"
     assert s.base_values() == {"stacking": "none", "zero_points": "0", "players": "3"}
@@ -170,29 +170,30 @@ def small_sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_sweep_writes_a_hive_partitioned_dataset(small_sweep: Path) -> None:
+def test_sweep_writes_one_dataset_with_a_folder_per_point(small_sweep: Path) -> None:
     parts = sorted(p.relative_to(small_sweep).as_posix() for p in small_sweep.rglob("*.parquet"))
     assert len(parts) == 6 * 3
-    assert "stacking=draw2/zero_points=0/players=4/part-000002.parquet" in parts
+    assert "point-0003/part-000002.parquet" in parts  # stacking=draw2,players=4
     manifest = json.loads((small_sweep / SWEEP_MANIFEST).read_text())
     assert manifest["keys"] == ["rules.stacking", "scoring.zero_points", "table.players"]
     # every file carries its point's full config
-    f = small_sweep / "stacking=draw2/zero_points=0/players=4/part-000000.parquet"
+    f = small_sweep / "point-0003/part-000000.parquet"
     meta = {k.decode(): v.decode() for k, v in pq.read_schema(f).metadata.items()}
     assert 'stacking = "draw2"' in meta["unosim.config"] and "players = 4" in meta["unosim.config"]
     assert meta["unosim.sweep_point"] == "stacking=draw2,players=4"
     assert json.loads(meta["unosim.sweep_base"])["stacking"] == "none"
-    # pyarrow reads the directory as one hive-partitioned dataset
+    assert json.loads(meta["unosim.sweep_values"]) == {"stacking": "draw2", "zero_points": "0", "players": "4"}
+    # pyarrow reads the directory as one dataset, the point's settings in its rows
     import pyarrow.dataset as ds
 
-    table = ds.dataset(small_sweep, format="parquet", partitioning="hive").to_table(columns=["hand", "stacking"])
+    table = ds.dataset(small_sweep, format="parquet").to_table(columns=["hand", "rules_stacking", "table_players"])
     assert table.num_rows == 6 * 300
 
 
 def test_points_share_their_hands_common_random_numbers(small_sweep: Path) -> None:
     """zero_points changes scores only: with the same seed every hand is played alike."""
-    base = pd.read_parquet(small_sweep / "stacking=none/zero_points=0/players=4")
-    zero = pd.read_parquet(small_sweep / "stacking=none/zero_points=10/players=4")
+    base = pd.read_parquet(small_sweep / "point-0001")  # base,players=4
+    zero = pd.read_parquet(small_sweep / "point-0005")  # zero_points=10,players=4
     cols = ["hand", "dealer", "winner", "turns", "cards_played", "cards_drawn"]
     pd.testing.assert_frame_equal(base[cols], zero[cols])
     assert (zero["points_0"] >= base["points_0"]).all() and (zero["points_0"] > base["points_0"]).any()
@@ -250,6 +251,7 @@ def test_a_sweep_of_matches_writes_what_run_matches_writes(tmp_path: Path) -> No
     p = sw.points[1]
     run_matches(p.cfg, 24, sw.seed, tmp_path / "ref", chunk_size=10, max_hands=400, workers=1)
     got = pd.read_parquet(tmp_path / "out" / p.rel).sort_values("hand").reset_index(drop=True)
+    assert (got.pop("point") == 1).all() and (got.pop("rules_stacking") == "draw2").all()
     want = pd.read_parquet(tmp_path / "ref").sort_values("hand").reset_index(drop=True)
     pd.testing.assert_frame_equal(got, want)
     assert (tmp_path / "out" / p.rel / "_unosim.json").read_text() == (tmp_path / "ref" / "_unosim.json").read_text()

@@ -65,7 +65,7 @@ def test_a_flipped_bit_is_caught_by_report_resume_and_repair(ref: dict[str, Path
     one_error(invoke("report", out), "part-000001.parquet", "differs from its recorded checksum")
     rep = invoke("repair", out)
     assert rep.exit_code == 0 and "2 of 3 chunks verified" in rep.output and "_rejected" in rep.output, rep.output
-    assert (out / "_rejected" / "part-000001.parquet").exists()
+    assert (out / "_rejected" / "part-000001.parquet.rejected").exists()
     again = invoke(*HANDS, "--out", out)
     assert again.exit_code == 0 and "100 of 300 hands played now" in again.output, again.output
     pd.testing.assert_frame_equal(rows(out), rows(ref["hands"]))
@@ -79,7 +79,7 @@ def test_a_part_copied_under_another_name_is_refused(ref: dict[str, Path], tmp_p
     one_error(invoke("report", out), "part-000001.parquet", "not reported")
     args = HANDS if kind == "hands" else MATCHES
     r = invoke(*args, "--out", out)
-    assert r.exit_code == 0 and "_rejected/part-000001.parquet" in r.output, r.output
+    assert r.exit_code == 0 and "_rejected/part-000001.parquet.rejected" in r.output, r.output
     key = "hand" if kind == "hands" else "match"
     pd.testing.assert_frame_equal(rows(out, key).sort_values([key, "hand"]).reset_index(drop=True),
                                   rows(ref[kind], key).sort_values([key, "hand"]).reset_index(drop=True))
@@ -127,7 +127,7 @@ def test_a_rotated_part_in_a_plain_result_is_not_counted(ref: dict[str, Path], t
     shutil.copy(rot / "part-000000.parquet", out / "part-000000.parquet")
     one_error(invoke("report", out), "part-000000.parquet", "not reported")
     r = invoke(*HANDS, "--out", out)
-    assert r.exit_code == 0 and "_rejected/part-000000.parquet" in r.output
+    assert r.exit_code == 0 and "_rejected/part-000000.parquet.rejected" in r.output
     pd.testing.assert_frame_equal(rows(out), rows(ref["hands"]))
 
 
@@ -150,5 +150,5 @@ def test_edited_metadata_and_a_swapped_sweep_point_are_refused(ref: dict[str, Pa
     shutil.copy(b / "part-000000.parquet", a / "part-000000.parquet")
     r = invoke("sweep", sweep, "--out", data, "--quiet")
     assert r.exit_code == 0, r.output
-    assert (a / "_rejected" / "copy.parquet").exists()  # the copy under another name: set aside, not counted
+    assert (a / "_rejected" / "copy.parquet.rejected").exists()  # the copy under another name: set aside, not counted
     assert invoke("report", data).exit_code == 0

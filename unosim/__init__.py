@@ -9,10 +9,27 @@ setting.  Compiled code caches in a folder of its own (:mod:`unosim.kernel.cache
 from __future__ import annotations
 
 import os
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["configure"]
+__all__ = ["configure", "load", "load_points"]
+
+
+def load(path: str | os.PathLike[str], columns: Any = None, filters: Any = None) -> Any:
+    """Every row of a result (a run, a sweep, a league, a skill folder) as one pandas
+    DataFrame, its parts verified; ``columns`` and ``filters`` are read from Parquet only as
+    asked (see :func:`unosim.analysis.frames.load` and docs/data.md)."""
+    from unosim.analysis.frames import load as _load
+
+    return _load(path, columns, filters)
+
+
+def load_points(path: str | os.PathLike[str]) -> Any:
+    """A sweep's points, one row each: number, folder, label, settings, players, bots."""
+    from unosim.analysis.frames import load_points as _load_points
+
+    return _load_points(path)
 
 
 def configure(*, passive_threads: bool = True) -> None:

@@ -148,7 +148,7 @@ def _run_figures(rep: Any) -> list[str]:
 
 
 def _kind(path: Path) -> str:
-    if path.is_dir() and (path / "leaderboard.csv").exists():
+    if path.is_dir() and any((path / n).exists() for n in ("_leaderboard.csv", "leaderboard.csv")):
         return "league"
     if path.is_dir() and (path / "skill.parquet").exists():
         return "skill"
@@ -181,7 +181,9 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
     if len(items) == 1 and kinds[0] == "league":
         from unosim.analysis.skill_plots import plot_league
 
-        table = pd.read_csv(items[0] / "leaderboard.csv")
+        from unosim.studies.league import leaderboard
+
+        table = pd.read_csv(leaderboard(items[0]))
         body += ["<h2>League</h2>", _frame_table(table),
                  _figure(plot_league(table, f"League {items[0].name}: strength with 95% intervals"), "leaderboard")]
     elif len(items) == 1 and kinds[0] == "skill":
@@ -255,6 +257,7 @@ def plot_results(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.Path
     ``unosim league`` directory and ``skill_<dir>.png`` for a ``unosim skill`` one."""
     from unosim.analysis.plots import plot_all
     from unosim.analysis.skill_plots import plot_league, plot_skill
+    from unosim.studies.league import leaderboard
 
     out = Path(out_dir)
     written: list[Path] = []
@@ -263,7 +266,7 @@ def plot_results(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.Path
         kind = _kind(p)
         if kind == "league":
             written.append(out / f"league_{p.name}.png")
-            plot_league(pd.read_csv(p / "leaderboard.csv"), f"League {p.name}: strength with 95% intervals",
+            plot_league(pd.read_csv(leaderboard(p)), f"League {p.name}: strength with 95% intervals",
                         written[-1])
         elif kind == "skill":
             written.append(out / f"skill_{p.name}.png")

@@ -286,8 +286,11 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
 
 
 def _is_sweep(path: Path) -> bool:
+    """A sweep: ``_unosim_sweep.json`` beside its points, or ``key=value`` folders (schema 1)."""
     if not path.is_dir():
         return False
+    if (path / "_unosim_sweep.json").is_file():
+        return True
     return any("=" in part for f in path.rglob("*.parquet") for part in f.relative_to(path).parts[:-1])
 
 
@@ -310,7 +313,7 @@ def plot_all(
     group or line per point gives dozens of overlapping labels and colours no reader can
     tell apart, while the balance chart already shows each point against its base, with
     intervals. To plot single points, pass their leaf directories (the ones holding the
-    part files, ``runs/house_rules/stacking=all/.../players=4``): a leaf is a run. A sweep
+    part files, ``runs/house_rules/point-0007``): a leaf is a run. A sweep
     with no base point (so no balance chart) is plotted as runs.
     """
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)

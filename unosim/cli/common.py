@@ -141,7 +141,7 @@ def report_paths(paths: tuple[str, ...], also: tuple[str, ...] = ()) -> list[Pat
 
 
 def is_sweep(path: Path) -> bool:
-    """A sweep dataset: written by `unosim sweep`, or any key=value partitioned directory."""
+    """A sweep dataset: written by `unosim sweep`, or a key=value partitioned directory (schema 1)."""
     from unosim.run.sweep import SWEEP_MANIFEST
 
     if not path.is_dir():

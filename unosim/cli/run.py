@@ -109,9 +109,9 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
     what = job.mode.what(job, s)
     if s.chunks_skipped:  # a resumed run: what this command played, and what was there
         what = f"{s.units:,} of {job.count:,} {job.mode.units} played now, {job.count - s.units:,} resumed ({n} players)"
-    from unosim.run.bots_text import seating_text
+    from unosim.run.bots_text import said, seating_text
 
-    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {seating_text(cfg.seats)}"]
+    lines = [f"{cfg.name}: {what}, seed {job.seed}{where} -> {job.out}", f"  bots: {said(seating_text(cfg.seats))}"]
     lines += job.mode.notes(job)
     lines += [f"  checked: {note}" for note in s.notes]
     if s.chunks_skipped:
@@ -148,7 +148,7 @@ def _run_lines(job: Any, s: Any, where: str) -> list[str]:
 def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int | None, scheduler: str | None,
           cluster: str | None, force: bool, resume: bool, quiet: bool, hands: int | None = None,
           matches: int | None = None) -> None:
-    """Run every point of SWEEP (a TOML sweep file) into one hive-partitioned Parquet dataset.
+    """Run every point of SWEEP (a TOML sweep file) into one Parquet dataset, a folder per point.
 
     Every point plays the same seed, so points differ by their rules only.  The same
     command resumes an interrupted sweep, keeping its finished part files; a changed sweep
@@ -156,7 +156,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     prints the balance report and `unosim plot DIR` its chart."""
     from tqdm import tqdm
 
-    from unosim.run.bots_text import bots_line, seating_text
+    from unosim.run.bots_text import bots_line, said, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep
 
@@ -191,7 +191,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")
-    click.echo(f"  bots: {bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points})}")
+    click.echo(f"  bots: {said(bots_line({p.label: seating_text(p.cfg.seats) for p in sw.points}))}")
     skipped = sum(p.chunks_skipped for p in s)
     rows = sum(p.rows for p in s)
     for p in s:

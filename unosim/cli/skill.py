@@ -309,7 +309,8 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
 
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
-    from unosim.studies.league import POOR_FIT, fit_league, make_league, render_league, run_league
+    from unosim.studies.league import (LEADERBOARD, LEADERBOARD_PNG, POOR_FIT, fit_league, make_league, render_league,
+                                       run_league)
     from unosim.analysis.skill_plots import plot_league
 
     cfg = load_config_arg(config)
@@ -330,8 +331,8 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
         fitted.append((table, fit[0]))
         f = fit[0]
         poor = f.p is not None and f.p < POOR_FIT
-        _atomic(dest / "leaderboard.csv", lambda p: table.to_csv(p, index=False))
-        _atomic(dest / "leaderboard.png", lambda p: plot_league(
+        _atomic(dest / LEADERBOARD, lambda p: table.to_csv(p, index=False))
+        _atomic(dest / LEADERBOARD_PNG, lambda p: plot_league(
             table, f"League under {cfg.name}, tables of {lg.players} in every seating: strength with 95% "
             f"intervals" + (f"\nthe model does not fit these tables (p = {f.p:.2g}): a summary, not a prediction"
                            if poor else ""), p))
@@ -348,8 +349,8 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     table, f = fitted[0]
     for line in render_league(table, lg, f):
         click.echo(line)
-    click.echo(f"wrote {dest} (rows: one per hand under table=<k>/order=<j>, bot_<seat> columns), leaderboard.csv, "
-               "leaderboard.png")
+    click.echo(f"wrote {dest} (rows: one per hand under table-<k>-order-<j>, bot_<seat> columns); the leaderboard: "
+               f"{dest / LEADERBOARD}, {dest / LEADERBOARD_PNG}")
 
 
 def _atomic(path: Path, write: Any) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 
 from unosim.rules.strategies import STRATEGIES
 
-__all__ = ["bot_text", "seating_text", "seats_of", "bots_line", "short_label"]
+__all__ = ["bot_text", "seating_text", "seats_of", "bots_line", "short_label", "said"]
 
 Seat = tuple[str, Mapping[str, Any]]
 
@@ -112,6 +112,20 @@ def bots_line(seatings: Mapping[str, str]) -> str:
         name, _, params = ones.pop().partition(" ")
         return f"{name} at every seat" + (f" {params}" if params else "")
     return "; ".join(f"{lab}: {t}" for lab, t in known.items())
+
+
+DEFAULT_NOTE = "the default; a [bots] table in the config chooses them"
+
+
+def said(text: str) -> str:
+    """A seating text (:func:`seating_text`, :func:`bots_line`), said out loud when it is
+    the default bot in every seat: ``random in every seat (the default; ...)``."""
+    from unosim.rules.keys import KEYS
+
+    name = KEYS["seats"].default
+    if re.fullmatch(rf"{re.escape(name)}( x\d+| at every seat)?", text):
+        return f"{name} in every seat ({DEFAULT_NOTE})"
+    return text
 
 
 def short_label(label: str, width: int = 40) -> str:

@@ -113,7 +113,7 @@ def refuse_other_output(root: Path, kind: str, noun: str, error: type[Exception]
 
 
 _INSTEAD = {
-    "league": "its leaderboard is DIR/leaderboard.csv; draw it with `unosim plot DIR` or `unosim report DIR --html "
+    "league": "its leaderboard is DIR/_leaderboard.csv; draw it with `unosim plot DIR` or `unosim report DIR --html "
               "page.html`",
     "tune": "its tuned bot is DIR/bot.toml (try it with `unosim duel DIR/bot.toml random`)",
     "skill": "give its sweep's dataset to `unosim report` (the skill column is read from here), or draw it with "

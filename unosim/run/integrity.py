@@ -260,13 +260,15 @@ def write_records(directory: Path, records: dict[int, PartRecord]) -> None:
 
 def reject(directory: Path, f: Path, why: str) -> str:
     """Move ``f`` into ``directory/_rejected/`` (never delete it: it may be a user's file)
-    and note why in ``_rejected/why.txt``; the line saying so is returned."""
+    and note why in ``_rejected/why.txt``; the line saying so is returned.  A Parquet file's
+    name gets ``.rejected`` after it, so no ``DIR/**/*.parquet`` glob reads it as rows."""
     dest = directory / REJECTED
     dest.mkdir(exist_ok=True)
-    target = dest / f.name
+    tail = ".rejected" if f.name.endswith(".parquet") else ""
+    target = dest / f"{f.name}{tail}"
     n = 1
     while target.exists() or target.is_symlink():
-        target = dest / f"{f.name}.{n}"
+        target = dest / f"{f.name}.{n}{tail}"
         n += 1
     os.replace(f, target)
     line = f"{f.name}: {why}; moved to {REJECTED}/{target.name}"

@@ -31,6 +31,8 @@ from unosim.run.bounds import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_H
     MAX_CHUNK_ROWS, MAX_COUNT, MAX_MATCH_CHUNK, MAX_PARTS, Progress, RunError, check_run)
 from unosim.run.integrity import PartCheck
 from unosim.run.modes import MODES, Mode, mode_named
+from unosim.run.dataset import SCHEMA_VERSION, Shape
+from unosim.run.schema import SCHEMA_VERSION as SCHEMA_VERSION_KEY
 from unosim.run.schema import run_metadata
 from unosim.run.store import ResultDir
 from unosim.run.tournaments import PLAYERS, tournament_rows
@@ -97,6 +99,7 @@ class Job:
     max_hands: int | None = None
     label: str = ""
     extra_metadata: dict[str, Any] = field(default_factory=dict)
+    shape: Shape | None = None  # columns beyond the kernel's (a sweep point's settings, seats as nulls)
     notes: list[str] = field(default_factory=list, compare=False)  # what preparing the output found
 
     @property
@@ -123,7 +126,7 @@ class Job:
 
     def metadata(self, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
         """The key-value metadata of every part file (``extra``: the player's own keys)."""
-        more = {**self.extra_metadata, "unosim.count": self.count, "unosim.chunk_size": self.chunk_size,
+        more = {**self.extra_metadata, SCHEMA_VERSION_KEY: SCHEMA_VERSION, "unosim.count": self.count, "unosim.chunk_size": self.chunk_size,
                 "unosim.run_id": self.run_id(), **self.mode.metadata(self)}
         more.update(extra or {})
         return run_metadata(self.cfg, self.seed, self.mode.file_mode, more)
@@ -181,7 +184,7 @@ class ChunkSpec:
 def make_job(cfg: RulesConfig, mode: str | Mode = "hands", count: int = 1, seed: int = 0, *,
              chunk_size: int | None = None, max_hands: int | None = None, out: str | Path | None = None,
              label: str = "", extra_metadata: dict[str, Any] | None = None,
-             count_option: str | None = None, rotate: bool = False) -> Job:
+             count_option: str | None = None, rotate: bool = False, shape: Shape | None = None) -> Job:
     """A validated job.  ``mode``: a :class:`Mode` or its name in :data:`MODES`.
     ``chunk_size`` and ``max_hands`` default by mode; ``count_option`` names the count in
     errors when a command calls it otherwise (``unosim duel --hands``).  ``rotate``
@@ -196,4 +199,4 @@ def make_job(cfg: RulesConfig, mode: str | Mode = "hands", count: int = 1, seed:
     check_run(count_option or kind.option, count, seed, chunk_size, max_hands, kind.rows_per_unit(cfg) or 1,
               kind.rotations(cfg), kind.units)
     return Job(cfg, kind, count, seed, chunk_size, None if out is None else Path(out), max_hands, label,
-               dict(extra_metadata or {}))
+               dict(extra_metadata or {}), shape)

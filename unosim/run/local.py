@@ -78,7 +78,7 @@ def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
     # for a free buffer only as long as one slice's copy takes.
     with ThreadPoolExecutor(max_workers=1) as copier, ThreadPoolExecutor(max_workers=1) as writer:
         for job, player, summary, skip in zip(jobs, players, summaries, done):
-            result = ResultDir(job.out) if job.out is not None else None
+            result = ResultDir(job.out, job.shape) if job.out is not None else None
             summary.started = time.perf_counter()
             for index, start, count in job.chunks():
                 if index in skip:

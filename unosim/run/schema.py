@@ -63,12 +63,16 @@ ROTATE_SEATS = PREFIX + "rotate_seats"
 ROTATIONS = PREFIX + "rotations"
 BOT_LABELS = PREFIX + "bot_labels"
 RUN_ID = PREFIX + "run_id"
+# The layout and columns of the parts (unosim.run.dataset.SCHEMA_VERSION; absent: 1), and a
+# sweep point's varied keys -> their values as text.
+SCHEMA_VERSION = PREFIX + "schema_version"
+SWEEP_VALUES = PREFIX + "sweep_values"
 
 REQUIRED_KEYS = (VERSION, ENGINE, CONFIG, CONFIG_NAME, SEED, PLAYERS, TEAMS, MATCH_TARGET,
                  BOTS, BOT_PARAMS, MODE, FINISH)  # fmt: skip
 OPTIONAL_KEYS = (MAX_HANDS, HAND_STRIDE, SWEEP, SWEEP_MODE, SWEEP_KEYS, SWEEP_STRATA,
                  SWEEP_BASE, SWEEP_POINT, COUNT, CHUNK_SIZE, ROTATE_SEATS, ROTATIONS, BOT_LABELS,
-                 RUN_ID)  # fmt: skip
+                 RUN_ID, SCHEMA_VERSION, SWEEP_VALUES)  # fmt: skip
 
 
 def run_metadata(cfg: RulesConfig, seed: int, mode: str, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:

@@ -102,9 +102,10 @@ def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[byt
 
 @dataclass
 class ResultDir:
-    """The output directory of one run."""
+    """The output directory of one run; ``shape`` (dataset.py) completes every table written."""
 
     path: Path
+    shape: Callable[[pa.Table], pa.Table] | None = None
 
     def prepare(self, manifest: dict[str, Any], force: bool, resume: bool, adopt: bool = False,
                 checks: Callable[[int], PartCheck | None] | None = None) -> set[int]:
@@ -206,6 +207,8 @@ class ResultDir:
         returned for :meth:`record`.  The temporary name is unique to the writer, so two
         writers of the same chunk (a Dask task re-run while the first attempt still runs)
         never mix their bytes: each renames a whole file, the same rows, into place."""
+        if self.shape is not None:
+            table = self.shape(table)
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
         # hand/match indices run up by one: delta-encoded they take almost no room, and a
@@ -213,7 +216,8 @@ class ResultDir:
         # faster to write); every other column is dictionary-encoded
         indices = [name for name in table.column_names if name in _INT64_COLUMNS]
         try:
-            pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),
+            # page CRCs: a reader verifies exactly the pages it decodes (unosim.load)
+            pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows), write_page_checksum=True,
                            use_dictionary=[name for name in table.column_names if name not in indices],
                            column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
             with open(tmp, "rb") as f:

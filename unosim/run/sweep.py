@@ -28,14 +28,17 @@ house-rule sweep is "each rule alone, at 2, 4 and 7 players" (``strata`` is the 
 for it: keys that are a setting of the table, not an effect being measured; the balance
 report compares each point with the base point of the same player count).
 
-Output.  ``DIR/<axis>=<value>/.../<stratum>=<value>/part-NNNNNN.parquet``: one directory
-level per varied key (axes in file order, then strata), the bare key name and the value
-as text (``true``/``false``, numbers as written); every point has every level, so the
-dataset is uniformly hive-partitioned.  Each point directory is an ordinary result
-(``_unosim.json`` manifest, parts written atomically) whose files carry the point's full
-config (``unosim.config``) and the sweep's ``unosim.sweep*`` metadata, among them the base
-values of the varied keys (``unosim.sweep_base``, read by the balance report).
-``DIR/_unosim_sweep.json`` describes the whole sweep.
+Output.  ``DIR/point-0007/part-NNNNNN.parquet``: one folder per point, in the sweep's
+order (a name, not ``key=value``: no reader makes a partition column of it).  Each point
+folder is an ordinary result (``_unosim.json`` manifest, parts written atomically) whose rows
+carry the point's settings as columns (``point``, ``rules_stacking``, ``table_players``
+...; seats a point's table lacks are null), so every part of the sweep has one schema
+(unosim.run.dataset, docs/data.md); its files carry the point's full config
+(``unosim.config``) and the sweep's ``unosim.sweep*`` metadata, among them the base values
+of the varied keys (``unosim.sweep_base``, read by the balance report).
+``DIR/_unosim_sweep.json`` describes the whole sweep, ``DIR/_points.pq`` lists its points
+(:func:`points_table`).  A sweep of an earlier layout (``key=value`` folders) still reads
+(``unosim.load``, ``unosim report``) but is not resumed.
 
 Common random numbers.  Every point uses the sweep's seed, and hand ``i`` draws its
 randomness from (seed, i) only, so two points play the very same shuffles and the
@@ -72,7 +75,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
 from unosim.kernel.layout import ENGINE_VERSION
@@ -84,6 +86,7 @@ from unosim.rules.bundled import find_config
 from unosim.rules.keys import NAME_RULE
 from unosim.rules.validate import valid_name
 from unosim.run.guard import inside, refuse_other_output
+from unosim.run.dataset import POINTS_FILE, point_folder, point_shape, setting_types, write_points
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
@@ -98,6 +101,7 @@ __all__ = ["MODES", "SWEEP_MANIFEST", "Point", "Sweep", "SweepError", "load_swee
            "prepare_sweep", "run_sweep", "sweep_jobs"]
 
 MODES = ("one_at_a_time", "grid")
+LAYOUT = 2  # the sweep manifest's layout: point-NNNN folders (absent: key=value folders)
 SWEEP_MANIFEST = "_unosim_sweep.json"
 _TOP_KEYS = ("name", "base", "mode", "hands", "matches", "seed", "chunk_size", "max_hands",
              "skip_invalid", "set", "axes", "strata")
@@ -418,7 +422,6 @@ def _points(name: str, base: RulesConfig, design: str, axes: tuple, strata: tupl
             values = {**combo, **layer}
             strat = [f"{_bare(k)}={partition_text(v)}" for k, v in layer.items()]
             label = ",".join((changed or ["base"]) + strat)
-            rel = "/".join(f"{_bare(k)}={quote(partition_text(v), safe='')}" for k, v in values.items())
             try:
                 cfg = base.with_values({**values, "name": point_name(name, label)})
             except ConfigError as e:
@@ -426,7 +429,7 @@ def _points(name: str, base: RulesConfig, design: str, axes: tuple, strata: tupl
                     raise SweepError(f"point {label}: {e} (skip_invalid = true drops such points)") from None
                 skipped.append(f"{label} ({e})")
                 continue
-            points.append(Point(tuple(values.items()), cfg, rel, label))
+            points.append(Point(tuple(values.items()), cfg, point_folder(len(points)), label))
     notes = [f"skipped {len(skipped)} invalid point(s): " + "; ".join(skipped)] if skipped else []
     if not points:
         raise SweepError("every point of the sweep is invalid: " + "; ".join(skipped))
@@ -447,15 +450,21 @@ def sweep_jobs(sweep: Sweep, out: str | Path) -> list[Job]:
              "unosim.sweep_keys": json.dumps([_bare(k) for k in sweep.keys]),
              "unosim.sweep_strata": json.dumps([_bare(k) for k, _ in sweep.strata]),
              "unosim.sweep_base": json.dumps(sweep.base_values())}
+    types = setting_types(sweep)
+
+    def values(p: Point) -> str:
+        return json.dumps({_bare(k): partition_text(v) for k, v in p.values})
+
     return [make_job(p.cfg, sweep.unit, sweep.count, sweep.seed, chunk_size=sweep.chunk_size,
                      max_hands=sweep.max_hands, out=root / p.rel, label=p.label,
-                     extra_metadata={**extra, "unosim.sweep_point": p.label})
-            for p in sweep.points]
+                     extra_metadata={**extra, "unosim.sweep_point": p.label, "unosim.sweep_values": values(p)},
+                     shape=point_shape(sweep, i, types))
+            for i, p in enumerate(sweep.points)]
 
 
 def sweep_manifest(sweep: Sweep, jobs: list[Job]) -> dict[str, Any]:
     """``_unosim_sweep.json``: enough to tell the same sweep from a changed one."""
-    return {"name": sweep.name, "mode": sweep.mode, "unit": sweep.unit, "count": sweep.count,
+    return {"layout": LAYOUT, "name": sweep.name, "mode": sweep.mode, "unit": sweep.unit, "count": sweep.count,
             "seed": sweep.seed, "chunk_size": sweep.chunk_size, "max_hands": sweep.max_hands,
             "keys": sweep.keys, "base_values": sweep.base_values(), "engine_version": ENGINE_VERSION,
             "points": {p.rel: {"label": p.label, **j.manifest()} for p, j in zip(sweep.points, jobs)}}
@@ -495,6 +504,7 @@ def remove_sweep(root: Path, manifest: dict[str, Any]) -> None:
             while d.resolve() != base and d.is_dir() and not any(d.iterdir()):
                 d.rmdir()
                 d = d.parent
+    (root / POINTS_FILE).unlink(missing_ok=True)
     (root / SWEEP_MANIFEST).unlink()
 
 
@@ -521,6 +531,10 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
                              "choose another path (--force only replaces a unosim sweep)")
         if force:
             remove_sweep(root, old)
+        elif old.get("layout") != LAYOUT:
+            raise StoreError(f"--out: {root} holds a sweep of an earlier unosim (one folder per key); it still "
+                             "reads (unosim.load, unosim report) but is not resumed: use --force to replace it or "
+                             "choose another path")
         elif old != manifest:
             raise StoreError(f"--out: {root} holds a different sweep (differs in: "
                              f"{_sweep_diff(old, manifest)}); use --force to overwrite it or choose "
@@ -528,6 +542,7 @@ def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
     try:
         root.mkdir(parents=True, exist_ok=True)
         write_json_atomic(root / SWEEP_MANIFEST, manifest)
+        write_points(root, sweep)
     except OSError as e:
         if root.is_symlink() and not root.exists():  # mkdir says "File exists" of a link to nothing
             raise StoreError(f"--out: {root} is a link to {os.readlink(root)}, which does not exist; create "

@@ -44,11 +44,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from unosim.rules.botfile import Bot
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.rules.config import RulesConfig
+from unosim.run.dataset import Shape
 from unosim.run.integrity import hold_lock, write_json_atomic
 from unosim.run.jobs import Job, RunError, make_job
 from unosim.run.runner import execute
@@ -60,10 +62,22 @@ from unosim.run.summary import Summary
 from unosim.run.workers import check_workers
 from unosim.analysis.stats import z_value
 
-__all__ = ["BOOTSTRAP", "LEAGUE_MANIFEST", "MAX_ORDERS", "Fit", "League", "cyclic_orders", "fit_counts",
-           "fit_league", "make_league", "read_counts", "run_league"]
+__all__ = ["BOOTSTRAP", "LEADERBOARD", "LEADERBOARD_PNG", "LEAGUE_MANIFEST", "MAX_ORDERS", "Fit", "League",
+           "cyclic_orders", "fit_counts", "fit_league", "leaderboard", "make_league", "read_counts", "run_league"]
 
 LEAGUE_MANIFEST = "_unosim_league.json"
+LEADERBOARD = "_leaderboard.csv"
+LEADERBOARD_PNG = "_leaderboard.png"
+"""A league's reports: named with ``_`` and not ``.parquet``, so every Parquet reader of the
+folder (pandas, pyarrow.dataset, a ``**/*.parquet`` glob) reads its rows only."""
+_OLD_REPORTS = ("leaderboard.csv", "leaderboard.png")  # a league written before
+
+
+def leaderboard(root: str | Path) -> Path:
+    """The leaderboard table of the league at ``root`` (an older league's
+    ``leaderboard.csv`` when it has only that)."""
+    new, old = Path(root) / LEADERBOARD, Path(root) / _OLD_REPORTS[0]
+    return old if old.is_file() and not new.is_file() else new
 MAX_ORDERS = 2000
 """Table orders (tables x (n-1)! cyclic orders) one league may play, each a job: 7 bots at
 7 players are 720, 8 at 8 are 5,040 (hours of bookkeeping for a handful of deals each)."""
@@ -128,16 +142,20 @@ class League:
         return {**({"strategy": entry} if isinstance(entry, str) else entry), "name": labels[i]}
 
     def manifest(self) -> dict:
-        return {"engine_version": ENGINE_VERSION,
+        return {"layout": 2, "engine_version": ENGINE_VERSION,
                 "config": self.cfg.with_values({"players": self.players, "seats": "random"}).to_toml(),
                 "players": self.players, "deals": self.deals, "seed": self.seed, "design": DESIGN,
                 "bots": [{"name": b.name, "entry": b.entry()} for b in self.bots]}
 
     def table_dir(self, out: str | Path, k: int, j: int) -> Path:
-        return Path(out) / f"table={k}" / f"order={j}"
+        """Table ``k``'s cyclic order ``j``: one folder level (a league written before
+        schema 2 has ``table=k/order=j``, still read)."""
+        old = Path(out) / f"table={k}" / f"order={j}"
+        return old if old.is_dir() else Path(out) / f"table-{k:04d}-order-{j:04d}"
 
     def jobs(self, out: str | Path) -> list[Job]:
-        """One ``rotated`` job per table and cyclic order, under ``out/table=<k>/order=<j>``."""
+        """One ``rotated`` job per table and cyclic order, under ``out/table-<k>-order-<j>``,
+        its rows carrying ``league_table`` and ``league_order``."""
         jobs = []
         labels = self.labels()
         for k, members in enumerate(self.tables):
@@ -148,7 +166,9 @@ class League:
                 jobs.append(make_job(cfg, "rotated", self.deals, self.seed, out=self.table_dir(out, k, j),
                                      label=" v ".join(names), count_option="--deals",
                                      extra_metadata={"unosim.league_table": k, "unosim.league_order": j,
-                                                     "unosim.league_bots": json.dumps(names)}))
+                                                     "unosim.league_bots": json.dumps(names)},
+                                     shape=Shape(constants=(("league_table", k, pa.int32()),
+                                                            ("league_order", j, pa.int32())))))
         return jobs
 
 
@@ -195,8 +215,8 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
     keeps every finished part), then call ``finish`` (the command's own files), all under the
     folder's lock.  A directory holding another league is refused, naming it, unless
     ``force``, which first removes the old league's tables (their verified parts only), so
-    nothing of a larger old league is left for a report to mix in.  A ``table=k`` folder
-    that is a symlink is refused: a league writes inside ``out`` only."""
+    nothing of a larger old league is left for a report to mix in.  A table folder that is
+    a symlink is refused: a league writes inside ``out`` only."""
     from unosim.run.guard import refuse_other_output, resolve_out
 
     root = resolve_out(out)
@@ -204,7 +224,7 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
     manifest = league.manifest()
     with hold_lock(root):
         refuse_other_output(root, "league", "a unosim league", StoreError)
-        for t in [*root.glob("table=*"), *root.glob("table=*/order=*")] if root.is_dir() else ():
+        for t in [*root.glob("table[=-]*"), *root.glob("table=*/order=*")] if root.is_dir() else ():
             if t.is_symlink() or not inside(root, t):
                 raise StoreError(f"--out: {t} is a symlink; a league writes only inside its folder: remove the "
                                  "link or choose another path")
@@ -235,7 +255,7 @@ def _remove_tables(root: Path) -> None:
     """``--force``: the old league's tables (their verified parts, see
     :func:`unosim.run.store.remove_result`), its leaderboard and its manifest; a table folder
     left empty goes too, one holding a user's file stays (its Parquet files set aside)."""
-    for t in sorted(root.glob("table=*")):
+    for t in sorted(root.glob("table[=-]*")):
         if not t.is_dir() or t.is_symlink():
             continue
         for d in sorted(t.glob("order=*")) + [t]:  # a table's orders (an older league: the table itself)
@@ -245,7 +265,7 @@ def _remove_tables(root: Path) -> None:
                     d.rmdir()
         if not any(t.iterdir()):
             t.rmdir()
-    for name in ("leaderboard.csv", "leaderboard.png", LEAGUE_MANIFEST):
+    for name in (LEADERBOARD, LEADERBOARD_PNG, *_OLD_REPORTS, LEAGUE_MANIFEST):
         (root / name).unlink(missing_ok=True)
 
 

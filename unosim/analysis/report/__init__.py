@@ -12,7 +12,7 @@ Design choices (documented here because they change numbers):
   from those histograms (every summarised column is a small non-negative integer).
   Quantiles use numpy's default ("linear") definition.
 * **Sources and labels.** A *source* is one Parquet file, or one leaf directory of a
-  (hive-partitioned) dataset: each partition is a different config. Its label is the
+  dataset (a sweep's point): each is a different config. Its label is the
   config's ``name`` from the metadata; names that clash are suffixed with the file stem
   (or the partition path): ``standard:run2``.
 * **Denominators.** Win shares (per seat, relative to the dealer, per team, per bot)

@@ -118,7 +118,8 @@ def balance_report(
 ) -> Report:
     """Effect of every swept rule value on game length, the dealer+1 win share and cards drawn.
 
-    ``dataset_dir`` is a hive-partitioned sweep (``stacking=draw2/players=4/...``).
+    ``dataset_dir`` is a sweep (``point-NNNN`` folders whose parts name their varied keys'
+    values; or, schema 1, ``stacking=draw2/players=4/...`` folders).
     ``players`` is a stratum, not an effect: each point is compared with the *base
     point* of the same player count, the partition where every other varied key has its
     base value. The base value of a key is, in order: ``base[key]`` (when ``base`` is None:

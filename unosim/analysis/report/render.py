@@ -14,7 +14,7 @@ import pandas as pd
 from unosim.analysis.report.model import (BALANCE_METRICS, COMPARE_FAMILY, FIGURE_NAMES, LENGTH_COLUMNS, Report,
                                          discovery_legend)
 from unosim.analysis.report.skill import CEILING_METRIC, SKILL_METRIC
-from unosim.run.bots_text import bots_line
+from unosim.run.bots_text import bots_line, said
 
 
 _SECTION_TITLES = {
@@ -229,7 +229,7 @@ def _head(report: Report) -> list[str]:
     """The lines above a table: what the reader must know first (an unfinished result), then
     which bots sat."""
     bots = bots_of(report)
-    return [f"note: {n}" for n in notes_of(report)] + ([f"bots: {bots}"] if bots else [])
+    return [f"note: {n}" for n in notes_of(report)] + ([f"bots: {said(bots)}"] if bots else [])
 
 
 def notes_of(report: Report) -> list[str]:

@@ -8,6 +8,7 @@ Only the Parquet schemas (column names and ``unosim.*`` metadata, parsed by
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,40 @@ def _parse_partition(rel: Path) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _footer_schema(path: str, mtime_ns: int, size: int) -> Any:
+    return pq.read_schema(path)
+
+
+def read_schema(f: Path) -> Any:
+    """A part's schema, read once per version of the file (its path, mtime and size): a
+    sweep's parts are asked for it by several checks."""
+    st = f.stat()
+    return _footer_schema(str(f), st.st_mtime_ns, st.st_size)
+
+
+def _sweep_values(f: Path) -> dict[str, str]:
+    """A sweep point's varied keys and values from its part's metadata (schema 2: the
+    point's folder is ``point-NNNN``, not ``key=value``); {} for anything else."""
+    import json
+
+    try:
+        raw = (read_schema(f).metadata or {}).get(b"unosim.sweep_values")
+        values = json.loads(raw) if raw else {}
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in values.items()} if isinstance(values, dict) else {}
+
+
+def _paged(f: Path) -> bool:
+    """Whether a part was written with page CRCs (schema 2 and later)."""
+    try:
+        version = (read_schema(f).metadata or {}).get(b"unosim.schema_version", b"1")
+        return int(version) >= 2
+    except (OSError, ValueError):
+        return False
+
+
 def source_meta(sources: Sequence[Source]) -> dict[str, dict[str, str]]:
     """label -> short metadata, with the partition values as ``partition.<key>``."""
     return {
@@ -94,7 +129,7 @@ _SAME_RUN = (b"unosim.config", b"unosim.seed", b"unosim.engine_version", b"unosi
 
 def _schema(f: Path) -> Any:
     try:
-        schema = pq.read_schema(f)
+        schema = read_schema(f)
     except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
         raise ValueError(f"{f}: not a readable Parquet file ({str(e).splitlines()[0]})") from None
     missing = [c for c in _REQUIRED if c not in schema.names]
@@ -170,7 +205,8 @@ def _hash_later(rec: Any, f: Path) -> Any:
     return _HASHERS.submit(check)
 
 
-def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
+def _verified(leaf: Path, files: Sequence[Path], stem: str,
+              hashed: bool = True) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
     """The parts of the result in ``leaf`` that may be counted, and the notes the reader
     must see first.
 
@@ -179,7 +215,8 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
     the run's plan, else one line refuses the folder; a listed part that is missing makes
     the result incomplete (a note); a Parquet file the journal does not list (a stray
     ``extra.parquet``, a copy under another name) is named in a note and never counted.
-    A folder without a journal cannot be checked: its report says it is unverified."""
+    A folder without a journal cannot be checked: its report says it is unverified.
+    ``hashed`` False: the caller checks the pages it reads instead (their CRCs, schema 2)."""
     from unosim.run.integrity import being_written, read_records
     from unosim.run.store import MANIFEST, PART, expected_parts, read_manifest
 
@@ -208,7 +245,8 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
         if nbytes != rec.size:
             raise ValueError(f"{f}: {nbytes:,} bytes where its record says {rec.size:,}; not reported: the same "
                              "command sets it aside and plays its chunk again")
-        checks.append(_hash_later(rec, f))
+        if hashed:
+            checks.append(_hash_later(rec, f))
         use.append(f)
     if not use:
         raise ValueError(f"{leaf}: no verified part (its journal lists {len(records)}); run the same command again")
@@ -233,7 +271,7 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str) -> tuple[list[Path],
                    if being_written(leaf) else "run the same command again to finish it")
             notes.append(f"{stem} is incomplete: {len(use)} of {total} chunks ({how})")
         want = manifest.get("config")
-        first = (pq.read_schema(use[0]).metadata or {}).get(b"unosim.config")
+        first = (read_schema(use[0]).metadata or {}).get(b"unosim.config")
         if isinstance(want, str) and first is not None and first.decode() != want:
             raise ValueError(f"{leaf}: its parts are not of the run its manifest describes (config differs); "
                              "refusing to report a mixed result")
@@ -255,8 +293,10 @@ def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tu
             "(run the same command again to finish it)",)
 
 
-def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
-    """Expand inputs into labelled sources (see the package docstring for labels)."""
+def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) -> list[Source]:
+    """Expand inputs into labelled sources (see the package docstring for labels).
+    ``page_checked``: the caller reads with page checksum verification, so parts written
+    with page CRCs (schema 2) are not hashed whole; the others still are."""
     pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any, tuple[str, ...]]] = []
     for origin, item in enumerate(inputs):
         if isinstance(item, Result):
@@ -280,14 +320,14 @@ def discover(inputs: Iterable[PathLike | Result]) -> list[Source]:
             unverified: list[str] = []
             for leaf, files in sorted(groups.items()):
                 rel = leaf.relative_to(path)
-                part = _parse_partition(rel)
+                part = _parse_partition(rel) or _sweep_values(files[0])
                 if part:
                     stem = ",".join(f"{k}={v}" for k, v in part.items())
                 elif rel.parts:
                     stem = rel.as_posix()
                 else:
                     stem = path.name
-                files, checked, checks = _verified(leaf, files, stem)
+                files, checked, checks = _verified(leaf, files, stem, not (page_checked and all(map(_paged, files))))
                 if _UNVERIFIED in checked:
                     unverified.append(stem)
                     checked = tuple(n for n in checked if n != _UNVERIFIED)

@@ -1,0 +1,194 @@
+"""``unosim.load``: any result as one pandas DataFrame, its parts verified.
+
+A run, a sweep, a match, tournament or rotated run, a league: every part the result's journal
+lists must be there with its recorded size, and every page decoded must match its CRC
+(parts are written with page CRCs; parts without them, and every part when a filter prunes
+by footer statistics, are hashed whole against the journal while the data is read).  A
+damaged part is named in the error, never returned.  ``columns`` and ``filters`` go down to
+the Parquet reader, so only what is asked is decoded.  Results of schema 1 (a sweep's
+``key=value`` folders) read too: their folder values become the setting columns a new
+sweep's rows carry.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+
+from unosim.analysis.report.sources import Source, discover
+from unosim.run.dataset import POINTS_FILE, constant, setting_column
+
+__all__ = ["load", "load_points"]
+
+Filters = Any  # a pyarrow expression, or pandas' list of (column, op, value) tuples (or a list of such lists)
+
+
+def _expression(filters: Filters) -> pads.Expression | None:
+    if filters is None or isinstance(filters, pads.Expression):
+        return filters
+    try:
+        return pq.filters_to_expression(filters)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"filters: {e}; give [(column, op, value), ...] or a pyarrow expression") from None
+
+
+def _skill_file(p: Path) -> Path | None:
+    from unosim.analysis.report.skill import SKILL_FILE
+
+    f = p / SKILL_FILE
+    return f if p.is_dir() and f.is_file() and not (p / "_unosim_sweep.json").exists() else None
+
+
+def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filters = None) -> pd.DataFrame:
+    """Every row of the result at ``path`` (a run, a sweep, a league, a skill folder, a
+    part file) as one DataFrame; a sweep's rows carry their point's settings as columns.
+
+    ``columns``: only these columns (an unknown name is an error listing the result's);
+    ``filters``: rows where they hold (``[("table_players", "==", 4)]`` or a pyarrow
+    expression), applied as the Parquet is read.  What the reader must know (an incomplete
+    or unverified result) is a warning; a damaged part is a ValueError naming it."""
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"no such result file or directory: {p}")
+    expr = _expression(filters)
+    skill = _skill_file(p)
+    if skill is not None:
+        return _read([skill], columns, expr, pq.read_schema(skill).names)
+    # a filter prunes by footer statistics, which no page CRC covers: then every part is hashed
+    sources = discover([p], page_checked=expr is None)
+    for s in sources:
+        for note in s.notes:
+            warnings.warn(note, stacklevel=3)  # the caller of unosim.load
+    first = sources[0].names
+    # one schema, and any folder values already columns (schema 2: ``point`` is): one dataset
+    if all(s.names == first and (not s.partition or "point" in s.names) for s in sources):
+        frame = _read([f for s in sources for f in s.files], columns, expr, list(first))
+    else:
+        frame = _read_old(sources, columns, expr)
+    for s in sources:
+        s.confirm()
+    return frame
+
+
+def _check_columns(columns: Sequence[str] | None, names: Sequence[str]) -> list[str] | None:
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        raise TypeError(f"columns: a list of names, not the string {columns!r}")
+    missing = [c for c in columns if c not in names]
+    if missing:
+        raise KeyError(f"columns: no column {', '.join(map(repr, missing))} in this result; it has "
+                       f"{', '.join(names)}")
+    return list(columns)
+
+
+_CHECKED = pads.ParquetFileFormat(
+    default_fragment_scan_options=pads.ParquetFragmentScanOptions(page_checksum_verification=True))
+
+
+def _read(files: Sequence[Path], columns: Sequence[str] | None, expr: Any, names: Sequence[str]) -> pd.DataFrame:
+    """The rows of ``files`` (one schema), every page read checked against its CRC."""
+    cols = _check_columns(columns, names)
+    if expr is not None:
+        _check_filter(expr, pq.read_schema(files[0]))
+    try:
+        table = pads.dataset([str(f) for f in files], format=_CHECKED).to_table(columns=cols, filter=expr)
+    except (OSError, ValueError, pa.ArrowException) as e:  # name the part that fails
+        for f in files:
+            try:
+                pads.dataset(str(f), format=_CHECKED).to_table(columns=cols, filter=expr)
+            except (OSError, ValueError, pa.ArrowException) as bad:
+                raise ValueError(f"{f}: does not read ({str(bad).splitlines()[0]}); not returned: the same command "
+                                 "that wrote it sets it aside and plays its chunk again") from None
+        raise ValueError(f"{files[0].parent}: does not read ({str(e).splitlines()[0]})") from None
+    return table.to_pandas()
+
+
+def _check_filter(expr: Any, schema: pa.Schema) -> None:
+    """A filter naming a column the result lacks, or comparing it with a value of another
+    type, is the caller's mistake: one line saying so (not a damaged part)."""
+    try:
+        schema.empty_table().filter(expr)
+    except (pa.ArrowException, TypeError, ValueError) as e:
+        raise ValueError(f"filters: {str(e).splitlines()[0]}; the result's columns: "
+                         f"{', '.join(schema.names)}") from None
+
+
+def _typed(texts: Sequence[str]) -> tuple[pa.DataType, list[Any]]:
+    """A folder's values as text -> one Arrow type and the typed values."""
+    for kind, parse in ((pa.int32(), int), (pa.float64(), float)):
+        try:
+            return kind, [parse(t) for t in texts]
+        except ValueError:
+            pass
+    if set(texts) <= {"true", "false"}:
+        return pa.bool_(), [t == "true" for t in texts]
+    return pa.dictionary(pa.int32(), pa.string()), list(texts)
+
+
+def _old_settings(sources: Sequence[Source]) -> dict[str, tuple[pa.DataType, list[Any]]]:
+    """Column -> (type, value per source) of the ``key=value`` folders of a schema-1 result."""
+    from unosim.rules.config import KEYS
+
+    keys = list(dict.fromkeys(k for s in sources for k in s.partition))
+    names = {n for s in sources for n in s.names}
+    out = {}
+    for k in keys:
+        col = setting_column(KEYS[k].full) if k in KEYS else (k if k not in names else f"{k}_folder")
+        out[col] = _typed([s.partition.get(k, "") for s in sources])
+    return out
+
+
+def _read_old(sources: Sequence[Source], columns: Sequence[str] | None, expr: Any) -> pd.DataFrame:
+    """Sources of different schemas (schema 1, or several results): each read, its folder's
+    values added as columns, missing columns null, then filtered."""
+    settings = _old_settings(sources) if any(s.partition for s in sources) else {}
+    extra = (["point"] if settings else []) + list(settings)
+    names = list(dict.fromkeys([n for s in sources for n in s.names] + extra))
+    cols = _check_columns(columns, names)
+    tables = []
+    for i, s in enumerate(sources):
+        t = pads.dataset([str(f) for f in s.files], format=_CHECKED).to_table()
+        if settings:
+            t = t.append_column("point", constant(i, pa.int32(), t.num_rows))
+            for col, (kind, values) in settings.items():
+                t = t.append_column(col, constant(values[i], kind, t.num_rows))
+        tables.append(t.replace_schema_metadata(None))
+    table = pa.concat_tables(tables, promote_options="permissive")
+    if expr is not None:
+        _check_filter(expr, table.schema)
+        table = table.filter(expr)
+    return (table if cols is None else table.select(cols)).to_pandas()
+
+
+def load_points(path: str | Path) -> pd.DataFrame:
+    """A sweep's points, one row each: ``point``, ``folder``, ``label``, the varied keys'
+    values (the columns :func:`load` gives its rows), ``players`` and ``bots``."""
+    p = Path(path)
+    if (p / POINTS_FILE).is_file():
+        return pq.read_table(p / POINTS_FILE).to_pandas()
+    if not p.is_dir():
+        raise FileNotFoundError(f"no such sweep folder: {p}")
+    sources = discover([p])
+    if not any(s.partition for s in sources):
+        raise ValueError(f"{p}: not a sweep (no {POINTS_FILE} and no key=value folders)")
+    from unosim.run.bots_text import seating_text
+
+    rows: dict[str, list[Any]] = {"point": list(range(len(sources))),
+                                  "folder": [s.files[0].parent.relative_to(p).as_posix() for s in sources],
+                                  "label": [s.info.sweep_point or s.label for s in sources]}
+    for col, (_, values) in _old_settings(sources).items():
+        rows[col] = values
+    rows["players"] = [s.info.players for s in sources]
+    rows["bots"] = [seating_text(s.info.seats) for s in sources]
+    frame = pd.DataFrame(rows)
+    return frame.astype({c: "category" for c in frame.columns if frame[c].dtype == object and c not in
+                         ("folder", "label", "bots")})
+
