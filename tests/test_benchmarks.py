@@ -158,3 +158,26 @@ def test_every_harness_script_rejects_a_bad_repeat_count(script) -> None:
                           timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].endswith("argument --repeats: 0 is below 1: give a whole number >= 1")
+
+
+FAKE_YARDSTICK = f"{sys.executable} -c \"print('{{\\\"players\\\": 4, \\\"hands_per_cpu_s\\\": 1000000.0}}')\""
+
+
+@pytest.mark.e2e  # runs the engine
+def test_yardstick_reads_an_external_commands_json_and_prints_ratios() -> None:
+    """benchmarks/yardstick.py takes the yardstick as a command, reads its JSON line and
+    prints unosim's hands per CPU second against it, kernel and end to end, per bot."""
+    proc = subprocess.run([sys.executable, str(BENCH / "yardstick.py"), "--yardstick", FAKE_YARDSTICK, "--quick",
+                           "--hands", "2000"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "the yardstick plays 4 players only" in proc.stdout
+    rows = [line.split() for line in proc.stdout.splitlines() if line.split()[:2] in (["4", "random"], ["4", "counter"])]
+    assert [r[:3] for r in rows] == [["4", "random", "1,000,000"], ["4", "counter", "1,000,000"]]
+    assert proc.stdout.count("/ yardstick") == 3 and "kernel with counter / yardstick's B0" in proc.stdout
+
+
+def test_yardstick_without_its_json_line_is_one_error() -> None:
+    proc = subprocess.run([sys.executable, str(BENCH / "yardstick.py"), "--yardstick",
+                           f"{sys.executable} -c \"print('{{}}')\"", "--quick"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 1 and "has no players and hands_per_cpu_s" in proc.stderr
