@@ -203,7 +203,7 @@ def unosim(command: str, cwd: Path) -> list[str]:
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        res = CliRunner(env={"COLUMNS": None}).invoke(main, parts[0][1:])  # a pipe's width, not the shell's
+        res = CliRunner(env={"COLUMNS": None}).invoke(main, parts[0][1:], prog_name="unosim")  # a pipe's width, not the shell's
     finally:
         os.chdir(old)
     if res.exit_code != 0:

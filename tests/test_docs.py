@@ -10,23 +10,23 @@ from docs_scripts import generate
 from unosim.rules.config import rules_markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 
 
-def test_c1_readme_rules_table_matches_the_registry():
-    text = README.read_text()
+def test_c1_config_reference_table_matches_the_registry():
+    text = (DOCS / "config.md").read_text()
     table = text.split("<!-- rules-table:start -->\n")[1].split("<!-- rules-table:end -->")[0]
     assert table.strip() == rules_markdown().strip(), "regenerate with: unosim rules --format markdown"
 
 
-def test_o1_every_counter_column_is_in_the_readme_output_section():
-    """A new counter (unosim.kernel.layout.COUNTERS) is a new output column: the README says
-    what it counts."""
+def test_o1_every_counter_column_is_in_the_output_reference():
+    """A new counter (unosim.kernel.layout.COUNTERS) is a new output column: docs/output.md
+    says what it counts."""
     from unosim.kernel.layout import COUNTERS
 
-    text = README.read_text()
-    output = text.split("## Output")[1].split("\n## ")[0]
+    output = (DOCS / "output.md").read_text()
     missing = [c.column for c in COUNTERS if f"`{c.column}`" not in output]
-    assert not missing, f"README's Output section does not name {missing}"
+    assert not missing, f"docs/output.md does not name {missing}"
 
 
 def test_readme_gives_the_two_commands():
@@ -45,10 +45,12 @@ def test_readme_gives_the_two_commands():
 # with its reason.  A run's figure never belongs here: it goes in a generated block.
 NOT_RUN_FIGURES: dict[str, tuple[str, ...]] = {
     "README.md": ("3.10",        # Python 3.10+
-                  "95%",         # the confidence level
-                  "0.05"),       # a sweep file's noise_chance, an input
-    "docs/cluster.md": ("0.05",      # the same sweep input
-                        "10,000 points"),  # the limit of a sweep
+                  "95%"),        # the confidence level
+    "docs/config.md": ("0.05",),  # a house-rule config's chance, an input
+    "docs/getting_started.md": ("3.10",),  # Python 3.10+
+    "docs/sweeps.md": ("0.05",   # a sweep file's noise_chance, an input
+                       "10,000 points"),  # the limit of a sweep
+    "docs/commands.md": ("95%",),  # the confidence level
     "docs/reports.md": ("95%",),
     "docs/skill.md": ("100%",      # the index's definition: a bot that always wins
                       "95%"),      # the confidence level
@@ -153,8 +155,20 @@ def test_readme_command_table_lists_every_cli_command_and_no_other():
             assert f"`unosim {g} {sub}" in table, f"the README's command table lacks `unosim {g} {sub}`"
 
 
+def test_command_reference_shows_every_command_help():
+    """docs/commands.md holds a generated `--help` block for every command, and the README's
+    table links to it."""
+    from unosim.cli import main
+
+    gen = generate()
+    shown = {c for b in gen.blocks(DOCS / "commands.md") for c in b.commands()}
+    wanted = {f"unosim {n} --help" for n, c in main.commands.items() if not c.hidden}
+    assert shown == wanted, f"missing: {wanted - shown}; extra: {shown - wanted}"
+    assert "(docs/commands.md)" in README.read_text()
+
+
 def test_cache_paragraph_matches_where_numba_keys_the_cache():
-    """The README says the same sources in a new install location compile once more there:
+    """docs/design.md says the same sources in a new install location compile once more there:
     numba's cache subfolder is named after the source folder's absolute path, below the
     folder named after the sources' digest (unosim/kernel/cache.py)."""
     from unosim.kernel.cache import _SourcesLocator
@@ -162,7 +176,7 @@ def test_cache_paragraph_matches_where_numba_keys_the_cache():
     a = _SourcesLocator.get_suitable_cache_subpath("/venv-a/site-packages/unosim/engine/hand.py")
     b = _SourcesLocator.get_suitable_cache_subpath("/venv-b/site-packages/unosim/engine/hand.py")
     assert a != b and a.startswith("engine_") and b.startswith("engine_")
-    text = " ".join(README.read_text().split())
+    text = " ".join((DOCS / "design.md").read_text().split())
     assert "compiles once more there" in text and "numba-<digest>" in text
 
 
