@@ -31,7 +31,7 @@ if _HERE not in sys.path:
 #   faults       damaged, mixed and killed results: the fault-injection suite
 KINDS: dict[str, tuple[str, ...]] = {
     "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
-             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit", "prose"),
+             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit", "prose", "commit_msg"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips", "pair_stacking"),
     "property": ("invariants", "house_invariants", "reproducibility", "search", "search_decisions"),
