@@ -66,8 +66,10 @@ _MASKS = (
     (re.compile(r"\bin [\d.]+ s\b"), "in <time>"),
     (re.compile(r"\d+% in the kernel"), "<share> in the kernel"),
     (re.compile(r"\b\d[\d,]*(?:\.\d+)? (s|minutes) (a point|in all)\b"), r"<time> \2"),
-    (re.compile(r"on \d{4}-\d\d-\d\d: (.*?); [\d.]+ CPU minutes, [\d.]+ minutes of wall time on \d+ cores"),
-     r"on <day>: \1; <CPU time>"),
+    (re.compile(r"on \d{4}-\d\d-\d\d: (.*?); [\d.]+ minutes of wall time \([\d.]+ CPU minutes\) on \d+ cores"),
+     r"on <day>: \1; <time> on <cores>"),
+    (re.compile(r"compiles them before the tests: [\d.]+ minutes more \([\d.]+ CPU minutes\)"),
+     "compiles them before the tests: <time>"),
 )
 
 

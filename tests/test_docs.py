@@ -188,6 +188,11 @@ def test_masking_hides_speeds_and_timings_only() -> None:
     assert gen.masked(tune) == "= 600 evaluations, 1,200,000 hands in <time> (<rate> hands/s, <share> in the kernel)"
     skill = "took 57 minutes in all (12 s a point at 2 players, 1,031 s a point at 7 players); 12 s"
     assert gen.masked(skill) == "took <time> in all (<time> a point at 2 players, <time> a point at 7 players); 12 s"
+    suite = ("`python -m pytest` on 2026-12-04: 2160 passed; 3.0 minutes of wall time (3.4 CPU minutes) on 2 cores, "
+             "the kernels already compiled. A cold first run compiles them before the tests: 11.2 minutes more "
+             "(9.1 CPU minutes).")
+    assert gen.masked(suite) == ("`python -m pytest` on <day>: 2160 passed; <time> on <cores>, the kernels already "
+                                 "compiled. A cold first run compiles them before the tests: <time>.")
 
 
 def test_work_folder_is_created_or_refused_in_one_line(tmp_path, capsys) -> None:

@@ -234,12 +234,18 @@ def configs() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing but the compile notice.")
 def warmup(quiet: bool) -> None:
     """Compile every kernel now (first run only, a few minutes; two cores share it) so later commands start at once."""
+    from unosim.run.warmup import KERNELS
     from unosim.run.warmup import warmup as compile_all
 
-    seconds = compile_all()
+    done: list[str] = []
+
+    def ready(name: str, t: float) -> None:  # a line per kernel as it is ready: a long compile shows progress
+        done.append(name)
+        if not quiet:
+            click.echo(f"  {name}: ready in {t:.1f} s ({len(done)}/{len(KERNELS)})")
+
+    seconds = compile_all(progress=ready)
     if not quiet:
-        for name, t in seconds.items():
-            click.echo(f"  {name}: ready in {t:.1f} s")
         click.echo(f"unosim: every kernel is compiled and cached ({sum(seconds.values()):.1f} s)")
 
 

@@ -2,7 +2,7 @@
 
 ``@jit()`` and ``@jit(inline=True)`` stand for ``@njit(cache=True)`` and
 ``@njit(cache=True, inline="always")`` in kernel/, bots/ and engine/.  Why (the compile
-times and sizes behind each choice are in benchmarks/README.md, "Figures behind design choices"):
+times and sizes behind each choice are in benchmarks/README.md, "Figures measured"):
 
 * numba's own ``inline="always"`` copies the callee's IR into each caller and types it
   again there, and the engine nests such functions six deep (hand step, turn, policy,

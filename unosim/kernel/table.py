@@ -24,7 +24,7 @@ def next_seat(st, p):
 def rule(st, i):
     """Rule switch i (a ``P_*`` index below ``P_SCORE0``) as the integer reset() copied
     into the state: an integer compare instead of a float load and compare, several times
-    a turn (benchmarks/README.md, "Figures behind design choices").  This is the one way compiled code reads a switch during a hand,
+    a turn (benchmarks/README.md, "Figures measured").  This is the one way compiled code reads a switch during a hand,
     compared with its named code: ``rule(st, P_STACKING) == Stacking.draw2``.  Only code
     with no hand state reads ``P`` itself: reset() (which makes the copy), the dealer
     choice before a hand and the match scoring after it.  Probabilities (``uno_forget``,
