@@ -219,3 +219,17 @@ def test_a_console_line_pipes_as_the_shell_does() -> None:
     assert gen._filter(lines, ["tail", "-n", "1"]) == ["4"]
     with pytest.raises(ValueError):
         gen._filter(lines, ["sort"])
+
+
+def test_the_sweep_page_explains_the_base_the_balance_report_names() -> None:
+    """The bundled house_rules sweep's report is titled "official rules but
+    noise_chance=0.05": docs/sweeps.md says why, with the value the sweep file sets."""
+    import tomllib
+
+    from unosim.rules.bundled import bundled_sweeps
+
+    sweep = tomllib.loads(bundled_sweeps()["house_rules"].read_text())
+    chance = sweep["set"]["rules.noise_chance"]
+    page = " ".join((DOCS / "sweeps.md").read_text().split())
+    assert f'"official rules but noise_chance={chance}"' in page
+    assert "only a card of `silent_rank` starts one" in page and "still plays the official rules" in page
