@@ -335,3 +335,25 @@ def test_a_cold_test_run_talks_within_ten_seconds(tmp_path: Path) -> None:
         run.wait()
     assert first.startswith("unosim: compiling the engine ("), first
     assert took < 10, f"the first line came after {took:.1f} s"
+
+
+def test_slow_test_lines_only_after_a_warm_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite names unmarked slow tests only when it compiled nothing: a compile's load
+    makes every time of a cold run say little."""
+    import conftest
+
+    class Reporter:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def write_line(self, line: str) -> None:
+            self.lines.append(line)
+
+    monkeypatch.setattr(conftest, "_UNMARKED_SLOW", [(4.2, "tests/test_x.py::test_y")])
+    monkeypatch.delitem(sys.modules, "test_faults", raising=False)  # its fault counts are other lines
+    for compiled, expected in (([], ["not marked slow, took 4.2 s: tests/test_x.py::test_y"]),
+                               (["hands"], ["this run compiled the engine: run again to list the unmarked slow tests"])):
+        monkeypatch.setattr(conftest, "_COMPILED", compiled)
+        reporter = Reporter()
+        conftest.pytest_terminal_summary(reporter)
+        assert reporter.lines == expected
