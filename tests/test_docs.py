@@ -54,14 +54,15 @@ NOT_RUN_FIGURES: dict[str, tuple[str, ...]] = {
     "docs/reports.md": ("95%",),
     "docs/skill.md": ("100%",      # the index's definition: a bot that always wins
                       "95%"),      # the confidence level
+    "docs/which_bot.md": ("50%",  # the even share heads-up
+                          "1.96",  # the normal quantile of a 95% interval
+                          "0.01"),  # the goodness-of-fit test's threshold
     "docs/rules.md": ("-1.0",      # a score table's value (H17), an input
                       "100 points"),  # a rule's constant
     "docs/bots.md": ("5s",         # "two red 5s": cards, not seconds
-                     "-2.0", "0.02", "-1000.0", "-60.0",  # parameter defaults and bot-file inputs
+                     "-2.0", "0.02", "-1000.0", "-60.0", "-6.0",  # parameter defaults and bot-file inputs
                      "[-0.5, 0.5]", "0.05",  # the tuner's search box and step for w_points
-                     "95%", "50%", "25%",  # the confidence level; the even shares heads-up and at 4
-                     "1.96",       # the normal quantile of a 95% interval
-                     "0.01"),      # the goodness-of-fit test's threshold
+                     "95%"),       # the confidence level
 }
 
 
