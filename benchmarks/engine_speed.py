@@ -9,11 +9,11 @@ Issue targets it checks (printed as met / NOT MET, never asserted):
     (house rules: `--compare configs/house_favourites.toml`)
 
 How it measures, for each config:
-  1. warm-up: `unosim run CONFIG --games 1000` once, so the numba cache is compiled;
+  1. warm-up: `unosim run CONFIG --hands 1000` once, so the numba cache is compiled;
   2. start cost: the same 1000-hand run, median of R, timed from outside;
   3. R rounds, each running 1 worker, 2 workers (and all, if numba may use more than 2
      cores) once, so host-speed drift hits all alike: the real CLI
-     `unosim run CONFIG --games N --workers W --quiet --force --out TMP` in a subprocess,
+     `unosim run CONFIG --hands N --workers W --quiet --force --out TMP` in a subprocess,
      the subprocess's wall clock gives the end-to-end rate N / wall (interpreter
      start, imports, numba cache load, the kernel and Parquet writing all included).
      The 1-worker run is pinned to one CPU (sched_setaffinity): "one core" means the
@@ -84,7 +84,7 @@ class CliRun:
 
 def run_cli(config: Path, games: int, out: Path, workers: int | None, seed: int, chunk_size: int | None = None) -> CliRun:
     """`unosim run` in a subprocess, timed from outside; 1 worker pins the whole process to one CPU."""
-    cmd = unosim_command() + ["run", str(config), "--games", str(games), "--seed", str(seed),
+    cmd = unosim_command() + ["run", str(config), "--hands", str(games), "--seed", str(seed),
                               "--out", str(out), "--quiet", "--force"]
     if workers is not None:
         cmd += ["--workers", str(workers)]

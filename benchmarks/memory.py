@@ -4,7 +4,7 @@
 Issue target it checks: peak RSS < 1 GiB for a 10-million-hand run (printed as met /
 NOT MET, never asserted).
 
-It runs `unosim run CONFIG --games N --quiet --force --out TMP` (default
+It runs `unosim run CONFIG --hands N --quiet --force --out TMP` (default
 configs/standard.toml, 10,000,000 hands, all workers) in a subprocess, R times, and reads
 each child's own peak resident set size from the kernel (os.wait4's rusage.ru_maxrss: the
 child alone, not the sum nor the max over earlier children), then deletes the output; the
@@ -60,11 +60,11 @@ def measure(run: Run) -> None:
     peaks, walls = [], []
     try:
         for label in ("warm-up, 1,000 hands (compiles if the cache is cold)", "cached, 1,000 hands (the floor)"):
-            c = child(base + ["--games", "1000"] + extra, env=env)
+            c = child(base + ["--hands", "1000"] + extra, env=env)
             print(f"  {label:<54}{c.wall:7.1f} s, peak RSS {c.rss / MIB:7.0f} MiB", flush=True)
         run.figure("floor peak RSS", c.rss / MIB, "MiB")
         for r in range(a.repeats):
-            c = child(base + ["--games", str(a.games)] + extra, env=env)
+            c = child(base + ["--hands", str(a.games)] + extra, env=env)
             size = du(out)
             peaks.append(c.rss)
             walls.append(c.wall)

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Benchmark: start-up time of `unosim run`, with a cold and with a warm numba cache.
 
-Issue target it checks: a cached start of `unosim run --games 1000` < 3 s (printed as
+Issue target it checks: a cached start of `unosim run --hands 1000` < 3 s (printed as
 met / NOT MET, never asserted).
 
 What it runs, each in a fresh subprocess, timed from outside (wall seconds):
-  cold     `unosim run CONFIG --games 1000 --quiet --force` with NUMBA_CACHE_DIR set to a
+  cold     `unosim run CONFIG --hands 1000 --quiet --force` with NUMBA_CACHE_DIR set to a
            new, empty temporary folder: every kernel is compiled (the JIT cold start)
   cached   the same command again with the same folder, R times (median): every kernel
            is loaded from that cache; this is the figure the target is about
@@ -112,7 +112,7 @@ def measure(run: Run) -> None:
     user = {k: v for k, v in this_tree().env.items() if k != "NUMBA_CACHE_DIR"}
     env = this_tree().env if a.no_cold else dict(user, NUMBA_CACHE_DIR=str(cache))
     out = cache.parent / (cache.name + "-run.parquet")
-    cmd = unosim_command() + ["run", str(a.config), "--games", str(GAMES), "--quiet", "--force", "--out", str(out)]
+    cmd = unosim_command() + ["run", str(a.config), "--hands", str(GAMES), "--quiet", "--force", "--out", str(out)]
     print(f"unosim start-up: {' '.join(cmd[1:])}")
     where = "unosim's own cache folder" if a.no_cold else f"NUMBA_CACHE_DIR={cache} (temporary)"
     print(f"{where}\n", flush=True)
@@ -154,7 +154,7 @@ def measure(run: Run) -> None:
     run.figure("cached s", cached, "s")
     run.figure("import unosim.cli s", median(imports), "s")
     print()
-    run.target(f"cached start of `unosim run --games {GAMES}`", median(cached), "<", TARGET_CACHED, unit="s",
+    run.target(f"cached start of `unosim run --hands {GAMES}`", median(cached), "<", TARGET_CACHED, unit="s",
                note="" if a.no_cold else f"cold: {cold:.1f} s")
 
 

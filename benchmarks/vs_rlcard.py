@@ -16,7 +16,7 @@ unosim side, on the same N hands with one worker:
              no JIT, no first-write setup (the like-for-like figure with RLCard's timed
              loop, which runs after its imports too; it gives the ratio)
   kernel     runner.play_chunk alone (no Parquet), same process, median of R
-  CLI        `unosim run CONFIG --games N --workers 1 --quiet` in a subprocess after a
+  CLI        `unosim run CONFIG --hands N --workers 1 --quiet` in a subprocess after a
              1,000-hand warm-up run (which compiles the numba cache if needed), wall
              clock: interpreter start, imports and the numba cache load included, which
              at 20,000 hands is most of the time (shown for honesty, not for the ratio)
@@ -90,7 +90,7 @@ def run_rlcard(python: str, hands: int, seed: int, players: int, policy: str) ->
 
 def run_cli(config: Path, games: int, seed: int, out: Path) -> tuple[float, float, float]:
     """(wall s, rate unosim printed, mean turns) of `unosim run --workers 1` in a subprocess."""
-    cmd = unosim_command() + ["run", str(config), "--games", str(games), "--seed", str(seed), "--workers", "1",
+    cmd = unosim_command() + ["run", str(config), "--hands", str(games), "--seed", str(seed), "--workers", "1",
                               "--out", str(out), "--quiet", "--force"]
     try:
         proc = child(cmd, env=this_tree().env)

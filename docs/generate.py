@@ -66,8 +66,10 @@ _MASKS = (
     (re.compile(r"\bin [\d.]+ s\b"), "in <time>"),
     (re.compile(r"\d+% in the kernel"), "<share> in the kernel"),
     (re.compile(r"\b\d[\d,]*(?:\.\d+)? (s|minutes) (a point|in all)\b"), r"<time> \2"),
-    (re.compile(r"on \d{4}-\d\d-\d\d: (.*?); [\d.]+ CPU minutes, [\d.]+ minutes of wall time on \d+ cores"),
-     r"on <day>: \1; <CPU time>"),
+    (re.compile(r"on \d{4}-\d\d-\d\d: (.*?); [\d.]+ minutes of wall time \([\d.]+ CPU minutes\) on \d+ cores"),
+     r"on <day>: \1; <time> on <cores>"),
+    (re.compile(r"compiles them before the tests: [\d.]+ minutes more \([\d.]+ CPU minutes\)"),
+     "compiles them before the tests: <time>"),
 )
 
 
@@ -203,7 +205,7 @@ def unosim(command: str, cwd: Path) -> list[str]:
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        res = CliRunner(env={"COLUMNS": None}).invoke(main, parts[0][1:])  # a pipe's width, not the shell's
+        res = CliRunner(env={"COLUMNS": None}).invoke(main, parts[0][1:], prog_name="unosim")  # a pipe's width, not the shell's
     finally:
         os.chdir(old)
     if res.exit_code != 0:

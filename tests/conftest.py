@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,8 @@ if _HERE not in sys.path:
 #   faults       damaged, mixed and killed results: the fault-injection suite
 KINDS: dict[str, tuple[str, ...]] = {
     "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
-             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit",
-             "data_doc"),
+             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit", "data_doc", "prose",
+             "commit_msg"),
     "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
                  "rlcard_preset", "chips", "pair_stacking"),
     "property": ("invariants", "house_invariants", "reproducibility", "search", "search_decisions"),
@@ -75,15 +76,51 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, kind))
 
 
+def _compile_saying_so(config: pytest.Config) -> None:
+    """Compile (or load) every kernel: the compile notice first, then a line on the terminal
+    for each cold kernel as it is ready (a first run compiles for minutes, never silently)."""
+    from unosim.run.warmup import cold_kernels, warmup
+
+    cold = cold_kernels()
+    _COMPILED.extend(cold)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+
+    done: list[str] = []
+
+    def ready(name: str, seconds: float) -> None:
+        if name in cold and reporter is not None:
+            done.append(name)
+            reporter.write_line(f"unosim: {name} compiled in {seconds:.0f} s ({len(done)}/{len(cold)})")
+            reporter.flush()
+
+    with capture.global_and_fixture_disabled() if capture is not None else _nothing():
+        warmup(quiet=True, progress=ready)
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def pytest_collection(session: pytest.Session) -> None:
+    """A run of the whole suite (``python -m pytest``, no paths, not ``-m unit``) compiles
+    the kernels before collecting the tests, so a cold first run talks at once."""
+    import numba
+
+    config = session.config
+    whole = config.args_source == pytest.Config.ArgsSource.TESTPATHS
+    if (whole and config.getoption("markexpr") != "unit" and not config.getoption("collectonly")
+            and not numba.config.DISABLE_JIT):
+        _compile_saying_so(config)
+
+
 @pytest.fixture(scope="session")
-def compiled_kernels() -> None:
+def compiled_kernels(request: pytest.FixtureRequest) -> None:
     """Compile (or load) every kernel once, before the first test that runs the engine: a
     command's output then never depends on which test happened to compile a kernel (a cold
     compile adds a notice on stderr)."""
-    from unosim.run.warmup import cold_kernels, warmup
-
-    _COMPILED.extend(cold_kernels())
-    warmup(quiet=True)
+    _compile_saying_so(request.config)
 
 
 @pytest.fixture(autouse=True)
@@ -119,9 +156,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_terminal_summary(terminalreporter: object) -> None:
     """Say how many faults the fault-injection suite injected, when it ran, and which tests
     took longer than ``SLOW_SECONDS`` without the ``slow`` mark."""
-    if _UNMARKED_SLOW and _COMPILED:
-        terminalreporter.write_line("this run compiled the engine: the times below include compiles")  # type: ignore[attr-defined]
-    for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
+    if _UNMARKED_SLOW and _COMPILED:  # a compile's load skews the times: judge them on a warm run only
+        terminalreporter.write_line("this run compiled the engine: run again to list the unmarked slow tests")  # type: ignore[attr-defined]
+    for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True) if not _COMPILED else ():
         terminalreporter.write_line(f"not marked slow, took {seconds:.1f} s: {nodeid}")  # type: ignore[attr-defined]
     faults = sys.modules.get("test_faults")
     counts = getattr(faults, "INJECTIONS", None)

@@ -72,8 +72,22 @@ def test_sweeps_resolve_bundled_names_like_the_command_line(tmp_path: Path) -> N
         load_sweep(tmp_path / "b.toml")
 
 
+def entries(listing: str) -> dict[str, str]:
+    """`unosim configs`' entries: a name and its description, wrapped onto indented lines."""
+    found: dict[str, str] = {}
+    name = None
+    for ln in listing.splitlines():
+        if ln.startswith("  ") and not ln.startswith("   "):
+            name, _, text = ln.strip().partition(" ")
+            found.setdefault(name, "")
+            found[name] += " " + text.strip()
+        elif ln.startswith("   ") and name is not None:
+            found[name] += " " + ln.strip()
+    return {k: v.strip() for k, v in found.items()}
+
+
 def test_unosim_configs_lists_every_bundled_file_with_its_description() -> None:
     r = CliRunner().invoke(main, ["configs"])
     assert r.exit_code == 0, r.output
     for name, path in {**bundled_configs(), **bundled_sweeps()}.items():
-        assert any(ln.split()[:1] == [name] and describe(path) in ln for ln in r.output.splitlines()), name
+        assert describe(path) in entries(r.output)[name], name

@@ -249,3 +249,52 @@ def test_games_is_a_hidden_alias_of_hands(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "20 hands of 4 players" in r.output
     assert "--games" not in invoke("run", "--help").output
     user_error(invoke("run", "standard", "--games", 20, "--hands", 20, "--quiet"), "--hands: given twice")
+
+
+# ------------------------------------------------------------- small things a user meets
+def test_matches_default_out_is_the_name_help_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`unosim run --help` names the folder a run without --out writes, for hands and matches."""
+    import re
+
+    monkeypatch.chdir(tmp_path)
+    help_text = " ".join(invoke("run", "--help").output.split())
+    stated = re.search(r"--out PATH Result directory \[default: (\S+); with --matches (\S+),", help_text)
+    assert stated, help_text
+    hands, matches = (s.replace("<name>", "small") for s in stated.groups())
+    write(tmp_path, SMALL, "small.toml")
+    assert invoke("run", "small.toml", "--hands", 50, "--quiet").exit_code == 0
+    assert invoke("run", "small.toml", "--matches", 3, "--quiet").exit_code == 0
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "runs").iterdir()) == sorted([hands, matches])
+
+
+def test_a_name_with_a_space_writes_a_folder_without_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, 'name = "my table"\n', "mine.toml")
+    r = invoke("run", "mine.toml", "--hands", 50, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["my_table.parquet"]
+    assert "my table" in invoke("report", "runs/my_table.parquet").output  # the label keeps its space
+
+
+def test_a_config_with_two_typos_names_both_at_once(tmp_path: Path) -> None:
+    bad = write(tmp_path, '[table]\nplayrs = 3\n[rules]\nstakcing = "draw2"\n')
+    err = user_error(invoke("run", bad, "--hands", 10, "--quiet"), "2 problems", "table.playrs", "rules.stakcing")
+    assert "did you mean 'players'" in err and "did you mean 'stacking'" in err
+
+
+def test_configs_lists_whole_sentences() -> None:
+    """`unosim configs` never cuts a description mid-sentence: each ends a sentence."""
+    from unosim.rules.bundled import bundled_configs, describe
+
+    out = invoke("configs").output
+    for name, path in bundled_configs().items():
+        text = describe(path)
+        assert text.endswith((".", "!", "?", ")")), (name, text)
+        assert " ".join(text.split()) in " ".join(out.split()), name
+    assert describe(bundled_configs()["amounts"]).endswith("costs the challenger 5 + 3.")
+
+
+def test_ci_and_docs_use_hands_not_the_hidden_games() -> None:
+    root = Path(__file__).resolve().parent.parent
+    for path in [root / ".ci" / "run", root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        assert "--games" not in path.read_text(), path

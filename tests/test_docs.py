@@ -10,23 +10,23 @@ from docs_scripts import generate
 from unosim.rules.config import rules_markdown
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 
 
-def test_c1_readme_rules_table_matches_the_registry():
-    text = README.read_text()
+def test_c1_config_reference_table_matches_the_registry():
+    text = (DOCS / "config.md").read_text()
     table = text.split("<!-- rules-table:start -->\n")[1].split("<!-- rules-table:end -->")[0]
     assert table.strip() == rules_markdown().strip(), "regenerate with: unosim rules --format markdown"
 
 
-def test_o1_every_counter_column_is_in_the_readme_output_section():
-    """A new counter (unosim.kernel.layout.COUNTERS) is a new output column: the README says
-    what it counts."""
+def test_o1_every_counter_column_is_in_the_output_reference():
+    """A new counter (unosim.kernel.layout.COUNTERS) is a new output column: docs/output.md
+    says what it counts."""
     from unosim.kernel.layout import COUNTERS
 
-    text = README.read_text()
-    output = text.split("## Output")[1].split("\n## ")[0]
+    output = (DOCS / "output.md").read_text()
     missing = [c.column for c in COUNTERS if f"`{c.column}`" not in output]
-    assert not missing, f"README's Output section does not name {missing}"
+    assert not missing, f"docs/output.md does not name {missing}"
 
 
 def test_readme_gives_the_two_commands():
@@ -45,21 +45,24 @@ def test_readme_gives_the_two_commands():
 # with its reason.  A run's figure never belongs here: it goes in a generated block.
 NOT_RUN_FIGURES: dict[str, tuple[str, ...]] = {
     "README.md": ("3.10",        # Python 3.10+
-                  "95%",         # the confidence level
-                  "0.05"),       # a sweep file's noise_chance, an input
-    "docs/cluster.md": ("0.05",      # the same sweep input
-                        "10,000 points"),  # the limit of a sweep
+                  "95%"),        # the confidence level
+    "docs/config.md": ("0.05",),  # a house-rule config's chance, an input
+    "docs/getting_started.md": ("3.10",),  # Python 3.10+
+    "docs/sweeps.md": ("0.05",   # a sweep file's noise_chance, an input
+                       "10,000 points"),  # the limit of a sweep
+    "docs/commands.md": ("95%",),  # the confidence level
     "docs/reports.md": ("95%",),
     "docs/skill.md": ("100%",      # the index's definition: a bot that always wins
                       "95%"),      # the confidence level
+    "docs/which_bot.md": ("50%",  # the even share heads-up
+                          "1.96",  # the normal quantile of a 95% interval
+                          "0.01"),  # the goodness-of-fit test's threshold
     "docs/rules.md": ("-1.0",      # a score table's value (H17), an input
                       "100 points"),  # a rule's constant
     "docs/bots.md": ("5s",         # "two red 5s": cards, not seconds
-                     "-2.0", "0.02", "-1000.0", "-60.0",  # parameter defaults and bot-file inputs
+                     "-2.0", "0.02", "-1000.0", "-60.0", "-6.0",  # parameter defaults and bot-file inputs
                      "[-0.5, 0.5]", "0.05",  # the tuner's search box and step for w_points
-                     "95%", "50%", "25%",  # the confidence level; the even shares heads-up and at 4
-                     "1.96",       # the normal quantile of a 95% interval
-                     "0.01"),      # the goodness-of-fit test's threshold
+                     "95%"),       # the confidence level
 }
 
 
@@ -153,8 +156,20 @@ def test_readme_command_table_lists_every_cli_command_and_no_other():
             assert f"`unosim {g} {sub}" in table, f"the README's command table lacks `unosim {g} {sub}`"
 
 
+def test_command_reference_shows_every_command_help():
+    """docs/commands.md holds a generated `--help` block for every command, and the README's
+    table links to it."""
+    from unosim.cli import main
+
+    gen = generate()
+    shown = {c for b in gen.blocks(DOCS / "commands.md") for c in b.commands()}
+    wanted = {f"unosim {n} --help" for n, c in main.commands.items() if not c.hidden}
+    assert shown == wanted, f"missing: {wanted - shown}; extra: {shown - wanted}"
+    assert "(docs/commands.md)" in README.read_text()
+
+
 def test_cache_paragraph_matches_where_numba_keys_the_cache():
-    """The README says the same sources in a new install location compile once more there:
+    """docs/design.md says the same sources in a new install location compile once more there:
     numba's cache subfolder is named after the source folder's absolute path, below the
     folder named after the sources' digest (unosim/kernel/cache.py)."""
     from unosim.kernel.cache import _SourcesLocator
@@ -162,7 +177,7 @@ def test_cache_paragraph_matches_where_numba_keys_the_cache():
     a = _SourcesLocator.get_suitable_cache_subpath("/venv-a/site-packages/unosim/engine/hand.py")
     b = _SourcesLocator.get_suitable_cache_subpath("/venv-b/site-packages/unosim/engine/hand.py")
     assert a != b and a.startswith("engine_") and b.startswith("engine_")
-    text = " ".join(README.read_text().split())
+    text = " ".join((DOCS / "design.md").read_text().split())
     assert "compiles once more there" in text and "numba-<digest>" in text
 
 
@@ -174,6 +189,11 @@ def test_masking_hides_speeds_and_timings_only() -> None:
     assert gen.masked(tune) == "= 600 evaluations, 1,200,000 hands in <time> (<rate> hands/s, <share> in the kernel)"
     skill = "took 57 minutes in all (12 s a point at 2 players, 1,031 s a point at 7 players); 12 s"
     assert gen.masked(skill) == "took <time> in all (<time> a point at 2 players, <time> a point at 7 players); 12 s"
+    suite = ("`python -m pytest` on 2026-12-04: 2160 passed; 3.0 minutes of wall time (3.4 CPU minutes) on 2 cores, "
+             "the kernels already compiled. A cold first run compiles them before the tests: 11.2 minutes more "
+             "(9.1 CPU minutes).")
+    assert gen.masked(suite) == ("`python -m pytest` on <day>: 2160 passed; <time> on <cores>, the kernels already "
+                                 "compiled. A cold first run compiles them before the tests: <time>.")
 
 
 def test_work_folder_is_created_or_refused_in_one_line(tmp_path, capsys) -> None:
@@ -200,3 +220,17 @@ def test_a_console_line_pipes_as_the_shell_does() -> None:
     assert gen._filter(lines, ["tail", "-n", "1"]) == ["4"]
     with pytest.raises(ValueError):
         gen._filter(lines, ["sort"])
+
+
+def test_the_sweep_page_explains_the_base_the_balance_report_names() -> None:
+    """The bundled house_rules sweep's report is titled "official rules but
+    noise_chance=0.05": docs/sweeps.md says why, with the value the sweep file sets."""
+    import tomllib
+
+    from unosim.rules.bundled import bundled_sweeps
+
+    sweep = tomllib.loads(bundled_sweeps()["house_rules"].read_text())
+    chance = sweep["set"]["rules.noise_chance"]
+    page = " ".join((DOCS / "sweeps.md").read_text().split())
+    assert f'"official rules but noise_chance={chance}"' in page
+    assert "only a card of `silent_rank` starts one" in page and "still plays the official rules" in page

@@ -313,7 +313,7 @@ def test_a_config_name_never_escapes_runs(tmp_path: Path, monkeypatch: pytest.Mo
     refused(invoke("run", tmp_path / "evil.toml", "--hands", 10, "--quiet"), "name: expected 1-64 letters")
     (tmp_path / "odd (v2).toml").write_text("[table]\nplayers = 3\n")  # unnamed: the stem, made safe
     assert invoke("run", tmp_path / "odd (v2).toml", "--hands", 10, "--quiet").exit_code == 0
-    assert (tmp_path / "runs" / "odd (v2).parquet" / MANIFEST).exists()
+    assert (tmp_path / "runs" / "odd_(v2).parquet" / MANIFEST).exists()  # a space becomes _
 
 
 def test_a_full_disk_is_one_line_and_resume_is_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -214,3 +214,24 @@ def test_a_local_dask_cluster_plays_the_very_rows_of_a_local_run(tmp_path: Path)
     assert s.backend == "dask" and s.units == 5 and s.rows == 5 * 14
     run_job(make_job(cfg, "tournaments", 5, 2, chunk_size=5, out=tmp_path / "local"), workers=1)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "dask"), pd.read_parquet(tmp_path / "local"))
+
+
+def test_equal_champion_shares_at_4_players_are_explained_where_shown(tmp_path: Path) -> None:
+    """At 4 players S1 and S2 crown the same players (T1): the run's output and the report
+    say why the two tables agree; at 8 players, where they can differ, neither does."""
+    four = tmp_path / "t4.parquet"
+    r = CliRunner().invoke(main, ["run", str(_config(tmp_path, 4, "[tournament]\nhands_per_round = 1\n")),
+                                  "--tournaments", "20", "--out", str(four), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "S1 and S2 agree: at 4 players everyone plays every hand" in r.output
+    rep = rp.summarize(four)
+    pos, neg = (rep.figure(f"tournament_{p}_player", "win_share")["value"].to_numpy() for p in ("pos", "neg"))
+    assert pos == pytest.approx(neg)
+    assert any("S1 and S2 crown the same players" in n for n in rep.notes)
+    assert "S1 and S2 crown the same players" in CliRunner().invoke(main, ["report", str(four)]).output
+    eight = tmp_path / "t8.parquet"
+    r = CliRunner().invoke(main, ["run", str(_config(tmp_path, 8, "[tournament]\nhands_per_round = 1\n")),
+                                  "--tournaments", "5", "--out", str(eight), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "S1 and S2 agree" not in r.output
+    assert not any("crown the same players" in n for n in rp.summarize(eight).notes)

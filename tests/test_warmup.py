@@ -288,3 +288,72 @@ def test_an_unwritable_cache_folder_compiles_unlocked(tmp_path: Path, monkeypatc
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))
     with W._compile_lock("hands", wait=False) as mine:
         assert mine
+
+
+def test_a_compile_reports_each_kernel_as_it_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``progress`` hears of every kernel the moment it is ready, in the order they finish."""
+    heard: list[tuple[str, float]] = []
+    monkeypatch.setattr(W, "warm", lambda name: {"hands": 2.0, "matches": 1.0}[name])
+    monkeypatch.setattr(W, "_start_helper", lambda cold: None)
+    seconds = W.compile_now(["hands", "matches"], quiet=True, stream=io.StringIO(),
+                            progress=lambda name, s: heard.append((name, s)))
+    assert heard == [("hands", 2.0), ("matches", 1.0)] and seconds == dict(heard)
+
+
+def test_unosim_warmup_prints_a_line_per_kernel_with_its_count() -> None:
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    r = CliRunner().invoke(main, ["warmup"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stdout.splitlines() if ": ready in " in ln]
+    assert [ln.rsplit(" ", 1)[1] for ln in lines] == [f"({i}/{len(W.KERNELS)})" for i in range(1, len(W.KERNELS) + 1)]
+
+
+@pytest.mark.slow
+def test_a_cold_test_run_talks_within_ten_seconds(tmp_path: Path) -> None:
+    """``python -m pytest`` on an empty compile cache: its first line (the compile notice,
+    before collecting the tests) comes within 10 s; the run is stopped there."""
+    import os
+    import select
+    import signal
+    import subprocess
+    import time
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    t = time.monotonic()
+    run = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], cwd=root, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        talked, _, _ = select.select([run.stdout], [], [], 60)  # never hang on a silent run
+        first = run.stdout.readline() if talked else ""
+        took = time.monotonic() - t
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)  # the run and its compile helper
+        run.wait()
+    assert first.startswith("unosim: compiling the engine ("), first
+    assert took < 10, f"the first line came after {took:.1f} s"
+
+
+def test_slow_test_lines_only_after_a_warm_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite names unmarked slow tests only when it compiled nothing: a compile's load
+    makes every time of a cold run say little."""
+    import conftest
+
+    class Reporter:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def write_line(self, line: str) -> None:
+            self.lines.append(line)
+
+    monkeypatch.setattr(conftest, "_UNMARKED_SLOW", [(4.2, "tests/test_x.py::test_y")])
+    monkeypatch.delitem(sys.modules, "test_faults", raising=False)  # its fault counts are other lines
+    for compiled, expected in (([], ["not marked slow, took 4.2 s: tests/test_x.py::test_y"]),
+                               (["hands"], ["this run compiled the engine: run again to list the unmarked slow tests"])):
+        monkeypatch.setattr(conftest, "_COMPILED", compiled)
+        reporter = Reporter()
+        conftest.pytest_terminal_summary(reporter)
+        assert reporter.lines == expected

@@ -44,6 +44,13 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, confi
     return compile_notice(tuple(sorted({kernel_for(kind, c) for c in tables})) or (kind,), quiet=quiet)
 
 
+def default_out(*parts: str) -> Path:
+    """``runs/<parts joined>``: a command's output folder when ``--out`` is not given, named
+    after a config or sweep; a name's spaces become ``_`` (``name = "my table"`` writes
+    ``runs/my_table.parquet``), so the folder is easy to type in a shell."""
+    return Path("runs") / "".join(parts).replace(" ", "_")
+
+
 def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse ``--out ''`` and ``--scheduler ''`` rather than silently taking a default
     (an empty --out was the working directory)."""

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, load_config_arg,
-                     main, not_empty, one_line, plural, refuse_nested)
+from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out,
+                     load_config_arg, main, not_empty, one_line, plural, refuse_nested)
 
 
 @main.command()
@@ -19,7 +21,8 @@ from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, com
 @click.option("--games", type=int, default=None, hidden=True)  # the old name of --hands, kept for scripts
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same hands, on any core count.")
 @click.option("--out", type=click.Path(), default=None, callback=not_empty,
-              help="Result directory [default: runs/<name>.parquet].")
+              help="Result directory [default: runs/<name>.parquet; with --matches runs/<name>.matches.parquet, "
+                   "with --tournaments runs/<name>.tournaments.parquet; spaces in <name> become _].")
 @click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
 @click.option("--chunk-size", type=int, default=200_000, show_default=True, help="Hands per Parquet part file.")
 @click.option("--force", is_flag=True, help="Replace an existing unosim result at --out (its files only; anything else is refused).")
@@ -77,7 +80,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     if rotate_seats:
         mode = mode.with_rotation()
     cfg = load_config_arg(config)
-    out_path = Path(out) if out else Path("runs") / f"{cfg.name}{mode.out_suffix}.parquet"
+    out_path = Path(out) if out else default_out(cfg.name, mode.out_suffix, ".parquet")
     refuse_nested(out_path)
     try:
         job = make_job(cfg, mode, count, seed, out=out_path,
@@ -173,7 +176,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         raise UserError(str(e)) from None
     for note in sw.warnings:
         click.echo(f"Warning: {note}", err=True)
-    out_path = Path(out) if out else Path("runs") / sw.name
+    out_path = Path(out) if out else default_out(sw.name)
     refuse_nested(out_path)
     total = sw.count * len(sw.points)
     check_workers(workers, scheduler)
@@ -226,20 +229,28 @@ def configs() -> None:
     for title, found in (("configs", bundled_configs()), ("sweeps (unosim sweep NAME)", bundled_sweeps())):
         click.echo(f"{title}:")
         width = max(len(n) for n in found)
-        for name, path in found.items():
-            click.echo(f"  {name:<{width}}  {describe(path)}")
+        columns = max(60, shutil.get_terminal_size().columns - 1)
+        for name, path in found.items():  # whole sentences, wrapped under their column
+            click.echo(textwrap.fill(describe(path), columns, initial_indent=f"  {name:<{width}}  ",
+                                     subsequent_indent=" " * (width + 4)))
 
 
 @main.command()
 @click.option("--quiet", is_flag=True, help="Print nothing but the compile notice.")
 def warmup(quiet: bool) -> None:
     """Compile every kernel now (first run only, a few minutes; two cores share it) so later commands start at once."""
+    from unosim.run.warmup import KERNELS
     from unosim.run.warmup import warmup as compile_all
 
-    seconds = compile_all()
+    done: list[str] = []
+
+    def ready(name: str, t: float) -> None:  # a line per kernel as it is ready: a long compile shows progress
+        done.append(name)
+        if not quiet:
+            click.echo(f"  {name}: ready in {t:.1f} s ({len(done)}/{len(KERNELS)})")
+
+    seconds = compile_all(progress=ready)
     if not quiet:
-        for name, t in seconds.items():
-            click.echo(f"  {name}: ready in {t:.1f} s")
         click.echo(f"unosim: every kernel is compiled and cached ({sum(seconds.values()):.1f} s)")
 
 

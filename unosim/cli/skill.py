@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .common import (UserError, dask_client, load_config_arg, not_empty, one_line, plural,
+from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, one_line, plural,
                      refuse_nested, warnings_as_lines)
 
 __all__ = ["register"]
@@ -111,7 +111,7 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
             raise RunError("--objective: matches:s2 is not kept under rules.finish = \"last_standing\" (H13)")
     except RunError as e:
         raise _user_error(str(e)) from None
-    dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
     refuse_nested(dest)
     identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
                 "check_deals": check_deals, "seed": seed, "objective": obj.name, "check_matches": check_matches}
@@ -223,7 +223,7 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     if not 0 <= seed or seed + replicates > 2**63:
         raise _user_error(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
     cfg = _players(load_config_arg(config), players)
-    dest = Path(out) if out else Path("runs") / f"tune-{cfg.name}-{cfg.players}p"
+    dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
     refuse_nested(dest)
     ctx = click.get_current_context()
     checks = []
@@ -319,7 +319,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
         lg = make_league(cfg, found, players=players, deals=deals, seed=seed)
     except RunError as e:
         raise _user_error(str(e)) from None
-    dest = Path(out) if out else Path("runs") / f"league-{cfg.name}-{lg.players}p"
+    dest = Path(out) if out else default_out(f"league-{cfg.name}-{lg.players}p")
     refuse_nested(dest)
     bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
                disable=True if quiet else None, delay=0.5, leave=False)
@@ -443,7 +443,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     except ConfigError as e:
         raise _user_error(str(e)) from None
     roof = _ceiling(ceiling, ceiling_bot, ceiling_deals)
-    dest = Path(out) if out else Path("runs") / f"{sw.name}.skill"
+    dest = Path(out) if out else default_out(sw.name, ".skill")
     refuse_nested(dest)
 
     def step(label: str, i: int, total: int) -> None:

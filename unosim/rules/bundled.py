@@ -9,6 +9,7 @@ through a path relative to the source tree.
 from __future__ import annotations
 
 import difflib
+import re
 from importlib.resources import files
 from pathlib import Path
 
@@ -36,12 +37,21 @@ def bundled_sweeps() -> dict[str, Path]:
 
 
 def describe(path: Path) -> str:
-    """A bundled file's one-line description: its first comment line."""
+    """A bundled file's one-line description: the first sentence of its leading comment
+    (which may run over several comment lines; never cut mid-sentence)."""
+    words: list[str] = []
     for line in path.read_text().splitlines():
-        if line.startswith("#"):
-            return line.lstrip("# ").strip()
-        if line.strip():
-            break
+        if not line.startswith("#"):
+            if line.strip() or words:
+                break
+            continue
+        words += line.lstrip("#").split()
+        text = " ".join(words)
+        end = re.search(r"[.!?](?=\s|$)", text)
+        if end:
+            return text[:end.end()]
+    if words:
+        return " ".join(words)
     try:
         return str(tomllib.loads(path.read_text()).get("name", path.stem))
     except tomllib.TOMLDecodeError:

@@ -225,22 +225,32 @@ def parse_config(data: Mapping[str, Any], source_text: str | None = None) -> Rul
         raise ConfigError(f"a config is a table of sections, got {type_name(data)}")
     values: dict[str, Any] = {k.name: k.default for k in REGISTRY}
     given: set[str] = set()
+    problems: list[ConfigError] = []  # every key's problem at once: two typos need not two runs
     for top, body in data.items():
-        if top in SECTIONS:
-            if not isinstance(body, Mapping):
-                raise ConfigError(f"[{top}] must be a table of keys, got {type_name(body)}", top)
-            for name, raw in body.items():
-                k = key_in(top, name)
-                values[name] = check_value(k, raw)
-                given.add(name)
-        elif top == "name":
-            values["name"] = check_value(KEYS["name"], body)
-        elif isinstance(body, Mapping):
-            hint = did_you_mean(top, SECTIONS)
-            raise ConfigError(f"unknown section [{top}]{hint}; sections are: {', '.join(SECTIONS)} "
-                              f"(and the top-level key name)", top)
-        else:
-            key_in("", top)  # raises: misplaced or unknown top-level key
+        try:
+            if top in SECTIONS:
+                if not isinstance(body, Mapping):
+                    raise ConfigError(f"[{top}] must be a table of keys, got {type_name(body)}", top)
+                for name, raw in body.items():
+                    try:
+                        values[name] = check_value(key_in(top, name), raw)
+                        given.add(name)
+                    except ConfigError as e:
+                        problems.append(e)
+            elif top == "name":
+                values["name"] = check_value(KEYS["name"], body)
+            elif isinstance(body, Mapping):
+                hint = did_you_mean(top, SECTIONS)
+                raise ConfigError(f"unknown section [{top}]{hint}; sections are: {', '.join(SECTIONS)} "
+                                  f"(and the top-level key name)", top)
+            else:
+                key_in("", top)  # raises: misplaced or unknown top-level key
+        except ConfigError as e:
+            problems.append(e)
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise ConfigError(f"{len(problems)} problems: " + " | ".join(str(e) for e in problems), problems[0].key)
 
     check_cross(values)
     values["seats"] = check_seats(values["seats"], values["players"], strategies())

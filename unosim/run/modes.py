@@ -305,6 +305,9 @@ class TournamentsMode(Mode):
             lines.append("    " + "  ".join(f"{p} {v:6.2%}" for p, v in enumerate(s.champion_shares(key))))
             if self.rotated:
                 lines.append("    by bot (the config's player number):  " + by_bot(job, s.bot_shares(key)))
+        if job.cfg.players == 4:
+            lines.append("  S1 and S2 agree: at 4 players everyone plays every hand, and each player's "
+                         "S1 plus S2 total is the same sum")
         return lines
 
 

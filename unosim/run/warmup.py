@@ -183,11 +183,13 @@ def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
     return [n for n in names if not _cached(KERNELS[n]()[0])]
 
 
-def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = None) -> dict[str, float]:
+def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = None,
+                progress: Callable[[str, float], None] | None = None) -> dict[str, float]:
     """Compile the ``cold`` kernels now, saying so: one line as the compile starts (even
     ``quiet``: silence for minutes reads as a hang) and one when it ends, with its time;
     between them an elapsed clock only on a terminal unless ``quiet`` (a file or a pipe
-    gets the two lines and nothing else).  Seconds per kernel."""
+    gets the two lines and nothing else).  ``progress(name, seconds)`` is called as each
+    kernel is ready.  Seconds per kernel."""
     stream = stream or sys.stderr
     print(f"unosim: compiling the engine ({', '.join(cold)}; first run only, {EXPECTED}); "
           f"cached in {cache_folder()}", file=stream, flush=True)
@@ -207,7 +209,7 @@ def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = N
     seconds: dict[str, float] = {}
     helper = _start_helper(cold)
     try:
-        _compile_in_turn(cold, seconds)
+        _compile_in_turn(cold, seconds, progress)
     finally:
         if helper is not None:  # its kernels are all done by now (their locks were waited for)
             helper.terminate()
@@ -262,7 +264,8 @@ def _compile_lock(name: str, wait: bool) -> Iterator[bool]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _compile_in_turn(names: list[str], seconds: dict[str, float]) -> None:
+def _compile_in_turn(names: list[str], seconds: dict[str, float],
+                     progress: Callable[[str, float], None] | None = None) -> None:
     """Compile (or load) every kernel of ``names`` in this process; one that another
     process is compiling is left for last and then loaded from the cache."""
     deferred = []
@@ -270,11 +273,15 @@ def _compile_in_turn(names: list[str], seconds: dict[str, float]) -> None:
         with _compile_lock(name, wait=False) as mine:
             if mine:
                 seconds[name] = warm(name)
+                if progress is not None:
+                    progress(name, seconds[name])
             else:
                 deferred.append(name)
     for name in deferred:
         with _compile_lock(name, wait=True):
             seconds[name] = warm(name)
+            if progress is not None:
+                progress(name, seconds[name])
 
 
 def _helper_order(names: list[str]) -> list[str]:
@@ -317,12 +324,18 @@ def warm(name: str) -> float:
     return time.perf_counter() - t
 
 
-def warmup(names: tuple[str, ...] = tuple(KERNELS), quiet: bool = False) -> dict[str, float]:
+def warmup(names: tuple[str, ...] = tuple(KERNELS), quiet: bool = False,
+           progress: Callable[[str, float], None] | None = None) -> dict[str, float]:
     """``unosim warmup``: every kernel compiled and cached; seconds per kernel (to compile,
-    or to load from the cache)."""
+    or to load from the cache), each also given to ``progress`` as it is ready."""
     cold = cold_kernels(names)
-    seconds = compile_now(cold, quiet) if cold else {}
-    return {n: seconds[n] if n in seconds else warm(n) for n in names}
+    seconds = compile_now(cold, quiet, progress=progress) if cold else {}
+    for n in names:
+        if n not in seconds:
+            seconds[n] = warm(n)
+            if progress is not None:
+                progress(n, seconds[n])
+    return {n: seconds[n] for n in names}
 
 
 if __name__ == "__main__":

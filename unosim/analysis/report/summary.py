@@ -26,6 +26,7 @@ def _build(
     aggs = aggregate(sources, hands, matches)
     rows: list[dict[str, Any]] = []
     dists: dict[str, dict[str, np.ndarray]] = {}
+    same_champions: list[str] = []
     for agg in aggs:
         label = agg.src.label
         r = Rows(label, confidence)
@@ -37,12 +38,19 @@ def _build(
             match_rows(agg, r, d)
         if agg.champ_cols:
             tournament_rows(agg, r)
+            if agg.t_players == 4:
+                same_champions.append(label)
         rows += r.rows
         dists[label] = d
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
     srcs = source_meta(sources)
-    notes = [n for s in sources for n in s.notes]
+    notes = [n for s in sources for n in s.notes] + [f"{SAME_CHAMPIONS} ({label})" for label in same_champions]
     return Report("summary", table, srcs, title, dists, notes=notes)
+
+
+SAME_CHAMPIONS = ("at 4 players everyone plays every hand, so each player's S1 total plus S2 total is the same sum "
+                  "for all: S1 and S2 crown the same players and their champion shares are equal (T1)")
+"""Why a 4-player tournament's two champion tables agree (docs/rules.md, T1)."""
 
 
 def hand_report(
