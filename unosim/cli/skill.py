@@ -488,9 +488,10 @@ def _rename_old_files(g: Any) -> None:
         if head in new_of:
             g.rename(name, "/".join([new_of[head], *rest[:-1], *(new_of.get(f, f) for f in rest[-1:])]))
     old = g.root / OLD_NAMES[POINTS_DIR]
-    for d in sorted((p for p in old.rglob("*") if p.is_dir()), reverse=True) + [old] if old.is_dir() else []:
-        if not any(d.iterdir()):
-            d.rmdir()
+    if old.is_dir():  # the folders the moves emptied (a user's file keeps its own)
+        for d in sorted((p for p in old.rglob("*") if p.is_dir()), reverse=True) + [old]:
+            if not any(d.iterdir()):
+                d.rmdir()
 
 
 def _ceiling(given: bool, spec: str | None, deals: int | None) -> Any:
