@@ -326,8 +326,16 @@ def data_columns(work: Path) -> str:
     return markdown()
 
 
+def skill_columns(work: Path) -> str:
+    """docs/data.md: the columns of a skill folder's table, from its writer (unosim.run.columns)."""
+    from unosim.run.columns import skill_markdown
+
+    return skill_markdown()
+
+
 FIGURES: dict[str, Callable[[Path], str]] = {
     "data_columns": data_columns,
+    "skill_columns": skill_columns,
     "strategies_vs_random": strategies_vs_random,
     "counter_suspicion": counter_suspicion,
     "suite_time": suite_time,

@@ -5,7 +5,7 @@ scratch folder (``runs/house_rules.skill``): a long tuning, so a finished or int
 run there is resumed, not redone (``python docs/generate.py --work DIR``
 keeps the folder between regenerations; a finished run resumes without tuning anything
 and prints the same results).  Each block then reads that run's files (skill.parquet per
-point, skill_replicates.parquet per replicate) and writes its Markdown; the sentences
+point, _skill_replicates.pq per replicate) and writes its Markdown; the sentences
 that state a figure or a verdict are computed here, so they say what the run shows.
 
 The renderers take a :class:`SkillRun`, so tests/test_docs_skill.py checks them on a small
@@ -38,7 +38,7 @@ class SkillRun:
 
     root: Path
     points: pd.DataFrame   # skill.parquet: one row per point
-    raw: pd.DataFrame      # skill_replicates.parquet: one row per point and replicate
+    raw: pd.DataFrame      # _skill_replicates.pq: one row per point and replicate
     diffs: pd.DataFrame    # each point minus its table size's base (base_differences)
     settings: dict
     printed: str
@@ -72,9 +72,10 @@ def execute(work: Path, command: tuple[str, ...] = COMMAND) -> str:
 def load(root: Path, printed: str = "") -> SkillRun:
     """The run in ``root`` (a `unosim skill` --out folder), read from its files."""
     from unosim.studies.skill_index import REPLICATES_FILE, SKILL_FILE, base_differences
+    from unosim.studies.skill_rows import table_path
 
     points = pd.read_parquet(root / SKILL_FILE)
-    raw = pd.read_parquet(root / REPLICATES_FILE)
+    raw = pd.read_parquet(table_path(root, REPLICATES_FILE))
     return SkillRun(root, points, raw, base_differences(points), json.loads(points["settings"].iloc[0]), printed)
 
 
@@ -508,8 +509,10 @@ def _what_not_confirmed_means(run: SkillRun) -> str:
 
 
 def chart(run: SkillRun, dest: Path) -> None:
-    """The run's own chart (skill.png) as the page's figure."""
-    shutil.copyfile(run.root / "skill.png", dest)
+    """The run's own chart (_skill.png) as the page's figure."""
+    from unosim.studies.skill_rows import FIGURE_FILE, table_path
+
+    shutil.copyfile(table_path(run.root, FIGURE_FILE), dest)
 
 
 # -- docs/figures.py's entries -----------------------------------------------------------

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from unosim.run.columns import ABOUT, KINDS, describe, kind_schema, markdown
+from unosim.run.columns import (ABOUT, KINDS, SKILL_ABOUT, describe, describe_skill, kind_schema, markdown,
+                                skill_markdown, skill_schema)
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "data.md"
 
@@ -16,6 +17,20 @@ def test_the_page_shows_the_generated_table() -> None:
     block = re.search(r"<!-- generated: data_columns -->\n(.*?)<!-- /generated -->", DOC.read_text(), re.S)
     assert block is not None, "docs/data.md has no data_columns block"
     assert block.group(1).strip() == markdown(), "docs/data.md is stale: python docs/generate.py data_columns"
+
+
+def test_the_page_shows_the_skill_table() -> None:
+    block = re.search(r"<!-- generated: skill_columns -->\n(.*?)<!-- /generated -->", DOC.read_text(), re.S)
+    assert block is not None, "docs/data.md has no skill_columns block"
+    assert block.group(1).strip() == skill_markdown(), "docs/data.md is stale: python docs/generate.py skill_columns"
+
+
+def test_every_skill_column_is_described_and_every_entry_written() -> None:
+    plain, full = skill_schema(ceiling=False).names, skill_schema().names
+    assert set(plain) < set(full) and full[:len(plain)] == plain  # --ceiling adds columns after the others
+    assert {describe_skill(c)[0] for c in full} == set(SKILL_ABOUT)
+    with pytest.raises(KeyError, match="not described"):
+        describe_skill("ceiling_mystery")
 
 
 @pytest.mark.parametrize("kind", KINDS)

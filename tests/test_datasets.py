@@ -16,7 +16,7 @@ import pytest
 
 import unosim
 from cli_checks import invoke
-from unosim.run.columns import kind_schema
+from unosim.run.columns import kind_schema, skill_schema
 
 SWEEP = """
 name = "mixed"
@@ -153,6 +153,96 @@ def test_a_league_of_the_old_layout_still_reads_and_draws(results: dict[str, Pat
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in old.iterdir() if p.is_file()) == ["_leaderboard.csv", "_leaderboard.png",
                                                                    "_unosim_league.json"]
+
+
+SKILL_SWEEP = ('name = "sk"\nbase = "standard"\nmode = "one_at_a_time"\nhands = 100\nseed = 0\n'
+               '[axes]\n"rules.stacking" = ["draw2"]\n[strata]\n"table.players" = [2]\n')
+SKILL_ARGS = ("--budget", 12, "--deals", 30, "--check-deals", 200, "--replicates", 2, "--quiet")
+
+
+@pytest.fixture(scope="module")
+def skill_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small `unosim skill` folder: two points, two tuned replicates each."""
+    root = tmp_path_factory.mktemp("skill")
+    (root / "sk.toml").write_text(SKILL_SWEEP)
+    r = invoke("skill", root / "sk.toml", "--out", root / "sk.skill", *SKILL_ARGS)
+    assert r.exit_code == 0, r.output
+    return root / "sk.skill"
+
+
+def test_a_skill_folder_reads_as_its_skill_table_in_the_four_readers(skill_run: Path) -> None:
+    """skill.parquet is the folder's one table; the replicates, the figure and each point's
+    bot and search history sit beside it under ``_`` names that no reader takes for rows."""
+    path = skill_run
+    table = pd.read_parquet(path / "skill.parquet")
+    assert len(table) == 2 and pq.read_schema(path / "skill.parquet").remove_metadata() == skill_schema(ceiling=False)
+    mine = unosim.load(path)
+    pd.testing.assert_frame_equal(mine, table)
+    want = _frame(pa.Table.from_pandas(mine, preserve_index=False))
+    for name, df in _readers(path).items():
+        pd.testing.assert_frame_equal(df, want, check_dtype=False, obj=name)
+    assert sorted(p.name for p in path.iterdir()) == ["_points", "_skill.png", "_skill_replicates.pq",
+                                                      "_unosim_output.json", "skill.parquet"]
+    assert sorted(p.relative_to(path / "_points").as_posix() for p in (path / "_points").rglob("*.*")) == [
+        f"point-{i:04d}/replicate={r}/{f}" for i in range(2) for r in range(2) for f in ("bot.toml", "history.pq")]
+    raw = unosim.load(path, table="replicates")
+    assert len(raw) == 4 and sorted(set(raw["replicate"])) == [0, 1]
+    pd.testing.assert_frame_equal(raw, pd.read_parquet(path / "_skill_replicates.pq"))
+    pd.testing.assert_frame_equal(unosim.load(path, table="skill", columns=["label"]), table[["label"]])
+    history = pd.read_parquet(path / "_points" / "point-0001" / "replicate=1" / "history.pq")
+    assert len(history) > 0
+    with pytest.raises(FileNotFoundError, match="no ceiling table.*--ceiling"):
+        unosim.load(path, table="ceiling")
+    with pytest.raises(ValueError, match="^table: 'nope' is not a table of .*skill, replicates, ceiling"):
+        unosim.load(path, table="nope")
+
+
+def test_only_a_skill_folder_has_other_tables(results: dict[str, Path]) -> None:
+    with pytest.raises(ValueError, match="^table: 'replicates' is not a table of .*only a skill folder"):
+        unosim.load(results["hands"], table="replicates")
+
+
+OLD_SKILL = {"_skill_replicates.pq": "skill_replicates.parquet", "_skill.png": "skill.png", "_points": "points",
+             "history.pq": "history.parquet"}
+
+
+def _as_old_skill_folder(new: Path, old: Path) -> None:
+    """A copy of skill folder ``new`` as unosim wrote one before: its tables and bots under
+    plain names beside skill.parquet, the manifest listing those."""
+    import shutil
+
+    shutil.copytree(new, old)
+    for f in sorted(old.rglob("*"), key=lambda f: -len(f.parts)):
+        if f.name in OLD_SKILL:
+            f.rename(f.with_name(OLD_SKILL[f.name]))
+    manifest = json.loads((old / "_unosim_output.json").read_text())
+
+    def rename(name: str) -> str:
+        return "/".join(OLD_SKILL.get(x, x) for x in name.split("/"))
+
+    manifest["files"] = [rename(f) for f in manifest["files"]]
+    manifest["sha256"] = {rename(k): v for k, v in manifest["sha256"].items()}
+    (old / "_unosim_output.json").write_text(json.dumps(manifest))
+
+
+def test_a_skill_folder_of_the_old_layout_reads_and_is_resumed_in_the_new(skill_run: Path, tmp_path: Path) -> None:
+    old = tmp_path / "sk.skill"
+    _as_old_skill_folder(skill_run, old)
+    assert (old / "points" / "point-0000" / "replicate=0" / "history.parquet").is_file()
+    pd.testing.assert_frame_equal(unosim.load(old), unosim.load(skill_run))
+    pd.testing.assert_frame_equal(unosim.load(old, table="replicates"), unosim.load(skill_run, table="replicates"))
+    assert invoke("plot", old, "--out", tmp_path / "figs").exit_code == 0
+    (tmp_path / "sk.toml").write_text(SKILL_SWEEP)
+    r = invoke("skill", tmp_path / "sk.toml", "--out", old, *SKILL_ARGS)  # every point kept, nothing tuned again
+    assert r.exit_code == 0, r.output
+    pd.testing.assert_frame_equal(unosim.load(old).drop(columns="seconds"), unosim.load(skill_run).drop(columns="seconds"))
+    assert sorted(p.name for p in old.iterdir()) == sorted(p.name for p in skill_run.iterdir())
+    assert sorted(p.relative_to(old).as_posix() for p in old.rglob("*")) == \
+        sorted(p.relative_to(skill_run).as_posix() for p in skill_run.rglob("*"))
+    manifest = json.loads((old / "_unosim_output.json").read_text())
+    assert manifest["files"] == json.loads((skill_run / "_unosim_output.json").read_text())["files"]
+    for name, df in _readers(old).items():
+        assert len(df) == 2, name
 
 
 def test_a_sweep_has_one_level_settings_as_columns_and_a_points_table(results: dict[str, Path]) -> None:

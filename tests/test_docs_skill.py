@@ -50,14 +50,14 @@ def small(tmp_path_factory):
 def test_a_finished_run_resumes_without_work_and_prints_the_same(small) -> None:
     sf = _docs_module("skill_figures")
     work, command, run = small
-    bots = sorted((run.root / "points").rglob("bot.toml"))
+    bots = sorted((run.root / "_points").rglob("bot.toml"))
     assert len(bots) == 5 * 2  # 5 points (teams of 2 only at 4 players), 2 replicates each
     stamps = [b.stat().st_mtime_ns for b in bots]
-    raw = pd.read_parquet(run.root / "skill_replicates.parquet")
+    raw = pd.read_parquet(run.root / "_skill_replicates.pq")
     again = sf.execute(work, command)
     assert again == run.printed
     assert [b.stat().st_mtime_ns for b in bots] == stamps  # nothing tuned again
-    pd.testing.assert_frame_equal(pd.read_parquet(run.root / "skill_replicates.parquet"), raw)
+    pd.testing.assert_frame_equal(pd.read_parquet(run.root / "_skill_replicates.pq"), raw)
 
 
 def test_run_size_and_base_table_state_the_run(small) -> None:
@@ -139,7 +139,7 @@ def test_the_page_renders_from_the_run_with_no_figure_outside_its_blocks(small, 
     monkeypatch.setattr(sf, "CHART", tmp_path / "chart.png")
     monkeypatch.setattr(sf, "_RUNS", {})
     text = gen.render(page, work, names)
-    assert (tmp_path / "chart.png").read_bytes() == (run.root / "skill.png").read_bytes()
+    assert (tmp_path / "chart.png").read_bytes() == (run.root / "_skill.png").read_bytes()
     for name in names:
         body = text.split(f"<!-- generated: {name} long -->\n")[1].split("<!-- /generated -->")[0]
         assert body.strip(), name

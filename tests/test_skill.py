@@ -320,9 +320,9 @@ def test_skill_sweep_and_balance_column(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(unosim.load(tmp_path / "sw.skill"), table)  # a skill folder loads as its table
     assert "3 independently tuned replicates" in r.output and "search noise included" in r.output
     for k in range(3):  # the default: 3 replicates, seeds 0, 1, 2
-        assert (tmp_path / "sw.skill" / "points" / "point-0001" / f"replicate={k}" /
+        assert (tmp_path / "sw.skill" / "_points" / "point-0001" / f"replicate={k}" /
                 "bot.toml").exists()
-    raw = pd.read_parquet(tmp_path / "sw.skill" / "skill_replicates.parquet")
+    raw = pd.read_parquet(tmp_path / "sw.skill" / "_skill_replicates.pq")
     assert len(raw) == 6 and sorted(set(raw["seed"])) == [0, 1, 2]
     # the point's figure is the mean over its replicates; its interval the search noise's t (2 points x 2 df)
     import numpy as np

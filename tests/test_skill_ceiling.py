@@ -36,7 +36,7 @@ def _sweep(where: Path) -> Path:
 
 def _bots(out: Path) -> dict[str, tuple[bytes, int]]:
     return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted((out / "points").rglob("*")) if p.is_file()}
+            for p in sorted((out / "_points").rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def test_ceiling_columns_are_shares_and_indexes(runs) -> None:
         e = table["even"]
         assert np.allclose(table[f"{prefix}_norm"], (table[f"{prefix}_share"] - e) / (1 - e))
     assert set(table["ceiling_bot"]) == {SEARCH} and set(table["ceiling_deals"]) == {20}
-    rows = pd.read_parquet(runs["out"] / "skill_ceiling.parquet")
+    rows = pd.read_parquet(runs["out"] / "_skill_ceiling.pq")
     # per point: the tuned bot of each of the 2 replicates at the counter table, the search at each table
     assert len(rows) == 2 * (2 + 2)
     assert set(zip(rows["who"], rows["field"])) == {("tuned", "counter"), ("ceiling", "random"),
@@ -91,13 +91,13 @@ def test_ceiling_columns_are_shares_and_indexes(runs) -> None:
 def test_the_ceilings_difference_from_the_base_is_paired_by_deal(runs) -> None:
     """Every point's search is measured on the same deals, so its difference from the base
     point pairs them: ceiling_diff_se is the paired error of the normalised indexes, from
-    the per-deal wins skill_ceiling.parquet keeps, and the printed and reported differences
+    the per-deal wins _skill_ceiling.pq keeps, and the printed and reported differences
     use it; a file without per-deal wins (an older run) falls back to adding the variances."""
     from unosim.studies.arena import share_of
     from unosim.studies.skill_index import base_differences, ceiling_columns
 
     table = pd.read_parquet(runs["out"] / "skill.parquet")
-    rows = pd.read_parquet(runs["out"] / "skill_ceiling.parquet")
+    rows = pd.read_parquet(runs["out"] / "_skill_ceiling.pq")
     at_b0 = rows[(rows["who"] == "ceiling") & (rows["field"] == "random")].set_index("label")
     assert all(len(w) == 20 and len(d) == 20 for w, d in zip(at_b0["deal_wins"], at_b0["deal_decided"]))
     base, point = table[table["is_base"]].iloc[0], table[~table["is_base"]].iloc[0]
@@ -138,7 +138,7 @@ def test_adding_the_ceiling_tunes_nothing_again(runs) -> None:
     assert list(table.columns[:len(before.columns)]) == list(before.columns)  # columns only added, at the end
     pd.testing.assert_frame_equal(table[before.columns], before)
     manifest = json.loads((out / "_unosim_output.json").read_text())
-    assert manifest["identity"]["ceiling"]["deals"] == 20 and "skill_ceiling.parquet" in manifest["files"]
+    assert manifest["identity"]["ceiling"]["deals"] == 20 and "_skill_ceiling.pq" in manifest["files"]
     # given again without --ceiling: the same output, its ceiling kept and shown
     again = invoke("skill", runs["sweep"], "--out", out, *TUNE)
     assert again.exit_code == 0 and "the bracket (--ceiling)" in again.output, again.output
@@ -154,7 +154,7 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
 
     out = tmp_path / "sw.skill"
     shutil.copytree(runs["out"], out)
-    os.remove(out / "skill_ceiling.parquet")
+    os.remove(out / "_skill_ceiling.pq")
     manifest = json.loads((out / "_unosim_output.json").read_text())
     del manifest["identity"]["ceiling"]  # the finished run without the ceiling, as before `--ceiling`
     (out / "_unosim_output.json").write_text(json.dumps(manifest))
@@ -170,7 +170,7 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(skill_index, "measure_at", stop_at_six)
     stopped = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
     assert stopped.exit_code != 0 and len(calls) == 6
-    assert len(pd.read_parquet(out / "skill_ceiling.parquet")) == 4  # written per point: point 1's
+    assert len(pd.read_parquet(out / "_skill_ceiling.pq")) == 4  # written per point: point 1's
     calls.clear()
     monkeypatch.setattr(skill_index, "measure_at", lambda *a, **kw: (calls.append(a[2]), real(*a, **kw))[1])
     resumed = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
@@ -183,7 +183,7 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
 
 @pytest.mark.parametrize("digest", [True, False])
 def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path, digest: bool) -> None:
-    """A kept skill_ceiling.parquet that is not what the command wrote is not trusted: the
+    """A kept _skill_ceiling.pq that is not what the command wrote is not trusted: the
     command says so in one warning line before it measures again, and writes the table the
     run wrote.  With its digest in the manifest the guard sets the file aside (it may be a
     user's); without one (an older folder) the table is found unreadable."""
@@ -192,20 +192,20 @@ def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path, d
 
     out = tmp_path / "sw.skill"
     shutil.copytree(runs["out"], out)
-    (out / "skill_ceiling.parquet").write_bytes(b"not a parquet file")
+    (out / "_skill_ceiling.pq").write_bytes(b"not a parquet file")
     if not digest:
         manifest = json.loads((out / "_unosim_output.json").read_text())
-        del manifest["sha256"]["skill_ceiling.parquet"]
+        del manifest["sha256"]["_skill_ceiling.pq"]
         (out / "_unosim_output.json").write_text(json.dumps(manifest))
     res = invoke("skill", runs["sweep"], "--out", out, *TUNE, *CEILING)
     assert res.exit_code == 0 and "Traceback" not in res.output, res.output
     said = [ln for ln in res.stderr.splitlines() if ln.startswith("Warning:")]
     assert len(said) == 1, res.stderr
     if digest:
-        assert "skill_ceiling.parquet: changed since `unosim skill` wrote it" in said[0]
-        assert (out / "_rejected" / "skill_ceiling.parquet").read_bytes() == b"not a parquet file"
+        assert "_skill_ceiling.pq: changed since `unosim skill` wrote it" in said[0]
+        assert (out / "_rejected" / "_skill_ceiling.pq").read_bytes() == b"not a parquet file"
     else:
-        assert "skill_ceiling.parquet cannot be read" in said[0] and "measured again" in said[0]
+        assert "_skill_ceiling.pq cannot be read" in said[0] and "measured again" in said[0]
     pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet").drop(columns=["ceiling_seconds", "seconds"]),
                                   pd.read_parquet(runs["out"] / "skill.parquet").drop(
                                       columns=["ceiling_seconds", "seconds"]))

@@ -22,7 +22,7 @@ pytest.importorskip("distributed")
 
 TUNE = ("--budget", "12", "--deals", "20", "--check-deals", "100", "--replicates", "2", "--quiet")
 CEILING = ("--ceiling", "--ceiling-deals", "20", "--ceiling-bot", "search:worlds=2,rollouts=1")
-TABLES = ("skill.parquet", "skill_replicates.parquet", "skill_ceiling.parquet")
+TABLES = ("skill.parquet", "_skill_replicates.pq", "_skill_ceiling.pq")
 TASKS = 2 * (2 + 2)  # per point: 2 replicates, the search at 2 tables (the tuned bot's counter row rides along)
 
 
@@ -39,15 +39,15 @@ def _seeded(path: Path) -> pd.DataFrame:
     copied folder names the folder it was made in)."""
     frame = pd.read_parquet(path)
     frame = frame.drop(columns=[c for c in frame.columns if c.endswith("seconds")])
-    return frame.assign(bot=frame["bot"].str.replace(r"^.*/points/", "<out>/points/", regex=True))
+    return frame.assign(bot=frame["bot"].str.replace(r"^.*/_points/", "<out>/_points/", regex=True))
 
 
 def _same_run(a: Path, b: Path) -> None:
     for name in TABLES:
         pd.testing.assert_frame_equal(_seeded(a / name), _seeded(b / name), obj=name)
-    files = sorted(p.relative_to(a) for p in (a / "points").rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(b) for p in (b / "points").rglob("*") if p.is_file())
-    assert len(files) == 2 * 2 * 2  # bot.toml and history.parquet per point and replicate
+    files = sorted(p.relative_to(a) for p in (a / "_points").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in (b / "_points").rglob("*") if p.is_file())
+    assert len(files) == 2 * 2 * 2  # bot.toml and history.pq per point and replicate
     for f in files:
         if f.suffix == ".toml":
             assert (a / f).read_bytes() == (b / f).read_bytes(), f
@@ -90,7 +90,7 @@ def test_a_local_cluster_run_writes_the_local_runs_files(runs) -> None:
 
 def test_the_same_command_again_keeps_everything(runs) -> None:
     out = runs["root"] / "dask"
-    before = {p: p.read_bytes() for p in (out / "points").rglob("*") if p.is_file()}
+    before = {p: p.read_bytes() for p in (out / "_points").rglob("*") if p.is_file()}
     from unosim.run.sweep import load_sweep
     from unosim.studies.skill_index import Ceiling
     from unosim.rules.botfile import resolve_bot
@@ -101,7 +101,7 @@ def test_the_same_command_again_keeps_everything(runs) -> None:
                ceiling=Ceiling(resolve_bot("search:worlds=2,rollouts=1"), 20),
                progress=lambda what, i, n: seen.append(what))
     assert seen == []  # no task at all: the client (None here) is never asked
-    assert before == {p: p.read_bytes() for p in (out / "points").rglob("*") if p.is_file()}
+    assert before == {p: p.read_bytes() for p in (out / "_points").rglob("*") if p.is_file()}
     _same_run(runs["root"] / "local", out)
 
 
@@ -128,14 +128,14 @@ def test_an_interrupted_dask_run_keeps_what_finished_and_resumes_anywhere(runs, 
 
     with pytest.raises(KeyboardInterrupt):
         skill_dask(client, sw, out, progress=stop_at_three, **kw)
-    ceiling = pd.read_parquet(out / "skill_ceiling.parquet")
-    tuned = pd.read_parquet(out / "skill_replicates.parquet")
+    ceiling = pd.read_parquet(out / "_skill_ceiling.pq")
+    tuned = pd.read_parquet(out / "_skill_replicates.pq")
     # every task reported is on disk (those finished with it, written in the same batch, too):
     # a ceiling row per search task and per replicate (its counter row), a row and a bot
     # file per replicate, its point whole or not
     finished = len(ceiling)
     assert 3 <= finished < TASKS and len(tuned) >= sum(": replicate " in w for w in seen)
-    assert len(list((out / "points").rglob("bot.toml"))) == len(tuned) == (ceiling["who"] == "tuned").sum()
+    assert len(list((out / "_points").rglob("bot.toml"))) == len(tuned) == (ceiling["who"] == "tuned").sum()
     done = pd.read_parquet(out / "skill.parquet")
     assert sorted(done["label"]) == sorted(x for x in set(tuned["label"]) if (tuned["label"] == x).sum() == 2)
     shutil.copytree(out, tmp_path / "here")
@@ -181,7 +181,7 @@ def test_a_lone_finished_replicate_is_kept_on_either_path(runs, client, tmp_path
     for where, module in (("here", skill_index), ("there", skill_tasks)):
         out = tmp_path / where
         shutil.copytree(runs["root"] / "dask", out)
-        for name in ("skill_replicates.parquet", "skill_ceiling.parquet"):
+        for name in ("_skill_replicates.pq", "_skill_ceiling.pq"):
             t = pd.read_parquet(out / name)
             t[~((t["label"] == label) & (t["replicate"] == 1))].to_parquet(out / name, index=False)
         shutil.rmtree(point_dir(out, sw.points[1], 1, 2))

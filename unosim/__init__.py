@@ -16,13 +16,14 @@ __version__ = "0.1.0"
 __all__ = ["configure", "load", "load_points"]
 
 
-def load(path: str | os.PathLike[str], columns: Any = None, filters: Any = None) -> Any:
+def load(path: str | os.PathLike[str], columns: Any = None, filters: Any = None, table: str | None = None) -> Any:
     """Every row of a result (a run, a sweep, a league, a skill folder) as one pandas
     DataFrame, its parts verified; ``columns`` and ``filters`` are read from Parquet only as
-    asked (see :func:`unosim.analysis.frames.load` and docs/data.md)."""
+    asked; ``table``: a skill folder's ``"replicates"`` or ``"ceiling"`` table instead of its
+    skill table (see :func:`unosim.analysis.frames.load` and docs/data.md)."""
     from unosim.analysis.frames import load as _load
 
-    return _load(path, columns, filters)
+    return _load(path, columns, filters, table)
 
 
 def load_points(path: str | os.PathLike[str]) -> Any:

@@ -46,19 +46,36 @@ def _skill_file(p: Path) -> Path | None:
     return f if p.is_dir() and f.is_file() and not (p / "_unosim_sweep.json").exists() else None
 
 
-def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filters = None) -> pd.DataFrame:
+SKILL_TABLES = ("skill", "replicates", "ceiling")
+"""The tables of a skill folder ``load(..., table=)`` reads: the skill table (one row per
+point, the folder's rows), every replicate's figures, the ceiling's measurements."""
+
+
+def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filters = None,
+         table: str | None = None) -> pd.DataFrame:
     """Every row of the result at ``path`` (a run, a sweep, a league, a skill folder, a
     part file) as one DataFrame; a sweep's rows carry their point's settings as columns.
 
     ``columns``: only these columns (an unknown name is an error listing the result's);
     ``filters``: rows where they hold (``[("table_players", "==", 4)]`` or a pyarrow
-    expression), applied as the Parquet is read.  What the reader must know (an incomplete
+    expression), applied as the Parquet is read; ``table``: of a skill folder, which of
+    :data:`SKILL_TABLES` (default its skill table).  What the reader must know (an incomplete
     or unverified result) is a warning; a damaged part is a ValueError naming it."""
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such result file or directory: {p}")
     expr = _expression(filters)
     skill = _skill_file(p)
+    if table is not None and (skill is None or table not in SKILL_TABLES):
+        raise ValueError(f"table: {table!r} is not a table of {p}; " + (
+            f"a skill folder's are {', '.join(SKILL_TABLES)}" if skill is not None else
+            "only a skill folder (unosim skill) has several tables; leave table out"))
+    if skill is not None and table not in (None, "skill"):
+        from unosim.studies.skill_rows import CEILING_FILE, REPLICATES_FILE, table_path
+
+        skill = table_path(p, REPLICATES_FILE if table == "replicates" else CEILING_FILE)
+        if not skill.is_file():
+            raise FileNotFoundError(f"{p}: no {table} table ({skill.name}: a run without --ceiling has none)")
     if skill is not None:
         return _read([skill], columns, expr, pq.read_schema(skill).names)
     # a filter prunes by footer statistics, which no page CRC covers: then every part is hashed

@@ -455,22 +455,43 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
                 "bot": None if fixed is None else fixed.entry(), "replicates": replicates}
     if roof is not None:  # added to a kept run of the same settings, never a reason to redo it (guard's extends)
         identity["ceiling"] = roof.identity()
-    names = ["skill.parquet", "skill_replicates.parquet", "skill.png"] + (["skill_ceiling.parquet"] if roof else [])
+    from unosim.studies.skill_rows import CEILING_FILE, FIGURE_FILE, POINTS_DIR, REPLICATES_FILE
+
+    names = ["skill.parquet", REPLICATES_FILE, FIGURE_FILE] + ([CEILING_FILE] if roof else [])
     if fixed is None:
         per = [""] if replicates == 1 else [f"replicate={r}/" for r in range(replicates)]
-        names += [f"points/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.parquet")]
+        names += [f"{POINTS_DIR}/{p.rel}/{r}{f}" for p in sw.points for r in per for f in ("bot.toml", "history.pq")]
     if roof is not None and not force:
         _same_ceiling(dest, identity)
     # connected before the folder is claimed: an unreachable scheduler leaves no folder behind
     with dask_client(scheduler, cluster, workers) as client:
         stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
         with stack:
+            _rename_old_files(g)
             if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
                 roof = _kept_ceiling(g.identity["ceiling"])
-                names.append("skill_ceiling.parquet")
+                names.append(CEILING_FILE)
             for name in names:
                 g.path(name)  # listed as this command's before it is written
             _skill(g, sw, budget, deals, check_deals, seed, fixed, w, quiet, step, replicates, roof, client)
+
+
+def _rename_old_files(g: Any) -> None:
+    """A skill folder written when its other tables sat beside skill.parquet under plain
+    names: its own files renamed to today's (skill_replicates.parquet -> _skill_replicates.pq,
+    points/ -> _points/, ...), so the command resumes it and the folder reads as one table."""
+    from unosim.studies.skill_rows import OLD_NAMES, POINTS_DIR
+
+    new_of = {v: k for k, v in OLD_NAMES.items()}
+    for name in list(g.files):
+        head, *rest = name.split("/")
+        if head in new_of:
+            g.rename(name, "/".join([new_of[head], *rest[:-1], *(new_of.get(f, f) for f in rest[-1:])]))
+    old = g.root / OLD_NAMES[POINTS_DIR]
+    if old.is_dir():  # the folders the moves emptied (a user's file keeps its own)
+        for d in sorted((p for p in old.rglob("*") if p.is_dir()), reverse=True) + [old]:
+            if not any(d.iterdir()):
+                d.rmdir()
 
 
 def _ceiling(given: bool, spec: str | None, deals: int | None) -> Any:
@@ -527,7 +548,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     from unosim.studies.skill_index import base_differences, render_skill, skill_frame, skill_sweep
     from unosim.analysis.skill_plots import plot_skill
     from unosim.analysis.stats import DISCOVERY_RATE
-    from unosim.studies.skill_rows import DamagedTable
+    from unosim.studies.skill_rows import CEILING_FILE, FIGURE_FILE, REPLICATES_FILE, DamagedTable
 
     dest = g.root
     try:
@@ -571,16 +592,17 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     noise = f"mean of {replicates} tunings, 95% intervals with the search's noise" if replicates > 1 else \
         "95% intervals"
     try:
-        g.write("skill.png", lambda p: plot_skill(
+        g.write(FIGURE_FILE, lambda p: plot_skill(
             frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})"
             + (f"\nand the ceiling: {roof.bot.name}, no tuning, {roof.deals:,} deals" if roof else ""), p))
     except OSError as e:
-        raise _user_error(f"{dest / 'skill.png'}: {e.strerror or e}; skill.parquet is written and kept") from None
-    bots = "" if fixed else (", points/*/replicate=*/bot.toml" if replicates > 1 else ", points/*/bot.toml")
-    bots = (", skill_ceiling.parquet" if roof else "") + bots
+        raise _user_error(f"{dest / FIGURE_FILE}: {e.strerror or e}; skill.parquet is written and kept") from None
+    bots = "" if fixed else (", _points/*/replicate=*/bot.toml" if replicates > 1 else ", _points/*/bot.toml")
+    bots = (f", {CEILING_FILE}" if roof else "") + bots
     roof_time = (f" (the ceiling's search: {sum(p.ceiling_seconds for p in points if p.ceiling_seconds > 0):.0f} s)"
                  if roof else "")
-    click.echo(f"wrote {dest / 'skill.parquet'}, skill_replicates.parquet, skill.png{bots}; "
+    click.echo(f"wrote {dest / 'skill.parquet'} (its table; the rest beside it: {REPLICATES_FILE}, {FIGURE_FILE}"
+               f"{bots}); "
                f"{sum(p.seconds for p in points):.0f} s over {plural(len(points), 'point')}{roof_time}")
 
 

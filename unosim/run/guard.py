@@ -216,6 +216,16 @@ class Output:
         self.files, self.sha256 = list(kept), kept
         self._save()
 
+    def rename(self, name: str, new: str) -> None:
+        """Move this command's file ``name`` to ``new`` (not there), its digest kept."""
+        if (self.root / name).is_file() and not (self.root / new).exists():
+            (self.root / new).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.root / name, self.root / new)
+            self.files = [new if f == name else f for f in self.files]
+            if name in self.sha256:
+                self.sha256[new] = self.sha256.pop(name)
+            self._save()
+
     def write(self, name: str, fn: Callable[[Path], Any]) -> Path:
         """Write ``name`` atomically: ``fn(temporary path)`` writes it (the temporary name
         keeps the suffix, for writers that choose their format by it), then it is renamed."""

@@ -18,7 +18,7 @@ Search noise: another seed tunes another bot, a little stronger or weaker, so ev
 is tuned ``replicates`` times with independent seeds (3 by default in `unosim skill`) and
 its figures are the mean over the replicates, with intervals that include the
 between-replicate variance (unosim/studies/replicates.py); each replicate's own figures are
-kept in ``skill_replicates.parquet``.
+kept in ``_skill_replicates.pq``.
 
 The index is a lower bound on the game's true skill: a stronger bot than the tuned one
 may exist (``weights`` is a one-step linear policy), so "more skill" between two rule sets
@@ -33,7 +33,7 @@ pay against no play at all", against counter "how much does it pay against a sou
 player", and a rule can move the two apart.  The search is not tuned, so its figures have
 no search noise and no replicates: their intervals are the measurement's.  Its
 first-seat edge is not measured (a table of search seats costs n times the seat's
-search).  The rows are kept in ``skill_ceiling.parquet`` (one per point, bot, field and
+search).  The rows are kept in ``_skill_ceiling.pq`` (one per point, bot, field and
 replicate), so adding the ceiling to a finished run measures only the ceiling.
 """
 
@@ -61,11 +61,11 @@ from unosim.run.workers import kernel_workers
 from unosim.analysis import stats
 from unosim.analysis.stats import wilson_interval
 from unosim.studies.arena import SLICE_HANDS, Arena, Share, share_of
-from unosim.studies.skill_rows import (CEILING_FILE, REPLICATES_FILE, ceiling_row, kept_bot, plan, point_dir,
-                                       replicate_row, save_tuned, write_frame)
+from unosim.studies.skill_rows import (CEILING_FILE, FIGURE_FILE, REPLICATES_FILE, ceiling_row, kept_bot, plan,
+                                       point_dir, replicate_row, save_tuned, write_frame)
 from unosim.studies.tune import CHECK_START, tune
 
-__all__ = ["CEILING_FILE", "REPLICATES_FILE", "SKILL_FILE", "Ceiling", "SkillPoint", "combine_points", "measure",
+__all__ = ["CEILING_FILE", "FIGURE_FILE", "REPLICATES_FILE", "SKILL_FILE", "Ceiling", "SkillPoint", "combine_points", "measure",
            "skill_sweep"]
 
 SKILL_FILE = "skill.parquet"
@@ -373,16 +373,16 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 tune_progress: Callable[[int, float], None] | None = None,
                 ceiling: Ceiling | None = None) -> list[SkillPoint]:
     """The skill index of every point of ``sweep`` into ``out``: per point and replicate r
-    (seed + r) a tuned bot (``out/points/<point>/bot.toml``, or ``.../replicate=<r>/bot.toml``
+    (seed + r) a tuned bot (``out/_points/<point>/bot.toml``, or ``.../replicate=<r>/bot.toml``
     with several replicates, its history and curve) unless ``bot`` is given, measured on
-    fresh deals of that seed; a row per replicate in ``out/skill_replicates.parquet`` and per
+    fresh deals of that seed; a row per replicate in ``out/_skill_replicates.pq`` and per
     point in ``out/skill.parquet`` (:func:`combine_points`).  Resumable: a point whose
     replicates are all there with the same settings is kept, the others are (re)done; both
     tables are rewritten after every point.  ``progress(label, i, total)`` before each point.
     A replicate kept without its point's others (a Dask run's) is kept too, not redone.
 
     ``ceiling``: also the search player and the tuned bot at the counter table (module
-    docstring), rows in ``out/skill_ceiling.parquet``, kept on resuming as the tuned rows
+    docstring), rows in ``out/_skill_ceiling.pq``, kept on resuming as the tuned rows
     are: a finished run given a ceiling measures only the ceiling, and tunes nothing.
 
     unosim/studies/skill_tasks.py runs the same as Dask tasks, writing the same files."""

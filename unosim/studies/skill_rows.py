@@ -19,14 +19,30 @@ from unosim.rules.config import ConfigError
 from unosim.run.jobs import RunError
 from unosim.run.sweep import Sweep, partition_text
 
-__all__ = ["CEILING_FILE", "REPLICATES_FILE", "Plan", "ceiling_row", "kept_bot", "kept_rows", "plan", "point_dir",
-           "replicate_row", "rules_label", "save_tuned", "write_frame"]
+__all__ = ["CEILING_FILE", "FIGURE_FILE", "OLD_NAMES", "POINTS_DIR", "REPLICATES_FILE", "Plan", "ceiling_row",
+           "kept_bot", "kept_rows", "plan", "point_dir", "replicate_row", "rules_label", "save_tuned", "table_path",
+           "write_frame"]
 
-REPLICATES_FILE = "skill_replicates.parquet"
+# A skill folder reads, with any Parquet reader, as one table: skill.parquet.  Every other
+# file's name starts with ``_`` (pandas and pyarrow skip it) and does not end in ``.parquet``
+# (a ``**/*.parquet`` glob skips it).
+REPLICATES_FILE = "_skill_replicates.pq"
 """Every replicate's own figures: one row per point and replicate (what resuming keeps)."""
-CEILING_FILE = "skill_ceiling.parquet"
+CEILING_FILE = "_skill_ceiling.pq"
 """The ceiling's measurements (``--ceiling``): one row per point, bot (``tuned``, ``ceiling``),
 field (``random``, ``counter``) and replicate (what resuming keeps)."""
+FIGURE_FILE = "_skill.png"
+POINTS_DIR = "_points"
+"""Each point's tuned bots: ``_points/<point>/[replicate=<r>/]bot.toml`` and ``history.pq``."""
+OLD_NAMES = {REPLICATES_FILE: "skill_replicates.parquet", CEILING_FILE: "skill_ceiling.parquet",
+             FIGURE_FILE: "skill.png", POINTS_DIR: "points", "history.pq": "history.parquet"}
+"""The names a skill folder written before held the same files under."""
+
+
+def table_path(root: Path, name: str) -> Path:
+    """``root / name``, or the same table under its older name when only that is there."""
+    new, old = root / name, root / OLD_NAMES.get(name, name)
+    return old if old.is_file() and not new.is_file() else new
 
 
 @dataclass(frozen=True)
@@ -60,11 +76,11 @@ def plan(sweep: Sweep, root: Path, *, budget: int, deals: int, check_deals: int,
         root.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RunError(f"--out: cannot create {root}: {e.strerror or e}") from None
-    rows = kept_rows(root / REPLICATES_FILE, settings)
+    rows = kept_rows(table_path(root, REPLICATES_FILE), settings)
     kept = {k: v for k, v in rows.items() if len(v) == replicates}
     ceiling_settings = None if ceiling is None else json.dumps({"tuned": settings, **ceiling.identity()},
                                                                 sort_keys=True)
-    kept_ceiling = kept_rows(root / CEILING_FILE, ceiling_settings) if ceiling is not None else {}
+    kept_ceiling = kept_rows(table_path(root, CEILING_FILE), ceiling_settings) if ceiling is not None else {}
     return Plan(seed, settings, ceiling_settings, kept, kept_ceiling,
                 {k: {int(r["replicate"]): r for r in v} for k, v in rows.items()})
 
@@ -78,7 +94,7 @@ def rules_label(point_label: str) -> str:
 
 def replicate_row(p: Any, base: dict, r: int, seed: int, bot: str, settings: str, seconds: float,
                   fig: dict) -> dict:
-    """The row of ``skill_replicates.parquet`` of point ``p`` (of a sweep whose base values are
+    """The row of :data:`REPLICATES_FILE` of point ``p`` (of a sweep whose base values are
     ``base``) and replicate ``r``: ``fig`` (unosim.studies.skill_index.measure) and how it was made."""
     part = {k.rsplit(".", 1)[-1]: partition_text(v) for k, v in p.values}
     is_base = all(part[k] == base[k] for k in part if k != "players" and k in base)
@@ -88,7 +104,7 @@ def replicate_row(p: Any, base: dict, r: int, seed: int, bot: str, settings: str
 
 def ceiling_row(p: Any, who: str, field: str, r: int, seed: int, deals: int, used: Bot, settings: str | None,
                 seconds: float, fig: dict) -> dict:
-    """The row of ``skill_ceiling.parquet``: ``who`` (tuned, ceiling) at a table of ``field``."""
+    """The row of :data:`CEILING_FILE`: ``who`` (tuned, ceiling) at a table of ``field``."""
     return dict(label=p.label, players=p.cfg.players, who=who, field=field, replicate=r, seed=seed, deals=deals,
                 settings=settings, bot=(used.source or used.name) if who == "tuned" else used.name, seconds=seconds,
                 **fig)
@@ -96,14 +112,15 @@ def ceiling_row(p: Any, who: str, field: str, r: int, seed: int, deals: int, use
 
 def point_dir(root: Path, p: Any, r: int, replicates: int) -> Path:
     """The folder of point ``p``'s replicate ``r`` (the point's own with one replicate)."""
-    return root / "points" / p.rel / (f"replicate={r}" if replicates > 1 else "")
+    return root / POINTS_DIR / p.rel / (f"replicate={r}" if replicates > 1 else "")
 
 
 def save_tuned(where: Path, bot: Bot, history: pd.DataFrame, about: dict) -> None:
-    """A tuned replicate's ``bot.toml`` and ``history.parquet`` in ``where``."""
+    """A tuned replicate's ``bot.toml`` and ``history.pq`` (its search, one row per
+    candidate) in ``where``."""
     where.mkdir(parents=True, exist_ok=True)
     (where / "bot.toml").write_text(dump_bot(bot, about))
-    history.to_parquet(where / "history.parquet", index=False)
+    history.to_parquet(where / "history.pq", index=False)
 
 
 def kept_bot(root: Path, p: Any, r: int, replicates: int, bot: Bot | None) -> Bot:
@@ -111,7 +128,9 @@ def kept_bot(root: Path, p: Any, r: int, replicates: int, bot: Bot | None) -> Bo
     if bot is not None:
         return bot
     try:
-        return load_bot_file(point_dir(root, p, r, replicates) / "bot.toml", "--ceiling")
+        where = point_dir(root, p, r, replicates) / "bot.toml"
+        old = root / OLD_NAMES[POINTS_DIR] / where.relative_to(root / POINTS_DIR)
+        return load_bot_file(old if old.is_file() and not where.is_file() else where, "--ceiling")
     except ConfigError as e:
         raise RunError(f"{e}; the tuned bot of a kept point is needed for its ceiling (--force redoes the "
                        "whole folder)") from None
