@@ -328,7 +328,7 @@ def data_columns(work: Path) -> str:
 
 def skill_columns(work: Path) -> str:
     """docs/data.md: the columns of a skill folder's table, from its writer (unosim.run.columns)."""
-    from unosim.run.columns import skill_markdown
+    from unosim.studies.skill_columns import skill_markdown
 
     return skill_markdown()
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from unosim.run.columns import (ABOUT, KINDS, SKILL_ABOUT, describe, describe_skill, kind_schema, markdown,
-                                skill_markdown, skill_schema)
+from unosim.run.columns import ABOUT, KINDS, describe, kind_schema, markdown
+from unosim.studies.skill_columns import SKILL_ABOUT, describe_skill, skill_markdown, skill_schema
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "data.md"
 

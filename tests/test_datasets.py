@@ -16,7 +16,8 @@ import pytest
 
 import unosim
 from cli_checks import invoke
-from unosim.run.columns import kind_schema, skill_schema
+from unosim.run.columns import kind_schema
+from unosim.studies.skill_columns import skill_schema
 
 SWEEP = """
 name = "mixed"

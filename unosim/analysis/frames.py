@@ -71,7 +71,7 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
             f"a skill folder's are {', '.join(SKILL_TABLES)}" if skill is not None else
             "only a skill folder (unosim skill) has several tables; leave table out"))
     if skill is not None and table not in (None, "skill"):
-        from unosim.studies.skill_rows import CEILING_FILE, REPLICATES_FILE, table_path
+        from unosim.run.dataset import CEILING_FILE, REPLICATES_FILE, table_path
 
         skill = table_path(p, REPLICATES_FILE if table == "replicates" else CEILING_FILE)
         if not skill.is_file():

@@ -142,3 +142,25 @@ def write_points(root: Path, sweep: Any) -> None:
     tmp = root / f"{POINTS_FILE}.tmp"
     pq.write_table(points_table(sweep), tmp)
     os.replace(tmp, root / POINTS_FILE)
+
+
+# A skill folder reads, with any Parquet reader, as one table: skill.parquet.  Every other
+# file's name starts with ``_`` (pandas and pyarrow skip it) and does not end in ``.parquet``
+# (a ``**/*.parquet`` glob skips it).
+REPLICATES_FILE = "_skill_replicates.pq"
+"""Every replicate's own figures: one row per point and replicate (what resuming keeps)."""
+CEILING_FILE = "_skill_ceiling.pq"
+"""The ceiling's measurements (``--ceiling``): one row per point, bot (``tuned``, ``ceiling``),
+field (``random``, ``counter``) and replicate (what resuming keeps)."""
+FIGURE_FILE = "_skill.png"
+POINTS_DIR = "_points"
+"""Each point's tuned bots: ``_points/<point>/[replicate=<r>/]bot.toml`` and ``history.pq``."""
+OLD_NAMES = {REPLICATES_FILE: "skill_replicates.parquet", CEILING_FILE: "skill_ceiling.parquet",
+             FIGURE_FILE: "skill.png", POINTS_DIR: "points", "history.pq": "history.parquet"}
+"""The names a skill folder written before held the same files under."""
+
+
+def table_path(root: Path, name: str) -> Path:
+    """``root / name``, or the same table under its older name when only that is there."""
+    new, old = root / name, root / OLD_NAMES.get(name, name)
+    return old if old.is_file() and not new.is_file() else new
