@@ -24,6 +24,7 @@ a one-line :class:`ClusterError`; local runs never import it.  See docs/cluster.
 from __future__ import annotations
 
 
+import logging
 import socket
 import struct
 import threading
@@ -292,6 +293,10 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
                for k, (j, spec) in enumerate(specs)}
     for s in summaries:
         s.started = t0
+    # a lost scheduler is said in one line below; the client's own reconnection tracebacks are not
+    quiet = logging.getLogger("distributed.client")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
         for fut in _as_completed(client, distributed, list(futures)):
             j = futures[fut]
@@ -299,6 +304,10 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
                 part = fut.result()
             except CancelledError:  # the scheduler went away with the task (distributed's FutureCancelledError)
                 raise ClusterError(f"--scheduler: {_GONE}") from None
+            except OSError as e:  # the connection to the scheduler, not the task, failed
+                if isinstance(e, distributed.comm.CommClosedError) or client.status != "running":
+                    raise ClusterError(f"--scheduler: {_GONE}") from None
+                raise
             if part.part is not None and jobs[j].out is not None:
                 ResultDir(jobs[j].out).record(part.part)  # the driver alone writes the journal
             summaries[j].merge(part)
@@ -311,6 +320,8 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
         except Exception:  # noqa: BLE001 - a scheduler that is gone has nothing left to cancel
             pass
         raise
+    finally:
+        quiet.setLevel(level)
     return summaries
 
 
