@@ -298,16 +298,8 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        for fut in _as_completed(client, distributed, list(futures)):
+        for fut, part in _as_completed(client, distributed, list(futures)):
             j = futures[fut]
-            try:
-                part = fut.result()
-            except CancelledError:  # the scheduler went away with the task (distributed's FutureCancelledError)
-                raise ClusterError(f"--scheduler: {_GONE}") from None
-            except OSError as e:  # the connection to the scheduler, not the task, failed
-                if isinstance(e, distributed.comm.CommClosedError) or client.status != "running":
-                    raise ClusterError(f"--scheduler: {_GONE}") from None
-                raise
             if part.part is not None and jobs[j].out is not None:
                 ResultDir(jobs[j].out).record(part.part)  # the driver alone writes the journal
             summaries[j].merge(part)
@@ -331,8 +323,8 @@ _GONE = ("the scheduler stopped answering: the parts written so far are kept; wh
          "(with a worker), the same command resumes")
 
 
-def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator[Any]:
-    """The futures as they complete, watching the cluster between them: no worker for
+def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator[tuple[Any, Any]]:
+    """(future, result) as they complete, watching the cluster between them: no worker for
     :data:`NO_WORKER_WAIT` seconds, or a scheduler gone (its futures cancelled), stops the
     run with a one-line :class:`ClusterError` instead of waiting for ever."""
     pending = set(futures)
@@ -351,7 +343,18 @@ def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator
             if fut.status not in ("finished", "error"):  # lost with its worker: to be computed again
                 pending.add(fut)
                 continue
-            yield fut
+            try:
+                part = fut.result(timeout=10)
+            except TimeoutError:  # its data went with its worker: the scheduler computes it again
+                pending.add(fut)
+                continue
+            except CancelledError:  # the scheduler went away with the task (distributed's FutureCancelledError)
+                raise ClusterError(f"--scheduler: {_GONE}") from None
+            except OSError as e:  # the connection to the scheduler, not the task, failed
+                if isinstance(e, distributed.comm.CommClosedError) or client.status != "running":
+                    raise ClusterError(f"--scheduler: {_GONE}") from None
+                raise
+            yield fut, part
         again = [f for f in done if f in pending]
         if len(again) < len(done):
             alone_since = None
