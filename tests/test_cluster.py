@@ -181,3 +181,40 @@ def test_a_real_scheduler_passes_the_probe() -> None:
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
                                   dashboard_address=":0") as cluster:
         probe_scheduler(cluster.scheduler_address, timeout=5.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lost", ["worker", "scheduler"])
+def test_a_cluster_that_loses_its_worker_or_scheduler_ends_in_one_line(tmp_path: Path, monkeypatch, lost: str) -> None:
+    """The only worker gone: after NO_WORKER_WAIT the run stops with a line saying the
+    cluster has no worker (never a silent wait); the scheduler gone: a line, never a
+    FutureCancelledError traceback.  The parts written so far stay verified."""
+    pytest.importorskip("distributed")
+    import threading
+
+    import unosim.run.cluster as cl
+    from distributed import Client, LocalCluster
+
+    monkeypatch.setattr(cl, "NO_WORKER_WAIT", 3.0)
+    job = make_job(default_config(), "hands", 400_000, 0, chunk_size=1000, out=tmp_path / "r")
+    done = job.prepare()
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    client = Client(cluster)
+    fired: list[bool] = []
+
+    def kill(_: int) -> None:
+        if not fired:
+            fired.append(True)
+            threading.Thread(target=(lambda: cluster.scale(0)) if lost == "worker" else cluster.close,
+                             daemon=True).start()
+
+    try:
+        with pytest.raises(cl.ClusterError) as e:
+            execute([job], [done], client=client, progress=kill)
+    finally:
+        client.close()
+        cluster.close()
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert ("the cluster has had no worker for 3 s" if lost == "worker" else "the scheduler stopped answering") in msg
+    assert job.prepare(resume=True) is not None  # what was written is a result the same command resumes

@@ -215,6 +215,54 @@ def test_every_damage_to_a_sweep_and_a_league(refs: dict[str, Path], tmp_path: P
         assert (out / "_leaderboard.csv").read_text() == (refs["league"] / "_leaderboard.csv").read_text()
 
 
+def test_a_part_without_its_journal_line_is_never_blessed(refs: dict[str, Path], tmp_path: Path) -> None:
+    """A part damaged, then the journal deleted: neither `unosim repair` nor the run's own
+    command writes a journal line for a part that had none; every such part is set aside
+    and its chunk played again, so the result is verified-complete (no "unverified" note)."""
+    out = tmp_path / "r"
+    shutil.copytree(refs["hands"], out)
+    flip(out / "part-000002.parquet", "data")
+    (out / "_unosim_parts.jsonl").unlink()
+    inject("flip_then_no_journal")
+    r = invoke("repair", out)
+    assert r.exit_code == 0 and "0 of 5 chunks verified" in r.output, r.output
+    assert (out / "_rejected" / "part-000002.parquet").exists()
+    r = invoke(*RUNS["hands"], "--out", out)
+    assert r.exit_code == 0, r.output
+    verified_complete(out, refs["hands"])
+
+
+def _forge(part: Path) -> None:
+    """Flip a bit in the data pages of ``part``'s ``winner`` column, then rewrite its journal
+    line to the damaged bytes' checksum and size."""
+    from unosim.run.integrity import PartRecord, file_crc, part_index, read_records, write_records
+
+    md = pq.read_metadata(part)
+    col = md.row_group(0).column(md.schema.to_arrow_schema().names.index("winner"))
+    data = bytearray(part.read_bytes())
+    data[(col.dictionary_page_offset or col.data_page_offset) + col.total_compressed_size - 2] ^= 8
+    part.write_bytes(bytes(data))
+    records = read_records(part.parent)
+    old = records[part_index(part)]
+    crc, size = file_crc(part)
+    records[old.index] = PartRecord(old.index, old.start, old.count, old.rows, crc, size)
+    write_records(part.parent, records)
+
+
+def test_a_forged_journal_line_does_not_pass_a_damaged_part(refs: dict[str, Path], tmp_path: Path) -> None:
+    """A damaged part whose journal line was rewritten to match it: its pages' own checksums
+    refuse it in the report (one line) and on resume (set aside, its chunk played again)."""
+    out = tmp_path / "r"
+    shutil.copytree(refs["hands"], out)
+    _forge(out / "part-000001.parquet")
+    inject("forged_journal")
+    r = invoke("report", out)
+    assert refused_in_one_line(r) and "part-000001.parquet: a page fails its own checksum" in r.output, r.output
+    r = invoke(*RUNS["hands"], "--out", out)
+    assert r.exit_code == 0 and "part-000001.parquet: does not decode" in r.output, r.output
+    verified_complete(out, refs["hands"])
+
+
 def test_two_writers_at_once_one_is_refused(refs: dict[str, Path], tmp_path: Path) -> None:
     from unosim.run.integrity import hold_lock
 
@@ -289,4 +337,4 @@ def test_the_suite_says_how_many_injections_it_made() -> None:
     if KILL_MOMENTS:
         print("kill -9 landed: " + ", ".join(f"{k} {v}" for k, v in sorted(KILL_MOMENTS.items())))
     if len(INJECTIONS) > 1 and "kill_9" in INJECTIONS:  # the whole file ran (not -k, not -m "not slow")
-        assert total >= 3 * len(HOWS) + 8 + 7 + 7 + KILLS, INJECTIONS
+        assert total >= 3 * len(HOWS) + 8 + 7 + 7 + 2 + KILLS, INJECTIONS

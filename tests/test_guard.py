@@ -263,3 +263,116 @@ def test_skill_on_a_full_disk_is_one_line_and_keeps_its_points(tmp_path: Path,
     r = invoke(*args)
     assert r.exit_code == 0, r.output
     assert len(pd.read_parquet(tmp_path / "k" / "skill.parquet")) == 2
+
+
+def _drop_digest(folder: Path, name: str) -> None:
+    """The manifest as a command killed (-9) while writing ``name`` leaves it: listed, no digest."""
+    m = json.loads((folder / "_unosim_output.json").read_text())
+    m["sha256"].pop(name)
+    (folder / "_unosim_output.json").write_text(json.dumps(m))
+
+
+@pytest.mark.slow
+def test_an_unrecorded_file_is_never_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name a killed command left without its digest, where a user then saved a file: the
+    same command (and --force) sets the user's file aside in _rejected/, never over it; and a
+    file is recorded before it takes its name, so a kill between the two leaves nothing
+    trusted that the command did not write."""
+    from unosim.run import guard
+
+    run = tmp_path / "run"
+    assert invoke(*run_args(run)).exit_code == 0
+    figs = tmp_path / "figs"
+    assert invoke("plot", run, "--out", figs).exit_code == 0
+    for force in ((), ("--force",)):
+        _drop_digest(figs, "win_share.png")
+        (figs / "win_share.png").write_bytes(b"my figure")
+        r = invoke("plot", run, "--out", figs, *force)
+        assert r.exit_code == 0, r.output
+        assert "win_share.png: not recorded by `unosim plot`" in r.stderr
+        assert (figs / "_rejected" / ("win_share.png" if not force else "win_share.png.1")).read_bytes() == b"my figure"
+        assert (figs / "win_share.png").read_bytes()[:4] == b"\x89PNG"
+    tune = ("tune", "standard", "--players", 2, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet")
+    t = tmp_path / "t"
+    assert invoke(*tune, "--out", t).exit_code == 0
+    _drop_digest(t, "bot.toml")
+    (t / "bot.toml").write_text("my bot")
+    r = invoke(*tune, "--out", t, "--force")
+    assert r.exit_code == 0, r.output
+    assert (t / "_rejected" / "bot.toml").read_text() == "my bot"
+    # killed between the record and the rename: the name holds the digest of a file it never got
+    with guard.guard_output(tmp_path / "g", "plot", {}) as g:
+        real = os.replace
+
+        def killed(src: object, dst: object) -> None:
+            if Path(str(dst)).name == "a.png":
+                raise OSError("killed before the rename")
+            real(src, dst)
+
+        monkeypatch.setattr(guard.os, "replace", killed)
+        with pytest.raises(OSError):
+            g.write("a.png", lambda p: p.write_bytes(b"ours"))
+        monkeypatch.undo()
+        (tmp_path / "g" / "a.png").write_bytes(b"a user's")
+    with guard.guard_output(tmp_path / "g", "plot", {}, names=("a.png",)) as g:
+        assert g.notes and "changed since" in g.notes[0]
+    assert (tmp_path / "g" / "_rejected" / "a.png").read_bytes() == b"a user's"
+
+
+@pytest.mark.slow
+def test_tune_replicates_runs_again_and_refuses_before_tuning(tmp_path: Path) -> None:
+    """`tune --replicates 2` into its own folder again (and with --force, other settings);
+    into a folder holding a user's bot.toml it refuses before any replicate is tuned."""
+    tune = ("tune", "standard", "--players", 2, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet",
+            "--replicates", 2)
+    t = tmp_path / "t"
+    for extra in ((), (), ("--seed", 7, "--force")):
+        r = invoke(*tune, *extra, "--out", t)
+        assert r.exit_code == 0, r.output
+        assert (t / "bot.toml").exists() and (t / "replicate=1" / "bot.toml").exists()
+    assert json.loads((t / "replicates.json").read_text())["seeds"] == [7, 8]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "bot.toml").write_text("my bot")
+    for force in ((), ("--force",)):
+        refused(invoke(*tune, "--out", mine, *force), "bot.toml exists and was not written by `unosim tune`")
+    assert [f.name for f in mine.iterdir()] == ["bot.toml"]  # refused before anything was tuned or written
+    assert (mine / "bot.toml").read_text() == "my bot"
+
+
+@pytest.mark.slow
+def test_league_never_overwrites_a_users_leaderboard(tmp_path: Path) -> None:
+    """A _leaderboard.csv a user saved (or edited) in the league's folder is set aside in
+    _rejected/ by a rerun or --force, never overwritten; the league's own is replaced."""
+    lg = tmp_path / "lg"
+    args = ("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 20, "--quiet", "--out", lg)
+    assert invoke(*args).exit_code == 0
+    ours = (lg / "_leaderboard.csv").read_text()
+    assert invoke(*args).exit_code == 0  # its own leaderboard: replaced, nothing set aside
+    assert not (lg / "_rejected").exists() and (lg / "_leaderboard.csv").read_text() == ours
+    (lg / "_leaderboard.csv").write_text("my leaderboard")
+    r = invoke(*args)
+    assert r.exit_code == 0 and "_leaderboard.csv: not the file this league wrote" in r.stderr, r.output
+    assert (lg / "_rejected" / "_leaderboard.csv").read_text() == "my leaderboard"
+    assert (lg / "_leaderboard.csv").read_text() == ours
+    (lg / "_leaderboard.csv").write_text("edited")
+    r = invoke(*args[:-2], "--seed", 4, "--out", lg, "--force")
+    assert r.exit_code == 0, r.output
+    assert (lg / "_rejected" / "_leaderboard.csv.1").read_text() == "edited"
+
+
+@pytest.mark.slow
+def test_skill_never_replaces_an_unrecorded_figure(tmp_path: Path) -> None:
+    """A skill.png a killed skill left unrecorded, replaced by a user's: the same command
+    sets the user's aside and draws its own."""
+    sweep = tmp_path / "sw.toml"
+    sweep.write_text(SWEEP)
+    k = tmp_path / "k"
+    skill = ("skill", sweep, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet", "--out", k)
+    assert invoke(*skill).exit_code == 0
+    _drop_digest(k, "skill.png")
+    (k / "skill.png").write_bytes(b"my figure")
+    r = invoke(*skill)
+    assert r.exit_code == 0, r.output
+    assert (k / "_rejected" / "skill.png").read_bytes() == b"my figure"
+    assert (k / "skill.png").read_bytes()[:4] == b"\x89PNG"

@@ -46,7 +46,7 @@ def test_a_run_being_written_or_with_a_damaged_manifest_says_so(run5: Path) -> N
 
     (run5 / "part-000004.parquet").unlink()
     with hold_lock(run5):
-        assert hand_report(run5).notes == ["r is incomplete: 4 of 5 chunks (a unosim command is writing it now: "
+        assert hand_report(run5).notes == ["r is incomplete: 4 of 5 chunks (another unosim command is writing it now: "
                                            "these figures are of the parts so far)"]
     assert "run the same command again" in hand_report(run5).notes[0]
     (run5 / MANIFEST).write_text("{")
@@ -105,6 +105,14 @@ def test_an_unfinished_sweep_is_reported_as_incomplete(tmp_path: Path) -> None:
     lines = invoke("report", out).output.splitlines()
     assert lines[1] == "note: sweep sw is incomplete: 2 of 3 points have results (run the same command again to finish it)"
     assert lines[2].startswith("note: stacking=draw2 is incomplete: 1 of 2 chunks")
+    from unosim.run.integrity import hold_lock
+
+    with hold_lock(out):  # the sweep's command still writes it: a second command would be refused
+        lines = invoke("report", out).output.splitlines()
+    assert lines[1] == ("note: sweep sw is incomplete: 2 of 3 points have results (another unosim command is writing "
+                        "it now: these figures are of the results so far)")
+    assert lines[2] == ("note: stacking=draw2 is incomplete: 1 of 2 chunks (another unosim command is writing it now: "
+                        "these figures are of the parts so far)")
 
 
 def one_error(res, *needles: str) -> str:

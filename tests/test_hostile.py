@@ -278,6 +278,9 @@ def test_unosim_repair_rebuilds_from_the_parts_alone(tmp_path: Path) -> None:
     (("--hands", 10, "--out", "x" * 300), "File name too long"),
     (("--hands", 10**12, "--chunk-size", 1), "--chunk-size: 1,000,000,000,000 hands in chunks of 1 make "
                                              "1,000,000,000,000 part files; at most 1,000,000"),
+    # no --chunk-size given: the count is what is too large, never the default chunk
+    (("--matches", 300_000_000_000), "--matches: at most 200,000,000,000 matches fit one result"),
+    (("--tournaments", 10**12), "--tournaments: at most "),
 ])
 def test_absurd_values_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple, needle: str) -> None:
     """Item 5 and 7: bounds that fit memory, no silent default, no traceback."""
@@ -393,3 +396,62 @@ def test_names_that_would_be_paths_or_labels_with_a_stray_colon(tmp_path: Path) 
     line = refused(invoke("sweep", tmp_path / "sw.toml", "--out", tmp_path / "o"), "name: expected", "'x/y'")
     assert "skip_invalid" not in line and not (tmp_path / "o").exists()
     refused(invoke("duel", "counter:", "random", "--hands", 5), "A:", "nothing after ':'")
+
+
+def test_the_default_chunk_is_never_blamed_and_a_config_is_never_empty(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for args in (("--matches", 300_000_000_000), ("--tournaments", 10**12)):
+        assert "--chunk-size" not in invoke("run", "standard", *args, "--quiet").output
+    refused(invoke("duel", "counter", "random", "--hands", 5, "--config", ""), "--config: empty", alone=True)
+    refused(invoke("duel", "counter", "random", "--hands", 5, "--config", " "), "--config: empty")
+
+
+@pytest.mark.slow
+def test_out_of_memory_is_one_line(tmp_path: Path) -> None:
+    """Under a 4 GB address-space limit, a run whose chunk does not fit ends in one line."""
+    import subprocess
+    import sys
+
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)); "
+            "from unosim.cli import main; sys.argv = ['unosim'] + sys.argv[1:]; main()")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.run([sys.executable, "-c", code, "run", "standard", "--rotate-seats", "--hands", str(10**12),
+                        "--out", str(tmp_path / "r"), "--quiet"], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    errors = [ln for ln in p.stderr.splitlines() if ln.startswith("Error:")]
+    assert len(errors) == 1 and errors[0].startswith("Error: out of memory"), p.stderr
+
+
+def test_metadata_and_columns_that_disagree_are_refused(tmp_path: Path) -> None:
+    """A result whose metadata says 7 players but whose columns hold 4 seats: one line,
+    never seats 4-6 reported at 0.00%."""
+    import pyarrow.parquet as pq
+
+    assert invoke("run", "standard", "--hands", 50, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    t = pq.read_table(tmp_path / "r" / "part-000000.parquet")
+    meta = {**t.schema.metadata, b"unosim.players": b"7"}
+    pq.write_table(t.replace_schema_metadata(meta), tmp_path / "seven.parquet")
+    refused(invoke("report", tmp_path / "seven.parquet"), "metadata says 7 players but its columns are for 4")
+
+
+def test_html_never_replaces_an_edited_page_nor_blocks_on_a_fifo(tmp_path: Path) -> None:
+    """An earlier page is replaced only as this command wrote it: edited, it is the user's;
+    a FIFO (or any file that is not a regular file) is refused at once, never opened."""
+    import threading
+
+    assert invoke("run", "standard", "--hands", 50, "--out", tmp_path / "r", "--quiet").exit_code == 0
+    page = tmp_path / "page.html"
+    assert invoke("report", tmp_path / "r", "--html", page).exit_code == 0
+    assert invoke("report", tmp_path / "r", "--html", page).exit_code == 0  # its own page, unchanged: replaced
+    page.write_text(page.read_text().replace("</body>", "<p>my notes</p></body>"))
+    refused(invoke("report", tmp_path / "r", "--html", page), "not a page `unosim report --html` wrote, or was changed")
+    assert "my notes" in page.read_text()
+    fifo = tmp_path / "fifo.html"
+    os.mkfifo(fifo)
+    box: list = []
+    t = threading.Thread(target=lambda: box.append(invoke("report", tmp_path / "r", "--html", fifo)), daemon=True)
+    t.start()
+    t.join(60)
+    assert box, "report --html blocked on a FIFO"
+    refused(box[0], "is not a regular file")

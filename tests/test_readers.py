@@ -126,6 +126,35 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("command", ["skill", "duel"])
+def test_a_signal_is_named_and_a_search_decision_does_not_hold_it(tmp_path: Path, command: str, sig: int,
+                                                                  code: int) -> None:
+    """SIGTERM during `unosim skill` (stopped inside a tuning) says SIGTERM and exits 143;
+    a duel whose search plays 10,000 worlds x 10,000 rollouts per decision (minutes each)
+    ends on either signal within moments."""
+    out = tmp_path / "o"
+    args = {"skill": ["skill", str(_sweep_file(tmp_path)), "--budget", "100000", "--out", str(out), "--quiet"],
+            "duel": ["duel", "search:worlds=10000,rollouts=10000", "counter", "--players", "2", "--hands", "2"]}[command]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and command == "skill" and not out.exists():
+        time.sleep(0.1)
+    time.sleep(4.0)  # tuning its first point; or inside the first search decision
+    assert p.poll() is None, p.communicate()
+    t = time.monotonic()
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    assert time.monotonic() - t < 15, err
+    name = signal.Signals(sig).name
+    assert p.returncode == code and "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.startswith("unosim: interrupted")]
+    assert len(lines) == 1 and lines[0].startswith(f"unosim: interrupted ({name})"), err
+
+
+@pytest.mark.slow
 def test_ctrl_c_before_tunes_first_generation(tmp_path: Path) -> None:
     """Stopped before any generation ends, tune writes the starting bot and an empty
     history, draws no curve, and exits 130 in one line (no traceback)."""

@@ -104,7 +104,10 @@ def test_set_applies_to_every_point_and_sub_tables_work(tmp_path: Path) -> None:
     ('hands = 10\n', "axes: nothing to vary"),
     ('hands = 10\n[axes]\n', "axes: nothing to vary"),
     ('hands = 10\n[axes]\nname = ["a", "b"]\n', "axes.name: the config's name is a label"),
-    ('hands = 10\n[axes]\nseats = [["random", "random"]]\n', "axes.bots.seats: each value must be a single"),
+    ('hands = 10\n[axes]\nseats = [["random", "random"]]\n', "axes.bots.seats: the bots are not varied by a sweep"),
+    ('hands = 10\n[axes]\n"bots.seats" = ["search"]\n', "set them for every point in [set]"),
+    ('hands = 10\n[set]\n"bots.seats" = {strategy = "search", worlds = 0}\n[axes]\n"rules.stacking" = ["draw2"]\n',
+     "set.bots.seats = {'strategy': 'search', 'worlds': 0}: bots.seats.worlds: 0 is out of range; allowed: 1-10000"),
     ('hands = 10\n[axes]\nplayers = [3]\n[strata]\nplayers = [4]\n', "strata.table.players: the key is also an axis"),
     ('hands = 10\n[set]\nstacking = "all"\n[axes]\nstacking = ["draw2"]\n', "set.rules.stacking: the key is also varied"),
     ('hands = 10\n[set]\nstacking = "x"\n[axes]\ndraw = ["one"]\n', "set.rules.stacking = \"x\": rules.stacking"),
@@ -285,3 +288,29 @@ def test_sweep_count_options_refuse_bad_values_in_one_line(tmp_path: Path, extra
     assert res.exit_code == 2, res.output
     assert res.output.strip().splitlines()[-1].startswith(f"Error: {message}"), res.output
     assert not (tmp_path / "o").exists()
+
+
+def test_the_bots_of_every_point_set_inline_in_set(tmp_path: Path) -> None:
+    """``[set] "bots.seats" = {strategy = ...}`` is one value (an inline table), not keys."""
+    p = tmp_path / "s.toml"
+    p.write_text('hands = 10\n[set]\n"bots.seats" = {strategy = "search", worlds = 5}\n[axes]\n'
+                 '"rules.stacking" = ["draw2"]\n')
+    sw = load_sweep(p)
+    assert [pt.cfg.seats[0][0] for pt in sw.points] == ["search", "search"]
+    assert all(pt.cfg.seats[s][1]["worlds"] == 5 for pt in sw.points for s in range(4))
+
+
+def test_a_huge_sweep_is_refused_before_any_point_is_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """100,000 values on one axis: refused from the lists' lengths alone, no value checked."""
+    import time
+
+    from unosim.rules.config import RulesConfig
+
+    p = tmp_path / "s.toml"
+    p.write_text('hands = 10\n[axes]\n"rules.noise_chance" = [' + ", ".join(str(i / 1e7) for i in range(1, 10**5 + 1))
+                 + "]\n")
+    monkeypatch.setattr(RulesConfig, "with_values", lambda *a, **k: pytest.fail("a point was built"))
+    t = time.monotonic()
+    with pytest.raises(SweepError, match="this sweep has 100,001 points; at most 10,000"):
+        load_sweep(p)
+    assert time.monotonic() - t < 10

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-__all__ = ["Interrupted", "Unosim"]
+__all__ = ["Interrupted", "Unosim", "interruptible"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -46,6 +46,7 @@ class Unosim(click.Group):
         import signal
 
         self._argv = list(sys.argv[1:] if args is None else args)
+        LAST_SIGNAL.clear()  # this command's signal only (tests invoke many in one process)
         if threading_main():
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 try:
@@ -85,6 +86,35 @@ LAST_SIGNAL: list[int] = []  # the signal that interrupted this process, for com
 def exit_status() -> int:
     """128 + the signal that interrupted this process (130 for Ctrl-C)."""
     return 128 + (LAST_SIGNAL[-1] if LAST_SIGNAL else 2)
+
+
+def interruptible(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, a kernel call that releases the GIL, on a helper thread while this
+    thread waits in a way a signal ends: a search kernel may spend minutes in one decision,
+    and a signal's handler runs only between Python bytecodes.  Stopped so, the call is
+    abandoned (its rows are never used; the daemon thread ends with the process)."""
+    import threading
+
+    import numba
+
+    threads, chunk = numba.get_num_threads(), numba.get_parallel_chunksize()  # both are per thread in numba
+    box: dict[str, Any] = {}
+
+    def call() -> None:
+        numba.set_num_threads(threads)
+        numba.set_parallel_chunksize(chunk)
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - raised again in the caller's thread
+            box["error"] = e
+
+    t = threading.Thread(target=call, name="unosim-kernel", daemon=True)
+    t.start()
+    while t.is_alive():
+        t.join(0.25)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
 
 
 def _raise_interrupted(signum: int, frame: Any) -> None:

@@ -22,9 +22,11 @@ result's config as TOML.
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -207,22 +209,28 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
     configs = _configs(items if kinds != ["sweep"] else [items[0]])
     if configs:
         body += ["<h2>Config</h2>", configs]
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" + _GENERATOR +
-            f"<title>{_esc(title)}</title><style>{_STYLE}</style></head>\n"
+    rest = (f"<title>{_esc(title)}</title><style>{_STYLE}</style></head>\n"
             f"<body><h1>{_esc(title)}</h1>\n" + "\n".join(body) + f"\n<script>{_CHECK}</script></body></html>\n")
+    digest = hashlib.sha256(rest.encode("utf-8")).hexdigest()
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" +
+            _GENERATOR.format(digest=digest) + rest)
 
 
-_GENERATOR = '<meta name="generator" content="unosim report --html">'
-"""Marks a page as this command's: an existing file without it is never replaced."""
+_GENERATOR = '<meta name="generator" content="unosim report --html" data-sha256="{digest}">'
+"""Marks a page as this command's, with the SHA-256 of everything after the marker: an
+existing file is replaced only when it is such a page, unchanged since it was written."""
+_MARKER = re.compile(re.escape(_GENERATOR).replace(re.escape("{digest}"), "([0-9a-f]{64})").encode())
 
 
 def _ours(path: Path) -> bool:
-    """Whether ``path`` is a page `unosim report --html` wrote (its head carries the marker)."""
+    """Whether ``path`` is a page `unosim report --html` wrote and nobody changed since: its
+    head carries the marker, and the rest of the file the digest the marker records."""
     try:
-        with open(path, "rb") as f:
-            return _GENERATOR.encode() in f.read(4096)
+        data = path.read_bytes()
     except OSError:
         return False
+    m = _MARKER.search(data, 0, 4096)
+    return m is not None and hashlib.sha256(data[m.end():]).hexdigest() == m.group(1).decode()
 
 
 def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
@@ -235,9 +243,11 @@ def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
 
     dest = Path(out)
     target = dest.resolve() if dest.is_symlink() else dest
+    if (target.exists() or target.is_symlink()) and not target.is_file():  # a FIFO would block the check forever
+        raise ValueError(f"--html: {dest} exists and is not a regular file; choose another file name")
     if target.exists() and not _ours(target):
-        raise ValueError(f"--html: {dest} exists and is not a page `unosim report --html` wrote; choose another "
-                         "file name (a file this command did not write is never replaced)")
+        raise ValueError(f"--html: {dest} exists and is not a page `unosim report --html` wrote, or was changed "
+                         "since; choose another file name (a file this command did not write is never replaced)")
     text = page(paths, skill)
     tmp = target.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{target.name}")
     try:

@@ -4,7 +4,7 @@ Every user error (bad config, bad option, unusable path) ends as one ``Error: ..
 naming the key or option, with exit status 2; tracebacks are for bugs only.  One module
 per group of commands: :mod:`.run` (run, sweep, duel, configs, warmup, repair),
 :mod:`.trace` (trace, rules), :mod:`.report` (report, compare, plot), :mod:`.skill`
-(tune, league, skill); :mod:`.common` holds the group and what they share.
+(tune, skill), :mod:`.league`; :mod:`.common` holds the group and what they share.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 
-from . import report, run, skill, trace  # noqa: F401  (importing a module adds its commands to the group)
+from . import league, report, run, skill, trace  # noqa: F401  (importing a module adds its commands to the group)
 from .common import UserError, main
 
 skill.register(main)

@@ -91,15 +91,20 @@ def one_line(out: Path | None = None) -> Iterator[None]:
         where = e.filename or out or "the output"
         raise UserError(f"{where}: {e.strerror or e}; every finished part is kept, so the same command "
                         "resumes the run once this is fixed") from None
+    except MemoryError as e:  # a chunk larger than this process may allocate (ulimit -v, a small machine)
+        need = str(e).partition("allocate ")[2].partition(" for")[0]
+        raise UserError(f"out of memory{f' (a chunk needed {need} more)' if need else ''}: give a smaller "
+                        "--chunk-size (or fewer hands, so the default chunks are smaller); every finished part "
+                        "is kept, so the same command resumes the run") from None
 
 
-def load_config_arg(config: str):
-    """CONFIG as a path or a bundled name (``standard``), validated."""
+def load_config_arg(config: str, option: str = "CONFIG"):
+    """CONFIG (or the option ``option``) as a path or a bundled name (``standard``), validated."""
     from unosim.rules.bundled import find_config
     from unosim.rules.config import ConfigError, load_config
 
     if not config.strip():  # an empty path is the working directory, never what was meant
-        raise UserError("CONFIG: empty; give a config file or a bundled config's name (`unosim configs` lists them)")
+        raise UserError(f"{option}: empty; give a config file or a bundled config's name (`unosim configs` lists them)")
     try:
         return load_config(find_config(config))
     except (ConfigError, FileNotFoundError) as e:

@@ -90,6 +90,9 @@ _PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png",
               "--out (its own files only; a file plot did not write is never replaced).")
 def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     """Write PNG figures for the results into --out."""
+    import os
+    import shutil
+    import uuid
     from contextlib import ExitStack
 
     from unosim.page import plot_results
@@ -109,11 +112,15 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     for note in g.notes:
         click.echo(f"Warning: {note}", err=True)
     with stack:
-        for name in names:
-            g.path(name)  # listed as plot's before any is written
-        try:  # leaving the guard lists what was written, with its digests, and drops the other claims
-            written = plot_results(paths, g.root)
+        # drawn into a folder of unosim's own, then each figure claimed with its digest as it
+        # takes its name: a figure saved by a killed plot is never one this command trusts
+        staging = g.root / f".unosim-plot-{uuid.uuid4().hex[:12]}"
+        try:
+            staging.mkdir()
+            written = [g.write(f.name, lambda p, f=f: os.replace(f, p)) for f in plot_results(paths, staging)]
         except (ValueError, OSError) as e:
             raise UserError(str(e)) from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     for p in written:
         click.echo(str(Path(out_dir) / p.name))  # as the user named the folder

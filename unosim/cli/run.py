@@ -302,7 +302,7 @@ def duel(a: str, b: str, players: int | None, hands: int | None, matches: int | 
     if hands is not None and matches is not None:
         raise UserError("--hands and --matches: give one of the two (a duel plays hands or matches)")
     try:
-        cfg = load_config_arg(config) if config else None
+        cfg = load_config_arg(config, "--config") if config is not None else None
         if players is None:  # a config's table size, as league and tune take it; a config never changed silently
             players = cfg.players if cfg is not None else 2
         kernels = duel_kernels(a, b, players=players, seed=seed, others=others, cfg=cfg, matches=matches is not None)

@@ -1,4 +1,4 @@
-"""`unosim tune`, `unosim league` and `unosim skill`: parse, call unosim.studies, print.
+"""`unosim tune` and `unosim skill`: parse, call unosim.studies, print.
 
 Errors follow the CLI's rule: one ``Error: ...`` line naming the option, exit status 2,
 never a traceback."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, one_line, plural,
+from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, plural,
                      refuse_nested, warnings_as_lines)
 
 __all__ = ["register"]
@@ -92,6 +92,15 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     if replicates != 1:
         _tune_replicates(config, out, players, seed, replicates)
         return
+    _tune_once(config, out, field, budget, deals, check_deals, seed, players, workers, quiet, objective,
+               check_matches, force)
+
+
+def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int, deals: int, check_deals: int,
+               seed: int, players: int | None, workers: int | None, quiet: bool, objective: str, check_matches: int,
+               force: bool, replicate: bool = False) -> None:
+    """One tuning into ``out`` (``replicate``: a replicate=<r> folder of `tune --replicates`,
+    inside the output that command holds)."""
     from unosim.run.jobs import RunError
     from unosim.studies.tune import check_args
 
@@ -112,7 +121,8 @@ def tune(config: str, out: str | None, field: tuple[str, ...], budget: int, deal
     except RunError as e:
         raise _user_error(str(e)) from None
     dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
-    refuse_nested(dest)
+    if not replicate:
+        refuse_nested(dest)
     identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
                 "check_deals": check_deals, "seed": seed, "objective": obj.name, "check_matches": check_matches}
     stack, g = _guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
@@ -212,12 +222,6 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     DIR/replicate=<r>), then every check figure over the replicates with the search noise
     in its interval (unosim/studies/replicates.py); DIR/bot.toml is the median replicate's
     bot (by its check against the field: a typical tuned bot, not the luckiest)."""
-    import shutil
-
-    import numpy as np
-
-    from unosim.studies.replicates import combine
-
     if not 2 <= replicates <= 100:
         raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
     if not 0 <= seed or seed + replicates > 2**63:
@@ -226,10 +230,28 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
     refuse_nested(dest)
     ctx = click.get_current_context()
+    params = {k: v for k, v in ctx.params.items() if k not in ("config", "out", "replicates")}
+    # the folder's own files go through the output guard too, taken before any tuning: never over a file tune
+    # did not write, and held while the replicates are tuned inside it
+    settings = json.loads(json.dumps({k: v for k, v in params.items() if k not in ("workers", "quiet", "force")}))
+    stack, g = _guarded(dest, "tune", {"config": cfg.to_toml(), "replicates": replicates, **settings},
+                        bool(params.get("force")), ("bot.toml", "replicates.json"))
+    with stack:
+        _replicates(g, dest, cfg, config, seed, replicates, params)
+
+
+def _replicates(g: Any, dest: Path, cfg: Any, config: str, seed: int, replicates: int, params: dict[str, Any]) -> None:
+    """`unosim tune --replicates`'s work inside its guarded folder ``g``."""
+    import shutil
+
+    import numpy as np
+
+    from unosim.studies.replicates import combine
+
     checks = []
     for r in range(replicates):
         click.echo(f"replicate {r + 1}/{replicates} (seed {seed + r}, into {dest / f'replicate={r}'}):")
-        ctx.invoke(tune, **{**ctx.params, "out": str(dest / f"replicate={r}"), "seed": seed + r, "replicates": 1})
+        _tune_once(config, str(dest / f"replicate={r}"), **{**params, "seed": seed + r}, replicate=True)
         checks.append(json.loads((dest / f"replicate={r}" / "check.json").read_text()))
 
     points = checks[0].get("objective", "hands") == "points"  # figures in points per hand, not shares
@@ -258,12 +280,8 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     median = int(np.argsort(share)[(replicates - 1) // 2])
     summary = {"replicates": replicates, "seeds": [seed + r for r in range(replicates)], "bot": f"replicate={median}",
                "best_builtins": [c["best_builtin"] for c in checks], **{k: d for k, (_, d) in rows.items()}}
-    # the folder's own files go through the output guard too: never over a file tune did not write
-    stack, g = _guarded(dest, "tune", {"replicates": summary["seeds"], "of": checks[0].get("objective", "hands")},
-                        bool(ctx.params.get("force")), ("bot.toml", "replicates.json"))
-    with stack:
-        g.write("bot.toml", lambda p: shutil.copyfile(dest / f"replicate={median}" / "bot.toml", p))
-        g.write_text("replicates.json", json.dumps(summary, indent=1))
+    g.write("bot.toml", lambda p: shutil.copyfile(dest / f"replicate={median}" / "bot.toml", p))
+    g.write_text("replicates.json", json.dumps(summary, indent=1))
     click.echo(f"wrote {dest / 'bot.toml'} (the bot of replicate={median}, the median against the field), "
                "replicates.json")
 
@@ -285,87 +303,6 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
     for note in g.notes:
         click.echo(f"Warning: {note}", err=True)
     return stack, g
-
-
-@click.command()
-@click.argument("config")
-@click.option("--bots", "bots", multiple=True, required=True,
-              help="The bots: strategies, name:param=value,... or bot files, comma-separated (or repeated).")
-@click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
-              help="Result directory [default: runs/league-<config>-<n>p].")
-@click.option("--deals", type=int, default=2000, show_default=True,
-              help="Deals per table, each played in every seating of its bots (n! hands: 2 heads-up, 24 at 4).")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--players", type=int, default=None, help="Seats per table [default: the config's].")
-@click.option("--workers", type=int, default=None, help="Cores to use [default: all].")
-@click.option("--force", is_flag=True, help="Replace a different league at --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed: int, players: int | None,
-           workers: int | None, force: bool, quiet: bool) -> None:
-    """Every combination of the bots at tables of CONFIG's size, each table in every
-    seating of its bots, the same deals at every table; a Plackett-Luce strength per bot
-    with 95% intervals from a bootstrap of the deals, and the fit's goodness."""
-    from tqdm import tqdm
-
-    from unosim.run.jobs import RunError
-    from unosim.run.warmup import compile_notice
-    from unosim.studies.league import (LEADERBOARD, LEADERBOARD_PNG, POOR_FIT, fit_league, make_league, render_league,
-                                       run_league)
-    from unosim.analysis.skill_plots import plot_league
-
-    cfg = load_config_arg(config)
-    found = _bots(bots, "--bots")
-    try:
-        lg = make_league(cfg, found, players=players, deals=deals, seed=seed)
-    except RunError as e:
-        raise _user_error(str(e)) from None
-    dest = Path(out) if out else default_out(f"league-{cfg.name}-{lg.players}p")
-    refuse_nested(dest)
-    bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
-               disable=True if quiet else None, delay=0.5, leave=False)
-    fitted: list[Any] = []
-
-    def finish() -> None:  # under the league's lock: its own files, atomically
-        fit: list = []
-        table = fit_league(lg, dest, fit=fit)
-        fitted.append((table, fit[0]))
-        f = fit[0]
-        poor = f.p is not None and f.p < POOR_FIT
-        _atomic(dest / LEADERBOARD, lambda p: table.to_csv(p, index=False))
-        _atomic(dest / LEADERBOARD_PNG, lambda p: plot_league(
-            table, f"League under {cfg.name}, tables of {lg.players} in every seating: strength with 95% "
-            f"intervals" + (f"\nthe model does not fit these tables (p = {f.p:.2g}): a summary, not a prediction"
-                           if poor else ""), p))
-
-    try:
-        kernels = ("hands", "search_hands") if any(bot.strategy == "search" for bot in lg.bots) else ("hands",)
-        with one_line(dest), compile_notice(kernels, quiet=quiet):
-            summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
-    finally:
-        bar.close()
-    for s in summaries:
-        for note in s.notes:
-            click.echo(f"  checked: {note}")
-    table, f = fitted[0]
-    for line in render_league(table, lg, f):
-        click.echo(line)
-    click.echo(f"wrote {dest} (rows: one per hand under table-<k>-order-<j>, bot_<seat> columns); the leaderboard: "
-               f"{dest / LEADERBOARD}, {dest / LEADERBOARD_PNG}")
-
-
-def _atomic(path: Path, write: Any) -> None:
-    """``write(temporary path)``, then renamed to ``path`` (the suffix kept for writers that
-    choose their format by it): a reader sees the old file or the new one."""
-    import os
-    import uuid
-
-    tmp = path.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{path.name}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 @click.command()
@@ -608,5 +545,5 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
 
 def register(group: click.Group) -> None:
     """Add the commands to the `unosim` group."""
-    for cmd in (tune, league, skill):
+    for cmd in (tune, skill):
         group.add_command(cmd)

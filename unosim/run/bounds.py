@@ -42,12 +42,13 @@ folder of a million files is already more than a file system lists quickly."""
 
 
 def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None,
-              rows_per_unit: int = 1, rotations: int = 1, unit: str | None = None) -> None:
+              rows_per_unit: int = 1, rotations: int = 1, unit: str | None = None, chosen: bool = True) -> None:
     """The checks every run shares, each a one-line :class:`RunError` naming its option.
     The upper bounds are what fits this machine's memory and a user could mean: past
     them a run would die of a MemoryError after seconds, leaving only a manifest.
     ``unit``: what the chunk size counts, in the error (default: matches with
-    ``max_hands``, else hands, or deals when a unit has several rows)."""
+    ``max_hands``, else hands, or deals when a unit has several rows).  ``chosen``: the
+    user gave ``chunk_size`` (else a chunk too large for the count is the count's fault)."""
     if not 1 <= count <= MAX_COUNT:
         raise RunError(f"{option}: must be between 1 and {MAX_COUNT:,} (got {count:,})")
     if max_hands is not None:
@@ -55,6 +56,9 @@ def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: in
     else:
         top = MAX_CHUNK_ROWS // rows_per_unit
     unit = unit or ("matches" if max_hands is not None else "hands" if rows_per_unit == 1 else "deals")
+    if not chosen and (chunk_size > top or -(-count // chunk_size) > MAX_PARTS):
+        raise RunError(f"{option}: at most {top * MAX_PARTS:,} {unit} fit one result ({MAX_PARTS:,} parts of at "
+                       f"most {top:,} {unit}; got {count:,})")
     if not 1 <= chunk_size <= top:
         raise RunError(f"--chunk-size: must be between 1 and {top:,} {unit} (got {chunk_size:,})")
     parts = -(-count // chunk_size)

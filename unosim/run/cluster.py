@@ -24,12 +24,13 @@ a one-line :class:`ClusterError`; local runs never import it.  See docs/cluster.
 from __future__ import annotations
 
 
+import logging
 import socket
 import struct
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -292,10 +293,13 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
                for k, (j, spec) in enumerate(specs)}
     for s in summaries:
         s.started = t0
+    # a lost scheduler is said in one line below; the client's own reconnection tracebacks are not
+    quiet = logging.getLogger("distributed.client")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
-        for fut in distributed.as_completed(list(futures)):
+        for fut, part in _as_completed(client, distributed, list(futures)):
             j = futures[fut]
-            part = fut.result()
             if part.part is not None and jobs[j].out is not None:
                 ResultDir(jobs[j].out).record(part.part)  # the driver alone writes the journal
             summaries[j].merge(part)
@@ -303,6 +307,71 @@ def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers
             if progress:
                 progress(part.units)
     except BaseException:
-        client.cancel(list(futures))
+        try:
+            client.cancel(list(futures))
+        except Exception:  # noqa: BLE001 - a scheduler that is gone has nothing left to cancel
+            pass
         raise
+    finally:
+        quiet.setLevel(level)
     return summaries
+
+
+NO_WORKER_WAIT = 60.0
+"""Seconds a run waits on a cluster that has lost every worker before it stops in one line."""
+_GONE = ("the scheduler stopped answering: the parts written so far are kept; when it is back "
+         "(with a worker), the same command resumes")
+
+
+def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator[tuple[Any, Any]]:
+    """(future, result) as they complete, watching the cluster between them: no worker for
+    :data:`NO_WORKER_WAIT` seconds, or a scheduler gone (its futures cancelled), stops the
+    run with a one-line :class:`ClusterError` instead of waiting for ever."""
+    pending = set(futures)
+    alone_since: float | None = None
+    while pending:
+        try:
+            done, pending = distributed.wait(list(pending), timeout=2.0, return_when="FIRST_COMPLETED")
+            pending = set(pending)
+        except TimeoutError:
+            done = set()
+        except (OSError, CancelledError):
+            raise ClusterError(f"--scheduler: {_GONE}") from None
+        for fut in done:
+            if fut.status == "cancelled":
+                raise ClusterError(f"--scheduler: {_GONE}")
+            if fut.status not in ("finished", "error"):  # lost with its worker: to be computed again
+                pending.add(fut)
+                continue
+            try:
+                part = fut.result(timeout=10)
+            except TimeoutError:  # its data went with its worker: the scheduler computes it again
+                pending.add(fut)
+                continue
+            except CancelledError:  # the scheduler went away with the task (distributed's FutureCancelledError)
+                raise ClusterError(f"--scheduler: {_GONE}") from None
+            except OSError as e:  # the connection to the scheduler, not the task, failed
+                if isinstance(e, distributed.comm.CommClosedError) or client.status != "running":
+                    raise ClusterError(f"--scheduler: {_GONE}") from None
+                raise
+            yield fut, part
+        again = [f for f in done if f in pending]
+        if len(again) < len(done):
+            alone_since = None
+            continue
+        if again:
+            time.sleep(0.5)  # wait() returns a lost future at once: pace the watch
+        try:
+            workers = len(client.nthreads())
+        except (OSError, TimeoutError):
+            raise ClusterError(f"--scheduler: {_GONE}") from None
+        if client.status not in ("running", "connecting"):
+            raise ClusterError(f"--scheduler: {_GONE}")
+        if workers:
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since > NO_WORKER_WAIT:
+            raise ClusterError(f"--scheduler: the cluster has had no worker for {NO_WORKER_WAIT:.0f} s (the last "
+                               "one stopped or was lost); the parts written so far are kept: start a worker "
+                               "(`dask worker <scheduler address> --nthreads 2`) and run the same command again")

@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["ABOUT", "KINDS", "SKILL_ABOUT", "describe", "describe_skill", "kind_schema", "skill_markdown",
-           "skill_schema", "type_text"]
+__all__ = ["ABOUT", "KINDS", "describe", "kind_schema", "type_text"]
 
 # column (per-seat columns as name_<s>, per-player as name_<p>) -> (unit, meaning, rule ids)
 ABOUT: dict[str, tuple[str, str, str]] = {

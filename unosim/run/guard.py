@@ -16,10 +16,11 @@ every file the command wrote there.  The rules, the same for all of them:
   lacks them: the output is continued, and keeps them;
 * a file the command would write that it did not write is never overwritten: refused, with
   or without ``--force``.  Ownership is checked by content: the manifest keeps the SHA-256
-  of every file as the command left it, and a listed file whose bytes differ (damaged, or
-  a user's figure saved under ``turns.png``) is moved to ``_rejected/`` with a line saying
-  why (:attr:`Output.notes`), never deleted nor overwritten.  A name is claimed before it
-  is written and the claim dropped when the command ends without writing it (an error,
+  of every file the command wrote, recorded before the file is renamed into place, and a
+  listed file whose bytes differ (damaged, or a user's figure saved under ``turns.png``),
+  or a listed name without a recorded digest (its command was killed while it wrote it), is
+  moved to ``_rejected/`` with a line saying why (:attr:`Output.notes`), never deleted nor
+  overwritten.  A claim without a file is dropped when the command ends (an error,
   Ctrl-C), so a failed command never claims a name a user may use later;
 * a manifest that lists no file left is no output to protect: another command of the same
   kind takes the folder without ``--force``;
@@ -193,8 +194,9 @@ class Output:
                                                         "sha256": dict(sorted(self.sha256.items()))})
 
     def path(self, name: str) -> Path:
-        """Claim ``name`` (relative to the folder) for this command, listed in its manifest
-        before it is written (so --force can remove it later)."""
+        """Claim ``name`` (relative to the folder) for a writer of this command's own; its
+        digest is recorded when the command ends (:meth:`_close`): a file there before
+        that is not trusted (a command killed while it wrote, or a user's file since)."""
         if name not in self.files or name in self.sha256:
             if name not in self.files:
                 self.files.append(name)
@@ -229,13 +231,20 @@ class Output:
     def write(self, name: str, fn: Callable[[Path], Any]) -> Path:
         """Write ``name`` atomically: ``fn(temporary path)`` writes it (the temporary name
         keeps the suffix, for writers that choose their format by it), then it is renamed."""
-        final = self.path(name)
+        final = self.root / name
         final.parent.mkdir(parents=True, exist_ok=True)
         tmp = final.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{final.name}")
         try:
             fn(tmp)
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
+            digest = _digest(tmp)
+            if digest is None:
+                raise OSError(f"{tmp}: not a regular file after writing")
+            if name not in self.files:
+                self.files.append(name)
+            self.sha256[name] = digest  # claimed and recorded with its content before it takes the name
+            self._save()
             os.replace(tmp, final)
         finally:
             if tmp.exists():
@@ -263,14 +272,14 @@ def _extended(old: Any, new: dict[str, Any], extends: Sequence[str]) -> dict[str
 
 def _ours(root: Path, name: str, manifest: dict[str, Any]) -> bool:
     """Whether listed file ``name`` is still what its command left: its bytes those whose
-    digest the manifest holds.  A listed name without a digest was being written when its
-    command was killed (an error or Ctrl-C settles the claims), and a manifest written
-    before digests were kept holds none: both are taken at their word."""
+    digest the manifest holds.  A listed name without a digest is not (its command was
+    killed before it recorded the file, and a user may have saved one there since); only a
+    manifest written before digests were kept, holding none at all, is taken at its word."""
     digests = manifest.get("sha256")
     f = root / name
-    if not isinstance(digests, dict) or name not in digests or not (f.exists() or f.is_symlink()):
+    if not isinstance(digests, dict) or not (f.exists() or f.is_symlink()):
         return True
-    return digests[name] == _digest(f)
+    return name in digests and digests[name] == _digest(f)
 
 
 def _diff(old: Any, new: dict[str, Any]) -> str:
@@ -307,6 +316,8 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
         named = [f for f in (old or {}).get("files", []) if isinstance(f, str) and inside(root, root / f)]
         listed = [f for f in named if _ours(root, f, old)]
         changed = [f for f in named if f not in listed]
+        recorded = (old or {}).get("sha256")
+        recorded = recorded if isinstance(recorded, dict) else {}
         if old is not None and not any((root / f).exists() for f in listed):
             old, listed = None, []  # nothing of its output left: nothing to keep or to replace
         kept = _extended(old.get("identity"), identity, extends) if old is not None else None
@@ -322,7 +333,9 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
                 if (f.is_file() and not f.is_symlink() and inside(root, f)):
                     f.unlink()
             listed = []
-        notes = [reject(root, root / f, f"changed since `unosim {kind}` wrote it (damaged, or edited)")
+        notes = [reject(root, root / f, f"changed since `unosim {kind}` wrote it (damaged, or edited)"
+                        if f in recorded else
+                        f"not recorded by `unosim {kind}` (it was stopped while writing it, or the file is a user's)")
                  for f in changed]
         clash = [n for n in names if n not in listed and ((root / n).exists() or (root / n).is_symlink())]
         if clash:

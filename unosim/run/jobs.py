@@ -192,11 +192,12 @@ def make_job(cfg: RulesConfig, mode: str | Mode = "hands", count: int = 1, seed:
     mode); the default chunk then holds 1/players as many units, so a part keeps about
     the rows of an unrotated one."""
     kind = mode_named(mode, rotate)
+    chosen = chunk_size is not None
     if chunk_size is None:  # the default, grown for a run so long that it would pass MAX_PARTS files
         chunk_size = max(kind.default_chunk_size(cfg), -(-count // MAX_PARTS))
     max_hands = kind.max_hands(max_hands)
     kind.check(cfg)
     check_run(count_option or kind.option, count, seed, chunk_size, max_hands, kind.rows_per_unit(cfg) or 1,
-              kind.rotations(cfg), kind.units)
+              kind.rotations(cfg), kind.units, chosen)
     return Job(cfg, kind, count, seed, chunk_size, None if out is None else Path(out), max_hands, label,
                dict(extra_metadata or {}), shape)

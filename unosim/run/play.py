@@ -21,6 +21,7 @@ from unosim.engine import search_batch
 from unosim.engine.batch import new_out, play_hands
 from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
     M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches, play_search_matches)
+from unosim.interrupts import interruptible
 from unosim.run.bounds import DEFAULT_MAX_HANDS, RunError
 from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
 from unosim.run.seating import SeatRotation, instance_at, join_rotations
@@ -62,7 +63,8 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
             step = SEARCH_HANDS_PER_WORKER * workers
             for a in range(0, count, step):
                 m = min(step, count - a)
-                search_batch.play_hands(Pr, seats, seed, start + a, m, out[a:a + m], max(1, min(m, workers * 16)))
+                interruptible(search_batch.play_hands, Pr, seats, seed, start + a, m, out[a:a + m],
+                              max(1, min(m, workers * 16)))  # a search decision may take minutes: signals end it
         else:
             play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
     finally:
@@ -156,7 +158,8 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
         if seats is None:
             play_matches(P, int(seed), lo, hi, max_hands, slabs.array, nrows, done, bool(split))
         else:
-            play_search_matches(P, seats, int(seed), lo, hi, max_hands, slabs.array, nrows, done, bool(split))
+            interruptible(play_search_matches, P, seats, int(seed), lo, hi, max_hands, slabs.array, nrows, done,
+                          bool(split))
         too_small = False
         for b, (a, z) in enumerate(now):
             if done[b]:

@@ -163,11 +163,13 @@ class ResultDir:
     def verified(self, checks: Callable[[int], PartCheck | None]) -> set[int]:
         """The chunks whose part passes its checks: its bytes match its journal record
         (CRC-32 and size), its footer says it is the chunk its name claims, of this run
-        (identity digest, unit range, rows); a part the journal does not list yet (its
-        writer died between the rename and the record) is decoded in full before it is
-        recorded.  Every other Parquet file here is moved to ``_rejected/`` (its chunk is
-        played again) and said in :attr:`notes`; the journal is rewritten to list exactly
-        the parts kept."""
+        (identity digest, unit range, rows), and every page decodes against its own
+        checksum (written in each page header: a part checks itself, whatever its record
+        says).  A part the journal does not list (its writer died between the rename and
+        the record, or the journal was lost) is never recorded afterwards: nothing proves
+        its bytes are the ones written.  Every other Parquet file here is moved to
+        ``_rejected/`` (its chunk is played again) and said in :attr:`notes`; the journal is
+        rewritten to list exactly the parts kept."""
         records = read_records(self.path) or {}
         good: dict[int, PartRecord] = {}
         for f in sorted(self.path.iterdir()):
@@ -184,13 +186,10 @@ class ResultDir:
                 rec = records.get(index)
                 if rec is not None and (rec.start, rec.count) != (want.start, want.count):
                     why = f"its record covers units {rec.start}-{rec.start + rec.count - 1}, not chunk {index}'s"
-                why = why or (rec.verify(f) if rec is not None else None) or check_part(f, want)
-                if why is None and rec is None:
-                    why = _decodes(f)
-                    if why is None:
-                        crc, size = file_crc(f)
-                        rec = PartRecord(index, want.start, want.count, pq.read_metadata(f).num_rows, crc, size)
-                if why is None and rec is not None:
+                if rec is None:
+                    why = "not in the part journal (a part counts only as its writer recorded it)"
+                why = why or rec.verify(f) or check_part(f, want) or _decodes(f)
+                if why is None:
                     good[index] = rec
                     continue
             self.notes.append(reject(self.path, f, f"{why}; its chunk is played again" if want else why))
@@ -216,8 +215,8 @@ class ResultDir:
         # faster to write); every other column is dictionary-encoded
         indices = [name for name in table.column_names if name in _INT64_COLUMNS]
         try:
-            # page CRCs: a reader verifies exactly the pages it decodes (unosim.load)
-            pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows), write_page_checksum=True,
+            pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),
+                           write_page_checksum=True,  # every page checks itself (unosim.load, resume, repair)
                            use_dictionary=[name for name in table.column_names if name not in indices],
                            column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
             with open(tmp, "rb") as f:
@@ -245,9 +244,10 @@ def _entries(path: Path) -> bool:
 
 
 def _decodes(path: Path) -> str | None:
-    """None if every page of the part decodes, else why not."""
+    """None if every page of the part decodes and matches its page checksum (parts
+    written before page checksums: decodes), else why not."""
     try:
-        pq.read_table(path)
+        pq.read_table(path, page_checksum_verification=True)
     except (OSError, ValueError) as e:
         return f"does not decode ({str(e).splitlines()[0][:80] if str(e) else type(e).__name__})"
     return None

@@ -83,7 +83,7 @@ from unosim.run.modes import MODES as RUN_MODES
 from unosim.run.modes import Mode
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
-from unosim.rules.keys import NAME_RULE
+from unosim.rules.keys import NAME_RULE, SECTIONS
 from unosim.rules.validate import valid_name
 from unosim.run.guard import inside, refuse_other_output
 from unosim.run.dataset import POINTS_FILE, point_folder, point_shape, setting_types, write_points
@@ -245,6 +245,7 @@ def parse_sweep(data: Mapping[str, Any], root: str | Path = ".") -> Sweep:
     if not isinstance(skip_invalid, bool):
         raise SweepError(f"skip_invalid: expected true or false, got {skip_invalid!r}")
 
+    _check_count(design, data.get("axes", {}), data.get("strata", {}))  # before any value is validated
     axes = _axes(data.get("axes", {}), "axes", base)
     strata = _axes(data.get("strata", {}), "strata", base)
     if not axes and not strata:
@@ -298,10 +299,11 @@ def _load_base(base: Any, root: Path) -> RulesConfig:
 
 
 def _flatten(table: Any) -> list[tuple[str, Any]]:
-    """``{"rules": {"stacking": x}}`` and ``{"rules.stacking": x}`` alike -> ``[("rules.stacking", x)]``."""
+    """``{"rules": {"stacking": x}}`` and ``{"rules.stacking": x}`` alike -> ``[("rules.stacking", x)]``.
+    Only a section's table is opened: ``"bots.seats" = {strategy = ...}`` is one value."""
     flat: list[tuple[str, Any]] = []
     for k, v in table.items():
-        if isinstance(v, Mapping):
+        if isinstance(v, Mapping) and k in SECTIONS:
             flat += [(f"{k}.{k2}", v2) for k2, v2 in v.items()]
         else:
             flat.append((k, v))
@@ -348,6 +350,11 @@ def _axes(table: Any, where: str, base: RulesConfig) -> tuple[tuple[str, tuple[A
     seen: set[str] = set()
     for key, values in _flatten(table):
         k = _key(key, where)
+        if k.type == "seats":
+            raise SweepError(f"{where}.{k.full}: the bots are not varied by a sweep (its points differ in rules "
+                             "only); set them for every point in [set] \"bots.seats\" = \"search\" (or an inline "
+                             "table, or a list with one per seat), or compare bots with `unosim duel` or "
+                             "`unosim league`")
         if k.full in seen:
             raise SweepError(f"{where}.{k.full}: given twice")
         seen.add(k.full)
@@ -398,6 +405,17 @@ def _count_points(design: str, axes: tuple, strata: tuple) -> int:
     if design == "grid":
         return math.prod(len(v) for _, v in axes) * layers
     return (1 + sum(len(v) for _, v in axes)) * layers  # at most: a value equal to the base's is listed once
+
+
+def _check_count(design: str, axes: Any, strata: Any) -> None:
+    """Refuse a sweep of more than :data:`MAX_POINTS` points from the lengths of its lists
+    alone (validating a million values first would take minutes)."""
+    lengths = [[len(v) for _, v in _flatten(t) if isinstance(v, list)] if isinstance(t, Mapping) else []
+               for t in (axes, strata)]
+    n = _count_points(design, tuple((None, range(x)) for x in lengths[0]), tuple((None, range(x)) for x in lengths[1]))
+    if n > MAX_POINTS:
+        raise SweepError(f"axes: this sweep has {n:,} points; at most {MAX_POINTS:,} (vary fewer keys or values, "
+                         "or split it into several sweeps)")
 
 
 def _points(name: str, base: RulesConfig, design: str, axes: tuple, strata: tuple,

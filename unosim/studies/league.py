@@ -36,8 +36,11 @@ leaderboard then ranks the bots by their wins over these tables and says so.
 from __future__ import annotations
 
 import itertools
+import os
+import uuid
 import json
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass
 from math import comb, factorial
 from pathlib import Path
@@ -78,6 +81,9 @@ def leaderboard(root: str | Path) -> Path:
     ``leaderboard.csv`` when it has only that)."""
     new, old = Path(root) / LEADERBOARD, Path(root) / _OLD_REPORTS[0]
     return old if old.is_file() and not new.is_file() else new
+
+
+OWNED = "sha256"  # the manifest's record of the league's own files (name -> SHA-256 as written)
 MAX_ORDERS = 2000
 """Table orders (tables x (n-1)! cyclic orders) one league may play, each a job: 7 bots at
 7 players are 720, 8 at 8 are 5,040 (hours of bookkeeping for a handful of deals each)."""
@@ -228,19 +234,22 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
             if t.is_symlink() or not inside(root, t):
                 raise StoreError(f"--out: {t} is a symlink; a league writes only inside its folder: remove the "
                                  "link or choose another path")
+        owned: dict[str, str] = {}
         if root.is_dir() and any(f.name != REJECTED for f in root.iterdir()):
             old = read_manifest(root / LEAGUE_MANIFEST)
             if old is None:
                 raise StoreError(f"--out: {root} is a non-empty directory that is not a unosim league; "
                                  "choose another path")
+            owned = old.pop(OWNED, None) or {}
             if old != manifest:
                 if not force:
                     what = [k for k in manifest if old.get(k) != manifest[k]]
                     raise StoreError(f"--out: {root} holds a different league (differs in: {', '.join(what)}); "
                                      "use --force to replace it or choose another path")
-                _remove_tables(root)
+                _remove_tables(root, owned)
+                owned = {}
         root.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(root / LEAGUE_MANIFEST, manifest)
+        write_json_atomic(root / LEAGUE_MANIFEST, {**manifest, OWNED: owned})
         jobs = league.jobs(root)
         done = [j.prepare(force=False, resume=True) for j in jobs]
         summaries = execute(jobs, done, workers=workers, progress=progress)
@@ -251,10 +260,43 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
         return summaries
 
 
-def _remove_tables(root: Path) -> None:
+def write_owned(root: Path, name: str, write: Callable[[Path], Any]) -> str | None:
+    """Write the league's own file ``name`` (its leaderboard table or figure) in ``root``:
+    ``write(temporary path)``, its SHA-256 recorded in the league's manifest, then renamed
+    into place.  A file already there that the manifest does not record as the league's
+    (a user's leaderboard saved in the folder, or one edited since) is moved to
+    ``_rejected/`` first, never overwritten; the line saying so is returned."""
+    from unosim.run.guard import _digest
+    from unosim.run.integrity import reject
+
+    manifest = read_manifest(root / LEAGUE_MANIFEST) or {}
+    owned = manifest.get(OWNED) if isinstance(manifest.get(OWNED), dict) else {}
+    f = root / name
+    note = None
+    if (f.exists() or f.is_symlink()) and (name not in owned or owned[name] != _digest(f)):
+        note = reject(root, f, "not the file this league wrote (a user's, or edited since)")
+    tmp = f.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{name}")
+    try:
+        write(tmp)
+        with open(tmp, "rb") as t:
+            os.fsync(t.fileno())
+        write_json_atomic(root / LEAGUE_MANIFEST, {**manifest, OWNED: {**owned, name: _digest(tmp)}})
+        os.replace(tmp, f)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return note
+
+
+def _remove_tables(root: Path, owned: dict[str, str]) -> None:
     """``--force``: the old league's tables (their verified parts, see
-    :func:`unosim.run.store.remove_result`), its leaderboard and its manifest; a table folder
-    left empty goes too, one holding a user's file stays (its Parquet files set aside)."""
+    :func:`unosim.run.store.remove_result`), its leaderboard (when it is the one the league
+    wrote: ``owned`` holds its digest; else it is set aside in ``_rejected/``) and its
+    manifest; a table folder left empty goes too, one holding a user's file stays (its
+    Parquet files set aside)."""
+    from unosim.run.guard import _digest
+    from unosim.run.integrity import reject
+
     for t in sorted(root.glob("table[=-]*")):
         if not t.is_dir() or t.is_symlink():
             continue
@@ -265,8 +307,13 @@ def _remove_tables(root: Path) -> None:
                     d.rmdir()
         if not any(t.iterdir()):
             t.rmdir()
-    for name in (LEADERBOARD, LEADERBOARD_PNG, *_OLD_REPORTS, LEAGUE_MANIFEST):
-        (root / name).unlink(missing_ok=True)
+    for name in (LEADERBOARD, LEADERBOARD_PNG, *_OLD_REPORTS):
+        f = root / name
+        if f.is_file() and not f.is_symlink() and owned.get(name) == _digest(f):
+            f.unlink()
+        elif f.exists() or f.is_symlink():
+            reject(root, f, "not the file the replaced league wrote (a user's, or edited since)")
+    (root / LEAGUE_MANIFEST).unlink(missing_ok=True)
 
 
 def read_counts(league: League, out: str | Path, blocks: int = BLOCKS) -> np.ndarray:

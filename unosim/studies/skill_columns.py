@@ -12,6 +12,8 @@ import pyarrow as pa
 from unosim.run.columns import type_text
 from unosim.studies.skill_index import SkillPoint, skill_frame
 
+__all__ = ["SKILL_ABOUT", "describe_skill", "skill_markdown", "skill_schema"]
+
 
 # The skill table (skill.parquet, `unosim skill`): column -> (unit, meaning).  ``<f>`` stands
 # for share, low, high, norm, norm_low, norm_high: the figures of share .. norm_high.

@@ -429,8 +429,10 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
             if bot is None:
                 res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=s_r, workers=workers,
                            progress=tune_progress, name=f"tuned-{p.label}")
-                if res.interrupted:
-                    raise KeyboardInterrupt
+                if res.interrupted:  # the signal that stopped the tuning, so the command exits 143 on SIGTERM
+                    from unosim.interrupts import LAST_SIGNAL, Interrupted
+
+                    raise Interrupted(LAST_SIGNAL[-1]) if LAST_SIGNAL else KeyboardInterrupt
                 used = res.bot
                 save_tuned(where, used, res.history, {"tuned_for": p.label, "budget": budget, "deals": deals,
                                                       "seed": s_r})

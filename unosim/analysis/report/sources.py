@@ -152,6 +152,23 @@ def _one_run(leaf: Path, files: Sequence[Path], first: Any) -> None:
                                  f"{k.decode()}); refusing to mix them: keep one run per folder")
 
 
+def _seats_present(where: Path, info: RunInfo, names: Sequence[str]) -> None:
+    """Refuse a result whose metadata names more or fewer seats than its columns hold (a
+    seat without columns would be reported as never winning).  A tournament's tables seat
+    fewer than its players: only results with a seat per player are checked."""
+    from unosim.run.modes import seat_shares
+
+    if not seat_shares(info.mode):
+        return
+    missing = [f"{p}_{s}" for s in range(info.players) for p in ("points",) if f"{p}_{s}" not in names]
+    extra = [c for c in names if c.startswith("points_") and c[7:].isdigit() and int(c[7:]) >= info.players]
+    if missing or extra:
+        held = sum(1 for c in names if c.startswith("points_") and c[7:].isdigit())
+        raise ValueError(f"{where}: its metadata says {info.players} players but its columns are for {held} "
+                         f"({(missing or extra)[0]} {'is missing' if missing else 'is extra'}); refusing to "
+                         "report seats it holds no data for")
+
+
 _UNVERIFIED = "unverified"  # a placeholder note, gathered into one line per input by discover()
 
 
@@ -200,13 +217,14 @@ def _hash_later(rec: Any, f: Path) -> Any:
 
     def check() -> str | None:
         why = rec.verify(f)
-        return None if why is None else f"{f}: {why}; not reported: the same command sets it aside and plays its chunk again"
+        return None if why is None else (f"{f}: {why}; not reported: the same command sets it aside and plays "
+                                         "its chunk again")
 
     return _HASHERS.submit(check)
 
 
 def _verified(leaf: Path, files: Sequence[Path], stem: str,
-              hashed: bool = True) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
+              hashed: bool = True, root: Path | None = None) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
     """The parts of the result in ``leaf`` that may be counted, and the notes the reader
     must see first.
 
@@ -216,7 +234,8 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str,
     the result incomplete (a note); a Parquet file the journal does not list (a stray
     ``extra.parquet``, a copy under another name) is named in a note and never counted.
     A folder without a journal cannot be checked: its report says it is unverified.
-    ``hashed`` False: the caller checks the pages it reads instead (their CRCs, schema 2)."""
+    ``hashed`` False: the caller checks the pages it reads instead (their CRCs, schema 2).
+    ``root``: the result given (a sweep), whose writer may be the one writing ``leaf``."""
     from unosim.run.integrity import being_written, read_records
     from unosim.run.store import MANIFEST, PART, expected_parts, read_manifest
 
@@ -267,8 +286,9 @@ def _verified(leaf: Path, files: Sequence[Path], stem: str,
     else:
         total = expected_parts(manifest)
         if total is not None and len(use) < total:
-            how = ("a unosim command is writing it now: these figures are of the parts so far"
-                   if being_written(leaf) else "run the same command again to finish it")
+            writing = being_written(leaf) or (root is not None and being_written(root))  # a run, or its sweep
+            how = ("another unosim command is writing it now: these figures are of the parts so far"
+                   if writing else "run the same command again to finish it")
             notes.append(f"{stem} is incomplete: {len(use)} of {total} chunks ({how})")
         want = manifest.get("config")
         first = (read_schema(use[0]).metadata or {}).get(b"unosim.config")
@@ -286,11 +306,14 @@ def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tu
     points = manifest.get("points") if manifest else None
     if not isinstance(points, dict):
         return ()
+    from unosim.run.integrity import being_written
+
     started = sum(1 for rel in points if (root / rel) in groups)
     if started >= len(points):
         return ()
-    return (f"sweep {root.name} is incomplete: {started} of {len(points)} points have results "
-            "(run the same command again to finish it)",)
+    how = ("another unosim command is writing it now: these figures are of the results so far"
+           if being_written(root) else "run the same command again to finish it")
+    return (f"sweep {root.name} is incomplete: {started} of {len(points)} points have results ({how})",)
 
 
 def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) -> list[Source]:
@@ -327,13 +350,15 @@ def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) ->
                     stem = rel.as_posix()
                 else:
                     stem = path.name
-                files, checked, checks = _verified(leaf, files, stem, not (page_checked and all(map(_paged, files))))
+                files, checked, checks = _verified(leaf, files, stem, not (page_checked and all(map(_paged, files))),
+                                                   path)
                 if _UNVERIFIED in checked:
                     unverified.append(stem)
                     checked = tuple(n for n in checked if n != _UNVERIFIED)
                 schema = _schema(files[0])
                 _one_run(leaf, files, schema)
                 info = RunInfo.from_metadata(schema.metadata, schema.names)
+                _seats_present(leaf, info, schema.names)
                 pending.append(
                     (info.config_name or stem, stem, tuple(files), info,
                      tuple(schema.names), part, origin, None, sweep_note + checked, checks)
@@ -348,6 +373,7 @@ def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) ->
         elif path.is_file():
             schema = _schema(path)
             info = RunInfo.from_metadata(schema.metadata, schema.names)
+            _seats_present(path, info, schema.names)
             pending.append(
                 (info.config_name or path.stem, path.stem, (path,), info,
                  tuple(schema.names), {}, origin, None, (), ())
@@ -399,7 +425,9 @@ def load(
         if src.frame is not None:
             frame = src.frame[cols].copy()
         else:
-            table = pads.dataset(list(map(str, src.files)), format="parquet").to_table(columns=cols)
+            pages = pads.ParquetFragmentScanOptions(page_checksum_verification=True)  # each page checks itself
+            fmt = pads.ParquetFileFormat(default_fragment_scan_options=pages)
+            table = pads.dataset(list(map(str, src.files)), format=fmt).to_table(columns=cols)
             src.confirm()
             frame = table.to_pandas(strings_to_categorical=True)
         out.append(Result(src.label, frame, src.info, dict(src.partition), src.files))

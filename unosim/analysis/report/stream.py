@@ -82,9 +82,11 @@ def _iter_batches(src: Source, columns: Sequence[str], batch_rows: int = 1 << 18
                 batch[c] = np.asarray(src.frame[c])
         yield batch
         return
+    f = None
     try:
         for f in src.files:
-            pf = pq.ParquetFile(f, read_dictionary=bot_cols or None, pre_buffer=False)
+            pf = pq.ParquetFile(f, read_dictionary=bot_cols or None, pre_buffer=False,
+                                page_checksum_verification=True)  # each page against its own checksum
             for rb in pf.iter_batches(batch_size=batch_rows, columns=cols, use_threads=True):
                 batch = {}
                 for i, c in enumerate(rb.schema.names):
@@ -96,8 +98,11 @@ def _iter_batches(src: Source, columns: Sequence[str], batch_rows: int = 1 << 18
                     else:
                         batch[c] = arr.to_numpy(zero_copy_only=False)
                 yield batch
-    except (OSError, ValueError):
+    except (OSError, ValueError) as e:
         src.confirm()  # a damaged part: its checksum says so in plain words
+        if "CRC checksum verification failed" in str(e):  # a page's own checksum, whatever the journal says
+            raise ValueError(f"{f}: a page fails its own checksum (damaged); not reported: the same command sets "
+                             "it aside and plays its chunk again") from None
         raise
     src.confirm()  # the data was read while its checksums were computed: only now may it count
 
