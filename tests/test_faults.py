@@ -226,7 +226,7 @@ def test_a_part_without_its_journal_line_is_never_blessed(refs: dict[str, Path],
     inject("flip_then_no_journal")
     r = invoke("repair", out)
     assert r.exit_code == 0 and "0 of 5 chunks verified" in r.output, r.output
-    assert (out / "_rejected" / "part-000002.parquet").exists()
+    assert (out / "_rejected" / "part-000002.parquet.rejected").exists()
     r = invoke(*RUNS["hands"], "--out", out)
     assert r.exit_code == 0, r.output
     verified_complete(out, refs["hands"])

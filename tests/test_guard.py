@@ -363,16 +363,16 @@ def test_league_never_overwrites_a_users_leaderboard(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_skill_never_replaces_an_unrecorded_figure(tmp_path: Path) -> None:
-    """A skill.png a killed skill left unrecorded, replaced by a user's: the same command
+    """A _skill.png a killed skill left unrecorded, replaced by a user's: the same command
     sets the user's aside and draws its own."""
     sweep = tmp_path / "sw.toml"
     sweep.write_text(SWEEP)
     k = tmp_path / "k"
     skill = ("skill", sweep, "--budget", 12, "--deals", 20, "--check-deals", 20, "--quiet", "--out", k)
     assert invoke(*skill).exit_code == 0
-    _drop_digest(k, "skill.png")
-    (k / "skill.png").write_bytes(b"my figure")
+    _drop_digest(k, "_skill.png")
+    (k / "_skill.png").write_bytes(b"my figure")
     r = invoke(*skill)
     assert r.exit_code == 0, r.output
-    assert (k / "_rejected" / "skill.png").read_bytes() == b"my figure"
-    assert (k / "skill.png").read_bytes()[:4] == b"\x89PNG"
+    assert (k / "_rejected" / "_skill.png").read_bytes() == b"my figure"
+    assert (k / "_skill.png").read_bytes()[:4] == b"\x89PNG"

@@ -28,7 +28,8 @@ PLACES = {
     "__init__": "root",  # __version__, configure(), and load()/load_points(), which import their module when called
     "rules": "rules", "kernel": "kernel", "bots": "bots", "engine": "engine", "run": "run",
     "analysis": "analysis", "studies": "studies",
-    "cli": "top", "trace": "top", "scenario": "top", "page": "top", "interrupts": "top",
+    "cli": "top", "trace": "top", "scenario": "top", "page": "top",
+    "interrupts": "root",  # how a signal ends a command: kernels run through it at every layer
     "configs": "data",  # TOML files only
 }  # fmt: skip
 

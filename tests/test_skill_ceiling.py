@@ -185,8 +185,8 @@ def test_an_interrupted_ceiling_resumes(runs, tmp_path: Path, monkeypatch: pytes
 def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path, digest: bool) -> None:
     """A kept _skill_ceiling.pq that is not what the command wrote is not trusted: the
     command says so in one warning line before it measures again, and writes the table the
-    run wrote.  With its digest in the manifest the guard sets the file aside (it may be a
-    user's); without one (an older folder) the table is found unreadable."""
+    run wrote.  With its digest in the manifest the guard sets the file aside as changed (it
+    may be a user's); without one (a command killed while writing it) as unrecorded."""
     import json
     import shutil
 
@@ -205,7 +205,8 @@ def test_a_damaged_kept_table_is_said_and_measured_again(runs, tmp_path: Path, d
         assert "_skill_ceiling.pq: changed since `unosim skill` wrote it" in said[0]
         assert (out / "_rejected" / "_skill_ceiling.pq").read_bytes() == b"not a parquet file"
     else:
-        assert "_skill_ceiling.pq cannot be read" in said[0] and "measured again" in said[0]
+        assert "_skill_ceiling.pq: not recorded by `unosim skill`" in said[0]
+    assert (out / "_rejected" / "_skill_ceiling.pq").read_bytes() == b"not a parquet file"
     pd.testing.assert_frame_equal(pd.read_parquet(out / "skill.parquet").drop(columns=["ceiling_seconds", "seconds"]),
                                   pd.read_parquet(runs["out"] / "skill.parquet").drop(
                                       columns=["ceiling_seconds", "seconds"]))

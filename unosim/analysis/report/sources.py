@@ -155,13 +155,15 @@ def _one_run(leaf: Path, files: Sequence[Path], first: Any) -> None:
 def _seats_present(where: Path, info: RunInfo, names: Sequence[str]) -> None:
     """Refuse a result whose metadata names more or fewer seats than its columns hold (a
     seat without columns would be reported as never winning).  A tournament's tables seat
-    fewer than its players: only results with a seat per player are checked."""
+    fewer than its players: only results with a seat per player are checked.  A sweep
+    point's parts carry the sweep's widest table (its seats beyond the point's are null)."""
     from unosim.run.modes import seat_shares
 
     if not seat_shares(info.mode):
         return
     missing = [f"{p}_{s}" for s in range(info.players) for p in ("points",) if f"{p}_{s}" not in names]
-    extra = [c for c in names if c.startswith("points_") and c[7:].isdigit() and int(c[7:]) >= info.players]
+    extra = [c for c in names if c.startswith("points_") and c[7:].isdigit() and int(c[7:]) >= info.players
+             and "point" not in names]
     if missing or extra:
         held = sum(1 for c in names if c.startswith("points_") and c[7:].isdigit())
         raise ValueError(f"{where}: its metadata says {info.players} players but its columns are for {held} "
