@@ -4,7 +4,7 @@
 it; :func:`borrow` does the same for arrays whose shape is needed.  A handle does not keep
 its array alive, so handles are taken only from a parameter: allocate with :func:`scratch`,
 pass it on, take handles with :func:`handles` (a test checks this).  Why: docs/design.md,
-"Borrowed arrays".
+"Speed".
 """
 
 import numpy as np

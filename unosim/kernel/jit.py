@@ -5,7 +5,7 @@
 LLVM inlining instead of numba's IR inlining, plain types for constant arguments, and no
 whole-module optimization in callee libraries.  :func:`kernel` makes the parallel batch
 kernels.  Every dispatcher caches in :func:`unosim.kernel.cache.cache_folder`.  Why each
-choice: docs/design.md, "How functions are compiled".
+choice: docs/design.md, "Compile time".
 """
 
 import uuid
