@@ -24,8 +24,8 @@ from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths,
                    "printing the report.")
 def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
            html_file: str | None = None) -> None:
-    """Summarise one or more result files or directories (a sweep: its balance report; with
-    --html also a league or skill directory)."""
+    """Summarise one or more result files or directories (a sweep: its balance report; a
+    league: its leaderboard; with --html also a skill directory)."""
     from unosim.analysis import report as rp
 
     from unosim.page import write_html
@@ -37,9 +37,18 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
     if html_file is not None and given:
         option = "--format" if "fmt" in given else "--view"
         raise UserError(f"{option}: shapes the printed report; --html writes the page instead (give one of the two)")
-    paths = report_paths(results, ("league", "skill") if html_file is not None else ())
+    paths = report_paths(results, ("league", "skill") if html_file is not None else ("league",))
     if html_file is not None and Path(html_file).is_dir():
         raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
+    league = [p for p in paths if _is_league(p)]
+    if league and html_file is None:
+        if len(paths) > 1:
+            raise UserError(f"RESULTS: {league[0]} is a league; its leaderboard is a report of its own: give it alone")
+        if skill_dir is not None or view == "balance":
+            raise UserError(f"{'--skill' if skill_dir is not None else '--view balance'}: a sweep's balance report; "
+                            f"{league[0]} is a league")
+        click.echo(_leaderboard(league[0], fmt))
+        return
     sweep_dir = len(paths) == 1 and is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
@@ -55,6 +64,55 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
             click.echo(rp.render(rp.summarize(paths), fmt))
     except (ValueError, OSError) as e:
         raise UserError(str(e)) from None
+
+
+def _is_league(path: Path) -> bool:
+    from unosim.run.guard import folder_kind
+
+    return (folder_kind(path) or ("",))[0] == "league"
+
+
+def _leaderboard(root: Path, fmt: str) -> str:
+    """A league's leaderboard, as `unosim league` printed it, from its ``_leaderboard.csv``."""
+    import json
+
+    import pandas as pd
+
+    from unosim.studies.league import LEADERBOARD_PNG, LEAGUE_MANIFEST, leaderboard
+
+    csv = leaderboard(root)
+    if not csv.is_file():
+        raise UserError(f"RESULTS: {root} is a league without its leaderboard ({csv.name}): the league did not "
+                        "finish; run the same `unosim league` command again to finish it")
+    table = pd.read_csv(csv)
+    if fmt == "csv":
+        return csv.read_text().rstrip("\n")
+    if fmt == "json":
+        return table.to_json(orient="records", indent=2)
+    if fmt == "markdown":
+        cols = list(table.columns)
+        return "\n".join(["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols),
+                          *("| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False))])
+    try:
+        m = json.loads((root / LEAGUE_MANIFEST).read_text())
+        n, deals, seed = int(m["players"]), int(m["deals"]), m["seed"]
+    except (OSError, ValueError, KeyError, TypeError):
+        n = deals = seed = None
+    head = f"League {root}: {len(table)} bots"
+    if n is not None:
+        head += f" at tables of {n}, {deals:,} deals per table, seed {seed}"
+    out = [head + "; strength = Plackett-Luce log-odds (0 = the average bot) with 95% intervals"]
+    width = max(3, *(len(str(b)) for b in table["bot"]))
+    out.append(f"  {'#':>2}  {'bot':<{width}}  strength  95% interval       win share    hands")
+    for r in table.itertuples():
+        out.append(f"  {r.rank:>2}  {str(r.bot):<{width}}  {r.strength:+8.3f}  [{r.low:+.3f}, {r.high:+.3f}]  "
+                   f"{r.win_share:9.2%}  {r.hands:>7,}")
+    if n is not None:
+        out.append(f"  Even share at a table of {n}: {1 / n:.2%}.")
+    png = root / LEADERBOARD_PNG
+    out.append(f"  From {csv}" + (f"; the chart: {png}" if png.is_file() else "")
+               + f"; one page: unosim report {root} --html page.html")
+    return "\n".join(out)
 
 
 @main.command()
