@@ -8,7 +8,7 @@ below are the public API.  The choices that change numbers (denominators, cluste
 intervals): docs/design.md, "Reports".
 """
 
-from unosim.analysis.report.balance import balance_report
+from unosim.analysis.report.balance import BALANCE_SORTS, balance_report, sort_balance
 from unosim.analysis.report.compare import compare
 from unosim.analysis.report.model import (BASE_COUNTERS, HOUSE_COUNTERS, LENGTH_COLUMNS, TABLE_COLUMNS,
                                           Report)
@@ -33,6 +33,8 @@ __all__ = [
     "summarize",
     "compare",
     "balance_report",
+    "sort_balance",
+    "BALANCE_SORTS",
     "to_text",
     "to_markdown",
     "to_csv",
