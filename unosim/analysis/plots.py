@@ -263,7 +263,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
         + (f", {targets[0]}" if len(targets) == 1 else "")
         + F.for_labels(labels),
     )
-    F.fig_legend(fig, list(handles.values()), list(handles), title="config", below=len(handles) <= 4)
+    F.fig_legend(fig, list(handles.values()), list(handles), title="config")
     return F.save(fig, path, rep)
 
 
