@@ -54,6 +54,7 @@ NOT_RUN_FIGURES: dict[str, tuple[str, ...]] = {
     "docs/reports.md": ("95%",),
     "docs/skill.md": ("100%",      # the index's definition: a bot that always wins
                       "95%"),      # the confidence level
+    "docs/design.md": ("95%",),    # the confidence level
     "docs/which_bot.md": ("50%",  # the even share heads-up
                           "1.96",  # the normal quantile of a 95% interval
                           "0.01"),  # the goodness-of-fit test's threshold

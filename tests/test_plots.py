@@ -77,6 +77,8 @@ def assert_readable(fig: Figure) -> None:
             assert not lb.overlaps(ax.get_window_extent(r)), f"legend covers {ax.get_title()!r}"
         for t in titles:
             assert not lb.overlaps(t.get_window_extent(r)), "legend covers a title"
+        if fig.get_supxlabel():
+            assert not lb.overlaps(fig._supxlabel.get_window_extent(r)), "legend covers the caption"  # noqa: SLF001
 
 
 def _figures_of(paths: Any, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Figure]:
@@ -231,6 +233,8 @@ def test_match_plots(tmp_path: Path) -> None:
     _png_ok(tmp_path / "mw.png")
     fig = plots.plot_hands_per_match(rep, path=tmp_path / "hm.png")
     assert len(fig.axes) == 2  # S1, S2 side by side
+    assert fig.get_supxlabel().startswith("bots:")  # the caption, which the legend must leave free
+    assert_readable(fig)
     assert all(len([p for p in ax.patches if isinstance(p, StepPatch)]) == 2 for ax in fig.axes)
     _png_ok(tmp_path / "hm.png")
 

@@ -1,14 +1,17 @@
 """The prose of README.md and docs/*.md stays readable: no sentence over MAX_WORDS words
-(code, tables and generated blocks aside), and the README reads in five minutes."""
+(code, tables and generated blocks aside), and the README reads in five minutes.  Module
+headers under unosim/ stay short: at most HEADER_LINES lines."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_WORDS = 35
 README_WORDS = 1500
+HEADER_LINES = 15
 
 # Sentences allowed to run long, each with its reason: (page, its first words).
 ALLOWED: dict[tuple[str, str], str] = {}
@@ -92,3 +95,23 @@ def test_the_check_sees_prose_only() -> None:
     assert words("And `a b c` one [link text](http://x.y/z) more.") == 6
     long = " ".join(["word"] * (MAX_WORDS + 1)) + "."
     assert [words(s) for s in sentences(long + " Short one.")] == [MAX_WORDS + 1, 2]
+
+
+def header_lines(source: str) -> int:
+    """Lines of a module's docstring (0 without one)."""
+    doc = ast.get_docstring(ast.parse(source))
+    return len(doc.splitlines()) if doc else 0
+
+
+def test_module_headers_are_short() -> None:
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in sorted((ROOT / "unosim").rglob("*.py"))
+            if (n := header_lines(p.read_text())) > HEADER_LINES]
+    assert not long, (f"module docstrings over {HEADER_LINES} lines (say what the module is for; "
+                      "the rationale goes to docs/design.md):\n" + "\n".join(long))
+
+
+def test_header_lines_counts_the_docstring_only() -> None:
+    body = "\n".join(f"line {i}." for i in range(HEADER_LINES + 1))
+    assert header_lines(f'"""{body}"""\nx = 1\n') == HEADER_LINES + 1
+    assert header_lines('"""One line."""\n"""Not the docstring.\nAt all."""\n') == 1
+    assert header_lines("x = 1\n") == 0

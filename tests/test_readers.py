@@ -1,7 +1,7 @@
 """Every reader checks what it reads, and every command ends in one line on a signal.
 
-report, compare and plot accept a run result, a sweep or a result file (plot and report
---html also a league or skill folder) and say in one line what any other folder is; a Parquet file with result-like columns
+report, compare and plot accept a run result, a sweep or a result file (report also a
+league, plot and report --html also a skill folder) and say in one line what any other folder is; a Parquet file with result-like columns
 but no unosim metadata, and a ``--skill`` file that is not a skill table, are one line.
 SIGINT, SIGTERM and SIGHUP end a run within moments: one line (what was kept, the exact
 command that resumes), exit 128 + the signal (resuming is tested in test_faults.py).
@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from io import StringIO
 from pathlib import Path
 
 import pandas as pd
@@ -29,8 +30,7 @@ def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
     lg = tmp_path / "lg"
     assert invoke("league", "standard", "--bots", "counter,random", "--players", 2, "--deals", 20, "--quiet",
                   "--out", lg).exit_code == 0
-    for cmd in (("report", lg), ("compare", lg, lg)):  # plot and report --html draw a league
-        one_error(invoke(*cmd), "is the output of `unosim league`", "_leaderboard.csv", "unosim plot")
+    one_error(invoke("compare", lg, lg), "is the output of `unosim league`", "_leaderboard.csv", "unosim plot")
     assert invoke("plot", lg, "--out", tmp_path / "p").exit_code == 0
     assert invoke("report", lg / "table-0000-order-0000").exit_code == 0  # a table's seating is a run result
     tune = tmp_path / "t"
@@ -38,6 +38,29 @@ def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
     (tune / "_unosim_output.json").write_text('{"kind": "tune", "files": []}')
     for cmd in (("report", tune), ("plot", tune, "--out", tmp_path / "p"), ("report", tune, "--html", tmp_path / "x.html")):
         one_error(invoke(*cmd), "is the output of `unosim tune`", "bot.toml")
+
+
+def test_a_league_s_report_is_its_leaderboard(tmp_path: Path) -> None:
+    lg = tmp_path / "lg"
+    assert invoke("league", "standard", "--bots", "counter,random,greedy", "--players", 2, "--deals", 20,
+                  "--quiet", "--out", lg).exit_code == 0
+    board = pd.read_csv(lg / "_leaderboard.csv")
+    res = invoke("report", lg)
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[0].startswith(f"League {lg}: 3 bots at tables of 2, 20 deals per table, seed 0")
+    rows = [line.split() for line in lines[2:5]]
+    assert [r[1] for r in rows] == list(board["bot"])  # strongest first, as the leaderboard
+    assert [float(r[2]) for r in rows] == [round(x, 3) for x in board["strength"]]
+    assert "Even share at a table of 2: 50.00%." in res.output and "--html page.html" in res.output
+    csv = invoke("report", lg, "--format", "csv")
+    assert csv.exit_code == 0 and csv.output == (lg / "_leaderboard.csv").read_text()
+    assert pd.read_json(StringIO(invoke("report", lg, "--format", "json").output))["bot"].tolist() \
+        == list(board["bot"])
+    one_error(invoke("report", lg, lg / "table-0000-order-0000"), "is a league", "give it alone")
+    one_error(invoke("report", lg, "--view", "balance"), "--view balance", "is a league")
+    (lg / "_leaderboard.csv").unlink()
+    one_error(invoke("report", lg), "without its leaderboard", "unosim league")
 
 
 def test_result_like_files_without_metadata_and_a_false_skill_table(tmp_path: Path) -> None:

@@ -291,6 +291,42 @@ def test_balance_report(tmp_path: Path) -> None:
     assert "stacking=all" in text and "players" in text
 
 
+def _rows(markdown: str) -> list[tuple[str, int]]:
+    """The (change, players) rows of a balance report rendered as markdown, in order."""
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in markdown.splitlines()]
+    return [(c[0], int(c[1])) for c in cells if c[0].startswith("stacking=")]
+
+
+def test_balance_rows_sort_by_any_column(tmp_path: Path) -> None:
+    from cli_checks import invoke, one_error
+    from unosim.cli.report import BALANCE_SORTS
+
+    assert BALANCE_SORTS == rp.BALANCE_SORTS  # the CLI's choices, written out
+    root = sweep(tmp_path)
+    bal = rp.balance_report(root)
+    default = _rows(rp.to_markdown(bal))
+    assert len(default) == 4
+    assert _rows(rp.to_markdown(rp.sort_balance(bal))) == default  # the default is today's order
+    by_players = _rows(rp.to_markdown(rp.sort_balance(bal, "players")))
+    assert by_players == sorted(default, key=lambda r: (r[1], r[0])) != default
+    assert _rows(rp.to_markdown(rp.sort_balance(bal, "change"))) == sorted(default)
+    t = bal.table[bal.table["metric"] == "dealer1_win_share"]
+    want = sorted(zip(t["change"], t["players"], t["effect"].abs()), key=lambda r: (-r[2], r[0], r[1]))
+    by_share = rp.sort_balance(bal, "dealer1_win_share")
+    assert _rows(rp.to_markdown(by_share)) == [(c, p) for c, p, _ in want]
+    assert list(dict.fromkeys(zip(by_share.table["change"], by_share.table["players"]))) == \
+        [(c, p) for c, p, _ in want]  # CSV and JSON rows follow the same order
+    with pytest.raises(ValueError, match="no skill column"):
+        rp.sort_balance(bal, "skill")
+    res = invoke("report", root, "--sort", "players", "--format", "markdown")
+    assert res.exit_code == 0, res.output
+    assert _rows(res.output) == sorted(default, key=lambda r: (r[1], r[0]))
+    one_error(invoke("report", root, "--sort", "skill"), "--sort", "no skill column")
+    one_error(invoke("report", root / "stacking=all" / "players=2", "--sort", "turns"), "--sort", "sweep directory")
+    bad = invoke("report", root, "--sort", "length")
+    assert bad.exit_code == 2 and "dealer1_win_share" in bad.output
+
+
 def test_balance_marks_what_remains_under_the_false_discovery_rate(tmp_path: Path) -> None:
     """Every balance row has its p-value (from its interval, as a normal one) and whether it
     remains with the false discovery rate at 5% over every row of its metric (scipy's

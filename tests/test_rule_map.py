@@ -1,30 +1,30 @@
-"""The rule map in unosim/engine/hand.py's docstring (where each rule lives) stays whole and
-true: every rule id of docs/rules.md's sections R, H, E, S and T has a row, and every
-``module.function`` a row names exists."""
+"""The rule map in docs/design.md (where each rule lives) stays whole and true: every rule
+id of docs/rules.md's sections R, H, E, S and T has a row, and every ``module.function`` a
+row names exists."""
 
 from __future__ import annotations
 
-import ast
 import importlib
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HAND = ROOT / "unosim" / "engine" / "hand.py"
+DESIGN = ROOT / "docs" / "design.md"
 RULES = ROOT / "docs" / "rules.md"
 MAPPED = "RHEST"  # the rules the engine plays; B0 (bots), O1 (counters) and C1 (configs) live elsewhere
 
 
 def rule_map() -> dict[str, str]:
-    """Rule id -> the row's text, from the table between the ``====`` lines."""
-    doc = ast.get_docstring(ast.parse(HAND.read_text())) or ""
-    parts = doc.split("====  ")  # the table sits between two rules of "====  ====..."
-    table = parts[1] if len(parts) == 3 else ""
+    """Rule id -> the row's text, from the table of the "## Rule map" section."""
+    text = DESIGN.read_text()
+    start = text.find("\n## Rule map\n")
+    section = text[start:].split("\n## ", 2)[1] if start >= 0 else ""
     rows: dict[str, str] = {}
-    for line in table.splitlines():
-        m = re.match(r"([A-Z]\d+)\s+(.*)", line)
+    for line in section.splitlines():
+        m = re.match(r"\|\s*([A-Z]\d+)\s*\|(.*)\|\s*$", line)
         if m:
-            rows[m.group(1)] = m.group(2)
+            assert m.group(1) not in rows, f"two rows for {m.group(1)}"
+            rows[m.group(1)] = m.group(2).replace("`", "").strip()
     return rows
 
 
@@ -50,7 +50,7 @@ def test_every_rule_of_the_rules_doc_has_a_row() -> None:
     ids = set(re.findall(r"^### ([A-Z]\d+) ", RULES.read_text(), re.M))
     want = {i for i in ids if i[0] in MAPPED}
     rows = rule_map()
-    assert want - set(rows) == set(), f"rules without a row in {HAND.name}'s rule map"
+    assert want - set(rows) == set(), "rules without a row in docs/design.md's rule map"
     assert set(rows) - ids == set(), "rows for rules that docs/rules.md does not have"
 
 

@@ -1,22 +1,10 @@
 """One page to share: a result's report, figures, config and bots in a single HTML file.
 
-``unosim report RESULT... --html FILE`` writes it.  The page is self-contained: every figure
-is a PNG embedded as a ``data:`` URI, the style sheet is inline, there are no fonts, no
-external scripts and no links to fetch, so it opens the same from a mail attachment, a
-laptop without network or a CI artefact.  One short inline script only marks, on load, how
-many figures the browser decoded (``<body data-figures="7/7">``): the browser test reads it.
-
-What it holds, by result kind:
-
-* runs (hands, rotated seats, matches, tournaments) and comparisons: the summary table
-  (several results: also the comparison against the first), every figure ``unosim plot``
-  draws for them;
-* a sweep: the balance table and chart;
-* a league directory (``unosim league``): its leaderboard and chart;
-* a skill directory (``unosim skill``): its table and chart;
-
-and always the notes (an unfinished run, rules that never triggered), the bots, and each
-result's config as TOML.
+``unosim report RESULT... --html FILE`` writes it.  The page is self-contained (figures
+as ``data:`` URIs, inline style, no network), so it opens the same anywhere.  It holds the
+summary or comparison and its figures for runs, the balance table for a sweep, the
+leaderboard for a league and the table for a skill folder, then the notes, the bots and
+each result's config.
 """
 
 from __future__ import annotations

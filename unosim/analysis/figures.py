@@ -123,15 +123,11 @@ def title(ax: Any, text: str) -> None:
     ax.set_title(wrap(text, width, 11.0), fontsize="medium")
 
 
-def fig_legend(
-    fig: Figure, handles: Sequence[Any], labels: Sequence[str], title: str | None = None, below: bool = False
-) -> None:
-    """One legend for the figure, outside every axes: on the right, or below in one row."""
+def fig_legend(fig: Figure, handles: Sequence[Any], labels: Sequence[str], title: str | None = None) -> None:
+    """One legend for the figure, outside every axes, on the right.  Not below: the caption
+    (:func:`caption`) takes the bottom margin, and constrained layout would put the two on
+    top of each other."""
     if not handles:
-        return
-    if below:
-        fig.legend(handles, labels, loc="outside lower center", fontsize="small", title=title,
-                   title_fontsize="small", ncols=min(len(handles), 4), frameon=False)  # fmt: skip
         return
     fig.legend(handles, labels, loc="outside right upper", fontsize="small", title=title,
                title_fontsize="small", ncols=1 if len(handles) <= 16 else 2, frameon=False)  # fmt: skip

@@ -1,25 +1,10 @@
 """Matplotlib figures of reports.
 
-Every function takes a :class:`unosim.analysis.report.Report` (or result paths, summarised on
-the spot), returns the :class:`~matplotlib.figure.Figure`, and writes a PNG when
-``path`` is given. Figures are built with ``matplotlib.figure.Figure`` and the Agg
-canvas, never through pyplot: no global figure registry to leak memory in long sweeps,
-no GUI backend needed on a cluster node, and a notebook's own backend is left alone
-(Jupyter still shows a returned Figure).
-
-What a reader gets from every figure:
-
-* **Win shares are differences from the even share** ``1 / players``, in percentage
-  points, with the report's 95% intervals and a dashed zero line. The seat effects the
-  tool exists to measure are a point or two; bars from 0 to 25% hide them.
-* **A title that says what is plotted**, wrapped to the figure's width, axis labels on
-  every axes, and a **legend outside the axes** (constrained layout makes room for it),
-  so it never covers data.
-* **No colour is used twice** in one axes: up to ten series take ``tab10``, up to twenty
-  also ``tab20``'s light shades, more an evenly spaced sample of the turbo colormap.
-
-Error bars are the report's 95% intervals (Wilson for shares, t for means, Newcombe /
-Welch for balance differences).
+Every function takes a :class:`unosim.analysis.report.Report` (or result paths), returns the
+:class:`~matplotlib.figure.Figure` and writes a PNG when ``path`` is given.  Figures are
+built without pyplot, so nothing leaks in long sweeps and a notebook's backend is left
+alone.  Win shares are drawn as differences from the even share, with the report's 95%
+intervals; the legend sits outside the axes.  Why: docs/design.md, "Figures".
 """
 
 from __future__ import annotations
@@ -278,7 +263,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
         + (f", {targets[0]}" if len(targets) == 1 else "")
         + F.for_labels(labels),
     )
-    F.fig_legend(fig, list(handles.values()), list(handles), title="config", below=len(handles) <= 4)
+    F.fig_legend(fig, list(handles.values()), list(handles), title="config")
     return F.save(fig, path, rep)
 
 

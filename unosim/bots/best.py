@@ -1,21 +1,10 @@
 """The shared best-choice loops: every strategy but B0 is its answers to :data:`Ask`.
 
-A strategy module defines two compiled functions and nothing else is asked of it:
-
-* ``context(st, P, p, ask)``: what its scores share for one decision, five floats
-  computed once (the next seat's cards, per-colour values, ...);
-* ``score(st, P, rng, p, ask, k, x)``: its number for card (or colour) k.
-
-The loops here pick the best-scoring legal card (R5-R8), stackable card (H1) or colour
-(R9), ties uniformly at random over physical cards, and turn the yes/no questions into
-booleans.  They dispatch on the seat's strategy code in :func:`context` and
-:func:`score`, the only two places that list the strategies: LLVM inlines both into
-each loop, where the code is fixed for the whole loop, so a strategy costs the same as
-with a loop of its own (measured, docs/bots.md), and each loop is one out-of-line call
-from :mod:`unosim.bots.policy`.  A new strategy is its module, its entry in
-:mod:`unosim.rules.strategies` and one line in each of the two functions below
-(``rlcard_random``, which weighs choices rather than scoring them, also has a branch in
-:func:`choose_play` and :func:`choose_stack`).
+A strategy module defines ``context(st, P, p, ask)`` (five floats its scores share for one
+decision) and ``score(st, P, rng, p, ask, k, x)`` (its number for card or colour k).  The
+loops pick the best-scoring legal card, stackable card or colour, ties at random over
+physical cards.  :func:`context` and :func:`score` are the only places that list the
+strategies; a new strategy adds one line to each (docs/bots.md, "Adding a strategy").
 """
 
 from unosim.kernel.jit import jit

@@ -1,35 +1,9 @@
 """`counter`: counts the cards seen on the discard pile and plays the odds.
 
-Memory (per seat, ``st[S_MEM0 + seat * 54 + i]``, zeroed by the engine every hand):
-
-* ``i`` in 0-51: copies of coloured kind ``i`` seen on the discard pile since the last
-  reshuffle (R11).  Kept up to date by :func:`observe` for every card put down; on the
-  first card after the turn-up or after a reshuffle (the pile then holds 2 cards) the
-  counts restart from the pile, since reshuffled cards are back in play.
-* 52 (the Wild's slot): the same counts summed per colour, 8 bits per colour (colour c
-  in bits 8c..8c+7), so a colour's total is one read.
-* 53 (the Wild Draw Four's slot): the colours named with the last two wilds, +1 each
-  (0 = not known): ``16 x (last but one + 1) + (last + 1)``.  Named colours are the one
-  thing the pile does not show.
-
-From its memory and its own hand it knows, for each colour c, the cards of c it cannot
-see (``unseen_c = 25 x decks - seen_c - mine_c``), among ``U`` unseen cards (draw pile
-and other hands).  The next player is expected to hold ``h x unseen_c / U`` of them.
-
-* Play: wilds only when nothing else plays (Wild Draw Four first); otherwise the card
-  whose colour c maximises ``mine_c - expected next-player cards of c`` (the colour it
-  can follow and the next player likely cannot), highest points first.
-* Colour after a wild: the same value's best colour.
-* Challenge (R8): the chance q that the player of the Wild Draw Four held the colour in
-  force before it, if its h cards came from the unseen ones (hypergeometric), gives with
-  the ``suspicion`` prior the chance of a bluff, ``s q / (s q + 1 - q)``; it challenges
-  when that beats the break-even ``extra / (extra + 2 x penalty)`` (H18 amounts: lose
-  ``challenge_extra`` more cards if wrong, the penalty moves to the bluffer if right).
-* Always jumps in (H2), plays a legal drawn card (R6), stacks the Draw Two of its best
-  colour before a Wild Draw Four (H1), sheds all it may in a multi-play (H6), swaps with
-  or gives to the opponent with the fewest cards (H4, H5).  Never draws voluntarily.
-
-Parameters: ``bluff_rate``, ``suspicion``.
+Its memory, per seat, is ``st[S_MEM0 + seat * 54 + i]``: i in 0-51 counts copies of
+coloured kind i seen since the last reshuffle, 52 holds those counts summed per colour
+(8 bits each), 53 the colours named with the last two wilds.  How it plays, challenges
+and what its parameters (``bluff_rate``, ``suspicion``) do: docs/bots.md, "counter".
 """
 
 from unosim.kernel.jit import jit

@@ -1,22 +1,9 @@
 """`rlcard_random`: RLCard 1.2.0's own ``RandomAgent``, so RLCard baselines can be reproduced.
 
-RandomAgent picks uniformly among the *action ids* the env lists as legal
-(``envs/uno.py: _get_legal_actions`` keeps each id once), not among cards as B0 does:
-
-* a coloured card is one action however many copies are held (two red 5s are one
-  ``r-5``, as likely as one blue 5);
-* a Wild is four actions, one per colour named (``r-wild`` ... ``y-wild``), and so is a
-  Wild Draw Four: a held wild kind weighs 4, however many copies;
-* ``draw`` is an action only when nothing is legal.
-
-So it plays wilds far more often than B0 (benchmarks/rlcard_rules.md, R5).  The wild's
-colour is the colour of its action: uniform once the wild is drawn, which is what the
-shared colour loop does with equal scores.  Legality is the config's (R5, R8 or E1, H7);
-under ``configs/rlcard.toml`` it is RLCard's.  What RLCard has no action for is answered
-as B0 does: a legal drawn card is played (R6), it jumps in (H2), never challenges or
-bluffs (R8), puts down one card (H6), picks swap and giveaway targets uniformly (H4, H5)
-(:mod:`unosim.bots.policy`).  Stacking (H1) is uniform over the stackable action ids
-(each Draw Two kind 1, the Wild Draw Four 4), never drawing while it may stack.
+It picks uniformly among RLCard's legal *action ids*, not among cards as B0 does: a
+coloured kind is one action however many copies are held, and a wild is four (one per
+colour).  What RLCard has no action for is answered as B0 does.  Details: docs/bots.md,
+"rlcard_random".
 """
 
 from unosim.kernel.jit import jit

@@ -1,48 +1,10 @@
 """`weights`: a linear scoring bot whose weights are TOML parameters.
 
-Every card the bot may play gets ``score = sum of w_<feature> x feature``; the best score
-is played (ties uniformly at random over the physical cards).  Features of a card k in
-seat p's hand, with the table as it is before the play:
-
-=================  ==============================================================
-``wild``           1 for Wild and Wild Draw Four
-``draw4``          1 for Wild Draw Four (on top of ``wild``)
-``action``         1 for Skip, Reverse, Draw Two
-``points``         the card's points (R1, H17: 0-9, 20, 50)
-``color_share``    share of p's other cards in k's colour (a wild: in p's biggest
-                   colour, the one it will name), 0-1
-``matches_number`` 1 when k matches the top card's number or symbol but not the
-                   colour in force (it changes the colour)
-``attack_next``    for a card that makes the next player lose the turn (Skip, Draw
-                   Two, Wild Draw Four, H5 +10, 2-player Reverse): 1 / the next
-                   player's cards (1 when they hold one card); else 0
-``copies``         copies of k held (k included)
-``next_color_odds`` the chance that the next player holds a card of the colour k
-                   leaves in force (a wild: the colour it will name), from the cards
-                   it has seen on the discard pile, as ``counter`` reckons it
-                   (:func:`unosim.bots.counter.holds_colour_chance`), 0-1
-``wild_hand``      for a wild, 1 / p's cards (k included): 1/2 with two cards left
-``attack_leader``  1 for a card that makes the next player lose the turn when the
-                   next player is an opponent holding the fewest cards of all
-                   opponents (ties count), as ``aggressor`` aims; else 0
-=================  ==============================================================
-
-Why the last three (docs/bots.md "Did `weights` need more features?"): with only the first
-eight the tuned bot stayed 1.5 points short of ``counter`` at 4 players, and these are
-what it lacked: ``counter``'s odds of the next player following the colour (memory of the
-cards seen), the bot's own hand size (when a wild is worth keeping), the other opponents'
-hand sizes (whom an attack hurts).  Each costs nothing at weight 0, the default: its
-branch is skipped and no random number is drawn, so the default bot plays as it did; and
-only a seat whose ``w_next_color_odds`` is non-zero keeps ``counter``'s memory (it is a
-watcher: :func:`watches`, ``policy.observe_play``), paying ``counter``'s cost per card.
-
-Other decisions: it draws instead (R7, when allowed) when its best score is below
-``draw_score``; it plays a legal drawn card (R6) and jumps in (H2) when that card scores
-``draw_score`` or more; it stacks its best-scoring stackable card (H1); it names the
-colour c maximising its cards of c + ``w_next_color_odds`` x the next player's chance of
-holding c (at weight 0: the colour it holds most of); ``bluff_rate`` and
-``challenge_rate`` as for every strategy; it sheds all it may in a multi-play (H6) and
-swaps with or gives to the opponent with the fewest cards (H4, H5).
+Every card the bot may play scores ``sum of w_<feature> x feature``; the best score is
+played, ties at random over physical cards.  The features, the other decisions and why
+the last three features exist: docs/bots.md, "weights".  A feature at weight 0 costs
+nothing, and only a seat with a non-zero ``w_next_color_odds`` keeps ``counter``'s memory
+(:func:`watches`).
 """
 
 from unosim.kernel.jit import jit

@@ -8,6 +8,10 @@ import click
 
 from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths, main
 
+# unosim.analysis.report.BALANCE_SORTS, written out so that the CLI starts without pandas
+# (tests/test_report.py checks the two agree)
+BALANCE_SORTS = ("effect", "change", "players", "turns", "dealer1_win_share", "cards_drawn", "skill", "skill_ceiling")
+
 
 @main.command()
 @click.argument("results", nargs=-1, required=True)
@@ -19,13 +23,16 @@ from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths,
 @click.option("--skill", "skill_dir", default=None, metavar="DIR",
               help="The balance report's skill column from this `unosim skill` output [default: DIR.skill "
                    "next to the sweep directory, when it exists].")
+@click.option("--sort", "sort", type=click.Choice(BALANCE_SORTS), default="effect", show_default=True,
+              help="The balance report's row order: effect (the largest effect in any column first), change, "
+                   "players, or a column's metric (the largest effect on it first).")
 @click.option("--html", "html_file", default=None, metavar="FILE", callback=not_empty,
               help="Write one self-contained page (tables, every figure, config, bots, notes) to FILE instead of "
                    "printing the report.")
 def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
-           html_file: str | None = None) -> None:
-    """Summarise one or more result files or directories (a sweep: its balance report; with
-    --html also a league or skill directory)."""
+           html_file: str | None = None, sort: str = "effect") -> None:
+    """Summarise one or more result files or directories (a sweep: its balance report; a
+    league: its leaderboard; with --html also a skill directory)."""
     from unosim.analysis import report as rp
 
     from unosim.page import write_html
@@ -33,16 +40,28 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
     from click.core import ParameterSource
 
     ctx = click.get_current_context()
-    given = {p for p in ("fmt", "view") if ctx.get_parameter_source(p) == ParameterSource.COMMANDLINE}
+    given = {p for p in ("fmt", "view", "sort") if ctx.get_parameter_source(p) == ParameterSource.COMMANDLINE}
     if html_file is not None and given:
-        option = "--format" if "fmt" in given else "--view"
+        option = "--format" if "fmt" in given else "--view" if "view" in given else "--sort"
         raise UserError(f"{option}: shapes the printed report; --html writes the page instead (give one of the two)")
-    paths = report_paths(results, ("league", "skill") if html_file is not None else ())
+    paths = report_paths(results, ("league", "skill") if html_file is not None else ("league",))
     if html_file is not None and Path(html_file).is_dir():
         raise UserError(f"--html: {html_file} is a directory; give a file name (report.html)")
+    league = [p for p in paths if _is_league(p)]
+    if league and html_file is None:
+        if len(paths) > 1:
+            raise UserError(f"RESULTS: {league[0]} is a league; its leaderboard is a report of its own: give it alone")
+        if skill_dir is not None or view == "balance" or "sort" in given:
+            option = "--skill" if skill_dir is not None else "--view balance" if view == "balance" else "--sort"
+            raise UserError(f"{option}: orders or adds to a sweep's balance report; "
+                            f"{league[0]} is a league")
+        click.echo(_leaderboard(league[0], fmt))
+        return
     sweep_dir = len(paths) == 1 and is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
+    if "sort" in given and (not sweep_dir or view == "summary"):
+        raise UserError("--sort: orders a sweep's balance report; give one sweep directory (written by `unosim sweep`)")
     if skill_dir is not None and (not sweep_dir or view == "summary"):
         raise UserError("--skill: the skill column is part of a sweep's balance report; give one sweep directory "
                         "(written by `unosim sweep`)")
@@ -50,11 +69,65 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
         if html_file is not None:
             click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
         elif view == "balance" or (view == "auto" and sweep_dir):
-            click.echo(rp.render(rp.balance_report(paths[0], skill=skill_dir), fmt))
+            bal = rp.balance_report(paths[0], skill=skill_dir)
+            try:
+                bal = rp.sort_balance(bal, sort)
+            except ValueError as e:
+                raise UserError(f"--{e}") from None
+            click.echo(rp.render(bal, fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
     except (ValueError, OSError) as e:
         raise UserError(str(e)) from None
+
+
+def _is_league(path: Path) -> bool:
+    from unosim.run.guard import folder_kind
+
+    return (folder_kind(path) or ("",))[0] == "league"
+
+
+def _leaderboard(root: Path, fmt: str) -> str:
+    """A league's leaderboard, as `unosim league` printed it, from its ``_leaderboard.csv``."""
+    import json
+
+    import pandas as pd
+
+    from unosim.studies.league import LEADERBOARD_PNG, LEAGUE_MANIFEST, leaderboard
+
+    csv = leaderboard(root)
+    if not csv.is_file():
+        raise UserError(f"RESULTS: {root} is a league without its leaderboard ({csv.name}): the league did not "
+                        "finish; run the same `unosim league` command again to finish it")
+    table = pd.read_csv(csv)
+    if fmt == "csv":
+        return csv.read_text().rstrip("\n")
+    if fmt == "json":
+        return table.to_json(orient="records", indent=2)
+    if fmt == "markdown":
+        cols = list(table.columns)
+        return "\n".join(["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols),
+                          *("| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False))])
+    try:
+        m = json.loads((root / LEAGUE_MANIFEST).read_text())
+        n, deals, seed = int(m["players"]), int(m["deals"]), m["seed"]
+    except (OSError, ValueError, KeyError, TypeError):
+        n = deals = seed = None
+    head = f"League {root}: {len(table)} bots"
+    if n is not None:
+        head += f" at tables of {n}, {deals:,} deals per table, seed {seed}"
+    out = [head + "; strength = Plackett-Luce log-odds (0 = the average bot) with 95% intervals"]
+    width = max(3, *(len(str(b)) for b in table["bot"]))
+    out.append(f"  {'#':>2}  {'bot':<{width}}  strength  95% interval       win share    hands")
+    for r in table.itertuples():
+        out.append(f"  {r.rank:>2}  {str(r.bot):<{width}}  {r.strength:+8.3f}  [{r.low:+.3f}, {r.high:+.3f}]  "
+                   f"{r.win_share:9.2%}  {r.hands:>7,}")
+    if n is not None:
+        out.append(f"  Even share at a table of {n}: {1 / n:.2%}.")
+    png = root / LEADERBOARD_PNG
+    out.append(f"  From {csv}" + (f"; the chart: {png}" if png.is_file() else "")
+               + f"; one page: unosim report {root} --html page.html")
+    return "\n".join(out)
 
 
 @main.command()

@@ -1,66 +1,9 @@
-"""One hand of UNO as plain functions over the state vector (docs/rules.md R2-R13, H1-H24, E1-E5).
+"""One hand of UNO as plain functions over the state vector (docs/rules.md R2-R13, H1-H25, E1-E5).
 
-The loop (:func:`step`) is: stall at ``max_turns`` (R13), else resolve a pending penalty
-(R8 challenge, H1 stack, or draw it), else the seat in ``S_CUR`` takes a turn (R5-R7,
-H3).  A card put down in turn, drawn or stacked goes through :func:`play_card`; several
-cards at once through :func:`play_multi` (H6); a jumped-in card through the H2 window
-(:func:`unosim.engine.jump.jump_window`).  Each then runs the contract's fixed order in
-:func:`settle`: end of the hand (R12) or UNO call (R10), the jump-in window (H2), slap
-(H10), silence (H11), then the card's effect (R9, H4, H5).
-
-Where each rule lives (module.function; tests/test_rule_map.py checks that every rule of
-docs/rules.md has a row and that every function named exists):
-
-====  ==============================================================================
-R1    kernel.piles.build_deck (deck), kernel.table.hand_points (points)
-R2    engine.setup.deal
-R3    engine.setup.turn_first_card (H15 first_draw2_skips, H16 first_card)
-R4    engine.batch.deal_next (also E4 ``fixed``; matches: engine.matches)
-R5    kernel.moves.matches, is_legal; bots.policy.choose_play
-R6    engine.turns.take_turn, drawn_playable (E2 drawn_match, E3 drawn_draw4)
-R7    engine.turns.take_turn; bots.policy.choose_play (H8 forced play)
-R8    kernel.moves.draw4_honest (E1); engine.turns.face_penalty (challenge, H9)
-R9    engine.effects.effect, put_down (colour); kernel.moves.reverse_is_skip (H14)
-R10   engine.effects.uno_call
-R11   kernel.piles.draw_card, reshuffle
-R12   engine.hand.go_out
-R13   engine.hand.step
-H1    kernel.moves.stacks_on (what stacks on what); engine.turns.face_penalty
-H2    engine.jump.jump_then_act, jump_window, resume_window (a window waiting for a search seat)
-H3    engine.turns.take_turn
-H4    engine.effects.effect, pass_hands, swap_hands
-H5    engine.effects.is_draw_card, penalty_of (+10), giveaway
-H6    engine.hand.play_multi; bots.policy.multi_plan
-H7    kernel.moves.wild_allowed
-H8    bots.policy.choose_play
-H9    engine.turns.face_penalty
-H10   engine.effects.slap
-H11   engine.effects.after_play (start), engine.turns.begin_turn (noise)
-H12   bots.common.is_opponent; engine.batch.write_row (winning team)
-H13   engine.hand.go_out, silent_last_card; kernel.table.next_seat
-H14   kernel.moves.reverse_is_skip
-H15   engine.setup.turn_first_card
-H16   engine.setup.turnable
-H17   kernel.table.hand_points (the score table from rules.config)
-H18   engine.effects.penalty_of; engine.turns.face_penalty (challenge_extra)
-H19   engine.matches.score_row (match_target)
-H20   rules.validate.deck_count (decks = "auto"); kernel.piles.build_deck
-H21   engine.setup.richest_seat, turn_first_card
-H22   engine.turns.take_back; engine.effects.put_down (what a take-back returns to)
-H23   engine.effects.uno_moment, false_call
-H24   engine.turns.misplay
-H25   kernel.moves.can_stack, answers, group_answers; engine.effects.effect (the play answered); engine.hand.step; bots.policy.choose_stack, multi_plan
-E1    kernel.moves.draw4_honest, no_other_play
-E2    engine.turns.drawn_playable
-E3    engine.turns.drawn_playable; engine.effects.effect
-E4    engine.batch.deal_next
-E5    engine.setup.turned_reverse_void
-S1    engine.matches.score_row; engine.tournaments.score_hand
-S2    engine.matches.score_row; engine.tournaments.score_hand
-S3    engine.matches.first_dealer, play_match
-S4    engine.matches.score_row
-T1    engine.tournaments.play_tournament, score_hand
-====  ==============================================================================
+:func:`step` is the loop: stall at ``max_turns`` (R13), else resolve a pending penalty, else
+the current seat takes a turn.  Every card put down goes through :func:`play_card` or
+:func:`play_multi` (H6), then :func:`settle` applies the contract's fixed order.  Where each
+rule lives is the rule map in docs/design.md.
 """
 
 from unosim.kernel.jit import jit

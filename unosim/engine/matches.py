@@ -1,37 +1,9 @@
 """Matches: hands played in sequence until every scoring system has ended (docs/rules.md S1-S4).
 
-A match is one random stream, ``stream_start(seed, STREAM_MATCHES, match)``, continued
-from hand to hand (the R4 random dealer draws from it too), so a match's hands depend on
-(seed, match index) alone, never on the thread count or the chunking.
-
-With ``split`` (seat-rotated match runs, seating.py) every hand of a match has its own
-stream instead, ``stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + hand)``,
-from which the dealer is chosen before the hand and the hand is played: hand h of match
-m then deals every seat the same cards whoever sits there and however the match's earlier
-hands went, so each rotation of the bots plays the match on the same deals (one stream
-continued from hand to hand would drift apart after the first hand, since the bots'
-choices consume it).  Unsplit matches keep the single stream, so their rows never change.
-
-Output.  A match has a variable number of hands, so each parallel block owns a fixed
-*slab* of rows and plays its matches one after another into it.  A match that would not
-fit in what is left of the slab is abandoned (its rows are overwritten later) and the
-block stops; the caller gives the block's remaining matches to a later call, and grows
-the slabs when a block could not fit even one match (a match has at most ``max_hands``
-rows).  Memory stays bounded by blocks x slab rows, at most one match per block and call
-is played twice, and filling slabs balances the blocks: each call gives every block about
-the same number of hands.
-
-A row is the hand's O1 record (``write_row``, columns ``0 .. N_OUT-1``) followed by the
-match columns ``M_*`` below.
-
-Tables with search seats (:mod:`unosim.engine.search`) play the same match loop through
-:func:`play_search_matches`: the loop takes the search context ``ctx`` (None at a plain
-table, where numba prunes the search branch, so the plain kernel neither compiles nor
-runs it) and plays each hand with the search table's hand
-(:func:`unosim.engine.search_batch.play_hand`).  The searches draw from their own stream
-per hand, ``stream_start(seed, STREAM_MATCH_SEARCH, match * HAND_STRIDE + hand)``, never
-from the match's, so the deals and dealers follow the rules above whatever the searches do
-and a run is bit-identical whatever the thread count or chunking.
+A match's rows depend on (seed, match index) alone; with ``split`` every hand has its own
+stream so seat rotations play the same deals.  Each parallel block fills a fixed slab of
+rows.  A row is the hand's O1 record followed by the ``M_*`` columns below.  Streams and
+slabs: docs/design.md, "Matches and tournaments".
 """
 
 import numpy as np

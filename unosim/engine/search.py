@@ -1,60 +1,10 @@
 """The ``search`` strategy: determinized Monte Carlo over the real engine.
 
-At each decision of a search seat with more than one option, it samples ``worlds`` deals
-of the cards it cannot see, plays each option out ``rollouts`` times per world with the
-real engine, and takes the option with the best mean outcome (``objective``).  Its
-decisions: the card in turn (a legal card kind, a Wild Draw Four bluff under R8, or a
-draw where R7 allows one; with ``colours = 1`` also each wild naming each colour, R9; a
-7 under H4 or the red 0 under H5 ``giveaway`` going to each opponent; under H6 a card
-alone or with every card that may go with it); the answer to a pending draw it did not
-challenge (each kind it may stack, H1, H25, and under H6 alone or with its group; take
-it); whether to play a card it just drew (R6 ``may``); and whether to jump in (H2) when
-another seat's card opens a window it may jump into (the window waits for its answer:
-unosim.engine.jump).  The outcome: its side's win share (``hands``) or its points
-(``points``: what its side scores in the hand when it wins, minus what its own hand
-gives the winner when it loses).  Perfect-information Monte Carlo: each sampled world
-is played as if it were the true deal.  It starts from what its rollout bot would play
-and switches to another option only when that option's gain over it (paired playout by
-playout) passes a test at ``margin`` standard errors, raised for several alternatives
-(:func:`choose`): a few hundred playouts cannot tell apart options a few points of win
-share apart, and the noisy best of many options would otherwise replace a good rule by
-a coin toss.  Most decisions have no option much better
-than the rollout bot's, and the few that have one need more playouts to show it: a
-decision where, after ``worlds`` worlds, some option's gain already stands ``promise``
-standard errors above 0 is played out in ``deepen`` times as many worlds before the
-test (1: never), so the budget goes where a switch may pay.
-
-What a seat knows, and so what a world keeps: its own hand, the discard pile (every card
-on it was seen), every hand's size, the draw pile's size and everything else public in
-the state.  The unknown cards are the deck minus its hand minus the discard pile, built
-from counts (never from where the hidden cards lie, so the choice cannot depend on them:
-tests/test_search.py permutes the hidden cards and checks the choice never moves), and
-each world deals them uniformly into the other hands (sizes kept, a partner's included)
-and the draw pile; with ``voids = 1`` uniformly among the deals that respect
-what every seat's draws showed (a seat that drew on red held no red: the voids section
-below), as closely as :func:`sample_world_within` says.
-
-The playouts: the search seat plays its ``rollout_bot`` (a strategy at its defaults, or
-a whole bot with its own parameters) after the option, the other seats their own
-strategies, and the hand runs to its end under every rule the engine plays.  The same
-world and the same random stream serve every option (common random numbers), so options
-differ by the option alone.  Every other decision (the colour unless ``colours``, a
-take-back's replacement) is the rollout bot's, in the game as in the playouts, and so is
-a challenge (R8, :func:`searched_answer` says why).
-
-How it runs in the kernel without recursion: the table's rules vector gives each search
-seat its rollout bot, code and parameters (:func:`unosim.engine.search_batch.split_params`), and the
-seats that search are listed in a context array ``ctx`` passed to the hand loop's step
-made with :func:`searched_turn` for the turn and :func:`searched_answer` for a pending
-draw (:data:`searching_step`, from the engine's
-:func:`unosim.engine.hand.stepper`, wrapped by :func:`search_step`, which first brings
-the void limits kept in the same context up to date and answers a waiting jump-in window,
-:func:`answer_window`); the playouts call the engine's plain
-:func:`unosim.engine.hand.step` in worlds where no window waits for anyone, so they never
-search in turn.  The search's
-randomness is its own stream per hand (``STREAM_SEARCH``), per decision and per playout:
-the game's stream is never touched by a playout, and a run is bit-identical whatever
-the thread count.
+At a decision with several options, a search seat samples ``worlds`` deals of the cards it
+cannot see, plays each option out ``rollouts`` times with the real engine and keeps its
+rollout bot's choice unless another option is better by ``margin`` standard errors.
+What a seat knows, the playouts and how it runs without recursion: docs/design.md,
+"The search strategy"; its parameters: docs/bots.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,9 @@
 """The partner-rotation tournament (docs/rules.md T1): the compiled loop.
 
-A tournament is a fixed schedule of rounds; in each round every table (one table of four
-with 4 players, two with 8) plays ``hands_per_round`` hands.  Who sits where is worked
-out in Python (:mod:`unosim.run.tournaments`) and given here as one parameter vector
-``P`` per (round, table), with that table's bots at its seats, 4 players and H12
-``teams = 2`` (partners face each other at seats 0/2 and 1/3), and ``seating``, the player
-at each seat.  A table-round is one random stream, ``stream_start(seed,
-STREAM_TOURNAMENTS, (tournament * rounds + round) * tables + table)``, continued from hand
-to hand, so a tournament's rows depend on (seed, tournament index) alone, whatever the
-thread count or the chunking.
-
-With ``split`` (seat-rotated tournament runs, seating.py) every hand has its own stream
-instead, ``stream_start(seed, STREAM_TOURNAMENT_HANDS, tournament * HAND_STRIDE + k)``
-(``k`` the hand's row in the tournament), from which its dealer is chosen and it is
-played: each rotation of the bots over the player numbers then plays every hand of the
-tournament on the same deals.  Unsplit tournaments keep their streams and rows.
-
-Rows come in the order round, table, hand: every tournament has ``rounds * tables *
-hands_per_round`` of them, so tournament ``t`` of a call owns a fixed block of rows.  A
-row is the hand's O1 record (``write_row``; seats are the table's seats) followed by the
-``T_*`` columns below: the players' running totals after the hand, in that row order,
-and on the tournament's last row its champions.
+The seating of each (round, table) comes from :mod:`unosim.run.tournaments` as one parameter
+vector.  A tournament's rows depend on (seed, tournament index) alone; with ``split`` every
+hand has its own stream.  Rows come in the order round, table, hand: the hand's O1 record,
+then the ``T_*`` columns below (running totals; champions on the last row).
 """
 
 from numba import prange

@@ -1,24 +1,10 @@
 """Reference-count-free handles on arrays for the hot loop.
 
-Numba reference-counts every array a compiled function passes on, and an inlined
-function still counts its array arguments: measured with perf, the hand loop made
-hundreds of (mostly no-op) ``NRT_incref``/``NRT_decref`` calls per hand, and each call
-spilled the registers around it.  The kernels therefore hand the hand loop raw data
-pointers (:func:`address`): numba indexes a ``CPointer`` like a 1-d array (``p[i]``,
-``p[i] = v``) and never counts it.  :func:`borrow` is the same idea for arrays whose
-shape is still needed (the output rows).
-
-A handle does not keep its array alive: numba frees a local array right after its last
-use, and a handle taken from it and used later reads freed memory, silently.  So the
-kernels take handles only in one shape (a test checks it: every ``address``, ``borrow``
-and ``handles`` call in the engine names a parameter of the function it is in):
-
-* a kernel allocates a block's arrays with :func:`scratch` and passes them, as one
-  argument, to the function that plays the block;
-* that function takes the handles with :func:`handles` from its argument.
-
-A caller holds what it passes for the whole call, so the arrays outlive every handle by
-construction: there is no "keep alive" step to forget.
+:func:`address` gives a raw data pointer numba indexes like a 1-d array without counting
+it; :func:`borrow` does the same for arrays whose shape is needed.  A handle does not keep
+its array alive, so handles are taken only from a parameter: allocate with :func:`scratch`,
+pass it on, take handles with :func:`handles` (a test checks this).  Why: docs/design.md,
+"Speed".
 """
 
 import numpy as np

@@ -1,44 +1,11 @@
 """How every engine function is compiled: once per argument type, inlined by LLVM.
 
 ``@jit()`` and ``@jit(inline=True)`` stand for ``@njit(cache=True)`` and
-``@njit(cache=True, inline="always")`` in kernel/, bots/ and engine/.  Why (the compile
-times and sizes behind each choice are in benchmarks/README.md, "Figures measured"):
-
-* numba's own ``inline="always"`` copies the callee's IR into each caller and types it
-  again there, and the engine nests such functions six deep (hand step, turn, policy,
-  strategy, legality, rule): one hand loop was typed and lowered as one huge function,
-  minutes of compile and gigabytes of memory.  ``inline=True`` here is numba's ``forceinline`` instead: the
-  function is typed and lowered once and marked ``alwaysinline``, so LLVM puts it into
-  every caller and the hot loop is the same machine code (kernel speed unchanged,
-  benchmarks/versus.py) at a fraction of the compile.  Without it (LLVM's own inlining
-  choices only) the compile is shorter still but the kernel loses much of its speed, which is why the
-  small, hot functions (a turn, a legality test, a score, a rule read) keep it.
-* A call with a constant argument (``rule(st, P_TEAMS)``, ``log_event(st, log, EV_PLAY,
-  ...)``, ``param(P, p, 2)``) makes numba type the argument as that literal and compile
-  the callee once per constant (dozens of times for ``log_event``, ``rule`` and ``param``).
-  The dispatcher below types such calls by plain types, so each function is compiled once;
-  LLVM folds the constant once the call is inlined.
-
-The flag is always given: numba lets a callee without one inherit its caller's
-``forceinline``, which would inline whole rare paths into the hot loop.
-
-* numba compiles every function it reaches to machine code, each in a code library that
-  links in the libraries of everything it calls and optimizes that whole module: with
-  the engine's call depth, the hand loop's code was optimized again at every level
-  between a rule and the parallel kernel, most of a cold compile.  A ``@jit`` function's
-  library (:class:`_CalleeLibrary`) now skips that whole-module pass (each of its
-  functions is still optimized alone); a ``@kernel``'s parallel loop body (numba's
-  gufunc) optimizes everything it links, inlined, once, and the kernel around it and
-  numba's wrappers of the loop only call that body (kernel
-  speed: benchmarks/versus.py; CPU seconds of a cold compile: benchmarks/compile_time.py).
-  The body keeps its linked copies to itself (:class:`_BodyLibrary`), so a kernel runs
-  at the same speed whatever the process ran before it.  A ``@jit`` function called from
-  Python (a scenario test, a trace, ``engine.search.choice_at``) runs that lightly
-  optimized code: the same results, several times slower.
-
-Every dispatcher made here caches in :func:`unosim.kernel.cache.cache_folder`, a folder
-named after the engine sources (:class:`unosim.kernel.cache.SourcesCache`); the parallel
-batch kernels take :func:`kernel`, which caches there too.
+``@njit(cache=True, inline="always")`` in kernel/, bots/ and engine/, with three changes:
+LLVM inlining instead of numba's IR inlining, plain types for constant arguments, and no
+whole-module optimization in callee libraries.  :func:`kernel` makes the parallel batch
+kernels.  Every dispatcher caches in :func:`unosim.kernel.cache.cache_folder`.  Why each
+choice: docs/design.md, "Compile time".
 """
 
 import uuid

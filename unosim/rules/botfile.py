@@ -1,32 +1,10 @@
 """Bots by name or by file: the one parser of every command that takes a bot.
 
-A bot is a strategy with its parameters.  Commands take it as
-
-* a strategy name: ``counter``;
-* a name with parameters: ``counter:suspicion=0.5,bluff_rate=0.1`` (values are TOML
-  literals, as `unosim duel` always took them);
-* a search whose rollout bot is a bot file: ``search:rollout_bot=tuned.toml`` (the file is
-  read at once into the seat's inline table, ``rollout_bot = {name = ..., strategy = ...,
-  ...}``, so a run's config holds the whole bot and never depends on the file);
-* a bot file, a path ending in ``.toml``: the strategy and *every* one of its parameters,
-  written by `unosim tune` or by hand (docs/bots.md "Bot files")::
-
-      # optional: the label leagues and duels print (default: the file's stem)
-      name = "tuned-standard-4p"
-      strategy = "weights"
-      w_wild = -3.25
-      ...                       # every parameter of the strategy
-      [about]                   # optional, free-form: how the bot was made
-      tuned_by = "unosim tune standard --budget 600 --deals 2000 --seed 0"
-
-Why every parameter: a tuned bot is a point in parameter space; a file that left one out
-would silently take the default of the day, and a changed default would change the bot.
-A bot file's keys other than ``[about]`` are exactly a config's ``[bots]`` inline table,
-so its content pastes into any config (``seats = [{name = ..., strategy = ...}, ...]``),
-where ``name`` labels the bot in rows and reports.
-
-Plain Python on top of the config's own validation (``bots.seats``), so loading a bot
-never imports or compiles the engine.
+A bot is a strategy name (``counter``), a name with TOML-literal parameters
+(``counter:suspicion=0.5``), a search over a bot file (``search:rollout_bot=tuned.toml``) or
+a bot file (a path ending in ``.toml``) that lists every parameter of its strategy.  Bot
+files: docs/bots.md, "Bot files".  Plain Python on top of the config's own validation, so
+loading a bot never imports or compiles the engine.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """Which bots sat: one wording for every report, summary, chart caption and run line.
 
-A result is a measurement of the rules *and* of the bots that played them (the bundled
-house_rules sweep seats a bluffing, challenging ``wild_saver`` everywhere, and its base
-plays fewer turns than `unosim run standard`), so every place that shows a figure names
-the bots the same way:
-
-* one bot: its strategy name, then the parameters that differ from the strategy's
-  defaults: ``counter (suspicion 0.5)``; a bot the config names (``name = "tuned"`` in
-  its seat, as a bot file has) is ``tuned = weights (w_wild -3.39, ...)``: the name every
-  row, legend and per-bot line uses, and its parameters, here once;
-* a seating: seats in order, a run of identical neighbours written once with its count:
-  ``wild_saver x4 (bluff_rate 0.2, challenge_rate 0.5, draw_before_wild true)``,
-  ``counter, random x3``;
-* several results (a sweep's points, a comparison; :func:`bots_line` of their seating
-  texts): one text when they all seat the same,
-  ``wild_saver at every seat (...)`` when they seat one bot at tables of different sizes,
-  else ``label: seating`` per result.
-
-It reads only the strategy registry, so a report never loads the engine to say it; it sits
-in run/, not rules/, because the rules/ sources key the numba cache.
+One bot is its strategy and the parameters that differ from the defaults:
+``counter (suspicion 0.5)``, or ``tuned = weights (...)`` when its seat names it.  A seating
+writes identical neighbours once with a count: ``counter, random x3``.  Several results
+share one text when they seat the same.  It reads only the strategy registry, so a report
+never loads the engine; it sits in run/ because the rules/ sources key the numba cache.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """The Dask executor: the chunks of jobs (a run, the points of a sweep) as Dask tasks.
 
-Each task is :func:`task`: the worker plays one chunk (:class:`unosim.run.play.Player`,
-as locally) with the parallel kernel on its cores and writes the chunk's part file
-straight to the output path, to a temporary name renamed into place (so the path must be
-storage every worker and the driver share, mounted at the same path).  The driver
-prepares the output directory (manifests, which chunks are done), submits the missing
-chunks, and receives only a :class:`unosim.run.summary.Summary` per chunk (a few
-numbers) for progress and the summary.
-Results are identical to a local run with the same seed: a chunk's rows depend on the
-config, the seed and the chunk's hand indices only, whoever plays it.
-
-A worker process runs one kernel at a time, always on the same thread (see
-:func:`_kernel_thread`), on all its cores: one worker with one thread per machine
-(``dask worker ADDRESS --nthreads 1``) is the simple setup; a second thread lets a part
-be written while the next chunk plays, which pays off when writing to shared storage is
-slow. A lost worker's task is re-run by the scheduler; a stopped driver leaves whole
-parts only, and the same command resumes.
-
-Dask is optional (``pip install 'unosim[dask]'``): without it, asking for a scheduler is
-a one-line :class:`ClusterError`; local runs never import it.  See docs/cluster.md.
+A worker plays one chunk (:func:`task`) and writes its part file straight to the shared
+output path; the driver submits the missing chunks and receives one
+:class:`unosim.run.summary.Summary` per chunk.  Results equal a local run with the same
+seed.  Dask is optional: without it, asking for a scheduler is a one-line
+:class:`ClusterError`.  Setup: docs/cluster.md.
 """
 
 from __future__ import annotations

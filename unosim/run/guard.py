@@ -1,32 +1,12 @@
 """The one output guard of every command that writes.
 
-Every writing command (``run``, ``sweep``, ``league``, ``tune``, ``skill``, ``plot``) owns
-the folder it writes, and says so in a manifest: ``_unosim.json`` (a run),
-``_unosim_sweep.json``, ``_unosim_league.json``, or ``_unosim_output.json`` for the
-commands whose output is a set of named files (``tune``, ``skill``, ``plot``), which lists
-every file the command wrote there.  The rules, the same for all of them:
-
-* ``--out`` is resolved first (a symlink, ``.``, ``..``) and judged as its target;
-* a folder holding another command's output is refused in one line naming it, even with
-  ``--force`` (``--force`` replaces a command's own output only);
-* the same command with other settings is refused unless ``--force``, which removes only
-  the files the old manifest lists, so nothing of the old output is left to mix with;
-  settings a command may add to its kept output (``extends``: `unosim skill --ceiling`
-  adds the search's figures beside an hour of tuning) are no difference when either side
-  lacks them: the output is continued, and keeps them;
-* a file the command would write that it did not write is never overwritten: refused, with
-  or without ``--force``.  Ownership is checked by content: the manifest keeps the SHA-256
-  of every file the command wrote, recorded before the file is renamed into place, and a
-  listed file whose bytes differ (damaged, or a user's figure saved under ``turns.png``),
-  or a listed name without a recorded digest (its command was killed while it wrote it), is
-  moved to ``_rejected/`` with a line saying why (:attr:`Output.notes`), never deleted nor
-  overwritten.  A claim without a file is dropped when the command ends (an error,
-  Ctrl-C), so a failed command never claims a name a user may use later;
-* a manifest that lists no file left is no output to protect: another command of the same
-  kind takes the folder without ``--force``;
-* the writer holds the folder's lock (:func:`unosim.run.integrity.hold_lock`) for the
-  whole command, so a second writer is refused at once;
-* files are written to a temporary name and renamed into place.
+Each writing command owns its folder through a manifest (``_unosim*.json``) that lists its
+files with their SHA-256.  Another command's folder is refused even with ``--force``; other
+settings need ``--force``, which removes only the listed files.  A changed or unrecorded file
+is moved to ``_rejected/``, never overwritten; a digest is recorded before its file takes
+its name; the folder's lock is held for the whole command, and
+files are written to a temporary name and renamed.  The rules in full: docs/resume.md,
+"What a command may overwrite".
 """
 
 from __future__ import annotations

@@ -1,35 +1,10 @@
 """Match play and the scoring systems (docs/rules.md S1-S4, R4, H12, H13, R13).
 
-A match is a sequence of hands of one table, dealt by R4's rule, played until every
-scoring system has ended, so S1 (positive: the winner scores the cards left in the
-other hands), S2 (negative: every loser adds their own cards; lowest total wins) and S4
-(chips: every loser pays the winner their own cards' points; the highest balance after
-``chips_hands`` hands wins) are compared on the very same cards (S3).  :func:`run_matches` (a job of mode ``matches``,
-see jobs.py; the kernel driver is :func:`unosim.run.play.play_match_chunk`) plays
-matches on all cores and stores one row per hand: the hand's O1 record plus
-
-* ``match``, ``hand_in_match`` (0-based),
-* ``pos_total_<s>`` / ``neg_total_<s>``: running totals after the hand (with teams every
-  member shows the team total); a system's totals stay frozen once its match has ended,
-* ``pos_end`` / ``neg_end``: true on the hand where that system's match ended,
-* ``chips_total_<s>``: the S4 balance after the hand (frozen after ``chips_end``, the
-  hand ``chips_hands - 1``, like the other systems' totals after their end),
-* ``capped``: true on the last hand of a match stopped by ``max_hands`` (see below).
-
-Choices the contract left open, written down here and in the README:
-
-* ``hand`` is ``match * HAND_STRIDE + hand_in_match`` (``HAND_STRIDE`` = 1,000,000): a
-  global running index cannot be known while matches run in parallel.
-* A match stops after ``max_hands`` hands (default 10,000) even if a system has not
-  ended, flagged ``capped``.  Such a match has no ``pos_end``/``neg_end`` row for the
-  system that did not end, so reports leave it out of that system.  With the official
-  rules a match takes about 15-30 hands; the cap exists for configs that can never
-  finish (every hand stalls, R13) and for H13 last_standing, whose rank points sum to
-  zero: with 2 players a total moves by +-1 per hand and reaching 500 takes about
-  250,000 hands, so such tables want a lower ``match_target``.
-* Under H13 last_standing, a side's total is the sum of its members' rank points
-  n + 1 - 2r; S2 is not defined there, so ``neg_total_*`` are 0 and ``neg_end`` false.
-* Under R4 ``dealer = "fixed"`` (E4) the last seat deals every hand, the first included.
+:func:`run_matches` plays matches on all cores and stores one row per hand: the O1 record
+plus ``match``, ``hand_in_match``, the running totals per scoring system and the flags of
+each system's last hand (``pos_end``, ``neg_end``, ``chips_end``, ``capped``).  The columns
+and the choices the contract left open (the ``hand`` index, the ``max_hands`` cap, H13
+last_standing): docs/output.md and docs/design.md, "Matches and tournaments".
 """
 
 from __future__ import annotations

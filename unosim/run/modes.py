@@ -1,29 +1,10 @@
 """The run modes: what a unit of a run is, and everything that follows from it.
 
-A run plays units of one kind, and each kind is one :class:`Mode` object of
-:data:`MODES`, which the job, the executors, the summary, ``unosim run`` and ``unosim
-repair`` ask instead of comparing names:
-
-* ``hands``: one row per independent hand (O1);
-* ``rotated``: a unit is a deal, played once per rotation of the bots over the seats
-  (``rotation`` and ``bot_<s>`` columns; see seating.py);
-* ``matches``: a unit is a match (docs/rules.md S1-S3), one row per hand of it;
-* ``rotated_matches``: every match once per rotation of the bots over the seats, on the
-  same deals, with the columns of ``rotated``;
-* ``tournaments``: a unit is a partner-rotation tournament (docs/rules.md T1, 4 or 8
-  players), one row per hand of it (see tournaments.py);
-* ``rotated_tournaments``: every tournament once per rotation of the bots over the
-  player numbers, on the same deals.
-
-A mode carries its output columns, its parameters (count option, chunk size, bounds),
-its kernel call (:meth:`Mode.player`, the classes of play.py), what its rows add to the
-summary (:meth:`Mode.count`, summary.py), its manifest and part-file keys and the lines
-``unosim run`` prints.  A new mode is one more object here (and its player and counts).
-
-What is on disk stays as the first results wrote it, so old results resume: the
-manifest's ``mode`` and the parts' ``unosim.mode`` name the kernel (``hands`` also for
-rotated hands), and the run's identity digest names the job's mode (``rotated`` for
-rotated hands, ``matches`` with ``rotate`` for rotated matches).
+Each kind of unit (``hands``, ``rotated``, ``matches``, ``rotated_matches``,
+``tournaments``, ``rotated_tournaments``) is one :class:`Mode` of :data:`MODES`.  A mode
+carries its output columns, its parameters, its kernel call (:meth:`Mode.player`), its
+summary counts (:meth:`Mode.count`), its manifest keys and its run lines.  A new mode is
+one more object here.  Results on disk keep the mode names they were written with.
 """
 
 from __future__ import annotations

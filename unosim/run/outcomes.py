@@ -1,21 +1,9 @@
 """Who won: match and tournament winners, shared credit, seat positions (numpy, no kernel).
 
-The run summaries (summary.py, matches.py, tournaments.py) and the reports
-(analysis/report) read the same outcomes from the rows, so the rules of counting are
-written once, here:
-
-* **Winners** of a scoring system are the seats at its best total: the highest under S1
-  (positive) and S4 (chips), the lowest under S2 (negative).  A tie crowns every tied
-  seat; with teams every member shows the team's total, so a team's win crowns all its
-  members.
-* **Ties share the credit**: each of k winners gets 1/k, so the credit of a match sums
-  to 1 and a seat's share of the matches is its credit over the matches.
-* **Positions** are seats counted from a dealer, clockwise: position 0 is the dealer,
-  position 1 the seat after it (R4: the player after the dealer plays first).  A hand's
-  winner is counted at its position from that hand's dealer; a match's credit at each
-  seat's position from the dealer of its first hand.
-* **Instances** are the config's seats when the bots are rotated: in rotation r the bot
-  the config puts at seat i sits at seat (i + r) mod n (seating.py).
+The summaries and the reports count outcomes with these functions.  The winners of a
+scoring system are the seats at its best total (highest under S1 and S4, lowest under S2);
+k tied winners get 1/k each.  Positions count seats clockwise from a dealer (0 is the
+dealer).  In rotation r the bot of config seat i sits at seat (i + r) mod n.
 """
 
 from __future__ import annotations

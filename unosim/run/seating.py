@@ -1,28 +1,10 @@
 """Fair seatings: every deal played once per rotation of the bots over the seats.
 
-A bot's seat matters (who plays first after the dealer, whom it follows and precedes),
-and so do its cards.  With ``rotate_seats`` every hand index is played ``players`` times,
-once per rotation r = 0..n-1 of the config's bot assignment: in rotation r the bot the
-config puts at seat i sits at seat ``(i + r) mod n`` (every bot moves r seats
-clockwise; neighbours stay neighbours).  The hand's randomness still comes from (seed,
-hand index) only, so the same hand index deals the same cards in every rotation: each
-bot gets every seat's cards once, as in duplicate bridge, which removes the luck of the
-deal as well as the seat from a comparison.
-
-Match runs rotate the same way (``unosim run --matches N --rotate-seats``): every match
-index is played once per rotation, each hand of it from its own stream (see
-engine/matches.py), so hand h of match m deals every seat the same cards in every
-rotation.  Tournament runs (``--tournaments``) rotate the bots over the player numbers
-(player p plays the bot the config lists for player (p - r) mod n) and the T1 schedule
-seats the players as always; every hand again has its own stream.
-
-Rows gain a ``rotation`` column and one ``bot_<s>`` string column per seat naming the
-bot that sat there (``report`` reads them for per-bot win shares; in a tournament the
-seats are the table's four).  A bot's label is its
-strategy name, followed by its non-default parameters: ``counter(suspicion=0.5)``; a
-seat that names its bot (``{name = "tuned", strategy = "weights", ...}``) is labelled by
-that name.
-Nothing here is compiled: rotating is a permutation of the per-seat blocks of ``P``.
+With ``rotate_seats`` every hand (match, tournament) is played once per rotation r: the bot
+the config puts at seat i sits at seat (i + r) mod n, and every rotation deals the same
+cards, as in duplicate bridge.  Rows gain ``rotation`` and ``bot_<s>`` columns.  Nothing
+here is compiled: rotating permutes the per-seat blocks of ``P``.  Why: docs/which_bot.md,
+"Fair comparisons".
 """
 
 from __future__ import annotations

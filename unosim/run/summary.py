@@ -1,26 +1,9 @@
 """The one summary of a job: counts over the chunks played by this command.
 
-Every executor builds it the same way: :meth:`Summary.add` on kernel rows (locally, slice
-by slice or chunk by chunk), or :meth:`Summary.merge` of the summaries Dask tasks send
-back (one per chunk: a few numbers, never rows).  The counts are sums, so the order in
-which chunks arrive does not change them.
-
-What it holds, by mode (docs/rules.md ids; which counts a job's rows feed is its mode's
-choice, :meth:`unosim.run.modes.Mode.count`, and who won a match or a title is
-:mod:`unosim.run.outcomes`'s):
-
-* every mode: hands played (rows), turns, stalled hands (R13) and the winner's seat
-  relative to the dealer (R4);
-* ``matches``: matches, capped matches, and per scoring system (S1 ``pos``, S2 ``neg``)
-  the ended matches, their hands and the match win credit by seat after the first dealer
-  (ties shared);
-* ``matches`` also S4 (``chips``): the ended matches, their hands and the win credit;
-* ``tournaments``: tournaments, and per player the S1 and S2 champion credit (ties shared);
-* ``rotated``: per bot of the config (its seat in the config, whatever seat it sat at):
-  wins, points scored under S1 and points left in its own hand (what S2 adds up).
-* rotated ``matches`` and ``tournaments`` (``rotations`` > 1): the same per-bot hand
-  counts, and per bot the S1/S2/S4 match win credit, or the S1/S2 champion credit; a
-  unit is then a match (tournament) with all its rotations.
+Executors build it with :meth:`Summary.add` on kernel rows or :meth:`Summary.merge` of the
+summaries Dask tasks send back.  The counts are sums, so chunk order does not change them.
+Every mode counts hands, turns, stalls and the winner's seat from the dealer; match,
+tournament and rotated modes add their own counts (:meth:`unosim.run.modes.Mode.count`).
 """
 
 from __future__ import annotations

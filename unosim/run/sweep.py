@@ -1,63 +1,10 @@
 """Sweeps over rule grids: many configs, one Parquet dataset, resumable, local or on Dask.
 
-A sweep file (TOML) names a base config and the keys to vary::
-
-    name = "stacking"                 # label (default: the file name)
-    base = "../standard.toml"         # the base config, relative to this file (default: the official rules)
-    mode = "one_at_a_time"            # or "grid"
-    hands = 200_000                   # per point (or: matches = 5_000, and max_hands = 10_000)
-    seed = 0                          # the same seed at every point (common random numbers)
-    # chunk_size = 200_000            # hands per part file (default: 200,000, at most hands)
-    # skip_invalid = false            # true: drop points a cross-key rule refuses, with a warning
-
-    [set]                             # optional: keys set at every point, on top of the base
-    "rules.noise_chance" = 0.05
-
-    [axes]                            # key ("section.key" or bare) -> values to try
-    "rules.stacking" = ["draw2", "draw2_draw4", "all"]
-    "rules.draw" = ["until_playable"]
-
-    [strata]                          # crossed with every point, in both modes
-    "table.players" = [2, 4, 7]
-
-Points.  ``one_at_a_time``: the base point, then every axis value alone with every other
-axis at its base value (a value equal to the base's is the base point, listed once).
-``grid``: the full product of the axes (the base point is a point only if every axis lists
-the base's value).  ``[strata]`` is a grid crossed with those points in both modes: the
-house-rule sweep is "each rule alone, at 2, 4 and 7 players" (``strata`` is the design
-for it: keys that are a setting of the table, not an effect being measured; the balance
-report compares each point with the base point of the same player count).
-
-Output.  ``DIR/point-0007/part-NNNNNN.parquet``: one folder per point, in the sweep's
-order (a name, not ``key=value``: no reader makes a partition column of it).  Each point
-folder is an ordinary result (``_unosim.json`` manifest, parts written atomically) whose rows
-carry the point's settings as columns (``point``, ``rules_stacking``, ``table_players``
-...; seats a point's table lacks are null), so every part of the sweep has one schema
-(unosim.run.dataset, docs/data.md); its files carry the point's full config
-(``unosim.config``) and the sweep's ``unosim.sweep*`` metadata, among them the base values
-of the varied keys (``unosim.sweep_base``, read by the balance report).
-``DIR/_unosim_sweep.json`` describes the whole sweep, ``DIR/_points.pq`` lists its points
-(:func:`points_table`).  A sweep of an earlier layout (``key=value`` folders) still reads
-(``unosim.load``, ``unosim report``) but is not resumed.
-
-Common random numbers.  Every point uses the sweep's seed, and hand ``i`` draws its
-randomness from (seed, i) only, so two points play the very same shuffles and the
-differences between points come from the rules alone (they are then positively
-correlated, which makes differences more precise than with independent seeds; the
-report's intervals treat the points as independent, so they are conservative).
-
-Resume.  The same command on a sweep that was stopped (Ctrl-C, SIGKILL, a lost worker)
-keeps every finished part file and plays only the missing chunks; the result is
-identical to an uninterrupted run.  A changed sweep (points, configs, hands, seed, chunk
-size, engine version) in an existing directory is refused, naming the difference;
-``force`` deletes the old result first.
-
-Execution.  Every point is a job (unosim.run.jobs) and the sweep runs them all through
-the one pipeline of every run (unosim.run.runner.execute): locally the chunks of all
-points follow each other through one set of threads, so small points do not leave cores
-idle; with Dask (unosim.run.cluster) each chunk is a task on a worker, which writes its
-part to the shared output path.  This module only turns a sweep file into jobs and keeps
-the sweep's own manifest.
+A sweep file names a base config, the keys to vary (``[axes]``, ``one_at_a_time`` or
+``grid``) and the table settings to cross (``[strata]``); docs/sweeps.md shows one.  Each
+point is an ordinary result in ``DIR/point-NNNN/``, and every point uses the sweep's seed
+(common random numbers).  The same command resumes a stopped sweep; a changed sweep is
+refused.  Points run as jobs through :func:`unosim.run.runner.execute`.
 """
 
 from __future__ import annotations

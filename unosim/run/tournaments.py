@@ -1,26 +1,9 @@
 """The partner-rotation tournament (docs/rules.md T1): schedule, seating, rows.
 
-For 4 or 8 players.  Players are numbered 0..n-1 and keep their bot (the config's
-``[bots]`` list is per player); the schedule seats them differently each round so that
-every player partners every other exactly once:
-
-* 4 players, 3 rounds: in T1's round r = 1, 2, 3 player 0 partners player r, the other
-  two partner each other (one table);
-* 8 players, 7 rounds r = 0..6 on two tables: pairs {7, r} and {(r+k) mod 7, (r-k) mod 7}
-  for k = 1, 2, 3; the first table holds {7, r} and the k = 1 pair, the second the k = 2
-  and k = 3 pairs.
-
-At a table the first pair named sits at seats 0 and 2, the second at 1 and 3, the
-lower-numbered player of each pair first.  A table plays with its four seats, H12
-``teams = 2`` (partners face each other) and every other rule of the config; each table
-plays ``hands_per_round`` hands per round, seat 0 dealing the first.
-
-Rows (one per hand, in the order round, table, hand) carry, besides the O1 record of the
-table's seats: ``tournament``, ``round`` (0-based: with 4 players index i is T1's round
-r = i + 1), ``table``, ``hand_in_round``, ``player_<seat>`` (who sat there), per player
-``t_pos_total_<p>`` / ``t_neg_total_<p>`` (S1 / S2 totals after the row, in row order),
-``t_end`` on the tournament's last row and, on that row only, ``champion_pos_<p>`` /
-``champion_neg_<p>`` (highest S1, lowest S2; ties: every tied player).
+For 4 or 8 players, each keeping its bot; the schedule seats them so that every player
+partners every other once.  At a table partners sit at seats 0/2 and 1/3 with H12
+``teams = 2``.  Rows (round, table, hand) carry the O1 record, the seating, the players'
+S1 and S2 running totals and, on the last row, the champions; docs/output.md lists them.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """Compiling the engine: saying so while it happens, and doing it ahead of time.
 
-The first run on a machine compiles the kernels (a cold `unosim run` compiles the hands
-kernel, a minute or two; ``unosim warmup`` every kernel, a few minutes); numba caches the
-machine code, so later starts take about a second.  A user who sees nothing for a minute
-thinks the program hung, so a command that must compile does that first and says so on
-stderr (even with ``--quiet``), with a ticking clock on a terminal and two plain lines
-elsewhere; ``unosim warmup`` compiles every kernel ahead of time (for a set-up script or
-an image).
-
-Numba compiles on one core.  When several kernels are cold, a helper process compiles
-some of them beside this one, so a cold start uses two cores; each kernel is compiled
-under its own lock file, so the two (and any other unosim starting on the same checkout
-meanwhile, such as a second test worker) never compile one kernel twice: a process
-that finds a kernel locked moves on to the next, and loads the locked one from the
-cache once its compile is done.
+A command that must compile says so first on stderr (even with ``--quiet``);
+``unosim warmup`` compiles every kernel ahead of time.  When several kernels are cold a
+helper process compiles some of them beside this one.  Each kernel compiles under its own
+lock file, so no two processes compile the same kernel.
 """
 
 from __future__ import annotations

@@ -1,35 +1,10 @@
 """The arena: one bot at a table of a field, every deal played once per seat rotation.
 
-The tuner asks for the win share of thousands of candidate bots; each answer must be
-cheap, fair and comparable with the others:
-
-* fair: the bot under test sits at config seat 0, the field at the others, and every deal
-  is played once per rotation (seating.py), so it plays every seat's cards from every
-  seat;
-* comparable: every bot of one question plays the same deals (the same seed and hand
-  indices), so differences between candidates are not differences of luck (common random
-  numbers);
-* cheap: one kernel call per (bot, rotation) straight into a reused buffer, and only the
-  winner column is read.  Building a config per candidate would validate it every time;
-  instead the seat's block of ``P`` is written directly, in the registry's order, exactly
-  as :func:`unosim.rules.config.to_params` would write it.
-
-Figures come with per-deal counts, so intervals treat a deal (all its rotations) as the
-independent unit: the rotations of one deal are not independent hands.
-
-What is measured is an :class:`Objective` (``unosim tune --objective``):
-
-* ``hands``: the win share of hands (decided hands; a stalled hand has no winner, R13);
-* ``points``: the mean, per hand played, of the points the bot's side scores under S1
-  (the cards left in the other sides' hands when it wins) minus those it adds under S2
-  (its own side's cards when another side wins); a stalled hand scores 0 (S3).  Under
-  H13 last_standing, where S2 is not kept, the side's rank points n + 1 - 2r.  Hands are
-  won and lost in points: a bot that wins many cheap hands and loses a few dear ones
-  wins hands and loses matches;
-* ``matches`` (``:s1``, ``:s2``, ``:s4``): the share of matches whose S1 (S2, S4)
-  winner is the bot's side (ties shared 1/k), every match played once per rotation with
-  one random stream per hand (engine/matches.py), so every rotation plays the same
-  deals; a match (all its rotations) is then the independent unit.
+The tuner asks for the figure of thousands of candidate bots.  The candidate sits at
+config seat 0, every deal is played once per rotation and every candidate of a question
+plays the same deals, so answers are fair and comparable.  Its parameters are written
+straight into ``P``, as :func:`unosim.rules.config.to_params` would.  What is measured is
+an :class:`Objective`: ``hands``, ``points`` or ``matches`` (docs/bots.md, "Tuning a bot").
 """
 
 from __future__ import annotations

@@ -1,42 +1,10 @@
 """`unosim duel A B`: two bots compared fairly at any table size, as A - B with an interval.
 
-A duel must not favour whichever bot is named first.  At 3 or more seats a single seating
-does (the bot that plays right after the other meets its Skips and Draw Twos; the one
-before it sends them), so a duel plays both bots in every seat pattern, every deal:
-
-* **without** ``others`` (the default): A alone at a table of B's (A in one seat, B in the
-  n-1 others) and the reverse, B alone at a table of A's, each in every rotation over the
-  seats.  A's figure is its win share alone against B's, B's alone against A's, and
-  **A - B** compares the two: at 2 players this is one table (A and B face each other
-  in both seats), and A - B is A's share minus B's there;
-* **with** ``others`` (a bot for the remaining seats): A and B at a table of ``others``
-  in every placement (B one, two, ... n-1 seats after A), each in every rotation: A and B
-  then sit at every pair of seats, and **A - B** is A's share minus B's.
-
-Either way the set of seatings is the same with A and B exchanged, so ``duel B A`` reports
-exactly minus the difference of ``duel A B`` on the same seed.  The hand's randomness
-comes from (seed, hand index) only, so a deal deals the same cards in every seating: each
-bot plays every seat's cards (duplicate play), and the deal's luck cancels from A - B.
-Intervals take a deal (all its seatings) as the independent unit: the difference is paired
-by deal.
-
-Reported per bot: its win share (wins / decided hands; stalled hands, R13, have no winner)
-with a 95% interval, the points it scores per hand under S1 (the cards left in the other
-hands when it wins, 0 otherwise) and the points left in its own hand per hand (what S2
-adds up), all where it sits alone.  A bot is a strategy name, optionally with parameters
-(``counter:suspicion=0.5,bluff_rate=0.1``; values are TOML literals), or a bot file
-(``tuned/bot.toml``, written by `unosim tune`; unosim/rules/botfile.py), labelled by the
-file's ``name`` (else its stem).  A and B may be the same bot: they are told apart by
-their argument (A, B), not their name.
-
-**Matches** (:func:`duel_matches`, ``unosim duel --matches N``): the same seatings, each
-playing N matches to the config's ``match_target`` (S1 positive scoring, 500 points by
-default; S3), every hand of match m dealt from its own stream as in seat-rotated match
-runs (:mod:`unosim.engine.matches`), so hand h of match m deals the same cards in every
-seating and the match is the paired unit.  A bot's figure is its share of the S1 matches
-won where it sits alone: a match won jointly (totals tied at the end) shares its credit
-among the winners as in the match reports (:mod:`unosim.run.outcomes`); a match stopped by
-``max_hands`` before S1 ended counts for no one, like a stalled hand.
+Both bots play every seat pattern on every deal, so ``duel B A`` reports exactly minus
+``duel A B`` on the same seed, and the deal's luck cancels from A - B.  Without ``others``
+A sits alone at a table of B's and the reverse; with ``others`` A and B sit at every pair
+of seats.  Intervals treat a deal as the unit; :func:`duel_matches` does the same for
+matches.  Details: docs/which_bot.md.
 """
 
 from __future__ import annotations

@@ -1,36 +1,10 @@
 """`unosim league`: every bot against every other, and a strength for each.
 
-A league of m bots at tables of n seats plays every combination of n distinct bots (C(m, n)
-tables), and every table in every **cyclic order** of its bots: the (n-1)! ways to seat
-them round the table (who follows whom), each an ordinary ``rotated`` job of the run
-pipeline (every deal once per rotation of that order over the seats, written as resumable
-Parquet parts whose ``bot_<s>`` columns name the bot at every seat; seating.py).  So a
-table plays every deal in all n! seatings of its bots: no bot gets a better neighbour
-than another, and the set of seatings does not depend on the bots' names or on the order
-they were listed in.  Every table and order plays the same seed, so the same deals: a
-bot's strength is not the luck of the tables it sat at.  At 2 players there is one order
-(the two rotations are both seatings); at 4, 6 orders x 4 rotations = 24 hands per deal.
-
-Internally the bots are ordered by what they are (strategy and parameters, not their
-name), so renaming or relisting the bots changes no table, no row and no figure, to the
-last bit.
-
-The fit: every decided hand is one Luce choice (Plackett-Luce top-1: the winner is chosen
-among the bots at the table with probability proportional to exp(strength)), fitted by
-Newton's method on the per-table win counts (the maximum likelihood ``choix.ilsr_top1``
-finds from the hands one by one; the tests check the two agree); strengths are log-odds
-centred on the average bot.  Intervals come from a deal-level bootstrap: the hands of one
-deal (its n! seatings at every table) are not independent, so whole deals are resampled,
-jointly across tables, and the fit is redone per resample.  The Fisher-information
-intervals, which treat hands as independent, are kept in the leaderboard's CSV for
-comparison only.
-
-The fit's goodness: per table and bot, observed wins minus the wins the strengths predict,
-tested against zero with the residuals' covariance estimated from the deals themselves
-(Hotelling's T^2 over blocks of deals, projected on what the fit leaves free; F test).
-A small p-value says the strengths do not describe the tables (a bot that does well
-against one opponent and badly against another in a way no single number captures): the
-leaderboard then ranks the bots by their wins over these tables and says so.
+Every table of n distinct bots plays every deal in all n! seatings, on the same seed, so
+no bot gets a better neighbour or better cards.  Strengths are a Plackett-Luce top-1 fit
+(log-odds centred on the average bot) with deal-level bootstrap intervals, and a test
+says when they do not describe the tables.  Details: docs/which_bot.md, "Leagues" and
+docs/design.md, "Leagues".
 """
 
 from __future__ import annotations

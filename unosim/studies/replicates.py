@@ -1,28 +1,10 @@
 """Search noise: a figure of a tuned bot, combined over independently tuned replicates.
 
-A tuned bot's strength has two kinds of luck: the deals it is measured on (the interval
-of one check) and the search that found it (another seed tunes another bot, a little
-stronger or weaker).  The second is invisible in one run, and between two separately
-tuned rule sets it was larger than the first (heads-up, a standard deviation of about 1.5
-points of skill index against an interval of +-1.25).  So `unosim tune --replicates K` and
-`unosim skill --replicates K` tune K times with independent seeds (seed, seed+1, ...),
-measure each replicate on its own fresh deals, and combine them here:
-
-* the estimate is the plain mean over the replicates (every replicate is measured on as
-  many deals, so equal weights are the random-effects weights);
-* its variance is tau^2 / K + mean(v) / K, where v is each replicate's measurement variance
-  (from its interval) and tau^2 the between-replicate (search) variance, estimated by the
-  method of moments: the replicates' sample variance minus mean(v), never below 0;
-* tau^2 is pooled over the points that share a table size (a sweep's points are tuned
-  with the same search and budget, so their search noise is alike; one point's three
-  replicates alone would give a very uncertain tau^2), with (K-1) degrees of freedom per
-  point, and the interval uses Student's t with the pooled degrees of freedom: for one
-  rule set tuned 3 times, t with 2 df (4.30 instead of 1.96);
-* a difference of two points (the balance report's skill column) adds the two variances
-  (separate tunings) and uses the same t.
-
-With K = 1 there is no estimate of tau^2: the interval is the measurement's alone (as it
-was before replicates), and the commands say so.
+Another seed tunes another bot, so ``--replicates K`` tunes K times and this module
+combines them: the plain mean, with variance tau^2 / K + mean(v) / K, tau^2 the
+between-replicate variance by the method of moments, pooled over the points of one table
+size, and a Student t interval.  With K = 1 the interval is the measurement's alone.  Why:
+docs/skill.md, "Search noise".
 """
 
 from __future__ import annotations

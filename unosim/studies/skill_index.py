@@ -1,40 +1,10 @@
 """The skill index of a rule set, and of every point of a sweep (`unosim skill`).
 
-How much does playing well matter under a rule set?  Tune the strongest ``weights`` bot
-for those rules (tune.py), then, on deals the search never saw, seat it at a table of B0
-(``random``) bots, every deal once per rotation:
-
-* ``skill = share - 1/n``: what the tuned bot wins beyond an even share;
-* ``skill_norm = (share - 1/n) / (1 - 1/n)``: the same as a fraction of the most it could
-  gain (0: the best bot we can find wins no more than chance, a game of pure luck; 1: it
-  always wins), so tables of 2 and 4 players compare on one scale.
-
-Under H12 teams a win is the bot's team winning, and 1/n is 1/teams.  Also measured: the
-first-seat edge, the win share of the first player to act minus 1/n, when every seat is
-the tuned bot (and when every seat is B0): how much of the game is decided by the seat
-once everyone plays well.
-
-Search noise: another seed tunes another bot, a little stronger or weaker, so every point
-is tuned ``replicates`` times with independent seeds (3 by default in `unosim skill`) and
-its figures are the mean over the replicates, with intervals that include the
-between-replicate variance (unosim/studies/replicates.py); each replicate's own figures are
-kept in ``_skill_replicates.pq``.
-
-The index is a lower bound on the game's true skill: a stronger bot than the tuned one
-may exist (``weights`` is a one-step linear policy), so "more skill" between two rule sets
-means "more reward for the play this search can find".
-
-The ceiling (``--ceiling``, :class:`Ceiling`): beside the tuned bot, the ``search`` player
-(unosim/engine/search.py: no tuning, every decision searched with the real engine) is
-measured the same way, at a table of B0 on fresh deals from every seat, on a deal count of
-its own (it plays tens of hands a second, not hundreds of thousands).  Both bots are also
-measured at a table of ``counter`` bots: against B0 the index is "how much does good play
-pay against no play at all", against counter "how much does it pay against a sound
-player", and a rule can move the two apart.  The search is not tuned, so its figures have
-no search noise and no replicates: their intervals are the measurement's.  Its
-first-seat edge is not measured (a table of search seats costs n times the seat's
-search).  The rows are kept in ``_skill_ceiling.pq`` (one per point, bot, field and
-replicate), so adding the ceiling to a finished run measures only the ceiling.
+Tune the strongest ``weights`` bot for the rules, then seat it at a table of B0 bots on
+fresh deals: ``skill = share - 1/n`` and ``skill_norm`` the same as a fraction of
+``1 - 1/n``.  Every point is tuned ``replicates`` times; ``--ceiling`` also measures the
+``search`` player (:class:`Ceiling`).  The index is a lower bound.  Meaning and output:
+docs/skill.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,9 @@
 """`unosim skill` on Dask: a skill run's independent pieces of work as Dask tasks.
 
-A skill run is hours of work per point that share nothing: each replicate of a point
-(its tuning, then its check on fresh deals) and each ceiling measurement (the search
-player at one field's table, or a kept tuned bot at the counter table) depends only on
-the point's rules, its seed and the bot.  Those are the tasks, the finest split the work
-allows (a tuning's generations depend on each other).  A task runs on a worker's kernel
-thread on its cores (unosim/run/cluster.py, :func:`unosim.run.cluster.on_worker`) and
-sends back only numbers and the tuned bot; the driver (the `unosim skill` process) writes
-every file, as each task finishes: the bot and its history in the point's folder, and
-the three tables, as the local loop (unosim/studies/skill_index.py) writes them, from the
-same rows (unosim/studies/skill_rows.py).  So the output path need not be shared storage,
-an interrupted run keeps every finished replicate and ceiling measurement, and the same
-command resumes it, on Dask or on this machine.
-
-Same seed, same rows: every task's figures depend on its seed and deals only, not on the
-machine or core count that played them.
+Each replicate of a point and each ceiling measurement is one task, run on a worker's
+kernel thread; it sends back only numbers and the tuned bot.  The driver writes every file
+as tasks finish, so the output path need not be shared and the same command resumes an
+interrupted run.  Same seed, same rows, whatever machine played them.
 """
 
 from __future__ import annotations

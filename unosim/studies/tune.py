@@ -1,28 +1,10 @@
 """`unosim tune`: the strongest `weights` bot for a rule set, found by CMA-ES.
 
-What is searched: the 14 parameters of the ``weights`` strategy (docs/bots.md): 11 feature
-weights, ``draw_score``, ``bluff_rate`` and ``challenge_rate``, inside the box of
-:data:`SPACE` (narrower than what a config allows: past |10| a weight only rescales the
-others, and the search would wander there).  CMA-ES (the ``cma`` package) searches a
-scaled copy of that box where one unit is one ``scale`` (a weight 1, ``w_points`` 0.05 so
-that 20 points weigh 1, the rates 0.2), starting at the strategy's defaults with sigma 1.
-
-Fitness: the candidate's figure under the ``objective`` (hands won, points per hand or
-matches won, :class:`~unosim.studies.arena.Objective`) at seat 0 of an
-:class:`~unosim.studies.arena.Arena` against the field (B0 ``random`` by default), every
-deal (match) played once per rotation.  Hands are the default for speed, but UNO is
-scored in points: a bot tuned for hands may hoard the 20- and 50-point cards and win
-hands while it loses matches, so ``points`` and ``matches`` say what is wanted.  All
-candidates of a generation play the same deals (hand indices ``g x deals`` onwards of
-``seed``), so they are ranked on the same luck; each generation gets fresh deals, so the
-search cannot fit the luck of one set.  Every generation also plays the distribution's
-mean on the same deals (the curve, and what an interrupted search returns).
-
-Why the mean and not the best candidate: the best of 11 noisy measurements is the
-luckiest as much as the strongest (the winner's curse); the mean of CMA-ES averages the
-good candidates of many generations.  The tuned bot is the mean after the last
-generation, and its strength is measured afresh by :func:`check` on deals the search
-never saw.
+CMA-ES (``cma``) searches the 14 ``weights`` parameters inside :data:`SPACE`, scaled so that
+one unit is one ``scale``.  A candidate's fitness is its figure under the objective in an
+:class:`~unosim.studies.arena.Arena`; a generation's candidates share fresh deals.  The
+tuned bot is the distribution's mean after the last generation, measured afresh by
+:func:`check`.  Why: docs/bots.md, "Tuning a bot".
 """
 
 from __future__ import annotations

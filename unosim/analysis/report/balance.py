@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,7 @@ import pandas as pd
 from unosim.analysis import stats
 from unosim.analysis.report.model import BALANCE_METRICS, PathLike, Report, with_discoveries
 from unosim.analysis.report.paired import PAIRED, paired_intervals
-from unosim.analysis.report.skill import find_skill, skill_rows
+from unosim.analysis.report.skill import CEILING_METRIC, SKILL_METRIC, find_skill, skill_rows
 from unosim.analysis.report.sources import Source, discover, source_meta
 from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
 from unosim.analysis.report.triggers import status as trigger_status
@@ -244,6 +245,57 @@ def balance_report(
                                  if unpaired else ""))
     return Report("balance", table, srcs, f"balance against the base point ({base_desc})", notes=notes,
                   discovery_rate=1 - confidence)
+
+
+BALANCE_SORTS = ("effect", "change", "players", *(m for m, _, _ in BALANCE_METRICS), SKILL_METRIC[0],
+                 CEILING_METRIC[0])
+"""The orders of a balance report's rows: ``effect`` (the largest effect in any column first,
+the default), ``change`` or ``players`` (ascending), or a metric (the largest effect on it
+first).  Rows where the rule never acted come last."""
+
+
+def sort_balance(report: Report, by: str = "effect") -> Report:
+    """The balance report with its rows (and its table, for CSV and JSON) in the order ``by``
+    names, one of :data:`BALANCE_SORTS`."""
+    if by not in BALANCE_SORTS:
+        raise ValueError(f"sort: unknown column {by!r}; choose from {', '.join(BALANCE_SORTS)}")
+    t = report.table
+    if by in (SKILL_METRIC[0], CEILING_METRIC[0]) and (not len(t) or by not in set(t["metric"])):
+        raise ValueError(f"sort: this balance report has no {by} column (it comes from `unosim skill"
+                         f"{' --ceiling' if by == CEILING_METRIC[0] else ''}` on the same sweep)")
+    if by == "effect" or not len(t):
+        return dataclasses.replace(report, sort=by)
+    keys = balance_order(t, by)
+    rank = {k: i for i, k in enumerate(keys)}
+    pos = np.array([rank[(c, p)] for c, p in zip(t["change"], t["players"])])
+    table = t.iloc[np.argsort(pos, kind="stable")].reset_index(drop=True)
+    return dataclasses.replace(report, table=table, sort=by)
+
+
+def balance_order(t: pd.DataFrame, by: str = "effect") -> list[tuple[Any, Any]]:
+    """The (change, players) rows of a balance table, in the order ``by`` names."""
+    inert = t["status"].fillna("") != "" if "status" in t else pd.Series(False, index=t.index)
+    if by in ("effect", "change", "players"):
+        size = t["effect"].abs()
+    else:
+        size = t["effect"].abs().where(t["metric"] == by)
+    rows = (t.assign(_a=size.where(~inert, -1.0).fillna(-2.0))  # never acted, then no such figure: last
+            .groupby(["change", "players"], sort=False)["_a"].max())
+    if by == "change":
+        return sorted(rows.index, key=lambda k: (str(k[0]), _num(k[1])))
+    if by == "players":
+        return sorted(rows.index, key=lambda k: (_num(k[1]), str(k[0])))
+    if by == "effect":
+        return list(rows.sort_values(ascending=False, kind="stable").index)
+    return sorted(rows.index, key=lambda k: (-rows[k], str(k[0]), _num(k[1])))
+
+
+def _num(v: Any) -> tuple[int, float, str]:
+    """A sort key that puts numbers in numeric order before other values."""
+    try:
+        return (0, float(v), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(v))
 
 
 def _base_text(base: Source | None, players_key: str | None) -> str:

@@ -73,6 +73,7 @@ class Report:
     baseline: str | None = None
     notes: list[str] = field(default_factory=list)  # what the reader must know first (incomplete runs)
     discovery_rate: float | None = None  # the false discovery rate the table's ``discovery`` column holds
+    sort: str = "effect"  # a balance report's row order (:func:`unosim.analysis.report.balance.sort_balance`)
 
     @property
     def labels(self) -> list[str]:

@@ -1,24 +1,10 @@
 """Differences of two hand runs that played the same deals, paired hand by hand.
 
-Hand h of a run is dealt from its own random stream, (seed, h), so two runs of one seed
-deal the same cards to hand h whatever their rules, and how a hand goes under one rule
-says much about how it goes under the other (common random numbers): the documented way
-to compare rules (`unosim run A --seed S`, `unosim run B --seed S`, every sweep point).
-An interval that treats the two runs as independent samples is valid but wide; this one
-pairs the runs hand by hand.  It is valid for any two runs with the same hand indices in
-the same order (the pairs are independent across hands, whatever the seeds): the seeds
-only decide how much it gains.
-
-For a mean, the paired t interval of the per-hand differences.  For a share x/n (wins
-over decided hands, stalls over hands) the ratio difference ``X1/N1 - X2/N2`` with the
-delta method's standard error over hands, each hand index one cluster holding one row of
-each run: ``u_h = (x1_h - p1 n1_h)/N1 - (x2_h - p2 n2_h)/N2``, ``se^2 = H/(H-1) sum u_h^2``
-over H hands, normal.  The sums it needs are kept while both runs stream in lockstep
-(batches re-cut to a common size), so memory stays flat.  Figures it pairs: the stalled
-share, the seat, dealer+k and team win shares, game length and the counters; the bot
-figures keep their independent intervals (a bot's seats may differ between the runs), and
-so does a figure whose pairs show no spread at all (no stall in either run): there is
-no noise to measure, and the point is not an interval.
+Two runs of one seed deal the same cards to hand h whatever their rules, so their
+difference is measured per hand (common random numbers).  A mean takes the paired t
+interval; a share the delta method's standard error over hands.  Both runs stream in
+lockstep, so memory stays flat.  Which figures are paired, and why: docs/design.md,
+"Paired differences".
 """
 
 from __future__ import annotations

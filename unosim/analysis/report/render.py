@@ -13,6 +13,7 @@ import pandas as pd
 
 from unosim.analysis.report.model import (BALANCE_METRICS, COMPARE_FAMILY, FIGURE_NAMES, LENGTH_COLUMNS, Report,
                                          discovery_legend)
+from unosim.analysis.report.balance import balance_order
 from unosim.analysis.report.skill import CEILING_METRIC, SKILL_METRIC
 from unosim.run.bots_text import bots_line, said
 
@@ -146,13 +147,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
         header = ["change", "players", *[f"{FIGURE_NAMES.get(m, m)} (diff, effect)" for m, _, _ in metrics]]
         rows: list[list[str]] = []
         if len(t):
-            inert = t["status"].fillna("") != "" if "status" in t else pd.Series(False, index=t.index)
-            order = (
-                t.assign(_a=t["effect"].abs().where(~inert, -1.0))  # a rule that never acted: last
-                .groupby(["change", "players"], sort=False)["_a"].max()
-                .sort_values(ascending=False, kind="stable")
-            )
-            for (change, pl), _ in order.items():
+            for change, pl in balance_order(t, report.sort):
                 sub = t[(t["change"] == change) & (t["players"] == pl)].set_index("metric")
                 cells = [str(change), str(pl)]
                 word = str(sub["status"].iloc[0]) if "status" in sub and len(sub) else ""
