@@ -237,7 +237,7 @@ def test_a_killed_rotated_match_run_resumes_to_the_same_rows(tmp_path):
     of an uninterrupted run (test_resume.py's helper, a real process)."""
     import sys
 
-    from test_resume import kill_after_first_part
+    from test_resume import kill_after_first_part, recorded
 
     cfg = tmp_path / "h.toml"
     cfg.write_text(HEADS_UP.to_toml())
@@ -245,7 +245,7 @@ def test_a_killed_rotated_match_run_resumes_to_the_same_rows(tmp_path):
     args = ["run", str(cfg), "--matches", "1500", "--rotate-seats", "--chunk-size", "20", "--seed", "7",
             "--workers", "1", "--out", str(out), "--quiet"]
     kill_after_first_part([sys.executable, "-m", "unosim.cli", *args], out)
-    left = sorted(out.glob("part-*.parquet"))
+    left = recorded(out)
     assert 1 <= len(left) < 75, "the run was not interrupted"
     r = CliRunner().invoke(main, args)
     kept = "1 finished chunk was" if len(left) == 1 else f"{len(left)} finished chunks were"
