@@ -50,17 +50,14 @@ def write_result(path: Path, rows: int, part_rows: int = 1_000_000) -> None:
 
 def measure(run: Run) -> None:
     import pandas as pd
+    from report_10m import written
 
     import unosim
 
     rows = run.args.rows
     with tempfile.TemporaryDirectory(prefix="unosim_bench_") as tmp:
         path = Path(tmp) / "result"
-        t = time.perf_counter()
-        write_result(path, rows)
-        size = sum(f.stat().st_size for f in path.glob("part-*.parquet"))
-        print(f"wrote {rows:,} rows as {len(list(path.glob('part-*')))} parts ({size / 2**20:.0f} MiB) in "
-              f"{time.perf_counter() - t:.1f} s")
+        written(path, rows, write_result)
         first = unosim.load(path, columns=COLUMNS)  # the same rows, once, before the clock
         assert first.equals(pd.read_parquet(path, columns=COLUMNS)), "unosim.load and pandas disagree"
         times: dict[str, list[float]] = {"unosim.load": [], "pd.read_parquet": []}

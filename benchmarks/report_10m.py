@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -154,6 +155,15 @@ def write_result(path: Path, rows: int, row_group: int = 1_000_000, seed: int = 
                                                    "engine_version": "bench"}))
 
 
+def written(path: Path, rows: int, write: Callable[[Path, int], None]) -> None:
+    """``write(path, rows)``, then one line: the parts it made, their size, its time."""
+    t = time.perf_counter()
+    write(path, rows)
+    size = sum(f.stat().st_size for f in path.glob("part-*.parquet"))
+    print(f"wrote {rows:,} rows as {len(list(path.glob('part-*')))} parts ({size / 2**20:.0f} MiB) in "
+          f"{time.perf_counter() - t:.1f} s")
+
+
 def _timed(path: Path) -> tuple[float, str]:
     out = this_tree().python(CHILD, path, what="hand_report")
     return out.wall, out.stdout
@@ -163,11 +173,7 @@ def verify_main(run: Run, rows: int) -> None:
     rounds = max(2, run.repeats)
     with tempfile.TemporaryDirectory(prefix="unosim_bench_") as tmp:
         path = Path(tmp) / "result"
-        t = time.perf_counter()
-        write_result(path, rows)
-        size = sum(f.stat().st_size for f in path.glob("part-*.parquet"))
-        print(f"wrote {rows:,} rows as {len(list(path.glob('part-*')))} parts ({size / 2**20:.0f} MiB) in "
-              f"{time.perf_counter() - t:.1f} s")
+        written(path, rows, write_result)
         journal = path / "_unosim_parts.jsonl"
         times: dict[str, list[float]] = {"verified": [], "unverified": []}
         for _ in range(rounds):  # alternate, so the page cache and the machine's load favour neither
