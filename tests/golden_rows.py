@@ -15,7 +15,8 @@ The cases go through the ``unosim`` command itself (in process), the contract us
 script against: every bundled config, a rotated-seat run of mixed bots, every strategy at
 one table, a search seat at a table with challenges and stacking, at one with swaps and
 giveaways, at one playing several cards at once and at one stacking several at once,
-B0 and counter seats challenging groups of Wild Draw Fours (H6, H22),
+B0 and counter seats challenging groups of Wild Draw Fours (H6, H22), a search seat at a
+table that deflects (H26),
 two search seats at a table with jump-ins, match runs (plain, teams, last standing;
 S1-S4), tournament runs (T1, 4 and 8 players) and play-by-play traces (of a batch hand, a
 match hand and a tournament hand).
@@ -110,6 +111,15 @@ stacking = "draw2"
 seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter",
          {strategy = "search", worlds = 2, rollouts = 1, margin = 0.0}, "random"]
 """
+SEARCH_DEFLECTS = """name = "search_deflects"
+[table]
+players = 4
+[rules]
+deflect = "reverse_skip"
+stacking = "draw2"
+[bots]
+seats = [{strategy = "search", worlds = 2, rollouts = 2, margin = 0.0}, "counter", "random", "greedy"]
+"""
 GROUP_CHALLENGES = """name = "group_challenges"
 [table]
 players = 4
@@ -148,6 +158,7 @@ def cases() -> list[Case]:
         Case("search_multi", SEARCH_MULTI, ("--hands", "40", "--seed", "9")),
         Case("search_jumps", SEARCH_JUMPS, ("--hands", "40", "--seed", "9")),
         Case("search_stacks", SEARCH_STACKS, ("--hands", "60", "--seed", "9")),
+        Case("search_deflects", SEARCH_DEFLECTS, ("--hands", "40", "--seed", "9")),
         Case("group_challenges", GROUP_CHALLENGES, ("--hands", "300", "--seed", "13")),
         Case("matches_standard", "standard", ("--matches", "8", "--seed", "2", "--chunk-size", "3"),
              ("match", "hand")),

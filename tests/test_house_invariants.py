@@ -51,6 +51,13 @@ SWITCHES: dict[str, dict] = {
                               "seats": ["greedy", "wild_saver", MULTI_B0, "aggressor", "rlcard_random"]},
     "H1_draw2_B0_multi_rate": {"stacking": "draw2_draw4", "multi_play": "identical", "seats": MULTI_B0},
     "B0_bluffs_and_challenges": {"seats": BLUFFING_B0},
+    "H26_deflect": {"deflect": "reverse"},
+    "H26_deflect_2p": {"deflect": "reverse_skip", "players": 2, "stacking": "draw2"},
+    "H26_deflect_challenges_take_back": {"deflect": "reverse", "bluff_penalty": "take_back", "seats": BLUFFING_B0},
+    "H26_deflect_stacking_amount_groups": {"deflect": "reverse_skip", "stacking": "amount", "multi_play": "identical",
+                                           "red_zero": "draw10", "seats": MULTI_B0},
+    "H26_deflect_last_standing_jump_in": {"deflect": "reverse_skip", "finish": "last_standing", "players": 5,
+                                          "jump_in": "all", "misplay": 0.2, "silent_rank": 3, "noise_chance": 0.5},
     **{f"H6_group_challenges_{b}": {"multi_play": "identical", "bluff_penalty": b,
                                     "seats": {**BLUFFING_B0, "multi_rate": 1.0}} for b in ("draw", "take_back")},
     "house_favourites": {"stacking": "draw2", "seven_o": True, "jump_in": "numbers", "draw": "until_playable"},
@@ -127,7 +134,7 @@ def _plays(events: np.ndarray) -> list[tuple[int, int, list[int]]]:
     out: list[tuple[int, int, list[int]]] = []
     joined = False
     for ev, a, b, _ in events:
-        if ev in (L.EV_PLAY, L.EV_STACK, L.EV_JUMP):
+        if ev in (L.EV_PLAY, L.EV_STACK, L.EV_JUMP, L.EV_DEFLECT):
             if joined and out[-1][0] == ev and out[-1][1] == a and ev != L.EV_JUMP:
                 out[-1][2].append(int(b))
             else:
@@ -158,3 +165,36 @@ def test_h25_every_answer_makes_at_least_the_play_it_answers(mode: str) -> None:
                 assert len(set(made)) == 1 and made[0] * len(made) >= amount.get(prev[2][0], 3) * len(prev[2])
                 answered += 1
     assert answered > 10
+
+
+@pytest.mark.parametrize("mode", ["reverse", "reverse_skip"])
+def test_h26_every_deflection_passes_the_draw_on_unchanged(mode: str) -> None:
+    """H26, read back from the trace of whole hands: every deflecting card is a Reverse (or
+    under reverse_skip a Skip) of the colour in force, one card at a time, and the player
+    it passes to faces the same total: the next seat in the new direction for a Reverse,
+    in the same direction for a Skip."""
+    ranks = {"reverse": {cards.REVERSE}, "reverse_skip": {cards.REVERSE, cards.SKIP}}[mode]
+    cfg = default_config(deflect=mode, stacking="draw2", multi_play="identical", players=5,
+                         seats=[MULTI_B0, "greedy", "random", "wild_saver", "counter"])
+    deflected = 0
+    for seed in (11, 2**41 + 3):
+        for r in check_config(cfg.replace(name="h26_trace"), seed, hands=40):
+            events = r.events[: r.st[L.S_NLOG]]
+            color, facing, direction, seat = -1, None, 1, -1
+            for i, (ev, a, b, c) in enumerate(events):
+                if ev == L.EV_DEFLECT:
+                    assert cards.rank_of(int(b)) in ranks and cards.color_of(int(b)) == color
+                    assert facing is not None and facing[0] == a
+                    seat, total = int(a), facing[1]
+                    deflected += 1
+                if ev in (L.EV_PLAY, L.EV_STACK, L.EV_JUMP, L.EV_DEFLECT):
+                    color = int(c)
+                if ev == L.EV_REVERSE:
+                    direction = int(a)
+                if ev == L.EV_FACING:
+                    if seat >= 0:  # the seat the deflection passed the draw to, the same total
+                        assert b == total and a == (seat + direction) % 5
+                        seat = -1
+                    facing = (int(a), int(b))
+    assert deflected > 30
+

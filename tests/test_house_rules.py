@@ -72,6 +72,156 @@ def test_h1_stack_on_last_card_is_drawn_whole():
     assert sc.done and sc.winner == 1 and sc.count(2) == 6
 
 
+# --------------------------------------------------------------------------- H26 deflect
+PILE = " ".join(["Y5", "Y6", "Y7", "Y8"] * 4)
+
+
+def deflecting(s1: str = "RR G1", mode: str = "reverse", s0: str = "R+2 B9", card: str = "R+2",
+               **rules: object) -> Scenario:
+    """Seat 0 plays ``card`` on R3 (a pending draw for seat 1, who holds ``s1``); seat 1 answers."""
+    sc = Scenario.build(hands(s0=s0, s1=s1), top="R3", draw=PILE, deflect=mode, **rules)
+    return sc.play(0, card).step()
+
+
+def test_h26_a_reverse_of_the_current_colour_passes_a_draw_two_back():
+    """H26: instead of drawing, a Reverse of the current colour: the direction flips and the
+    whole draw, not increased, passes to the next player in the new direction."""
+    sc = deflecting()
+    assert sc.top == "RR" and sc[L.S_DIR] == -1 and sc.cur == 0 and sc[L.S_PENDING] == 2
+    assert sc.count(1) == 1 and sc[L.S_DEFLECTIONS] == 1
+    sc.step()  # seat 0 holds B9: it draws the 2 and loses the turn, play goes on anticlockwise
+    assert sc.count(0) == 3 and sc.cur == 3 and sc[L.S_PENDING] == 0 and sc[L.S_PENDING_KIND] == -1
+
+
+def test_h26_only_a_reverse_of_the_current_colour_deflects():
+    sc = deflecting(s1="GR G1")
+    assert sc.count(1) == 4 and sc.cur == 2 and sc[L.S_DEFLECTIONS] == 0
+
+
+def test_h26_off_by_default():
+    sc = deflecting(mode="none")
+    assert sc.count(1) == 4 and sc.cur == 2 and sc[L.S_DIR] == 1
+
+
+def test_h26_a_stack_is_deflected_whole():
+    """H26 with H1: the stack's running total passes on, not increased."""
+    sc = Scenario.build(hands(s1="G+2 G1", s2="GR Y1", s0="R+2 B9"), top="R3", draw=PILE, deflect="reverse",
+                        stacking="draw2")
+    sc.play(0, "R+2").step().step()  # seat 1 stacks, seat 2 deflects with the green Reverse
+    assert sc.top == "GR" and sc.cur == 1 and sc[L.S_PENDING] == 4 and sc[L.S_DIR] == -1
+    sc.step()
+    assert sc.count(1) == 5 and sc.cur == 0 and sc[L.S_STACK_DRAWN] == 4
+
+
+def test_h26_the_player_it_passes_to_may_stack_on_it():
+    sc = deflecting(s0="R+2 Y+2 B9", stacking="draw2")
+    assert sc.cur == 0
+    sc.step()  # seat 0 stacks its Y+2 on the deflected draw
+    assert sc.top == "Y+2" and sc[L.S_PENDING] == 4 and sc.cur == 3
+    sc.step()
+    assert sc.count(3) == 6 and sc.cur == 2
+
+
+def test_h26_the_player_it_passes_to_may_deflect_again():
+    sc = deflecting(s0="R+2 RR B9")
+    sc.step()  # seat 0 deflects back: clockwise again, to seat 1
+    assert sc[L.S_DIR] == 1 and sc.cur == 1 and sc[L.S_PENDING] == 2 and sc[L.S_DEFLECTIONS] == 2
+    sc.step()  # seat 1 holds G1 now: it draws
+    assert sc.count(1) == 3 and sc.cur == 2
+
+
+def test_h26_the_red_zero_plus_ten_is_deflected():
+    sc = deflecting(s0="R0 B9", card="R0", red_zero="draw10")
+    assert sc.cur == 0 and sc[L.S_PENDING] == 10 and sc[L.S_DEFLECTIONS] == 1
+
+
+CHALLENGER = {"strategy": "random", "challenge_rate": 1.0}
+REVERSES = "RR YR GR BR G1"
+
+
+def test_h26_a_wild_draw4_is_deflected_once_the_challenge_passed_unused():
+    """B0 never challenges: the Wild Draw Four is deflected with the named colour's Reverse;
+    the player it passes to may not challenge it (seat 0 challenges every one it may)."""
+    sc = Scenario.build(hands(s0="W+4 B9", s1=REVERSES), top="R3", draw=PILE, deflect="reverse",
+                        seats=[CHALLENGER, "random", "random", "random"])
+    sc.play(0, "W+4").step()
+    assert sc[L.S_DEFLECTIONS] == 1 and sc.top[0] == sc.color and sc.cur == 0 and sc[L.S_PENDING] == 4
+    sc.step()
+    assert sc[L.S_CHALLENGES] == 0 and sc.count(0) == 5 and sc.cur == 3
+
+
+def test_h26_a_wild_draw4_challenged_is_not_deflected():
+    sc = Scenario.build(hands(s0="W+4 B9", s1=REVERSES), top="R3", draw=PILE, deflect="reverse",
+                        seats=["random", CHALLENGER, "random", "random"])
+    sc.play(0, "W+4").step()
+    assert sc[L.S_CHALLENGES] == 1 and sc[L.S_DEFLECTIONS] == 0 and sc.count(1) == 5 + 6
+
+
+@pytest.mark.parametrize("h14", ["skip", "none"])
+def test_h26_with_two_players_it_goes_back_to_the_draw_cards_player(h14):
+    sc = Scenario.build({0: "R+2 B9", 1: "RR G1"}, top="R3", draw=PILE, players=2, deflect="reverse",
+                        two_player_reverse=h14)
+    sc.play(0, "R+2").step()
+    assert sc.cur == 0 and sc[L.S_PENDING] == 2
+    sc.step()
+    assert sc.count(0) == 3 and sc.cur == 1
+
+
+def test_h26_a_skip_deflects_only_under_reverse_skip():
+    assert deflecting(s1="RS G1")[L.S_DEFLECTIONS] == 0
+    sc = deflecting(s1="RS G1", mode="reverse_skip")
+    assert sc[L.S_DEFLECTIONS] == 1 and sc[L.S_DIR] == 1 and sc.cur == 2 and sc[L.S_PENDING] == 2
+    sc.step()  # nobody was skipped: seat 2 faces the draw, draws it and loses the turn
+    assert sc.count(2) == 4 and sc.cur == 3
+
+
+def test_h26_a_deflection_is_a_turn_and_one_card_under_h6_too():
+    sc = deflecting(s1="RR RR G1", multi_play="identical", seats={"strategy": "random", "multi_rate": 1.0})
+    assert sc[L.S_TURNS] == 2 and sc[L.S_PLAYED] == 2 and sc.count(1) == 2 and sc[L.S_MULTI_PLAYS] == 0
+
+
+def test_h26_the_deflecting_card_opens_no_jump_in_window():
+    """Seat 3 holds the identical red Reverse, yet no window opens (nobody held an R+2)."""
+    sc = Scenario.build(hands(s0="R+2 B9", s1="RR G1", s3="RR B2"), top="R3", draw=PILE, deflect="reverse",
+                        jump_in="colored")
+    sc.play(0, "R+2").step()
+    assert sc[L.S_DEFLECTIONS] == 1 and sc[L.S_JUMP_INS] == 0 and sc.count(3) == 2 and sc.cur == 0
+
+
+def test_h26_r10_applies_to_the_deflecting_card():
+    sc = deflecting(s0="R+2 B8 B9", uno_forget=1.0, uno_caught=1.0)
+    assert sc[L.S_UNO_PENALTIES] == 1 and sc.count(1) == 3 and sc.cur == 0
+
+
+def test_h26_a_last_card_deflection_ends_the_hand_and_the_draw_is_drawn():
+    """R12: the player the draw passed to draws it."""
+    sc = deflecting(s1="RR")
+    assert sc.done and sc.winner == 1 and sc.count(0) == 3 and sc[L.S_PENDING] == 0
+
+
+def test_h26_under_h13_the_deflection_still_passes_the_draw_on():
+    sc = deflecting(s1="RR", finish="last_standing")
+    assert not sc.done and sc[L.S_RANK0 + 1] == 1 and sc.cur == 0 and sc[L.S_PENDING] == 2
+    sc.step()
+    assert sc.count(0) == 3 and sc.cur == 3
+
+
+def test_h26_a_deflection_turn_opens_with_the_h24_check():
+    """H24 exempts a stack and a jump-in; a deflection is a turn of its own, so it opens
+    with the misplay check (G1 does not play on a red Draw Two)."""
+    sc = deflecting(misplay=1.0)
+    assert sc[L.S_MISPLAYS] == 1 and sc[L.S_DEFLECTIONS] == 1 and sc.count(1) == 2
+
+
+def test_h26_b0_deflects_or_stacks_uniformly_among_the_physical_cards():
+    """B0: a card that may deflect counts like one that may be stacked: G+2 once, RR twice."""
+    n = 600
+    deflected = sum(deflecting(s1="G+2 RR RR", stacking="draw2", seed=seed)[L.S_DEFLECTIONS] for seed in range(n))
+    p = 2 / 3
+    sd = (n * p * (1 - p)) ** 0.5
+    assert abs(deflected - n * p) < 4 * sd
+
+
 # --------------------------------------------------------------------------- H2 jump-in
 def test_h2_numbers_jump_in_and_play_continues_from_the_jumper():
     sc = Scenario.build(hands(s0="R5 B9", s2="R5 Y1"), top="R3", jump_in="numbers")

@@ -26,7 +26,7 @@ LAYERS = ["root", "rules", "kernel", "bots", "engine", "run", "analysis", "studi
 #: The modules and packages directly under unosim/ and their layer; a new one must be placed.
 PLACES = {
     "__init__": "root",  # __version__, configure(), and load()/load_points(), which import their module when called
-    "rules": "rules", "kernel": "kernel", "bots": "bots", "engine": "engine", "run": "run",
+    "rules": "rules", "kernel": "kernel", "families": "kernel", "bots": "bots", "engine": "engine", "run": "run",
     "analysis": "analysis", "studies": "studies",
     "cli": "top", "trace": "top", "scenario": "top", "page": "top",
     "interrupts": "root",  # how a signal ends a command: kernels run through it at every layer

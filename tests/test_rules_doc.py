@@ -16,7 +16,7 @@ RULES_DOC = ROOT / "docs" / "rules.md"
 
 # Every id of the rules contract, whether or not the engine plays it yet.
 CONTRACT_IDS = (
-    [f"R{i}" for i in range(1, 14)] + [f"H{i}" for i in range(1, 26)]
+    [f"R{i}" for i in range(1, 14)] + [f"H{i}" for i in range(1, 27)]
     + [f"S{i}" for i in range(1, 5)] + ["T1", "B0", "O1", "C1"]
 )
 

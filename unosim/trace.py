@@ -170,6 +170,7 @@ EVENT_TEXT: dict[int, Text] = {
     L.EV_TURN_UP: lambda a, b, c: f"Turned {cards.name(a)} to start the discard pile.",
     L.EV_PLAY: _play,
     L.EV_STACK: lambda a, b, c: f"Seat {a} stacks {cards.name(b)}{_names(b, c)}",
+    L.EV_DEFLECT: lambda a, b, c: f"Seat {a} deflects the draw with {cards.name(b)}; it passes on, not increased.",
     L.EV_JUMP: lambda a, b, c: f"Seat {a} jumps in with {cards.name(b)}{_names(b, c)}",
     L.EV_DRAW: _draw,
     L.EV_KEEP: lambda a, b, c: f"  seat {a} keeps it; turn over.",

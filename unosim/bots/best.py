@@ -10,11 +10,12 @@ strategies; a new strategy adds one line to each (docs/bots.md, "Adding a strate
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0
 from unosim.kernel.table import rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, STACK_KINDS, WILD_DRAW4
+from unosim.families.answers import ANSWER_KINDS, answer_copies
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD_DRAW4
 from unosim.rules.params import P_VOLUNTARY_DRAW
 from unosim.rules.strategies import Strategy
 from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, wild_saver
-from .common import N_CAND, NEG, Ask, cand, goes_out_with, legal_copies, legal_view, maybe_bluff, stack_copies, tie
+from .common import N_CAND, NEG, Ask, cand, goes_out_with, legal_copies, legal_view, maybe_bluff, tie
 
 
 @jit(inline=True)
@@ -86,7 +87,8 @@ def choose_play(st, P, rng, p, code):
 
 @jit()
 def choose_stack(st, P, rng, p, code):
-    """The best-scoring card p may stack on the pending penalty (H1), or -1 to draw it
+    """The best-scoring card p may stack on the pending draw or deflect it with (H1, H25,
+    H26), or -1 to draw it
     (``rlcard_random``: by action ids)."""
     if code == Strategy.rlcard_random:
         return rlcard_random.choose_stack(st, P, rng, p)
@@ -94,9 +96,9 @@ def choose_stack(st, P, rng, p, code):
     choice = -1
     best = NEG
     ties = 0
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        n = stack_copies(st, P, p, k)
+    for i in range(len(ANSWER_KINDS)):
+        k = ANSWER_KINDS[i]
+        n = answer_copies(st, P, p, k)
         if n == 0:
             continue
         take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.stack, k, x), n, best, ties)

@@ -19,7 +19,7 @@ from collections import namedtuple
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_NP, S_RANK0, S_SCR0, S_TOP
-from unosim.kernel.moves import can_stack, color_count, draw4_honest, is_draw2, reverse_is_skip, wild_allowed
+from unosim.kernel.moves import color_count, draw4_honest, is_draw2, reverse_is_skip, wild_allowed
 from unosim.kernel.rng import below, chance
 from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, REVERSE, SKIP, WILD, WILD_DRAW4
@@ -121,16 +121,6 @@ def legal_copies(st, base, k, wok, w4ok):
         return n if wok else 0
     if k == WILD_DRAW4:
         return n if w4ok else 0
-    return n
-
-
-@jit(inline=True)
-def stack_copies(st, P, p, k):
-    """Copies of k that p may stack on the pending penalty (H1, H7); k one of
-    :data:`unosim.rules.cards.STACK_KINDS`."""
-    n = st[S_HAND0 + p * N_KINDS + k]
-    if n == 0 or not can_stack(st, P, k) or (k >= WILD and not wild_allowed(st, P, p, 1)):
-        return 0
     return n
 
 

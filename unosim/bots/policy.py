@@ -15,7 +15,8 @@ from growing with the number of strategies.
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import S_BOT0, S_NP, S_PENDING_KIND, S_SCR0
-from unosim.kernel.moves import can_stack, group_size
+from unosim.families.stacking import can_stack
+from unosim.kernel.moves import group_size
 from unosim.kernel.table import rule
 from unosim.kernel.rng import chance
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
@@ -156,7 +157,8 @@ def choose_replacement(st, P, rng, p, c):
 
 @jit(inline=True)
 def choose_stack(st, P, rng, p):
-    """The card p stacks on a pending penalty, or -1 to draw the total (H1, H25).
+    """The card p stacks on a pending draw or deflects it with, or -1 to draw the total
+    (H1, H25, H26).
 
     Under H25 with H6, B0 with a ``multi_rate`` above 0 also counts the cards that answer
     only with their whole group; every strategy but B0 and ``rlcard_random`` falls back on

@@ -9,10 +9,13 @@ plays several cards at once (H6) only at ``multi_rate``.
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_SCR0, S_TOP
-from unosim.kernel.moves import can_stack, draw4_honest, group_answers, group_size, wild_allowed
+from unosim.families.answers import ANSWER_KINDS, answer_copies
+from unosim.families.deflect import deflect_copies
+from unosim.families.stacking import group_answers
+from unosim.kernel.moves import draw4_honest, group_size, wild_allowed
 from unosim.kernel.rng import below
 from unosim.kernel.table import rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, STACK_KINDS, WILD, WILD_DRAW4
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay
 from unosim.rules.params import P_MULTI_PLAY
 
@@ -71,46 +74,41 @@ def choose_color(st, P, rng, p):
 
 @jit()
 def choose_stack(st, P, rng, p):
-    """H1: a stackable card uniformly among the physical ones, else -1 (draw the total).
-
-    Only the four Draw Twos and the Wild Draw Four can ever stack, so only they are read
-    (in kind order, as a scan of all 54 kinds would meet them)."""
-    base = S_HAND0 + p * N_KINDS
+    """H1, H25, H26: a card that may stack or deflect, uniformly among the physical ones,
+    else -1 (draw the total)."""
     total = 0
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
-            total += st[base + k]
+    for i in range(len(ANSWER_KINDS)):
+        total += answer_copies(st, P, p, ANSWER_KINDS[i])
     if total == 0:
         return -1
     u = below(rng, total)
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
-            u -= st[base + k]
-            if u < 0:
-                return k
+    for i in range(len(ANSWER_KINDS)):
+        k = ANSWER_KINDS[i]
+        u -= answer_copies(st, P, p, k)
+        if u < 0:
+            return k
     return -1
 
 
 @jit()
 def choose_stack_or_group(st, P, rng, p):
     """H25 with H6: a card uniformly among the physical ones that answer the pending draw,
-    alone or together with every card H6 lets go with it, else -1 (draw the total).
+    alone or together with every card H6 lets go with it, or that may deflect it (H26),
+    else -1 (draw the total).
     B0's choice when its ``multi_rate`` is above 0; every project strategy's too when no
     single card of its own answers (a card that answers alone also answers as a group)."""
     base = S_HAND0 + p * N_KINDS
     total = 0
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        if group_answers(st, P, p, k):
+    for i in range(len(ANSWER_KINDS)):
+        k = ANSWER_KINDS[i]
+        if group_answers(st, P, p, k) or deflect_copies(st, p, k) > 0:
             total += st[base + k]
     if total == 0:
         return -1
     u = below(rng, total)
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        if group_answers(st, P, p, k):
+    for i in range(len(ANSWER_KINDS)):
+        k = ANSWER_KINDS[i]
+        if group_answers(st, P, p, k) or deflect_copies(st, p, k) > 0:
             u -= st[base + k]
             if u < 0:
                 return k

@@ -8,9 +8,9 @@ colour).  What RLCard has no action for is answered as B0 does.  Details: docs/b
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0
-from unosim.kernel.moves import can_stack, wild_allowed
+from unosim.families.answers import ANSWER_KINDS, answer_copies
 from unosim.kernel.rng import below
-from unosim.rules.cards import N_COLORS, STACK_KINDS, WILD
+from unosim.rules.cards import N_COLORS, WILD
 from .common import N_CAND, NEG, NO, YES, Ask, cand, legal_copies, legal_view
 
 
@@ -45,19 +45,19 @@ def choose_play(st, P, rng, p):
 
 @jit()
 def choose_stack(st, P, rng, p):
-    """H1: a stackable kind with probability proportional to its action ids, else -1."""
-    base = S_HAND0 + p * N_KINDS
+    """H1, H25, H26: a kind that may stack or deflect, with probability proportional to
+    its action ids, else -1."""
     total = 0
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
+    for i in range(len(ANSWER_KINDS)):
+        k = ANSWER_KINDS[i]
+        if answer_copies(st, P, p, k) > 0:
             total += actions(k)
     if total == 0:
         return -1
     u = below(rng, total)
-    for i in range(len(STACK_KINDS)):
-        k = STACK_KINDS[i]
-        if st[base + k] > 0 and can_stack(st, P, k) and (k < WILD or wild_allowed(st, P, p, 1)):
+    for i in range(len(ANSWER_KINDS)):
+        k = ANSWER_KINDS[i]
+        if answer_copies(st, P, p, k) > 0:
             u -= actions(k)
             if u < 0:
                 return k

@@ -4,7 +4,7 @@
 Four decisions (``kind``): the card in turn (:func:`options`; the wilds naming each
 colour, the 7s and red 0s aimed at each opponent and the cards played alone or with their
 group are encoded beside the plain kinds), the answer to a pending draw
-(:func:`answer_options`; under H6 a stack alone or with its group too), the card just
+(:func:`answer_options`; under H6 a stack alone or with its group too; a deflection, H26), the card just
 drawn (keep 0, play 1) and a jump-in on the card of a waiting H2 window (stay out 0, jump
 1; unosim.engine.jump).  An option is one int64; :func:`play_option` plays it from a
 state as the engine would have, so a playout goes on with the engine's plain step.
@@ -13,14 +13,16 @@ state as the engine would have, so a playout goes on with the engine's plain ste
 from __future__ import annotations
 
 from unosim.bots import policy
-from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view, stack_copies
+from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view
+from unosim.families.answers import ANSWER_KINDS, answer_copies, answers_on
+from unosim.families.stacking import group_answers, stack_copies
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_HELD, S_JUMP_SAID, S_JUMP_YES, S_NP, S_PLAN, S_RANK0, S_TARGET
-from unosim.kernel.moves import group_answers, group_size
+from unosim.kernel.moves import group_size
 from unosim.kernel.table import leave_choice, rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, STACK_KINDS, WILD, WILD_DRAW4
-from unosim.rules.codes import MultiPlay, RedZero, Stacking
-from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_STACKING, P_VOLUNTARY_DRAW
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
+from unosim.rules.codes import MultiPlay, RedZero
+from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_VOLUNTARY_DRAW
 from .effects import put_down_naming
 from .hand import face_pending, put_move, settle
 from .jump import resume_window
@@ -129,14 +131,14 @@ def answer_options(st, P, p, opt):
     """Seat p's answers to the pending draw it faces once it did not challenge it (R8: the
     rollout bot's call, :func:`unosim.engine.search.searched_answer`), into ``opt``: each
     kind it may stack (H1, H7; under H25 with H6 a kind that answers only with its whole
-    group too), take it (``DRAW``), and under H6 each kind that answers alone and has
+    group too) or deflect it with (H26), take it (``DRAW``), and under H6 each kind that answers alone and has
     others to go down with it, stacked alone and with its whole group (``k + GROUPED *
     m`` as :func:`group_options`).  Returns how many."""
     n = 0
-    if rule(st, P_STACKING) != Stacking.none:
-        for i in range(len(STACK_KINDS)):
-            k = STACK_KINDS[i]
-            if stack_copies(st, P, p, k) > 0 or group_answers(st, P, p, k):
+    if answers_on(st):
+        for i in range(len(ANSWER_KINDS)):
+            k = ANSWER_KINDS[i]
+            if answer_copies(st, P, p, k) > 0 or group_answers(st, P, p, k):
                 opt[n] = k
                 n += 1
     opt[n] = DRAW
@@ -248,7 +250,7 @@ def own_choice(st, P, rng, p, kind, card):
         return 1 if policy.play_drawn(st, P, rng, p, card) else 0
     if kind == JUMP:
         return 1 if policy.wants_jump(st, P, rng, p, st[S_HELD] - 1) else 0
-    if rule(st, P_STACKING) != Stacking.none:
+    if answers_on(st):
         return max(policy.choose_stack(st, P, rng, p), DRAW)
     return DRAW
 

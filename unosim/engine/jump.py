@@ -16,7 +16,8 @@ from ..bots import policy
 from unosim.kernel.layout import (EV_JUMP, N_KINDS, S_AS_WILD, S_DIR, S_HAND0, S_HELD, S_HELD_COUNT, S_HELD_FIRST,
     S_HELD_LAST, S_HELD_MULT, S_HS0, S_IN, S_JUMP_INS, S_JUMP_SAID, S_JUMP_YES, S_JUMPERS, S_NP, S_PLAN, S_RANK0,
     S_SCR0, S_TARGET, S_TURNS)
-from unosim.kernel.moves import draw4_honest, reverse_is_skip, stacks_on
+from unosim.families.stacking import stacks_on
+from unosim.kernel.moves import draw4_honest, reverse_is_skip
 from unosim.kernel.rng import below
 from unosim.kernel.table import next_seat, rule
 from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4

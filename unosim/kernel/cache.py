@@ -3,7 +3,7 @@
 Numba reuses a cached compile after checking only the stamp of the function's own file,
 so an edit (or an upgrade) of a helper inlined from another module would otherwise reuse
 stale machine code: wrong rows, silently.  Every compiled function of unosim therefore
-caches under ``numba-<digest of rules/, kernel/, bots/, engine/>``, below the folder the
+caches under ``numba-<digest of rules/, kernel/, families/, bots/, engine/>``, below the folder the
 user chose with ``NUMBA_CACHE_DIR`` or else ``$XDG_CACHE_HOME/unosim``.
 
 The folder is given to each of unosim's dispatchers through its own cache locator
@@ -24,7 +24,7 @@ from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLoca
 __all__ = ["SourcesCache", "cache_folder", "sources_digest"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_COMPILED = ("rules", "kernel", "bots", "engine")
+_COMPILED = ("rules", "kernel", "families", "bots", "engine")
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """How every engine function is compiled: once per argument type, inlined by LLVM.
 
 ``@jit()`` and ``@jit(inline=True)`` stand for ``@njit(cache=True)`` and
-``@njit(cache=True, inline="always")`` in kernel/, bots/ and engine/, with three changes:
+``@njit(cache=True, inline="always")`` in kernel/, families/, bots/ and engine/, with three changes:
 LLVM inlining instead of numba's IR inlining, plain types for constant arguments, and no
 whole-module optimization in callee libraries.  :func:`kernel` makes the parallel batch
 kernels.  Every dispatcher caches in :func:`unosim.kernel.cache.cache_folder`.  Why each

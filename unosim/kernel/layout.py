@@ -15,7 +15,7 @@ from typing import NamedTuple
 from unosim.rules.cards import N_KINDS
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 17
+ENGINE_VERSION = 18
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
@@ -74,7 +74,9 @@ S_HELD_LAST = 52      # ... who played last in its chain ...
 S_HELD_MULT = 53      # ... and the draw penalties that add up so far (jump_in_stack)
 S_JUMP_SAID = 54      # seats (bit q) whose answer to the window's next round is given ...
 S_JUMP_YES = 55       # ... and those of them who jump
-S_HS0 = 56                       # hand sizes, one per seat
+S_DEFLECTIONS = 56    # pending draws passed on by a Reverse or Skip                H26
+S_DEFLECTED = 57      # 1 while the pending draw has been deflected: no challenge   H26
+S_HS0 = 58                       # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
@@ -103,32 +105,38 @@ class Counter(NamedTuple):
     name: str          # S_<name> and O_<name>
     kind: str          # "length" (how long a hand ran), "base" (official rules) or "house"
     rules: str         # the rule ids that make it move (docs/rules.md O1)
+    unit: str          # what it counts, for docs/data.md: turns, cards or count
+    meaning: str       # one line for docs/data.md
     maximum: bool = False  # a per-hand maximum, not a count: reports give its overall maximum too
 
 
 # The one list of counters, in file order.  The row writer copies it, ``HAND_COLUMNS``
-# names it, and the reports' counter sets (unosim.analysis.report.model) and the invariant
-# harness read it; a new counter is an ``S_`` slot above and one record here.
+# names it, and docs/data.md (unosim.run.columns), the reports' counter sets
+# (unosim.analysis.report.model) and the invariant harness read it; a new counter is an
+# ``S_`` slot above and one record here.
 COUNTERS = (
-    Counter("turns", "TURNS", "length", "O1 R13"),
-    Counter("cards_played", "PLAYED", "length", "O1"),
-    Counter("cards_drawn", "DRAWN", "base", "O1"),
-    Counter("reshuffles", "RESHUFFLES", "base", "R11"),
-    Counter("challenges", "CHALLENGES", "base", "R8"),
-    Counter("uno_penalties", "UNO_PENALTIES", "base", "R10"),
-    Counter("longest_stack", "LONGEST_STACK", "house", "H1 H25", maximum=True),
-    Counter("stack_drawn", "STACK_DRAWN", "house", "H1 H25"),
-    Counter("jump_ins", "JUMP_INS", "house", "H2"),
-    Counter("swaps", "SWAPS", "house", "H4"),
-    Counter("passes", "PASSES", "house", "H4"),
-    Counter("slaps", "SLAPS", "house", "H10"),
-    Counter("noises", "NOISES", "house", "H11"),
-    Counter("giveaways", "GIVEAWAYS", "house", "H5"),
-    Counter("max_draw", "MAX_DRAW", "house", "O1", maximum=True),
-    Counter("multi_plays", "MULTI_PLAYS", "house", "H6"),
-    Counter("voluntary_draws", "VOL_DRAWS", "house", "R7 H8"),
-    Counter("false_calls", "FALSE_CALLS", "house", "H23"),
-    Counter("misplays", "MISPLAYS", "house", "H24"),
+    Counter("turns", "TURNS", "length", "O1 R13", "turns", "turns played"),
+    Counter("cards_played", "PLAYED", "length", "O1", "cards", "cards put on the discard pile (not the turned first card)"),
+    Counter("cards_drawn", "DRAWN", "base", "O1", "cards", "cards drawn from the draw pile after the deal"),
+    Counter("reshuffles", "RESHUFFLES", "base", "R11", "count",
+            "times the discard pile was shuffled into a new draw pile"),
+    Counter("challenges", "CHALLENGES", "base", "R8 H9 H22", "count", "Wild Draw Four challenges"),
+    Counter("uno_penalties", "UNO_PENALTIES", "base", "R10", "count", "UNO penalties drawn"),
+    Counter("longest_stack", "LONGEST_STACK", "house", "H1 H25", "cards", "the largest stacked penalty of the hand",
+            maximum=True),
+    Counter("stack_drawn", "STACK_DRAWN", "house", "H1 H25", "cards", "cards drawn as stacked penalties"),
+    Counter("jump_ins", "JUMP_INS", "house", "H2", "count", "jump-ins"),
+    Counter("swaps", "SWAPS", "house", "H4", "count", "hands swapped on a 7"),
+    Counter("passes", "PASSES", "house", "H4", "count", "hands passed on a 0"),
+    Counter("slaps", "SLAPS", "house", "H10", "count", "slap rounds"),
+    Counter("noises", "NOISES", "house", "H11", "count", "silences broken"),
+    Counter("giveaways", "GIVEAWAYS", "house", "H5", "count", "red-zero giveaways"),
+    Counter("max_draw", "MAX_DRAW", "house", "O1", "cards", "the most cards drawn at once", maximum=True),
+    Counter("multi_plays", "MULTI_PLAYS", "house", "H6", "count", "plays of two or more cards at once"),
+    Counter("voluntary_draws", "VOL_DRAWS", "house", "R7 H8", "count", "draws while holding a card that could be played"),
+    Counter("false_calls", "FALSE_CALLS", "house", "H23", "count", "wrong UNO calls"),
+    Counter("misplays", "MISPLAYS", "house", "H24", "count", "cards put down by mistake"),
+    Counter("deflections", "DEFLECTIONS", "house", "H26", "count", "pending draws passed on by a Reverse or Skip"),
 )
 N_COUNTERS = len(COUNTERS)
 COUNTER_SLOTS = tuple(globals()["S_" + c.name] for c in COUNTERS)
@@ -199,6 +207,7 @@ EV_FACING = 25      # seat facing a stack, its total, cards in the stack (H1)
 EV_TAKE_BACK = 26   # bluffer, kind taken back (H22)
 EV_FALSE_CALL = 27  # seat (H23)
 EV_MISPLAY = 28     # seat (H24)
+EV_DEFLECT = 29     # seat, kind, colour (H26: a Reverse or Skip passes the pending draw on)
 LOG_WIDTH = 4
 
 # draw reasons

@@ -39,16 +39,17 @@ Finish = _codes("Finish", "first_out last_standing")                    # H13
 TurnedReverse = _codes("TurnedReverse", "as_played dealer first_player")  # R3 E5
 FirstPlayer = _codes("FirstPlayer", "after_dealer highest_points")      # R3 H21
 BluffPenalty = _codes("BluffPenalty", "draw take_back")                 # R8 H22
+Deflect = _codes("Deflect", "none reverse reverse_skip")                # H26
 
 ENUMS: dict[str, Any] = {
     "dealer": Dealer, "first_card": FirstCard, "play_drawn": PlayDrawn, "wild_draw4": WildDraw4,
     "two_player_reverse": TwoPlayerReverse, "drawn_match": DrawnMatch, "drawn_draw4": DrawnDraw4,
     "stacking": Stacking, "jump_in": JumpIn, "jump_in_stack": JumpInStack, "draw": Draw,
     "red_zero": RedZero, "multi_play": MultiPlay, "finish": Finish, "turned_reverse": TurnedReverse,
-    "first_player": FirstPlayer, "bluff_penalty": BluffPenalty,
+    "first_player": FirstPlayer, "bluff_penalty": BluffPenalty, "deflect": Deflect,
 }
 """Every enum config key by its bare name, with its codes (tests/test_codes.py checks the
 registry against it)."""
 
-__all__ = ["ENUMS", "BluffPenalty", "Dealer", "Draw", "DrawnDraw4", "DrawnMatch", "Finish", "FirstCard", "FirstPlayer", "JumpIn", "JumpInStack",
+__all__ = ["ENUMS", "BluffPenalty", "Dealer", "Deflect", "Draw", "DrawnDraw4", "DrawnMatch", "Finish", "FirstCard", "FirstPlayer", "JumpIn", "JumpInStack",
            "MultiPlay", "PlayDrawn", "RedZero", "Stacking", "TurnedReverse", "TwoPlayerReverse", "WildDraw4"]

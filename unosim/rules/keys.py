@@ -186,6 +186,10 @@ REGISTRY: tuple[Key, ...] = (
        "draw cards stack on draw cards: no, Draw Two on Draw Two, also Wild Draw Four, all, or by amount "
        "(a play of draw cards that makes at least what the play it answers made)",
        codes.Stacking),
+    _k("rules", "deflect", "enum", "none", "H26",
+       "facing a pending draw, a Reverse of the current colour (or also a Skip) passes it on, "
+       "not increased, instead of drawing or stacking",
+       codes.Deflect),
     _k("rules", "jump_in", "enum", "none", "H2",
        "an identical card may be played out of turn: never, numbers, coloured cards, or all",
        codes.JumpIn),

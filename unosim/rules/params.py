@@ -26,7 +26,7 @@ SWITCHES = (
     "zero_points", "match_target", "stacking", "jump_in", "jump_in_stack", "draw", "seven_o",
     "red_zero", "multi_play", "wild_last", "slap_rank", "silent_rank", "noise_chance", "teams",
     "finish", "drawn_match", "drawn_draw4", "watchers", "turned_reverse", "first_player",
-    "bluff_penalty", "uno_false_call", "misplay",
+    "bluff_penalty", "uno_false_call", "misplay", "deflect",
 )
 # Formats of play over many hands: read by the match and tournament loops between hands,
 # never by a turn, so they sit after the bots' blocks (not copied into the hand's state).

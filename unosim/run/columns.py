@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from unosim.kernel.layout import COUNTERS
+
 __all__ = ["ABOUT", "KINDS", "describe", "kind_schema", "type_text"]
 
 # column (per-seat columns as name_<s>, per-player as name_<p>) -> (unit, meaning, rule ids)
@@ -28,25 +30,7 @@ ABOUT: dict[str, tuple[str, str, str]] = {
     "winner": ("seat", "the first player out (-1: stalled)", "R12"),
     "winning_team": ("team", "the winner's team, seat mod teams (-1: stalled)", "H12"),
     "stalled": ("flag", "the hand reached max_turns without a winner", "R13"),
-    "turns": ("turns", "turns played", "O1 R13"),
-    "cards_played": ("cards", "cards put on the discard pile (not the turned first card)", "O1"),
-    "cards_drawn": ("cards", "cards drawn from the draw pile after the deal", "O1"),
-    "reshuffles": ("count", "times the discard pile was shuffled into a new draw pile", "R11"),
-    "challenges": ("count", "Wild Draw Four challenges", "R8 H9 H22"),
-    "uno_penalties": ("count", "UNO penalties drawn", "R10"),
-    "longest_stack": ("cards", "the largest stacked penalty of the hand", "H1 H25"),
-    "stack_drawn": ("cards", "cards drawn as stacked penalties", "H1 H25"),
-    "jump_ins": ("count", "jump-ins", "H2"),
-    "swaps": ("count", "hands swapped on a 7", "H4"),
-    "passes": ("count", "hands passed on a 0", "H4"),
-    "slaps": ("count", "slap rounds", "H10"),
-    "noises": ("count", "silences broken", "H11"),
-    "giveaways": ("count", "red-zero giveaways", "H5"),
-    "max_draw": ("cards", "the most cards drawn at once", "O1"),
-    "multi_plays": ("count", "plays of two or more cards at once", "H6"),
-    "voluntary_draws": ("count", "draws while holding a card that could be played", "R7 H8"),
-    "false_calls": ("count", "wrong UNO calls", "H23"),
-    "misplays": ("count", "cards put down by mistake", "H24"),
+    **{c.column: (c.unit, c.meaning, c.rules) for c in COUNTERS},
     "match": ("index", "the match's index in the run", "S1-S3"),
     "hand_in_match": ("index", "the hand's place in its match, from 0", "S1-S3"),
     "pos_end": ("flag", "S1 (positive scoring) ended the match at this hand", "S1"),

@@ -45,6 +45,7 @@ class Trigger:
 #: identical-hands check.
 TRIGGERS: dict[str, Trigger] = {
     "stacking": Trigger(("longest_stack",), above=1),                # H1
+    "deflect": Trigger(("deflections",)),                            # H26
     "jump_in": Trigger(("jump_ins",)),                               # H2
     "jump_in_stack": Trigger(("jump_ins",)),                         # H2
     "seven_o": Trigger(("swaps", "passes")),                         # H4
