@@ -164,6 +164,13 @@ def base_table(run: SkillRun) -> str:
     return "\n".join(rows)
 
 
+def verdict(low: float, high: float) -> str:
+    """The verdict the notebook reads too (unosim.studies.skill_index.verdict)."""
+    from unosim.studies.skill_index import verdict as of
+
+    return of(low, high)
+
+
 def difference_table(run: SkillRun) -> str:
     """Every rule minus the base of its table size, one column per table size, sorted by
     the middle table size's column (the largest first); bold where the interval excludes 0."""
@@ -181,7 +188,7 @@ def difference_table(run: SkillRun) -> str:
                 cells.append("- (no such table)")
                 continue
             text = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
-            cells.append((f"**{text}**" if r.verdict != NO_CHANGE else text) + (" †" if r.discovery else ""))
+            cells.append((f"**{text}**" if verdict(r.low, r.high) != NO_CHANGE else text) + (" †" if r.discovery else ""))
         rows.append(f"| `{x}` | " + " | ".join(cells) + " |")
     k = int(run.points["replicates"].min())
     how = (f"the mean of {k} tunings, intervals with the search's noise (Student t, "
@@ -266,7 +273,8 @@ def reading(run: SkillRun) -> str:
     rules_at = {n: len(run.diffs[run.diffs["players"] == n]) for n in sizes}
     for n in sizes:
         d = run.diffs[run.diffs["players"] == n]
-        moved = d[d["verdict"] != NO_CHANGE].copy()
+        moved = d.assign(verdict=[verdict(lo, hi) for lo, hi in zip(d["low"], d["high"])])
+        moved = moved[moved["verdict"] != NO_CHANGE]
         moved = moved.reindex(moved["diff"].abs().sort_values(ascending=False).index)
         head = f"* **{_table(n).capitalize()}**"
         if not len(moved):

@@ -273,8 +273,10 @@ def to_text(report: Report, width: int | None = None) -> str:
     """
     if width is None:
         width = max(_terminal_columns(), 80)
+    from unosim.analysis.report.words import findings
+
     header, rows, is_head = _display(report)
-    lines = [_title(report)] + _head(report)
+    lines = [_title(report)] + [f"* {x}" for x in findings(report)] + _head(report)
     if not rows:
         return "\n".join(lines) + "\n(no rows)\n"
     ncol = len(header)
