@@ -358,9 +358,9 @@ def test_balance_marks_what_remains_under_the_false_discovery_rate(tmp_path: Pat
     text, md = rp.to_text(bal, width=400), rp.to_markdown(bal)
     assert "note: † the difference remains with the false discovery rate at 5% over every row" in text
     assert "false discovery rate at 5%" in md
-    from unosim.page import _head
+    from unosim.page import _report_table
 
-    assert "false discovery rate at 5%" in _head(bal)  # the HTML page says it too
+    assert "false discovery rate at 5%" in _report_table(bal)  # the HTML page says it above its table
     from unosim.analysis.charts import plot_balance
 
     fig = plot_balance(bal)

@@ -165,6 +165,11 @@ def fig_legend(fig: Figure, handles: Sequence[Any], labels: Sequence[str], title
     top of each other."""
     if not handles:
         return
+    limit = MAX_WIDTH.get()
+    if limit is not None and limit < 5 and len(handles) <= 4:  # a phone's figure: no room on the right,
+        fig.axes[0].legend(handles, labels, loc="best", fontsize="small", title=title,  # in the first panel
+                           title_fontsize="small", framealpha=0.9)
+        return
     fig.legend(handles, labels, loc="outside right upper", fontsize="small", title=title,
                title_fontsize="small", ncols=1 if len(handles) <= 16 else 2, frameon=False)  # fmt: skip
 
