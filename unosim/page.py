@@ -1,10 +1,10 @@
 """One page to share: a result's report, figures, config and bots in a single HTML file.
 
 ``unosim report RESULT... --html FILE`` writes it.  The page is self-contained (figures
-as ``data:`` URIs, inline style, no network), so it opens the same anywhere.  It holds the
-summary or comparison and its figures for runs, the balance table for a sweep, the
-leaderboard for a league and the table for a skill folder, then the notes, the bots and
-each result's config.
+as ``data:`` URIs, inline style and script, no network), so it opens the same anywhere.
+It opens with the findings in words (analysis/report/words.py), the notes and the bots;
+then the figures, each drawn for a laptop and for a phone; then the sortable tables, each
+with what its marks mean; then each result's config.
 """
 
 from __future__ import annotations
@@ -205,13 +205,13 @@ def _skill_differences(frame: pd.DataFrame) -> list[str]:
             _frame_table(d, discovery_legend(DISCOVERY_RATE, "difference of its bound"))]
 
 
-def _head(rep: Any, findings: bool = True) -> str:
+def _head(rep: Any) -> str:
     """What the reader must know first: the findings in words, the notes, which bots sat."""
     from unosim.analysis.report.render import _title, bots_of
     from unosim.analysis.report.words import findings as words
     from unosim.run.bots_text import said
 
-    out = [_findings(words(rep))] if findings else []
+    out = [_findings(words(rep))]
     out.append(f"<p><b>{_esc(_title(rep))}</b></p>")
     out += [f'<p class="note">note: {_esc(n)}</p>' for n in dict.fromkeys(rep.notes)]
     bots = bots_of(rep)
@@ -325,7 +325,7 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
             raise ValueError("--html: a league or skill directory is a page of its own: give it alone")
         rep = rp.summarize(items)  # figures first: the page is read at a glance, the tables looked up
         cmp = rp.compare(items[0], items[1:]) if len(items) > 1 else None
-        body += ([_head(cmp), _head(rep, findings=False)] if cmp is not None else [_head(rep)])
+        body += [_head(cmp if cmp is not None else rep)]
         body += [_POINTER, "<h2>Figures</h2>", *_run_figures(rep), "<h2>Report</h2>", _report_table(rep)]
         if cmp is not None:
             body += ["<h2>Comparison</h2>", _report_table(cmp)]
