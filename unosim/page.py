@@ -41,7 +41,8 @@ tr.section td { font-weight: bold; background: #fafafa; text-align: left; }
 figure { margin: 1em 0; }
 figure img { display: block; width: 100%; height: auto; border: 1px solid #eee; }
 img.narrow { display: none; }
-@media (max-width: 700px) { img.wide { display: none; } img.narrow { display: block; } }
+@media (max-width: 700px) { img.wide { display: none; } img.narrow { display: block; }
+  td, th { white-space: normal; } }
 figcaption { font-size: 0.85em; color: #555; }
 .note { background: #fff4d6; padding: 0.4em 0.8em; border-left: 4px solid #e0a800; overflow-wrap: anywhere; }
 pre { background: #f7f7f7; padding: 0.6em; font-size: 0.8em; white-space: pre-wrap; overflow-wrap: anywhere; }
