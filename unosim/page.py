@@ -196,11 +196,14 @@ def _skill_differences(frame: pd.DataFrame) -> list[str]:
     d = verdicts(frame)
     if not len(d):
         return []
+    points = [c for c in ("diff", "low", "high", "ceiling_diff", "ceiling_low", "ceiling_high") if c in d]
+    d[points] = (100 * d[points]).round(1)  # points of the index, as docs/skill.md and `unosim skill` print them
     d = d.rename(columns={"discovery": "†", "ceiling_discovery": "ceiling †"})
     for col in ("†", "ceiling †"):
         if col in d:
             d[col] = np.where(d[col], "†", "")
-    note = ("Normalised index, each point minus the base point of its table size, with 95% intervals (low, high); "
+    note = ("Points of the normalised index, each point minus the base point of its table size, with 95% "
+            "intervals (low, high); "
             "verdict: more skill where the interval lies above 0, more luck below, no clear change across it.")
     return ["<h2>Differences from the base point</h2>", f"<p>{_esc(note)}</p>",
             _frame_table(d, discovery_legend(DISCOVERY_RATE, "difference of its bound"))]

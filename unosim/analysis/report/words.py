@@ -109,7 +109,8 @@ def _compare(rep: Report, label: str) -> list[str]:
 def _balance(rep: Report) -> list[str]:
     t = rep.table
     out = []
-    metrics = list(dict.fromkeys(t["metric"])) if len(t) else []
+    order = {m: i for i, m in enumerate(FIGURE_NAMES)}
+    metrics = sorted(dict.fromkeys(t["metric"]), key=lambda m: order.get(m, len(order))) if len(t) else []
     for m in metrics:
         rows = t[(t["metric"] == m) & t["low"].notna()]
         if "status" in rows:
@@ -118,7 +119,8 @@ def _balance(rep: Report) -> list[str]:
             continue
         moved = rows[(rows["low"] > 0) | (rows["high"] < 0)]
         name = FIGURE_NAMES.get(m, m)
-        scale, unit = (100, " points") if m in ("dealer1_win_share", "skill", "skill_ceiling") else (1, "")
+        scale, unit = (100, " points") if m in ("dealer1_win_share", "skill", "skill_ceiling") else \
+            (1, {"turns": " turns", "cards_drawn": " cards"}.get(m, ""))
         text = (f"{len(moved)} of {len(rows)} rule changes move the {name} beyond their intervals "
                 f"({int(moved['discovery'].sum())} marked †)")
         if len(moved):
