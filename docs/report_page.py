@@ -9,7 +9,7 @@ runs, then writes:
 
 * docs/balance_house_rules.png: `unosim plot` of the sweep;
 * docs/report_page.png: headless Chromium's screenshot of `unosim report A B --html` (the
-  top of the page: the tables; the figures follow below).
+  top of the page: its findings in words, the bots, then the figures).
 
 Needs Debian's chromium (``apt-get install chromium``).
 """

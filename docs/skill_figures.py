@@ -29,6 +29,7 @@ COMMAND = ("skill", "house_rules", "--ceiling")
 OUT = Path("runs") / "house_rules.skill"
 """Where it writes, relative to the scratch folder."""
 CHART = Path(__file__).resolve().parent / "skill_house_rules.png"
+NO_CHANGE = "no clear change"  # unosim.studies.skill_index.VERDICTS[2]: the interval holds 0
 Z = 1.959964  # the normal quantile of a 95% interval: one replicate's measurement
 
 
@@ -39,7 +40,7 @@ class SkillRun:
     root: Path
     points: pd.DataFrame   # skill.parquet: one row per point
     raw: pd.DataFrame      # _skill_replicates.pq: one row per point and replicate
-    diffs: pd.DataFrame    # each point minus its table size's base (base_differences)
+    diffs: pd.DataFrame    # each point minus its table size's base, with its verdict (skill_index.verdicts)
     settings: dict
     printed: str
 
@@ -71,12 +72,12 @@ def execute(work: Path, command: tuple[str, ...] = COMMAND) -> str:
 
 def load(root: Path, printed: str = "") -> SkillRun:
     """The run in ``root`` (a `unosim skill` --out folder), read from its files."""
-    from unosim.studies.skill_index import REPLICATES_FILE, SKILL_FILE, base_differences
+    from unosim.studies.skill_index import REPLICATES_FILE, SKILL_FILE, verdicts
     from unosim.studies.skill_rows import table_path
 
     points = pd.read_parquet(root / SKILL_FILE)
     raw = pd.read_parquet(table_path(root, REPLICATES_FILE))
-    return SkillRun(root, points, raw, base_differences(points), json.loads(points["settings"].iloc[0]), printed)
+    return SkillRun(root, points, raw, verdicts(points), json.loads(points["settings"].iloc[0]), printed)
 
 
 _RUNS: dict[Path, SkillRun] = {}
@@ -163,6 +164,13 @@ def base_table(run: SkillRun) -> str:
     return "\n".join(rows)
 
 
+def verdict(low: float, high: float) -> str:
+    """The verdict the notebook reads too (unosim.studies.skill_index.verdict)."""
+    from unosim.studies.skill_index import verdict as of
+
+    return of(low, high)
+
+
 def difference_table(run: SkillRun) -> str:
     """Every rule minus the base of its table size, one column per table size, sorted by
     the middle table size's column (the largest first); bold where the interval excludes 0."""
@@ -180,7 +188,7 @@ def difference_table(run: SkillRun) -> str:
                 cells.append("- (no such table)")
                 continue
             text = f"{_pp(r.diff)} {_interval(r.low, r.high)}"
-            cells.append((f"**{text}**" if _excludes_zero(r.low, r.high) else text) + (" †" if r.discovery else ""))
+            cells.append((f"**{text}**" if verdict(r.low, r.high) != NO_CHANGE else text) + (" †" if r.discovery else ""))
         rows.append(f"| `{x}` | " + " | ".join(cells) + " |")
     k = int(run.points["replicates"].min())
     how = (f"the mean of {k} tunings, intervals with the search's noise (Student t, "
@@ -265,7 +273,8 @@ def reading(run: SkillRun) -> str:
     rules_at = {n: len(run.diffs[run.diffs["players"] == n]) for n in sizes}
     for n in sizes:
         d = run.diffs[run.diffs["players"] == n]
-        moved = d[(d["low"] > 0) | (d["high"] < 0)].copy()
+        moved = d.assign(verdict=[verdict(lo, hi) for lo, hi in zip(d["low"], d["high"])])
+        moved = moved[moved["verdict"] != NO_CHANGE]
         moved = moved.reindex(moved["diff"].abs().sort_values(ascending=False).index)
         head = f"* **{_table(n).capitalize()}**"
         if not len(moved):
@@ -273,7 +282,8 @@ def reading(run: SkillRun) -> str:
             out.append(f"{head}, {none} move{'s' if rules_at[n] != 1 else ''} the index beyond its interval.")
             continue
         parts = []
-        for word, sub in (("more skill", moved[moved["diff"] > 0]), ("less", moved[moved["diff"] < 0])):
+        for word, sub in (("more skill", moved[moved["verdict"] == "more skill"]),
+                          ("less", moved[moved["verdict"] == "more luck"])):
             if len(sub):
                 parts.append(f"{word} under " + ", ".join(f"`{r.rules}` ({_pp(r.diff)}{' †' if r.discovery else ''})"
                                                          for r in sub.itertuples()))

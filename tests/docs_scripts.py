@@ -18,3 +18,13 @@ def generate() -> ModuleType:
         sys.modules[spec.name] = mod  # dataclasses look their module up there
         spec.loader.exec_module(mod)
     return sys.modules["unosim_docs_generate"]
+
+
+def skill_figures() -> ModuleType:
+    """docs/skill_figures.py (docs/skill.md's blocks), loaded once per test process."""
+    if "skill_figures" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("skill_figures", DOCS / "skill_figures.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["skill_figures"]

@@ -358,9 +358,9 @@ def test_balance_marks_what_remains_under_the_false_discovery_rate(tmp_path: Pat
     text, md = rp.to_text(bal, width=400), rp.to_markdown(bal)
     assert "note: † the difference remains with the false discovery rate at 5% over every row" in text
     assert "false discovery rate at 5%" in md
-    from unosim.page import _head
+    from unosim.page import _report_table
 
-    assert "false discovery rate at 5%" in _head(bal)  # the HTML page says it too
+    assert "false discovery rate at 5%" in _report_table(bal)  # the HTML page says it above its table
     from unosim.analysis.charts import plot_balance
 
     fig = plot_balance(bal)
@@ -456,3 +456,31 @@ def test_a_count_s_interval_never_reaches_below_zero(tmp_path) -> None:
     assert len(means) > 5 and (means["low"] >= 0).all()
     rare = means[(means["figure"] == "reshuffles")].iloc[0]
     assert rare["low"] == 0.0 < rare["value"] < rare["high"]
+
+
+def test_the_findings_say_what_the_table_holds(tmp_path: Path) -> None:
+    """The sentences that open a report (and its page) state its own figures: a comparison's
+    change in length and in the first seat's edge, a balance report's count of moved rows."""
+    from unosim.analysis.report.words import findings
+
+    base = write_result(tmp_path / "base.parquet", ten_hands())
+    other = write_result(tmp_path / "o.parquet", ten_hands(turns=[t + 30 for t in TURNS]), name="o")
+    cmp = rp.compare(base, [other])
+    t = cmp.table
+    turns = t[(t["section"] == "length") & (t["figure"] == "turns") & (t["stat"] == "mean")].iloc[0]
+    said = findings(cmp)
+    moved = turns["low"] > 0 or turns["high"] < 0
+    if moved:
+        assert said[0] == (f"o lengthens hands by {turns['diff']:.1f} turns [{turns['low']:+.1f}, "
+                           f"{turns['high']:+.1f}] against {cmp.baseline} ({turns['base']:.1f} turns).")
+    else:
+        assert said[0].startswith("o does not change the hand's length measurably (+30.0 turns")
+    assert any(s.startswith("The first seat's edge (dealer+1 against an even share) goes from") for s in said)
+    assert "\n".join(f"* {s}" for s in said) in rp.to_text(cmp, width=400)
+    bal = rp.balance_report(sweep(tmp_path))
+    b = bal.table
+    for metric, name in (("turns", "mean turns"), ("cards_drawn", "mean cards drawn")):
+        rows = b[(b["metric"] == metric) & b["low"].notna()]
+        n = int(((rows["low"] > 0) | (rows["high"] < 0)).sum())
+        assert any(s.startswith(f"{n} of {len(rows)} rule changes move the {name} beyond their intervals")
+                   for s in findings(bal)), findings(bal)

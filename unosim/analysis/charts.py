@@ -89,10 +89,19 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     palette = dict(zip(counts, F.colors(len(counts))))
     status = {(c, int(p)): w for c, p, w in zip(t["change"], t["players"], t.get("status", [""] * len(t)))
               if isinstance(w, str) and w}
-    row_h = 0.16 + 0.07 * len(counts)
-    fig = Figure(figsize=(2.1 + 2.55 * len(metrics), max(3.0, row_h * len(changes) + 1.5)), layout="constrained")
+    # a page's drawing (figures.max_width) writes the clipped values larger, for a screen, and
+    # spaces the rows to match; a file of `unosim plot` keeps them small and the chart compact
+    paged = F.MAX_WIDTH.get() is not None
+    note_size, mark_size = ("small", "small") if paged else (6.5, 7)
+    row_h = 0.16 + (0.15 if paged else 0.07) * len(counts)
+    cols, panel = F.columns(len(metrics), 2.55, 2.1)
+    rows = -(-len(metrics) // cols)
+    fig = Figure(figsize=(2.1 + panel * cols, rows * max(3.0, row_h * len(changes) + 1.5)), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = np.atleast_1d(fig.subplots(1, len(metrics), sharey=True, squeeze=False).ravel())
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharey=True, squeeze=False).ravel())
+    for ax in axes[len(metrics):]:
+        fig.delaxes(ax)
+    axes = axes[:len(metrics)]
     y0 = np.arange(len(changes))[::-1].astype(float)
     ypos = {c: y for c, y in zip(changes, y0)}
     offset = {p: (0.25 - 0.5 * i / max(len(counts) - 1, 1)) if len(counts) > 1 else 0.0 for i, p in enumerate(counts)}
@@ -120,13 +129,13 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
                 side = 1 if hi > lim else -1
                 ax.annotate(f"{d:+.3g}" + (" †" if found else ""), (side * lim, y), xytext=(-10 * side, 0),
                             textcoords="offset points",
-                            ha="right" if side > 0 else "left", va="center", fontsize=6.5, color=palette[p],
+                            ha="right" if side > 0 else "left", va="center", fontsize=note_size, color=palette[p],
                             bbox={"fc": "white", "ec": "none", "pad": 0.4, "alpha": 0.85}, zorder=3)
                 ax.annotate("", (side * lim, y), xytext=(-4 * side, 0), textcoords="offset points",
                             arrowprops={"arrowstyle": "-|>", "color": palette[p], "lw": 0.8})
             elif found:  # beside the interval's upper end
                 ax.annotate("†", (hic, y), xytext=(3, 0), textcoords="offset points", ha="left", va="center",
-                            fontsize=7, color=palette[p])
+                            fontsize=mark_size, color=palette[p])
         for p, pts in series.items():
             if pts:
                 y, x, el, eh = (np.array(v) for v in zip(*pts))
@@ -140,7 +149,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
         ax.set_xlabel(unit, fontsize="small")
         ax.tick_params(axis="x", labelsize="small", labelbottom=True, labeltop=len(changes) > 12, top=len(changes) > 12)
         ax.set_yticks(y0, changes, fontsize="small")
-        ax.yaxis.set_tick_params(labelleft=ax is axes[0])
+        ax.yaxis.set_tick_params(labelleft=any(ax is a for a in axes[::cols]))
         ax.set_ylim(-0.7, len(changes) - 0.3)
         for y in y0[:-1]:
             ax.axhline(y - 0.5, color="0.92", lw=0.6, zorder=0)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,47 @@ def summary(obj: rp.Report | Any) -> rp.Report:
     return rp.summarize(obj)
 
 
+MAX_WIDTH: ContextVar[float | None] = ContextVar("MAX_WIDTH", default=None)
+"""The widest a figure may be drawn, in inches (None: as wide as its panels ask).  A page
+draws each figure twice, for a laptop and for a phone (unosim/page.py), so that its
+smallest text stays legible at either width."""
+
+
+@contextmanager
+def max_width(inches: float | None) -> Iterator[None]:
+    """Draw the figures made inside at most ``inches`` wide: panels in fewer columns."""
+    token = MAX_WIDTH.set(inches)
+    try:
+        yield
+    finally:
+        MAX_WIDTH.reset(token)
+
+
+def columns(n: int, panel: float, extra: float = 0.0) -> tuple[int, float]:
+    """How many of ``n`` panels ``panel`` inches wide fit side by side (with ``extra``
+    inches beside them) under :data:`MAX_WIDTH`, and the panel width to draw them at."""
+    limit = MAX_WIDTH.get()
+    if limit is None:
+        return n, panel
+    cols = max(1, min(n, int((limit - extra) // panel)))
+    return cols, min(panel, limit - extra) if cols == 1 else panel
+
+
 def new(
     ncols: int = 1, nrows: int = 1, size: tuple[float, float] = (7.0, 4.0), **kw: Any
 ) -> tuple[Figure, np.ndarray]:
-    fig = Figure(figsize=(size[0] * ncols, size[1] * nrows), layout="constrained")
+    """A figure of ``ncols`` x ``nrows`` panels of ``size`` inches; under :func:`max_width`
+    the same panels in as many columns as fit, one after another as before."""
+    count = ncols * nrows
+    cols, width = columns(ncols, size[0])
+    if cols < ncols:
+        ncols, nrows = cols, -(-count // cols)
+    fig = Figure(figsize=(width * ncols, size[1] * nrows), layout="constrained")
     FigureCanvasAgg(fig)
     axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False, **kw).ravel())
-    return fig, axes
+    for ax in axes[count:]:
+        fig.delaxes(ax)
+    return fig, axes[:count]
 
 
 def fit_titles(fig: Figure) -> None:
@@ -128,6 +164,11 @@ def fig_legend(fig: Figure, handles: Sequence[Any], labels: Sequence[str], title
     (:func:`caption`) takes the bottom margin, and constrained layout would put the two on
     top of each other."""
     if not handles:
+        return
+    limit = MAX_WIDTH.get()
+    if limit is not None and limit < 5 and len(handles) <= 4:  # a phone's figure: no room on the right,
+        fig.axes[0].legend(handles, labels, loc="best", fontsize="small", title=title,  # in the first panel
+                           title_fontsize="small", framealpha=0.9)
         return
     fig.legend(handles, labels, loc="outside right upper", fontsize="small", title=title,
                title_fontsize="small", ncols=1 if len(handles) <= 16 else 2, frameon=False)  # fmt: skip

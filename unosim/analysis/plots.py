@@ -198,7 +198,9 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
                                    color=palette[sys], error_kw={"ecolor": "0.15", "elinewidth": 0.9})  # fmt: skip
         ax.axhline(0.0, **F.ZERO)
         ax.set_xlim(-0.6, n - 0.4)
-        ax.set_xticks(range(n), [f"seat {s}" for s in range(n)], fontsize="small" if n > 5 else "medium")
+        narrow = (F.MAX_WIDTH.get() or 99) < 5  # a phone's figure: seat numbers only, the axis says "seat"
+        ax.set_xticks(range(n), [f"{s}" if narrow else f"seat {s}" for s in range(n)],
+                      fontsize="small" if n > 5 else "medium")
         ax.set_xlabel("seat")
         ax.set_ylabel("match win share − 1/players\n(percentage points)")
         ax.yaxis.set_tick_params(labelleft=True)
@@ -220,7 +222,10 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     )
     # short names in the legend, right of the first row's last axes (never clipped, never on
     # the title); the rules are in the glossary
-    if handles:
+    if handles and (F.MAX_WIDTH.get() or 99) < 5:  # a phone's figure: no room on the right
+        axes[0].legend(list(handles.values()), [n.split(" (")[0] for n in handles], loc="best", fontsize="small",
+                       title="scoring", title_fontsize="small", framealpha=0.9)
+    elif handles:
         axes[min(ncols, len(labels)) - 1].legend(
             list(handles.values()), [n.split(" (")[0] for n in handles], loc="upper left",
             bbox_to_anchor=(1.01, 1.0), fontsize="small", title="scoring", title_fontsize="small", frameon=False)

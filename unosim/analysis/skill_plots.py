@@ -23,9 +23,19 @@ PathLike = str | os.PathLike
 def _new(size: tuple[float, float]):
     """A figure outside pyplot (no global state: safe in threads and notebooks), as
     unosim.analysis.plots builds its own."""
-    fig = Figure(figsize=size)
+    from unosim.analysis.figures import MAX_WIDTH
+
+    limit = MAX_WIDTH.get()
+    fig = Figure(figsize=(min(size[0], limit) if limit else size[0], size[1]))
     FigureCanvasAgg(fig)
     return fig, fig.subplots()
+
+
+def _wrap(fig, text: str) -> str:
+    """``text`` wrapped to the figure's width (a narrow figure's labels stay inside it)."""
+    from unosim.analysis.figures import wrap
+
+    return wrap(text, fig.get_figwidth() * 0.8, 10.0)
 
 
 def _save(fig, path: PathLike | None):
@@ -82,10 +92,10 @@ def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
     err = np.abs(np.stack([t["strength"] - t["low"], t["high"] - t["strength"]]))
     ax.errorbar(t["strength"], y, xerr=err, fmt="o", color="C0", capsize=4)
     ax.axvline(0, color="0.4", ls="--", lw=1)
-    ax.set_yticks(y, [f"{b}  ({s:.1%} of its hands)" for b, s in zip(t["bot"], t["win_share"])])
-    ax.set_xlabel("strength: log-odds of winning against the average bot\n"
-                  "(Plackett-Luce; 95% intervals from a bootstrap of the deals)")
-    ax.set_title(title, fontsize="medium")
+    ax.set_yticks(y, [f"{b}\n({s:.1%} of its hands)" for b, s in zip(t["bot"], t["win_share"])])
+    ax.set_xlabel(_wrap(fig, "strength: log-odds of winning against the average bot\n"
+                        "(Plackett-Luce; 95% intervals from a bootstrap of the deals)"))
+    ax.set_title(_wrap(fig, title), fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
 
@@ -134,9 +144,9 @@ def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
     if roof:
         bars += "\ndiamonds: the search player (not tuned), its measurement's interval"
     who = "the bot's" if roof else "tuned bot's"
-    ax.set_xlabel(f"skill index: ({who} share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
-                  f"dotted: the official rules{' (tuned bot)' if roof else ''} of that table size; {bars}")
-    ax.set_title(title, fontsize="medium")
+    ax.set_xlabel(_wrap(fig, f"skill index: ({who} share at a table of B0 - 1/n) / (1 - 1/n), % (0 = pure luck)\n"
+                        f"dotted: the official rules{' (tuned bot)' if roof else ''} of that table size; {bars}"))
+    ax.set_title(_wrap(fig, title), fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
     if roof:  # two entries per table size: beside the axes, never over a point
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)

@@ -116,7 +116,10 @@ def _leaderboard(root: Path, fmt: str) -> str:
     head = f"League {root}: {len(table)} bots"
     if n is not None:
         head += f" at tables of {n}, {deals:,} deals per table, seed {seed}"
+    from unosim.analysis.report.words import league_findings
+
     out = [head + "; strength = Plackett-Luce log-odds (0 = the average bot) with 95% intervals"]
+    out += [f"* {x}" for x in league_findings(table, n)]
     width = max(3, *(len(str(b)) for b in table["bot"]))
     out.append(f"  {'#':>2}  {'bot':<{width}}  strength  95% interval       win share    hands")
     for r in table.itertuples():

@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from unosim.studies import skill_defaults as SKILL
+
 from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, plural,
                      refuse_nested, warnings_as_lines)
 
@@ -309,9 +311,9 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 @click.argument("sweep_file", metavar="SWEEP")
 @click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
               help="Output directory [default: runs/<sweep name>.skill, found by `unosim report runs/<sweep name>`].")
-@click.option("--budget", type=int, default=300, show_default=True, help="Tuning evaluations per point.")
-@click.option("--deals", type=int, default=500, show_default=True, help="Deals per tuning evaluation.")
-@click.option("--check-deals", type=int, default=10_000, show_default=True,
+@click.option("--budget", type=int, default=SKILL.BUDGET, show_default=True, help="Tuning evaluations per point.")
+@click.option("--deals", type=int, default=SKILL.DEALS, show_default=True, help="Deals per tuning evaluation.")
+@click.option("--check-deals", type=int, default=SKILL.CHECK_DEALS, show_default=True,
               help="Fresh deals measuring each point's skill index.")
 @click.option("--seed", type=int, default=None, help="[default: the sweep's seed]")
 @click.option("--bot", default=None, help="Measure this bot (a strategy or bot file) at every point instead of tuning.")
@@ -321,7 +323,7 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @click.option("--replicates", type=int, default=None,
               help="Tunings per point with independent seeds (SEED, SEED+1, ...); intervals then include the "
-                   "search's noise  [default: 3; 1 with --bot].")
+                   f"search's noise  [default: {SKILL.REPLICATES}; 1 with --bot].")
 @click.option("--ceiling", is_flag=True,
               help="Also the skill bracket's ceiling: the search player (no tuning) at a table of B0 beside the tuned "
                    "bot, and both at a table of counter bots.  Given to a finished run it adds the ceiling and tunes "
@@ -353,7 +355,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         raise _user_error(f"{'--ceiling-deals' if ceiling_deals is not None else '--ceiling-bot'}: only with "
                           "--ceiling (add --ceiling to measure the search player)")
     if replicates is None:
-        replicates = 1 if bot is not None else 3
+        replicates = 1 if bot is not None else SKILL.REPLICATES
     if not 1 <= replicates <= 100:
         raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
     from unosim.rules.botfile import resolve_bot

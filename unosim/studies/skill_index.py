@@ -36,7 +36,7 @@ from unosim.studies.skill_rows import (CEILING_FILE, FIGURE_FILE, REPLICATES_FIL
 from unosim.studies.tune import CHECK_START, tune
 
 __all__ = ["CEILING_FILE", "FIGURE_FILE", "REPLICATES_FILE", "SKILL_FILE", "Ceiling", "SkillPoint", "combine_points", "measure",
-           "skill_sweep"]
+           "skill_sweep", "verdict", "verdicts"]
 
 SKILL_FILE = "skill.parquet"
 """The table `unosim skill` writes: one row per point (:class:`SkillPoint`)."""
@@ -541,3 +541,20 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     if ceiling:
         out["ceiling_discovery"] = stats.discoveries(out["ceiling_p"])
     return out
+
+
+VERDICTS = ("more skill", "more luck", "no clear change")
+"""The verdict on a rule's difference from the base: its interval above 0, below 0, or across it."""
+
+
+def verdict(low: float, high: float) -> str:
+    """The one reading of a difference's interval (docs/skill.md, notebooks/skill.ipynb)."""
+    return VERDICTS[0] if low > 0 else VERDICTS[1] if high < 0 else VERDICTS[2]
+
+
+def verdicts(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`base_differences` of a skill table with each difference's ``verdict``
+    (:func:`verdict`); ``discovery`` says which remain with the false discovery rate held."""
+    d = base_differences(frame)
+    d.insert(d.columns.get_loc("discovery") + 1, "verdict", [verdict(lo, hi) for lo, hi in zip(d["low"], d["high"])])
+    return d

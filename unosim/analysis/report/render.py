@@ -6,6 +6,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -273,8 +274,11 @@ def to_text(report: Report, width: int | None = None) -> str:
     """
     if width is None:
         width = max(_terminal_columns(), 80)
+    from unosim.analysis.report.words import findings
+
     header, rows, is_head = _display(report)
-    lines = [_title(report)] + _head(report)
+    opening = [textwrap.fill(x, width, initial_indent="* ", subsequent_indent="  ") for x in findings(report)]
+    lines = [_title(report)] + opening + _head(report)
     if not rows:
         return "\n".join(lines) + "\n(no rows)\n"
     ncol = len(header)

@@ -1,0 +1,12 @@
+"""The settings `unosim skill` runs at by default, in one place: the command's options,
+notebooks/skill.ipynb and docs/skill.md's run all read them here (no heavy imports, so
+the command line starts without numpy)."""
+
+BUDGET = 300
+"""Tuning evaluations per point and replicate."""
+DEALS = 500
+"""Deals per tuning evaluation."""
+CHECK_DEALS = 10_000
+"""Fresh deals measuring each replicate's skill index."""
+REPLICATES = 3
+"""Tunings per point (seeds SEED, SEED+1, ...): the intervals then hold the search's noise."""
