@@ -25,7 +25,7 @@ from unosim.run import sweep as sw
 from unosim.run.integrity import write_json_atomic
 from unosim.studies.space import Space, design, space_sweep
 
-__all__ = ["FIGURES", "SCREEN_FILE", "Model", "fit_figure", "hand_figures", "model_matrix", "read_screen",
+__all__ = ["FIGURES", "LOG", "SCREEN_FILE", "Model", "fit_figure", "hand_figures", "model_matrix", "read_screen",
            "run_screen", "sobol_indices"]
 
 SCREEN_FILE = "_screen.json"
@@ -43,6 +43,20 @@ FIGURES = {
 }
 """The fast figures, per hand: turns; 100 if the seat that played first won, less 100 over
 the players; cards drawn; the points left in the losers' hands (what S1 gives the winner)."""
+LOG = ("turns", "cards_drawn", "s1_points")
+"""Figures modelled on the log scale: rules multiply a hand's length (a long hand draws
+more and leaves more points), so their effects and interactions are ratios.  The per-hand
+values become the delta method's pseudo-values of the log of the point's mean."""
+
+
+def model_scale(figure: str, y: np.ndarray) -> np.ndarray:
+    """The per-hand values the model is fitted to: ``y`` itself, or for a :data:`LOG`
+    figure log(mean) + (y - mean) / mean per point (mean over hands: the log of the mean;
+    their spread over deals: the delta method's)."""
+    if figure not in LOG:
+        return y
+    m = y.mean(axis=1, keepdims=True)
+    return np.log(m) + (y - m) / m
 
 
 def hand_figures(root: str | Path, points: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -195,16 +209,18 @@ def held_out(y: np.ndarray, rows: np.ndarray, counts: Sequence[int], figure: str
 
 
 def fit_screen(root: str | Path, space: Space, rows: np.ndarray) -> dict[str, pd.DataFrame]:
-    """Every figure's terms, Sobol indices and held-out check, from the screen's rows."""
+    """Every figure's terms, Sobol indices and held-out check, from the screen's rows
+    (a :data:`LOG` figure's in log units)."""
     counts = [len(f.levels) for f in space.factors]
     names = [f.name for f in space.factors]
     ys, _ = hand_figures(root, len(rows))
     terms, sobol, check = [], [], []
     for fig in FIGURES:
-        model = fit_figure(fig, ys[fig], rows, counts)
+        y = model_scale(fig, ys[fig])
+        model = fit_figure(fig, y, rows, counts)
         terms.append(term_table(model, space))
         sobol.append(sobol_indices(model, counts, names, seed=space.seed))
-        check.append(held_out(ys[fig], rows, counts, fig, seed=space.seed))
+        check.append(held_out(y, rows, counts, fig, seed=space.seed))
     return {"terms": pd.concat(terms, ignore_index=True), "sobol": pd.concat(sobol, ignore_index=True),
             "check": pd.DataFrame(check)}
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unosim.studies.screen import FIGURES
+from unosim.studies.screen import FIGURES, LOG
 
 __all__ = ["interaction_matrix", "plot_interactions", "plot_sobol", "screen_text", "strongest"]
 
@@ -37,10 +37,23 @@ def strongest(result: dict[str, Any], n: int = 5) -> pd.DataFrame:
 def sentence(row: Any) -> str:
     """One interaction in words: how far the pair's effect is from the sum of the two rules'
     separate effects, with its 95% interval."""
+    if row.figure in LOG:
+        return (f"{_term(row)}: {FIGURES[row.figure]} {np.exp(row.estimate):.2f} times what the two rules' "
+                f"separate effects multiply to (95% interval {np.exp(row.low):.2f} to {np.exp(row.high):.2f})")
     more, less = _MORE[row.figure]
     word = more if row.estimate > 0 else less
     return (f"{_term(row)}: {FIGURES[row.figure]} {abs(row.estimate):.2f} {UNITS[row.figure]} {word} than the "
             f"two rules' separate effects add up to (95% interval {row.low:+.2f} to {row.high:+.2f})")
+
+
+def _size(figure: str, x: float) -> str:
+    return f"{100 * x:.1f}%" if figure in LOG else f"{x:.3f} {UNITS[figure]}"
+
+
+def _effect(figure: str, r: Any) -> str:
+    if figure in LOG:
+        return f"x{np.exp(r['estimate']):.3f} [{np.exp(r['low']):.3f}, {np.exp(r['high']):.3f}]"
+    return f"{r['estimate']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
 
 
 def screen_text(result: dict[str, Any], top: int = 5) -> str:
@@ -53,20 +66,22 @@ def screen_text(result: dict[str, Any], top: int = 5) -> str:
         t = terms[terms["figure"] == fig]
         main, inter = t[t["kind"] == "main"], t[t["kind"] == "interaction"]
         c = check.loc[fig]
-        lines.append(f"\n{label}: mean over points {t.loc[t['kind'] == 'intercept', 'estimate'].iloc[0]:.2f} at "
+        ref = t.loc[t["kind"] == "intercept", "estimate"].iloc[0]
+        scale = " (modelled as its log: effects are ratios)" if fig in LOG else ""
+        lines.append(f"\n{label}{scale}: {np.exp(ref) if fig in LOG else ref:.2f} at "
                      f"the reference values; {int(main['discovery'].sum())} of {len(main)} main effects and "
                      f"{int(inter['discovery'].sum())} of {len(inter)} two-way interactions remain at a 5% false "
                      f"discovery rate")
-        lines.append(f"  held out: the model misses points it was not fitted to by {c['held_out_rmse']:.3f} "
-                     f"{UNITS[fig]} (root mean square), against {c['point_se']:.3f} of noise in one point's mean "
-                     f"and {c['spread']:.3f} of spread between points")
+        lines.append(f"  held out: the model misses points it was not fitted to by {_size(fig, c['held_out_rmse'])} "
+                     f"(root mean square), against {_size(fig, c['point_se'])} of noise in one point's figure "
+                     f"and {_size(fig, c['spread'])} of spread between points")
         s = result["sobol"][result["sobol"]["figure"] == fig].sort_values("total", ascending=False)
         lines.append(f"  {'key':<24} {'Sobol first':>12} {'total':>7}   strongest main effect [95% interval]")
         for r in s.head(8).itertuples():
             eff = main[main["a"] == r.factor]
             best = eff.loc[eff["estimate"].abs().idxmax()] if len(eff) else None
-            what = (f"{r.factor}={best['a_value']}: {best['estimate']:+.2f} [{best['low']:+.2f}, {best['high']:+.2f}]"
-                    + (" †" if best["discovery"] else "")) if best is not None else ""
+            what = (f"{r.factor}={best['a_value']}: {_effect(fig, best)}" + (" †" if best["discovery"] else "")
+                    if best is not None else "")
             lines.append(f"  {r.factor:<24} {r.first:>12.3f} {r.total:>7.3f}   {what}")
         if len(s) > 8:
             lines.append(f"  ... {len(s) - 8} more keys, each with a total index of {s['total'].iloc[8]:.3f} or less")
@@ -110,7 +125,7 @@ def plot_interactions(result: dict[str, Any], path: str | os.PathLike[str] | Non
         ax.scatter(jj, ii, marker="o", s=9, facecolors="none", edgecolors="black", linewidths=0.7)
         ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
         ax.set_yticks(range(len(names)), names, fontsize=7)
-        ax.set_title(f"{label}: interaction ({UNITS[key]})", fontsize=10)
+        ax.set_title(f"{label}: interaction ({'log of the ratio' if key in LOG else UNITS[key]})", fontsize=10)
         fig.colorbar(im, ax=ax, shrink=0.7)
     fig.suptitle(f"Two-way interactions of {result['meta']['space']} (circled: the 95% interval excludes 0)")
     if path is not None:
