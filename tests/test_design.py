@@ -1,0 +1,80 @@
+"""`unosim design`: rule sets verified by direct runs, written as configs, or none found
+with the hardest target named; bad targets are one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cli_checks import invoke, one_error
+from unosim.rules.config import load_config
+
+SPACE = """
+name = "tiny"
+base = "standard"
+hands = 600
+seed = 5
+[set]
+bots.seats = {strategy = "wild_saver", bluff_rate = 0.2, challenge_rate = 0.5, draw_before_wild = true}
+[factors]
+"table.players" = [2, 4]
+"rules.draw" = ["one", "until_playable"]
+"rules.stacking" = ["none", "all"]
+"rules.seven_o" = [false, true]
+"""
+
+
+@pytest.fixture(scope="module")
+def screened(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("design")
+    space = root / "tiny.toml"
+    space.write_text(SPACE)
+    res = invoke("screen", space, "--out", root / "screen", "--quiet", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    return space, root / "screen"
+
+
+def test_design_writes_sets_whose_measured_figures_meet_the_targets(screened: tuple[Path, Path],
+                                                                   tmp_path: Path) -> None:
+    space, screen = screened
+    out = tmp_path / "d"
+    res = invoke("design", "--space", space, "--screen", screen, "--target", "turns 30..60",
+                 "--target", "first_seat_edge -6..6", "--maximize", "s1_points", "--out", out,
+                 "--trials", "200", "--candidates", "4", "--verify-hands", "3000", "--quiet", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert "held out: the models miss the verified sets" in res.output
+    side = pd.read_csv(out / "design.csv")
+    assert len(side) == 4 and {"turns_predicted", "turns", "turns_low", "turns_high"} <= set(side.columns)
+    met = side[side["meets"]]
+    assert len(met) >= 1, res.output
+    assert (met["turns_low"] >= 30).all() and (met["turns_high"] <= 60).all()
+    assert (met["first_seat_edge_low"] >= -6).all() and (met["first_seat_edge_high"] <= 6).all()
+    configs = sorted(out.glob("tiny-design-*.toml"))
+    assert len(configs) == len(met)
+    cfg = load_config(configs[0])  # ready to use
+    assert cfg.name == "tiny-design-1" and "measured on new deals" in configs[0].read_text()
+    assert (out / "pareto.png").stat().st_size > 10_000
+
+
+def test_design_says_none_found_and_the_hardest_target(screened: tuple[Path, Path], tmp_path: Path) -> None:
+    space, screen = screened
+    res = invoke("design", "--space", space, "--screen", screen, "--target", "turns 2..3",
+                 "--target", "first_seat_edge -50..50", "--out", tmp_path / "d", "--trials", "50",
+                 "--candidates", "2", "--verify-hands", "500", "--quiet", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert "none found" in res.output and "the hardest is turns 2..3" in res.output
+    assert not list((tmp_path / "d").glob("*.toml"))
+
+
+@pytest.mark.parametrize("args, needles", [
+    (("--target", "turns 25-35"), ("--target", "FIGURE LOW..HIGH")),
+    (("--target", "turnz 25..35"), ("turnz", "allowed: turns, first_seat_edge")),
+    (("--target", "turns 35..25"), ("LOW must be below HIGH",)),
+    (("--target", "turns 25..35", "--maximize", "skill"), ("--maximize skill", "not screened")),
+])
+def test_bad_design_options_are_one_line(screened: tuple[Path, Path], tmp_path: Path, args: tuple,
+                                         needles: tuple) -> None:
+    space, screen = screened
+    one_error(invoke("design", "--space", space, "--screen", screen, "--out", tmp_path / "d", *args), *needles)
