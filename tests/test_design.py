@@ -11,6 +11,8 @@ import pytest
 from cli_checks import invoke, one_error
 from unosim.rules.config import load_config
 
+pytestmark = pytest.mark.slow  # each plays a screen or direct runs
+
 SPACE = """
 name = "tiny"
 base = "standard"

@@ -3,6 +3,7 @@ interaction recovered within its interval."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +83,7 @@ def test_clustered_covariance_matches_statsmodels_on_every_hand() -> None:
     assert np.allclose(model.cov, full.cov_params(), rtol=1e-9)
 
 
+@pytest.mark.slow
 def test_planted_interaction_is_recovered_within_its_interval(tmp_path: Path) -> None:
     out = tmp_path / "screen"
     res = invoke("screen", write(tmp_path, PLANTED), "--out", out, "--quiet", "--workers", "1")
@@ -109,6 +111,17 @@ def test_planted_interaction_is_recovered_within_its_interval(tmp_path: Path) ->
     report = invoke("report", out)
     assert report.exit_code == 0, report.output
     assert "players=4 with draw=until_playable: mean turns 1." in report.output
+    csv = invoke("report", out, "--format", "csv")
+    assert csv.exit_code == 0 and pd.read_csv(io.StringIO(csv.output))["figure"].nunique() == 4
+    plots = invoke("plot", out, "--out", tmp_path / "plots")
+    assert plots.exit_code == 0, plots.output
+    for name in ("interactions_screen.png", "sobol_screen.png"):
+        assert (tmp_path / "plots" / name).stat().st_size > 20_000
+    page = invoke("report", out, "--html", tmp_path / "page.html")
+    assert page.exit_code == 0, page.output
+    text = (tmp_path / "page.html").read_text()
+    assert text.count("data:image/png;base64,") == 2 and "Strongest interactions" in text
+    assert "players=4 with draw=until_playable" in text
     before = pd.read_csv(out / "_screen_terms.csv")
     again = invoke("screen", write(tmp_path, PLANTED), "--out", out, "--quiet")
     assert again.exit_code == 0, again.output
