@@ -32,7 +32,8 @@ BALANCE_SORTS = ("effect", "change", "players", "turns", "dealer1_win_share", "c
 def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
            html_file: str | None = None, sort: str = "effect") -> None:
     """Summarise one or more result files or directories (a sweep: its balance report; a
-    league: its leaderboard; with --html also a skill directory)."""
+    league: its leaderboard; a screen: its effects, interactions and Sobol indices; with
+    --html also a skill directory)."""
     from unosim.analysis import report as rp
 
     from unosim.page import write_html
