@@ -145,7 +145,7 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
     except ValueError as e:
         raise UserError(str(e)) from None
     written = dz.write_configs(space, chosen, measured, goals, out_path)
-    side = dz.side_by_side(chosen, measured, goals)
+    side = dz.side_by_side(space, chosen, measured, goals)
     dz.save(out_path, {"space": space.name, "targets": [str(t) for t in goals], "maximize": maximize,
                        "minimize": minimize, "trials": trials, "written": [p.name for p in written]}, side)
     dz.plot_front(table, front, chosen, measured, goals, list(maximize) + list(minimize), out_path / dz.PARETO_PNG)

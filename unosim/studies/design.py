@@ -214,10 +214,15 @@ def save(out: Path, info: dict[str, Any], table: pd.DataFrame) -> None:
     write_json_atomic(out / DESIGN_FILE, json.loads(json.dumps(info, default=str)))
 
 
-def side_by_side(chosen: pd.DataFrame, measured: pd.DataFrame, targets: list[Target]) -> pd.DataFrame:
-    """Per verified set: its settings, and per figure the prediction, the measurement and
-    its interval; ``meets`` whether every target's interval is inside its range."""
-    t = chosen.reset_index(drop=True).drop(columns=[c for c in chosen if c.startswith("meets_") or c in ("miss", "pareto")])
+def side_by_side(space: Space, chosen: pd.DataFrame, measured: pd.DataFrame, targets: list[Target]) -> pd.DataFrame:
+    """Per verified set: its settings (``set``: what differs from the reference values), and
+    per figure the prediction, the measurement and its interval; ``meets`` whether every
+    target's interval is inside its range."""
+    from unosim.studies.space import point_values
+
+    names = [f.name for f in space.factors]
+    labels = [space.label(point_values(space, r)) for r in chosen[names].to_numpy(np.int64)]
+    t = chosen.reset_index(drop=True).assign(set=labels).drop(columns=[c for c in chosen if c.startswith("meets_") or c in ("miss", "pareto")])
     t = t.rename(columns={f: f"{f}_predicted" for f in FIGURES})
     m = measured.reset_index(drop=True)
     side = pd.concat([t, m], axis=1)
@@ -232,6 +237,7 @@ def render(side: pd.DataFrame, targets: list[Target]) -> str:
         cells = [f"{r[f + '_predicted']:8.2f} / {r[f]:8.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
                  for f in FIGURES]
         lines.append(f"  {i + 1:>3}  " + "  ".join(f"{c:<44}" for c in cells) + f"  {'yes' if r['meets'] else 'no'}")
+    lines += [f"  set {i + 1}: {r['set']}" for i, r in side.iterrows()]
     return "\n".join(lines)
 
 
