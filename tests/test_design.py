@@ -80,3 +80,25 @@ def test_bad_design_options_are_one_line(screened: tuple[Path, Path], tmp_path: 
                                          needles: tuple) -> None:
     space, screen = screened
     one_error(invoke("design", "--space", space, "--screen", screen, "--out", tmp_path / "d", *args), *needles)
+
+
+def test_design_runs_the_screen_first_when_none_is_given(screened: tuple[Path, Path], tmp_path: Path) -> None:
+    space, screen = screened
+    out = tmp_path / "d"
+    args = ("design", "--space", space, "--target", "turns 30..60", "--out", out, "--trials", "30",
+            "--candidates", "1", "--verify-hands", "500", "--quiet", "--workers", "1")
+    res = invoke(*args)
+    assert res.exit_code == 0, res.output
+    # the same screen as the one played on its own: same space, same deals
+    ours, theirs = (pd.read_csv(d / "_screen_terms.csv") for d in (out / "screen", screen))
+    pd.testing.assert_frame_equal(ours, theirs)
+    again = invoke(*args)  # resumed, not refused
+    assert again.exit_code == 0, again.output
+
+
+def test_design_refuses_a_folder_of_something_else(screened: tuple[Path, Path], tmp_path: Path) -> None:
+    space, screen = screened
+    (tmp_path / "mine.txt").write_text("keep me")
+    one_error(invoke("design", "--space", space, "--screen", screen, "--target", "turns 30..60",
+                     "--out", tmp_path), "--out", "not a `unosim design` folder")
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
