@@ -131,3 +131,9 @@ def test_planted_interaction_is_recovered_within_its_interval(tmp_path: Path) ->
 def test_parse_space_refuses_a_key_set_and_varied() -> None:
     with pytest.raises(ValueError, match="set.rules.draw"):
         parse_space({"hands": 10, "set": {"rules.draw": "one"}, "factors": {"rules.draw": ["one", "until_playable"]}})
+
+
+def test_unosim_configs_lists_the_bundled_spaces() -> None:
+    out = invoke("configs").output
+    assert "spaces (unosim screen NAME):" in out
+    assert "house_rules  Every house rule of docs/rules.md at once" in out.split("spaces (unosim screen NAME):")[1]
