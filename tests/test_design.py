@@ -74,7 +74,8 @@ def test_design_says_none_found_and_the_hardest_target(screened: tuple[Path, Pat
     (("--target", "turns 25-35"), ("--target", "FIGURE LOW..HIGH")),
     (("--target", "turnz 25..35"), ("turnz", "allowed: turns, first_seat_edge")),
     (("--target", "turns 35..25"), ("LOW must be below HIGH",)),
-    (("--target", "turns 25..35", "--maximize", "skill"), ("--maximize skill", "not screened")),
+    (("--target", "turns 25..35", "--minimize", "skill"), ("--minimize skill", "not screened")),
+    (("--target", "skill 0..1",), ("--target skill", "not screened")),
 ])
 def test_bad_design_options_are_one_line(screened: tuple[Path, Path], tmp_path: Path, args: tuple,
                                          needles: tuple) -> None:
@@ -102,3 +103,18 @@ def test_design_refuses_a_folder_of_something_else(screened: tuple[Path, Path], 
     one_error(invoke("design", "--space", space, "--screen", screen, "--target", "turns 30..60",
                      "--out", tmp_path), "--out", "not a `unosim design` folder")
     assert (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+def test_maximize_skill_ranks_the_verified_sets_by_a_tuned_bot(screened: tuple[Path, Path], tmp_path: Path) -> None:
+    space, screen = screened
+    out = tmp_path / "d"
+    res = invoke("design", "--space", space, "--screen", screen, "--target", "turns 30..60", "--maximize", "skill",
+                 "--out", out, "--trials", "40", "--candidates", "2", "--verify-hands", "1000",
+                 "--skill-budget", "12", "--skill-deals", "50", "--quiet", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    side = pd.read_csv(out / "design.csv")
+    met = side[side["meets"]]
+    assert len(met) and met["skill"].notna().all() and side["skill"].isna().sum() == (~side["meets"]).sum()
+    assert list(met["skill"]) == sorted(met["skill"], reverse=True)  # the most skilful first
+    assert (met["skill_low"] <= met["skill"]).all() and (met["skill"] <= met["skill_high"]).all()
+    assert "skill index:" in (out / "tiny-design-1.toml").read_text()

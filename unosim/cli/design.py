@@ -103,14 +103,19 @@ def screen(space_file: str, out: str | None, hands: int | None, workers: int | N
               help="Sets from the front verified by a direct run.")
 @click.option("--verify-hands", type=click.IntRange(100, 10_000_000), default=20_000, show_default=True,
               help="Hands of each direct run (on deals the screen did not play).")
+@click.option("--skill-budget", type=click.IntRange(12, 100_000), default=300, show_default=True,
+              help="With --maximize skill: tuning evaluations per verified set that meets the targets.")
+@click.option("--skill-deals", type=click.IntRange(10, 1_000_000), default=500, show_default=True,
+              help="With --maximize skill: deals per tuning evaluation.")
 @click.option("--workers", type=int, default=None, help="Cores the kernel uses [default: all].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...], minimize: tuple[str, ...],
            out: str | None, screen_dir: str | None, trials: int, candidates: int, verify_hands: int,
-           workers: int | None, quiet: bool) -> None:
+           workers: int | None, quiet: bool, skill_budget: int = 300, skill_deals: int = 500) -> None:
     """Find rule sets of SPACE that meet every --target: an NSGA-II search on the screen's
     fitted models, then a direct run of each proposed set; only measured figures (their 95%
-    intervals inside the ranges) count.  Writes each set that meets them as a config file."""
+    intervals inside the ranges) count.  Writes each set that meets them as a config file.
+    --maximize skill tunes a bot on each such set (`unosim skill`) and ranks them by it."""
     from unosim.studies import design as dz
     from unosim.studies.screen import is_screen, read_screen
 
@@ -135,6 +140,8 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
             raise UserError(f"--screen: {screen_dir} screened other keys than {space.name}; give its space")
     else:
         result = play_screen(space, out_path / "screen", workers, None, None, False, quiet)
+    by_skill = "skill" in maximize
+    maximize = tuple(f for f in maximize if f != "skill")
     table, front = dz.search(result, goals, list(maximize), list(minimize), trials, space.seed)
     chosen = dz.pick(front, candidates)
     feasible = bool((front["miss"] == 0).all()) if len(front) else False
@@ -144,8 +151,25 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
             measured = dz.verify(space, chosen, out_path / "verify", verify_hands, workers=workers)
     except ValueError as e:
         raise UserError(str(e)) from None
-    written = dz.write_configs(space, chosen, measured, goals, out_path)
     side = dz.side_by_side(space, chosen, measured, goals)
+    if by_skill and side["meets"].any():
+        keep = [int(i) for i in side.index[side["meets"]]]
+        sweep = dz.verify_sweep(space, chosen, verify_hands)
+        from unosim.run.jobs import RunError
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                found = dz.skill(sweep, keep, out_path / "skill", budget=skill_budget, deals=skill_deals,
+                                 check_deals=verify_hands, workers=workers or 1)
+        except (RunError, ValueError, OSError) as e:
+            raise UserError(str(e)) from None
+        side = side.join(found)
+        measured = measured.join(found)
+        order = side.sort_values("skill", ascending=False, na_position="last").index
+        side, measured, chosen = (side.loc[order].reset_index(drop=True), measured.loc[order].reset_index(drop=True),
+                                  chosen.iloc[list(order)].reset_index(drop=True))
+    written = dz.write_configs(space, chosen, measured, goals, out_path)
     dz.save(out_path, {"space": space.name, "targets": [str(t) for t in goals], "maximize": maximize,
                        "minimize": minimize, "trials": trials, "written": [p.name for p in written]}, side)
     dz.plot_front(table, front, chosen, measured, goals, list(maximize) + list(minimize), out_path / dz.PARETO_PNG)

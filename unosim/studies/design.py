@@ -67,9 +67,11 @@ def parse_target(text: str) -> Target:
 
 
 def check_figure(option: str, fig: str) -> None:
+    if fig == "skill" and option == "--maximize":
+        return  # measured on the verified sets only (:func:`skill`)
     if fig not in FIGURES:
-        extra = ("; the skill index costs a tuning per point and is not screened (see unosim skill)"
-                 if fig.startswith("skill") else "")
+        extra = ("; the skill index costs a tuning per point: it is not screened, and only --maximize skill "
+                 "ranks the verified sets by it" if fig.startswith("skill") else "")
         raise DesignError(f"{option} {fig}: not a screened figure; allowed: {', '.join(FIGURES)}{extra}")
 
 
@@ -163,16 +165,34 @@ def measure(root: Path, points: int, confidence: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def verify(space: Space, chosen: pd.DataFrame, root: Path, hands: int, **run: Any) -> pd.DataFrame:
-    """Play every chosen set on new deals (the space's seed + 1) as one sweep; measured figures."""
+def verify_sweep(space: Space, chosen: pd.DataFrame, hands: int) -> sw.Sweep:
+    """The chosen sets as one sweep on new deals (the space's seed + 1)."""
     import dataclasses
 
-    names = [f.name for f in space.factors]
-    rows = chosen[names].to_numpy(np.int64)
+    rows = chosen[[f.name for f in space.factors]].to_numpy(np.int64)
     check = dataclasses.replace(space, hands=hands, seed=space.seed + 1)
-    sweep = space_sweep(check, rows, name=f"{space.name}-verify")
+    return space_sweep(check, rows, name=f"{space.name}-verify")
+
+
+def skill(sweep: sw.Sweep, keep: list[int], root: Path, **tuning: Any) -> pd.DataFrame:
+    """The skill index (``unosim skill``: a bot tuned per set, then measured against B0) of
+    the verified sets ``keep`` only: a tuning per set is too dear for a search."""
+    import dataclasses
+
+    from unosim.studies.skill_index import skill_sweep
+
+    part = dataclasses.replace(sweep, points=tuple(sweep.points[i] for i in keep))
+    found = {p.label: p for p in skill_sweep(part, root, **tuning)}
+    rows = [found[sweep.points[i].label] for i in keep]
+    return pd.DataFrame({"skill": [p.skill for p in rows], "skill_low": [p.skill_low for p in rows],
+                         "skill_high": [p.skill_high for p in rows]}, index=keep)
+
+
+def verify(space: Space, chosen: pd.DataFrame, root: Path, hands: int, **run: Any) -> pd.DataFrame:
+    """Play every chosen set on new deals (the space's seed + 1) as one sweep; measured figures."""
+    sweep = verify_sweep(space, chosen, hands)
     sw.run_sweep(sweep, root, **run)
-    return measure(root, len(rows))
+    return measure(root, len(sweep.points))
 
 
 def write_configs(space: Space, chosen: pd.DataFrame, measured: pd.DataFrame, targets: list[Target],
@@ -194,6 +214,8 @@ def write_configs(space: Space, chosen: pd.DataFrame, measured: pd.DataFrame, ta
                 "# measured on new deals (95% intervals), beside the screen model's prediction:"]
         head += [f"#   {FIGURES[f]}: {m[f]:.2f} [{m[f'{f}_low']:.2f}, {m[f'{f}_high']:.2f}], predicted {r[f]:.2f}"
                  for f in FIGURES]
+        if "skill" in m and not pd.isna(m["skill"]):
+            head.append(f"#   skill index: {m['skill']:.4f} [{m['skill_low']:.4f}, {m['skill_high']:.4f}] (unosim skill)")
         path = out / f"{name}.toml"
         path.write_text("\n".join(head) + "\n" + cfg.to_toml())
         written.append(path)
@@ -237,7 +259,9 @@ def render(side: pd.DataFrame, targets: list[Target]) -> str:
         cells = [f"{r[f + '_predicted']:8.2f} / {r[f]:8.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
                  for f in FIGURES]
         lines.append(f"  {i + 1:>3}  " + "  ".join(f"{c:<44}" for c in cells) + f"  {'yes' if r['meets'] else 'no'}")
-    lines += [f"  set {i + 1}: {r['set']}" for i, r in side.iterrows()]
+    lines += [f"  set {i + 1}: {r['set']}" + (f"; skill index {r['skill']:.4f} [{r['skill_low']:.4f}, "
+                                              f"{r['skill_high']:.4f}]" if "skill" in r and not pd.isna(r["skill"]) else "")
+              for i, r in side.iterrows()]
     return "\n".join(lines)
 
 
