@@ -137,3 +137,14 @@ def test_unosim_configs_lists_the_bundled_spaces() -> None:
     out = invoke("configs").output
     assert "spaces (unosim screen NAME):" in out
     assert "house_rules  Every house rule of docs/rules.md at once" in out.split("spaces (unosim screen NAME):")[1]
+
+
+def test_an_unfinished_screen_is_one_line_in_report_plot_and_page(tmp_path: Path) -> None:
+    """A screen stopped after its points (before its models) is no balance sweep."""
+    from unosim.studies.space import space_sweep
+
+    space = load_space(write(tmp_path, PLANTED.replace("hands = 1000", "hands = 50")))
+    run_sweep(space_sweep(space, design(space)), tmp_path / "s", workers=1)
+    for args in (("report", tmp_path / "s"), ("plot", tmp_path / "s", "--out", tmp_path / "p"),
+                 ("report", tmp_path / "s", "--html", tmp_path / "p.html")):
+        one_error(invoke(*args), "a screen that did not finish", "_screen.json is missing", "unosim screen")

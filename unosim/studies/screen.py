@@ -249,7 +249,14 @@ def run_screen(space: Space, out: str | Path, *, workers: int | None = None, cli
 
 
 def is_screen(path: str | Path) -> bool:
-    return (Path(path) / SCREEN_FILE).is_file()
+    """A screen's folder, finished or not (its sweep's points come from a design)."""
+    p = Path(path)
+    if (p / SCREEN_FILE).is_file():
+        return True
+    try:
+        return json.loads((p / sw.SWEEP_MANIFEST).read_text()).get("mode") == "design"
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def read_screen(root: str | Path) -> dict[str, Any]:
@@ -262,4 +269,6 @@ def read_screen(root: str | Path) -> dict[str, Any]:
                                      dtype={"a_value": str, "b_value": str}),
                 "sobol": pd.read_csv(root / SOBOL_FILE), "check": pd.read_csv(root / CHECK_FILE)}
     except (OSError, ValueError, KeyError) as e:
-        raise ValueError(f"{root}: not a finished screen ({e}); run `unosim screen` again to finish it") from None
+        why = f"its {Path(e.filename).name} is missing" if isinstance(e, FileNotFoundError) and e.filename else str(e)
+        raise ValueError(f"{root}: a screen that did not finish ({why}); run the same `unosim screen` command "
+                         "again to finish it") from None
