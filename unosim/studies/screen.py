@@ -119,6 +119,8 @@ class Model:
     cov: np.ndarray
     names: list[tuple[int, int, int, int]]
     df: int
+    cov_fit: np.ndarray | None = None  # point-level HC3: the deals' noise and the model's misfit
+    df_fit: int = 0
 
     def predict(self, rows: np.ndarray, counts: Sequence[int], chunk: int = 4096) -> np.ndarray:
         out = [model_matrix(rows[i:i + chunk], counts)[0] @ self.params for i in range(0, len(rows), chunk)]
@@ -134,7 +136,9 @@ def fit_figure(figure: str, y: np.ndarray, rows: np.ndarray, counts: Sequence[in
     import statsmodels.api as sm
 
     x, names = model_matrix(rows, counts)
-    fit = sm.OLS(y.mean(axis=1), x).fit()
+    with np.errstate(all="ignore"):  # a point the model fits exactly has no HC3 residual
+        fit = sm.OLS(y.mean(axis=1), x).fit(cov_type="HC3")
+        cov_fit = np.asarray(fit.cov_params())
     params = np.asarray(fit.params)
     resid = y - (x @ params)[:, None]
     points, hands = y.shape
@@ -142,13 +146,14 @@ def fit_figure(figure: str, y: np.ndarray, rows: np.ndarray, counts: Sequence[in
     bread = np.linalg.pinv(hands * (x.T @ x))
     n, k = points * hands, x.shape[1]
     cov = bread @ (scores @ scores.T) @ bread * hands / (hands - 1) * (n - 1) / (n - k)
-    return Model(figure, params, cov, names, hands - 1)
+    return Model(figure, params, cov, names, hands - 1, cov_fit, max(int(fit.df_resid), 1))
 
 
 def term_table(model: Model, space: Space) -> pd.DataFrame:
     """One row per coefficient: what it is (``a``, ``a_value``, ``b``, ``b_value``), its
     estimate, standard error, 95% interval, p-value and whether it remains at the false
-    discovery rate (every term but the intercept counted)."""
+    discovery rate (every term but the intercept counted).  ``low_fit``/``high_fit``: the
+    interval from the points' scatter about the model (HC3), which also counts its misfit."""
     f = space.factors
     se = np.sqrt(np.clip(np.diag(model.cov), 0, None))
     from scipy.stats import t as student
@@ -161,6 +166,11 @@ def term_table(model: Model, space: Space) -> pd.DataFrame:
                      "b": f[k].name if k >= 0 else "", "b_value": sw.partition_text(f[k].levels[m]) if k >= 0 else "",
                      "estimate": est, "se": s, "low": est - q * s, "high": est + q * s})
     t = pd.DataFrame(rows)
+    if model.cov_fit is not None:  # the interval with the model's misfit counted as error too
+        se_fit = np.sqrt(np.clip(np.diag(model.cov_fit), 0, None))
+        q_fit = float(student.ppf(0.975, model.df_fit))
+        t["low_fit"] = t["estimate"] - q_fit * se_fit
+        t["high_fit"] = t["estimate"] + q_fit * se_fit
     t["kind"] = np.where(t["a"] == "", "intercept", np.where(t["b"] == "", "main", "interaction"))
     t["p"] = stats.p_value(t["estimate"], t["se"], model.df)
     t["discovery"] = False

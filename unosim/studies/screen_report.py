@@ -37,13 +37,16 @@ def strongest(result: dict[str, Any], n: int = 5) -> pd.DataFrame:
 def sentence(row: Any) -> str:
     """One interaction in words: how far the pair's effect is from the sum of the two rules'
     separate effects, with its 95% interval."""
+    fit = getattr(row, "low_fit", None)
     if row.figure in LOG:
+        misfit = "" if fit is None else f"; with the model's misfit {np.exp(row.low_fit):.2f} to {np.exp(row.high_fit):.2f}"
         return (f"{_term(row)}: {FIGURES[row.figure]} {np.exp(row.estimate):.2f} times what the two rules' "
-                f"separate effects multiply to (95% interval {np.exp(row.low):.2f} to {np.exp(row.high):.2f})")
+                f"separate effects multiply to (95% interval {np.exp(row.low):.2f} to {np.exp(row.high):.2f}{misfit})")
     more, less = _MORE[row.figure]
     word = more if row.estimate > 0 else less
+    misfit = "" if fit is None else f"; with the model's misfit {row.low_fit:+.2f} to {row.high_fit:+.2f}"
     return (f"{_term(row)}: {FIGURES[row.figure]} {abs(row.estimate):.2f} {UNITS[row.figure]} {word} than the "
-            f"two rules' separate effects add up to (95% interval {row.low:+.2f} to {row.high:+.2f})")
+            f"two rules' separate effects add up to (95% interval {row.low:+.2f} to {row.high:+.2f}{misfit})")
 
 
 def _size(figure: str, x: float) -> str:
@@ -72,6 +75,10 @@ def screen_text(result: dict[str, Any], top: int = 5) -> str:
                      f"the reference values; {int(main['discovery'].sum())} of {len(main)} main effects and "
                      f"{int(inter['discovery'].sum())} of {len(inter)} two-way interactions remain at a 5% false "
                      f"discovery rate")
+        if "low_fit" in inter:
+            sure = ((inter["low_fit"] > 0) | (inter["high_fit"] < 0)).sum()
+            lines.append(f"  {sure} of the {len(inter)} interactions exclude 0 also with the model's misfit counted "
+                         "(the points' scatter about it, HC3)")
         lines.append(f"  held out: the model misses points it was not fitted to by {_size(fig, c['held_out_rmse'])} "
                      f"(root mean square), against {_size(fig, c['point_se'])} of noise in one point's figure "
                      f"and {_size(fig, c['spread'])} of spread between points")
@@ -94,12 +101,14 @@ def screen_text(result: dict[str, Any], top: int = 5) -> str:
 
 
 def interaction_matrix(result: dict[str, Any], figure: str) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Keys, and per pair of keys the interaction largest in size over their values and
-    whether its interval excludes 0 (symmetric matrices)."""
+    """Keys, and per pair of keys the interaction largest in size over their values, whether
+    its interval excludes 0, and whether its interval with the model's misfit does too
+    (symmetric matrices)."""
     names = [f["key"].rpartition(".")[2] for f in result["meta"]["factors"]]
     idx = {n: i for i, n in enumerate(names)}
     size = np.zeros((len(names), len(names)))
     sure = np.zeros(size.shape, dtype=bool)
+    firm = np.zeros(size.shape, dtype=bool)
     t = result["terms"]
     t = t[(t["figure"] == figure) & (t["kind"] == "interaction")]
     for r in t.itertuples():
@@ -107,7 +116,8 @@ def interaction_matrix(result: dict[str, Any], figure: str) -> tuple[list[str], 
         if abs(r.estimate) > abs(size[i, j]):
             size[i, j] = size[j, i] = r.estimate
             sure[i, j] = sure[j, i] = r.low > 0 or r.high < 0
-    return names, size, sure
+            firm[i, j] = firm[j, i] = hasattr(r, "low_fit") and (r.low_fit > 0 or r.high_fit < 0)
+    return names, size, sure, firm
 
 
 def plot_interactions(result: dict[str, Any], path: str | os.PathLike[str] | None = None) -> Any:
@@ -118,16 +128,19 @@ def plot_interactions(result: dict[str, Any], path: str | os.PathLike[str] | Non
     fig = Figure(figsize=(16, 15), layout="constrained")
     axes = fig.subplots(2, 2).ravel()
     for ax, (key, label) in zip(axes, FIGURES.items()):
-        names, size, sure = interaction_matrix(result, key)
+        names, size, sure, firm = interaction_matrix(result, key)
         lim = float(np.abs(size).max()) or 1.0
         im = ax.imshow(size, cmap="RdBu_r", vmin=-lim, vmax=lim)
         ii, jj = np.nonzero(sure)
         ax.scatter(jj, ii, marker="o", s=9, facecolors="none", edgecolors="black", linewidths=0.7)
+        ii, jj = np.nonzero(firm)
+        ax.scatter(jj, ii, marker="o", s=9, color="black")
         ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
         ax.set_yticks(range(len(names)), names, fontsize=7)
         ax.set_title(f"{label}: interaction ({'log of the ratio' if key in LOG else UNITS[key]})", fontsize=10)
         fig.colorbar(im, ax=ax, shrink=0.7)
-    fig.suptitle(f"Two-way interactions of {result['meta']['space']} (circled: the 95% interval excludes 0)")
+    fig.suptitle(f"Two-way interactions of {result['meta']['space']} (circled: the 95% interval excludes 0; "
+                 "filled: also with the model's misfit counted)")
     if path is not None:
         fig.savefig(path, dpi=100)
     return fig
