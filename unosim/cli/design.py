@@ -143,7 +143,7 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
     by_skill = "skill" in maximize
     maximize = tuple(f for f in maximize if f != "skill")
     table, front = dz.search(result, goals, list(maximize), list(minimize), trials, space.seed)
-    chosen = dz.pick(front, candidates)
+    chosen = dz.pick(front, candidates, [f.name for f in space.factors])
     feasible = bool((front["miss"] == 0).all()) if len(front) else False
     try:
         with warnings.catch_warnings(), one_line(out_path / "verify"):

@@ -144,12 +144,21 @@ def _pareto(t: pd.DataFrame, goals: list[tuple[str, float]]) -> pd.DataFrame:
     return t[keep].sort_values(goals[0][0], ascending=goals[0][1] < 0)
 
 
-def pick(front: pd.DataFrame, k: int) -> pd.DataFrame:
-    """Up to ``k`` sets: spread along the Pareto front, then the next feasible ones."""
+def pick(front: pd.DataFrame, k: int, names: list[str]) -> pd.DataFrame:
+    """Up to ``k`` sets: spread along the Pareto front; else, from the best of the rest, sets
+    that differ in as many keys as they can (the models err alike on near twins, so a
+    direct run of each would teach little more than one)."""
     if "pareto" in front and front["pareto"].sum() > k:
         p = front[front["pareto"]]
         return p.iloc[np.unique(np.linspace(0, len(p) - 1, k).round().astype(int))]
-    return front.head(k)
+    pool = front.head(max(10 * k, 50))
+    levels = pool[names].to_numpy()
+    chosen = [0] if len(pool) else []
+    while 0 < len(chosen) < min(k, len(pool)):
+        apart = (levels[:, None, :] != levels[None, chosen, :]).sum(axis=2).min(axis=1)
+        apart[chosen] = -1
+        chosen.append(int(np.argmax(apart)))  # the first, so the better, of the farthest
+    return pool.iloc[chosen]
 
 
 def measure(root: Path, points: int, confidence: float = 0.95) -> pd.DataFrame:
