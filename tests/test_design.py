@@ -118,3 +118,13 @@ def test_maximize_skill_ranks_the_verified_sets_by_a_tuned_bot(screened: tuple[P
     assert list(met["skill"]) == sorted(met["skill"], reverse=True)  # the most skilful first
     assert (met["skill_low"] <= met["skill"]).all() and (met["skill"] <= met["skill_high"]).all()
     assert "skill index:" in (out / "tiny-design-1.toml").read_text()
+
+
+def test_pick_takes_sets_that_differ_rather_than_near_twins() -> None:
+    from unosim.studies.design import pick
+
+    # ranked best first: rows 1-3 are twins of row 0, row 4 differs in every key
+    front = pd.DataFrame({"a": [0, 0, 0, 1, 1], "b": [0, 0, 1, 0, 1], "c": [0, 1, 0, 0, 1]})
+    assert list(pick(front, 2, ["a", "b", "c"]).index) == [0, 4]
+    assert len(pick(front, 9, ["a", "b", "c"])) == 5
+    assert pick(front.iloc[:0], 2, ["a", "b", "c"]).empty
