@@ -148,3 +148,13 @@ def test_an_unfinished_screen_is_one_line_in_report_plot_and_page(tmp_path: Path
     for args in (("report", tmp_path / "s"), ("plot", tmp_path / "s", "--out", tmp_path / "p"),
                  ("report", tmp_path / "s", "--html", tmp_path / "p.html")):
         one_error(invoke(*args), "a screen that did not finish", "_screen.json is missing", "unosim screen")
+
+
+@pytest.mark.slow
+def test_a_screen_on_dask_gives_the_same_models(tmp_path: Path) -> None:
+    space = write(tmp_path, PLANTED.replace("hands = 1000", "hands = 200"))
+    for name, extra in (("local", ()), ("dask", ("--cluster", "local"))):
+        res = invoke("screen", space, "--out", tmp_path / name, "--quiet", "--workers", "1", *extra)
+        assert res.exit_code == 0, res.output
+    local, dask = (pd.read_csv(tmp_path / n / "_screen_terms.csv") for n in ("local", "dask"))
+    pd.testing.assert_frame_equal(local, dask)
