@@ -83,13 +83,15 @@ def screen_text(result: dict[str, Any], top: int = 5) -> str:
                      f"(root mean square), against {_size(fig, c['point_se'])} of noise in one point's figure "
                      f"and {_size(fig, c['spread'])} of spread between points")
         s = result["sobol"][result["sobol"]["figure"] == fig].sort_values("total", ascending=False)
-        lines.append(f"  {'key':<24} {'Sobol first':>12} {'total':>7}   strongest main effect [95% interval]")
+        lines.append(f"  {'key':<24} {'Sobol first':>12} {'total':>7} {'[95% interval]':>16}   "
+                     "strongest main effect [95% interval]")
         for r in s.head(8).itertuples():
             eff = main[main["a"] == r.factor]
             best = eff.loc[eff["estimate"].abs().idxmax()] if len(eff) else None
             what = (f"{r.factor}={best['a_value']}: {_effect(fig, best)}" + (" †" if best["discovery"] else "")
                     if best is not None else "")
-            lines.append(f"  {r.factor:<24} {r.first:>12.3f} {r.total:>7.3f}   {what}")
+            iv = f"[{r.total_low:.3f}, {r.total_high:.3f}]" if hasattr(r, "total_low") else ""
+            lines.append(f"  {r.factor:<24} {r.first:>12.3f} {r.total:>7.3f} {iv:>16}   {what}")
         if len(s) > 8:
             lines.append(f"  ... {len(s) - 8} more keys, each with a total index of {s['total'].iloc[8]:.3f} or less")
     best = strongest(result, top)
@@ -155,13 +157,17 @@ def plot_sobol(result: dict[str, Any], path: str | os.PathLike[str] | None = Non
     for ax, (key, label) in zip(axes, FIGURES.items()):
         s = result["sobol"][result["sobol"]["figure"] == key].sort_values("total")
         y = np.arange(len(s))
-        ax.barh(y + 0.2, s["total"], 0.4, xerr=s["total_conf"], label="total", color="#4c72b0")
-        ax.barh(y - 0.2, s["first"], 0.4, xerr=s["first_conf"], label="first (alone)", color="#dd8452")
+        for shift, col, label, colour in ((0.2, "total", "total", "#4c72b0"),
+                                          (-0.2, "first", "first (alone)", "#dd8452")):
+            err = (np.clip([s[col] - s[f"{col}_low"], s[f"{col}_high"] - s[col]], 0, None)
+                   if f"{col}_low" in s else s[f"{col}_conf"])
+            ax.barh(y + shift, s[col], 0.4, xerr=err, label=label, color=colour)
         ax.set_yticks(y, s["factor"], fontsize=7)
         ax.set_xlabel("share of the figure's variance over the space")
         ax.set_title(label, fontsize=10)
         ax.legend(fontsize=7, loc="lower right")
-    fig.suptitle(f"Sobol indices of {result['meta']['space']} (on the fitted model; bars: 95% intervals)")
+    fig.suptitle(f"Sobol indices of {result['meta']['space']} (on the fitted model; bars: 95% intervals over "
+                 "models drawn from the fit)")
     if path is not None:
         fig.savefig(path, dpi=100)
     return fig
