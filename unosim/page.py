@@ -255,6 +255,10 @@ def _kind(path: Path) -> str:
         return "league"
     if path.is_dir() and (path / "skill.parquet").exists():
         return "skill"
+    from unosim.studies.screen import is_screen
+
+    if is_screen(path):
+        return "screen"
     from unosim.analysis.plots import _is_sweep
 
     return "sweep" if _is_sweep(path) else "run"
@@ -321,12 +325,21 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
                  "every seat; the index is 0 for a game of pure luck, 100% for one the bot always wins.</p>",
                  _figure(lambda: plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index"),
                  *_skill_differences(frame), "<h2>Skill index</h2>", _frame_table(frame)]
+    elif len(items) == 1 and kinds[0] == "screen":
+        from unosim.studies.screen import read_screen
+        from unosim.studies.screen_report import plot_interactions, plot_sobol, screen_text, strongest
+
+        result = read_screen(items[0])
+        body += ["<h2>Screen</h2>", f"<pre>{_esc(screen_text(result))}</pre>",
+                 _figure(lambda: plot_interactions(result), "interaction matrix"),
+                 _figure(lambda: plot_sobol(result), "Sobol indices"),
+                 "<h2>Strongest interactions</h2>", _frame_table(strongest(result, 20))]
     elif len(items) == 1 and kinds[0] == "sweep" and (bal := _balance(items[0], skill)) is not None:
         body += [_head(bal), _POINTER, _figure(lambda: plots.plot_balance(bal), "balance chart"),
                  "<h2>Balance report</h2>", _report_table(bal)]
     else:
-        if any(k in ("league", "skill") for k in kinds):
-            raise ValueError("--html: a league or skill directory is a page of its own: give it alone")
+        if any(k in ("league", "skill", "screen") for k in kinds):
+            raise ValueError("--html: a league, skill or screen directory is a page of its own: give it alone")
         rep = rp.summarize(items)  # figures first: the page is read at a glance, the tables looked up
         cmp = rp.compare(items[0], items[1:]) if len(items) > 1 else None
         body += [_head(cmp if cmp is not None else rep)]
@@ -411,6 +424,14 @@ def plot_results(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.Path
             written.append(out / f"skill_{p.name}.png")
             plot_skill(pd.read_parquet(p / "skill.parquet"),
                        f"Skill index of {p.name}: how much a tuned bot beats B0 (95% intervals)", written[-1])
+        elif kind == "screen":
+            from unosim.studies.screen import read_screen
+            from unosim.studies.screen_report import plot_interactions, plot_sobol
+
+            result = read_screen(p)
+            written += [out / f"interactions_{p.name}.png", out / f"sobol_{p.name}.png"]
+            plot_interactions(result, written[-2])
+            plot_sobol(result, written[-1])
         else:
             rest.append(p)
     return written + (plot_all(rest, out) if rest else [])

@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 
-from . import league, report, run, skill, trace  # noqa: F401  (importing a module adds its commands to the group)
+from . import design, league, report, run, skill, trace  # noqa: F401  (importing a module adds its commands to the group)
 from .common import UserError, main
 
 skill.register(main)

@@ -32,7 +32,8 @@ BALANCE_SORTS = ("effect", "change", "players", "turns", "dealer1_win_share", "c
 def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: str | None = None,
            html_file: str | None = None, sort: str = "effect") -> None:
     """Summarise one or more result files or directories (a sweep: its balance report; a
-    league: its leaderboard; with --html also a skill directory)."""
+    league: its leaderboard; a screen: its effects, interactions and Sobol indices; with
+    --html also a skill directory)."""
     from unosim.analysis import report as rp
 
     from unosim.page import write_html
@@ -57,6 +58,12 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
                             f"{league[0]} is a league")
         click.echo(_leaderboard(league[0], fmt))
         return
+    if html_file is None and len(paths) == 1 and _is_screen(paths[0]):
+        if skill_dir is not None or given - {"fmt"}:
+            raise UserError("--view, --sort and --skill: shape a sweep's balance report; "
+                            f"{paths[0]} is a screen (its report has one view)")
+        click.echo(_screen_report(paths[0], fmt))
+        return
     sweep_dir = len(paths) == 1 and is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")
@@ -79,6 +86,28 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
             click.echo(rp.render(rp.summarize(paths), fmt))
     except (ValueError, OSError) as e:
         raise UserError(str(e)) from None
+
+
+def _is_screen(path: Path) -> bool:
+    from unosim.studies.screen import is_screen
+
+    return is_screen(path)
+
+
+def _screen_report(root: Path, fmt: str) -> str:
+    """A screen's report: text (markdown alike), or its table of terms as CSV or JSON."""
+    from unosim.studies.screen import read_screen
+    from unosim.studies.screen_report import screen_text
+
+    try:
+        result = read_screen(root)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    if fmt == "csv":
+        return result["terms"].to_csv(index=False).rstrip("\n")
+    if fmt == "json":
+        return result["terms"].to_json(orient="records", indent=2)
+    return screen_text(result)
 
 
 def _is_league(path: Path) -> bool:
@@ -177,7 +206,7 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
 
     paths = report_paths(results, ("league", "skill"))
     refuse_nested(Path(out_dir))
-    names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill")
+    names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill", "interactions", "sobol")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
     try:

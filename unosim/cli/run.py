@@ -223,10 +223,12 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
 
 @main.command()
 def configs() -> None:
-    """List the bundled configs and sweeps (usable by name: `unosim run stacking`)."""
+    """List the bundled configs, sweeps and spaces (usable by name: `unosim run stacking`)."""
     from unosim.rules.bundled import bundled_configs, bundled_sweeps, describe
+    from unosim.studies.space import bundled_spaces
 
-    for title, found in (("configs", bundled_configs()), ("sweeps (unosim sweep NAME)", bundled_sweeps())):
+    for title, found in (("configs", bundled_configs()), ("sweeps (unosim sweep NAME)", bundled_sweeps()),
+                         ("spaces (unosim screen NAME)", bundled_spaces())):
         click.echo(f"{title}:")
         width = max(len(n) for n in found)
         columns = max(60, shutil.get_terminal_size().columns - 1)
