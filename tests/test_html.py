@@ -110,7 +110,7 @@ def test_bad_html_values(value: str, needle: str, results: dict[str, list[Path]]
 
 def test_a_league_page_stands_alone(results: dict[str, list[Path]], tmp_path: Path) -> None:
     res = invoke("report", *results["league"], *results["run"], "--html", tmp_path / "r.html")
-    assert res.exit_code == 2 and "a league or skill directory is a page of its own" in res.output
+    assert res.exit_code == 2 and "a league, skill or screen directory is a page of its own" in res.output
 
 
 @pytest.mark.slow
@@ -183,13 +183,15 @@ def test_a_page_opens_with_its_findings_and_its_bots(kind: str, pages: dict[str,
 
     from unosim.analysis import report as rp
     from unosim.analysis.report.words import findings, league_findings, skill_findings
+    from unosim.studies.skill_index import verdicts
     from unosim.studies.league import leaderboard
 
     paths = results[kind]
     if kind == "league":
         said = league_findings(pd.read_csv(leaderboard(paths[0])), 3)
     elif kind == "skill":
-        said = skill_findings(pd.read_parquet(paths[0] / "skill.parquet"))
+        frame = pd.read_parquet(paths[0] / "skill.parquet")
+        said = skill_findings(frame, verdicts(frame))
     elif kind == "sweep":
         said = findings(rp.balance_report(paths[0]))
     elif kind == "comparison":
@@ -207,7 +209,11 @@ def test_a_page_opens_with_its_findings_and_its_bots(kind: str, pages: dict[str,
         assert "config is at the end" in first
     if kind not in ("league", "skill"):
         text = _ok("report", *paths) if kind != "comparison" else _ok("compare", *paths)
-        opening = " ".join(ln.strip() for ln in text.split("\nnote:")[0].split("\nbots:")[0].splitlines()[1:])
+        lines = text.splitlines()  # the title, its notes and bots, then the findings
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("* "))
+        assert all(ln.startswith(("note:", "bots:")) for ln in lines[1:start])
+        end = next(i for i in range(start, len(lines)) if not lines[i].startswith(("* ", "  ")))
+        opening = " ".join(ln.strip() for ln in lines[start:end])
         assert opening == " ".join(f"* {x}" for x in said)  # the text report opens the same
 
 

@@ -49,7 +49,9 @@ def test_a_league_s_report_is_its_leaderboard(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     assert lines[0].startswith(f"League {lg}: 3 bots at tables of 2, 20 deals per table, seed 0")
-    rows = [line.split() for line in lines[2:5]]
+    assert lines[1].startswith("* ")  # the findings in words, then the table
+    top = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "bot"])
+    rows = [line.split() for line in lines[top + 1:top + 4]]
     assert [r[1] for r in rows] == list(board["bot"])  # strongest first, as the leaderboard
     assert [float(r[2]) for r in rows] == [round(x, 3) for x in board["strength"]]
     assert "Even share at a table of 2: 50.00%." in res.output and "--html page.html" in res.output

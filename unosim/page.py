@@ -315,12 +315,13 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
                  "<h2>League</h2>", _frame_table(table)]
     elif len(items) == 1 and kinds[0] == "skill":
         from unosim.analysis.skill_plots import plot_skill
+        from unosim.studies.skill_index import verdicts
 
         frame = pd.read_parquet(items[0] / "skill.parquet")
         fixed = sorted({str(b) for b in frame.get("bot", []) if b and "_points" not in str(b)})
         who = (f"the bot {', '.join(fixed)} (given with --bot, not tuned)" if fixed else
                "per point, a `weights` bot tuned for its rules")
-        body += [_findings(skill_findings(frame)),
+        body += [_findings(skill_findings(frame, verdicts(frame))),
                  f"<p>bots: {_esc(who)}, at a table of B0 bots (random, the reference), every deal once from "
                  "every seat; the index is 0 for a game of pure luck, 100% for one the bot always wins.</p>",
                  _figure(lambda: plot_skill(frame, f"Skill index of {items[0].name} (95% intervals)"), "skill index"),

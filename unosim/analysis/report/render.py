@@ -278,7 +278,7 @@ def to_text(report: Report, width: int | None = None) -> str:
 
     header, rows, is_head = _display(report)
     opening = [textwrap.fill(x, width, initial_indent="* ", subsequent_indent="  ") for x in findings(report)]
-    lines = [_title(report)] + opening + _head(report)
+    lines = [_title(report)] + _head(report) + opening
     if not rows:
         return "\n".join(lines) + "\n(no rows)\n"
     ncol = len(header)

@@ -121,14 +121,22 @@ def _balance(rep: Report) -> list[str]:
         name = FIGURE_NAMES.get(m, m)
         scale, unit = (100, " points") if m in ("dealer1_win_share", "skill", "skill_ceiling") else \
             (1, {"turns": " turns", "cards_drawn": " cards"}.get(m, ""))
-        text = (f"{len(moved)} of {len(rows)} rule changes move the {name} beyond their intervals "
-                f"({int(moved['discovery'].sum())} marked †)")
-        if len(moved):
-            top = moved.loc[moved["diff"].abs().idxmax()]
-            text += (f"; the largest: {top.change} at {top.players} players, {_num(scale * top['diff'])}{unit} "
-                     f"{_iv(top.low, top.high, scale)}")
-        out.append(text + ".")
+        out.append(_moved(moved, len(rows), f"rule changes move the {name}", "change", scale, unit))
     return out
+
+
+def _moved(moved: pd.DataFrame, total: int, what: str, label: str, scale: float, unit: str,
+           verdict: bool = False) -> str:
+    """"k of n <what> beyond their intervals (j marked †); the largest: ..." for the rows
+    whose interval excludes 0 (``label``: the column naming a row's rule change)."""
+    text = f"{len(moved)} of {total} {what} beyond their intervals ({int(moved['discovery'].sum())} marked †)"
+    if len(moved):
+        top = moved.loc[moved["diff"].abs().idxmax()]
+        text += (f"; the largest: {getattr(top, label)} at {int(top.players)} players, "
+                 f"{_num(scale * top['diff'])}{unit} {_iv(top.low, top.high, scale)}")
+        if verdict:
+            text += f" ({top.verdict})"
+    return text + "."
 
 
 def findings(rep: Report) -> list[str]:
@@ -165,25 +173,17 @@ def league_findings(table: pd.DataFrame, players: int | None = None) -> list[str
     return out
 
 
-def skill_findings(frame: pd.DataFrame) -> list[str]:
+def skill_findings(frame: pd.DataFrame, d: pd.DataFrame) -> list[str]:
     """A `unosim skill` folder in words: the base point's index per table size, and how many
-    rules move it beyond their intervals (the verdicts of docs/skill.md)."""
-    from unosim.studies.skill_index import verdicts
-
+    rules move it beyond their intervals (``d``: the folder's verdicts, as docs/skill.md
+    reads them, :func:`unosim.studies.skill_index.verdicts`)."""
     out = []
     base = frame[frame["is_base"]].sort_values("players")
     if len(base):
         out.append("Under the base rules the skill index is " + "; ".join(
             f"{100 * b.skill_norm:.1f}% [{100 * b.norm_low:.1f}, {100 * b.norm_high:.1f}] at {int(b.players)} players"
             for b in base.itertuples()) + ".")
-    d = verdicts(frame)
     if len(d):
         moved = d[d["verdict"] != "no clear change"]
-        text = (f"{len(moved)} of {len(d)} rules move the skill index beyond their intervals "
-                f"({int(moved['discovery'].sum())} marked †)")
-        if len(moved):
-            top = moved.loc[moved["diff"].abs().idxmax()]
-            text += (f"; the largest: {top.rules} at {int(top.players)} players, {_num(100 * top['diff'])} points "
-                     f"{_iv(top.low, top.high, 100)} ({top.verdict})")
-        out.append(text + ".")
+        out.append(_moved(moved, len(d), "rules move the skill index", "rules", 100, " points", verdict=True))
     return out
