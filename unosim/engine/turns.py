@@ -217,11 +217,12 @@ def face_penalty(st, P, rng, log, answer):
         return -1, Source.none
     if answers_on(st):
         k = policy.choose_stack(st, P, rng, v) if answer == ASK else max(answer, DRAW)
-        if may_deflect(st, k):  # a deflection is a turn like any other (H11, H24)
-            open_turn(st, P, rng, log, v)
-            return k, Source.deflect
         if k >= 0:
             begin_turn(st, P, rng, log, v)
+            if may_deflect(st, k):  # a deflection is a turn like any other: H24 too
+                if P[P_MISPLAY] > 0.0:
+                    misplay(st, P, rng, log, v)
+                return k, Source.deflect
             return k, Source.stack
     total = st[S_PENDING]
     got = draw_cards(st, rng, log, v, total, DR_PENALTY)
