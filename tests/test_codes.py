@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from unosim.rules import cards, codes
+from unosim.rules import cards, codes, params
 from unosim.rules.config import KEYS, to_params, default_config
 from unosim.rules.strategies import STRATEGIES, Strategy
 
@@ -44,7 +44,7 @@ def test_the_kernel_reads_the_named_code(key):
             cfg = default_config().with_values({key.full: choice})
         except ValueError:  # a value that needs other keys set too (checked in test_config)
             continue
-        assert to_params(cfg)[key.slot] == getattr(named, choice)
+        assert to_params(cfg)[params.SLOTS[key.name]] == getattr(named, choice)
 
 
 def test_strategy_codes_come_from_the_registry():

@@ -67,12 +67,30 @@ def test_c1_the_record_and_p_layout_come_from_the_registry():
     fields = [f for f in dataclasses.fields(C.RulesConfig) if f.name not in ("seats", "source")]
     keys = [k for k in C.REGISTRY if k.type != "seats"]
     assert [(f.name, f.default) for f in fields] == [(k.name, k.default) for k in keys]
-    assert all(k.slot is not None for k in keys if k.type != "str"), "a key without a P slot"
+    assert all(k.name in slots.SLOTS for k in keys if k.type != "str"), "a key without a P slot"
     assert set(slots.SLOTS) - set(C.KEYS) == {"watchers"}
     for k in keys:
-        if k.slot is not None:
-            assert getattr(slots, "P_" + k.name.upper()) == k.slot == slots.SLOTS[k.name]
+        if k.name in slots.SLOTS:
+            assert getattr(slots, "P_" + k.name.upper()) == slots.SLOTS[k.name]
     assert len(set(slots.SLOTS.values())) == len(slots.SLOTS)
+
+
+# Every switch's P slot, state slots and trace events as first numbered: a new rule's take
+# the next numbers, so an old config's P and an old trace still read the same.
+SWITCHES_SO_FAR = (
+    "players decks hand_size dealer first_card first_draw2_skips play_drawn voluntary_draw wild_draw4 challenge "
+    "challenge_success_skip two_player_reverse uno_forget uno_caught max_turns draw2_amount draw4_amount "
+    "challenge_extra zero_points match_target stacking jump_in jump_in_stack draw seven_o red_zero multi_play "
+    "wild_last slap_rank silent_rank noise_chance teams finish drawn_match drawn_draw4 watchers turned_reverse "
+    "first_player bluff_penalty uno_false_call misplay deflect").split()
+RULE_SLOTS_SO_FAR = {"S_DEFLECTIONS": 56, "S_DEFLECTED": 57, "EV_DEFLECT": 29}
+
+
+def test_c1_switch_and_rule_slot_numbers_are_append_only():
+    """The registry's numbering keeps every number it gave (keys.Key.switch, state, events)."""
+    from unosim.kernel import layout
+    assert list(slots.SWITCHES[:len(SWITCHES_SO_FAR)]) == SWITCHES_SO_FAR
+    assert {n: getattr(layout, n) for n in RULE_SLOTS_SO_FAR} == RULE_SLOTS_SO_FAR
 
 
 def test_every_key_is_built():
@@ -140,7 +158,7 @@ BOOL_SLOTS = {
 @pytest.mark.parametrize("key", sorted(ENUM_CODES))
 def test_every_enum_value_lands_in_its_slot_with_its_code(key):
     slot, values = ENUM_CODES[key]
-    assert C.KEYS[key].slot == slot
+    assert slots.SLOTS[key] == slot
     assert list(C.KEYS[key].choices) == values
     for code, value in enumerate(values):
         cfg = default_config(**{key: value})
@@ -201,7 +219,7 @@ def test_b0_default_seats_in_p():
 
 def test_every_slot_key_is_written():
     """Each registry key with a slot fills a distinct slot below the point table."""
-    used = [k.slot for k in C.KEYS.values() if k.slot is not None and k.slot not in slots.FORMAT_SLOTS]
+    used = [k.switch for k in C.KEYS.values() if k.switch is not None]
     assert len(used) == len(set(used)) == 41  # H26 deflect is the 41st
     assert max(used) < slots.P_SCORE0
 

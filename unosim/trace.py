@@ -170,7 +170,6 @@ EVENT_TEXT: dict[int, Text] = {
     L.EV_TURN_UP: lambda a, b, c: f"Turned {cards.name(a)} to start the discard pile.",
     L.EV_PLAY: _play,
     L.EV_STACK: lambda a, b, c: f"Seat {a} stacks {cards.name(b)}{_names(b, c)}",
-    L.EV_DEFLECT: lambda a, b, c: f"Seat {a} deflects the draw with {cards.name(b)}; it passes on, not increased.",
     L.EV_JUMP: lambda a, b, c: f"Seat {a} jumps in with {cards.name(b)}{_names(b, c)}",
     L.EV_DRAW: _draw,
     L.EV_KEEP: lambda a, b, c: f"  seat {a} keeps it; turn over.",
@@ -195,6 +194,7 @@ EVENT_TEXT: dict[int, Text] = {
     L.EV_MISPLAY: lambda a, b, c: f"Seat {a} puts down a card that does not play, takes it back.",
     L.EV_FACING: lambda a, b, c: f"  seat {a} faces {b} cards (a stack of {c}): stack on it or draw them all.",
     L.EV_END: lambda a, b, c: f"Seat {a} wins the hand." if a >= 0 else None,
+    **{L.EV_RULE0 + i: e.text for i, e in enumerate(L.RULE_EVENTS)},  # what the rules declare (keys.Key.events)
 }
 _EVENTS = {v for k, v in vars(L).items() if k.startswith("EV_")}
 assert _EVENTS == set(EVENT_TEXT) | {L.EV_DEAL, L.EV_STALL}, "every kernel event has a text"

@@ -10,9 +10,8 @@ results: bump :data:`ENGINE_VERSION` (stored in every output file).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from unosim.rules.cards import N_KINDS
+from unosim.rules.keys import REGISTRY, Counter
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
 ENGINE_VERSION = 18
@@ -74,9 +73,11 @@ S_HELD_LAST = 52      # ... who played last in its chain ...
 S_HELD_MULT = 53      # ... and the draw penalties that add up so far (jump_in_stack)
 S_JUMP_SAID = 54      # seats (bit q) whose answer to the window's next round is given ...
 S_JUMP_YES = 55       # ... and those of them who jump
-S_DEFLECTIONS = 56    # pending draws passed on by a Reverse or Skip                H26
-S_DEFLECTED = 57      # 1 while the pending draw has been deflected: no challenge   H26
-S_HS0 = 58                       # hand sizes, one per seat
+S_RULE_STATE0 = 56    # then the slots the rules declare (keys.Key.state), in switch order
+_RULES = sorted((k for k in REGISTRY if k.switch is not None), key=lambda k: k.switch)
+_RULE_STATE = tuple(name for k in _RULES for name, _ in k.state)
+globals().update({"S_" + n: S_RULE_STATE0 + i for i, n in enumerate(_RULE_STATE)})  # S_DEFLECTIONS, ...
+S_HS0 = S_RULE_STATE0 + len(_RULE_STATE)  # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
@@ -96,24 +97,10 @@ def bot_memory(seat: int, word: int = 0) -> int:
 
 
 # --------------------------------------------------------------------------- the hand's counters
-class Counter(NamedTuple):
-    """One tally a hand row carries.  ``name`` names both slots: ``S_<name>``, where the
-    kernel counts during the hand, and ``O_<name>``, its column in ``out`` (made below from
-    its place in :data:`COUNTERS`)."""
-
-    column: str        # the output file's column
-    name: str          # S_<name> and O_<name>
-    kind: str          # "length" (how long a hand ran), "base" (official rules) or "house"
-    rules: str         # the rule ids that make it move (docs/rules.md O1)
-    unit: str          # what it counts, for docs/data.md: turns, cards or count
-    meaning: str       # one line for docs/data.md
-    maximum: bool = False  # a per-hand maximum, not a count: reports give its overall maximum too
-
-
-# The one list of counters, in file order.  The row writer copies it, ``HAND_COLUMNS``
-# names it, and docs/data.md (unosim.run.columns), the reports' counter sets
-# (unosim.analysis.report.model) and the invariant harness read it; a new counter is an
-# ``S_`` slot above and one record here.
+# The one list of counters (keys.Counter), in file order: the engine's own, then those the
+# rules declare, in switch order.  The row writer copies it, ``HAND_COLUMNS`` names it, and
+# docs/data.md (unosim.run.columns), the reports' counter sets and the invariant harness
+# read it; an engine counter is an ``S_`` slot above and one record here.
 COUNTERS = (
     Counter("turns", "TURNS", "length", "O1 R13", "turns", "turns played"),
     Counter("cards_played", "PLAYED", "length", "O1", "cards", "cards put on the discard pile (not the turned first card)"),
@@ -136,8 +123,7 @@ COUNTERS = (
     Counter("voluntary_draws", "VOL_DRAWS", "house", "R7 H8", "count", "draws while holding a card that could be played"),
     Counter("false_calls", "FALSE_CALLS", "house", "H23", "count", "wrong UNO calls"),
     Counter("misplays", "MISPLAYS", "house", "H24", "count", "cards put down by mistake"),
-    Counter("deflections", "DEFLECTIONS", "house", "H26", "count", "pending draws passed on by a Reverse or Skip"),
-)
+) + tuple(c for k in _RULES for c in k.counters)
 N_COUNTERS = len(COUNTERS)
 COUNTER_SLOTS = tuple(globals()["S_" + c.name] for c in COUNTERS)
 """``st`` slot of each counter, in file order: what the row writer copies."""
@@ -207,7 +193,9 @@ EV_FACING = 25      # seat facing a stack, its total, cards in the stack (H1)
 EV_TAKE_BACK = 26   # bluffer, kind taken back (H22)
 EV_FALSE_CALL = 27  # seat (H23)
 EV_MISPLAY = 28     # seat (H24)
-EV_DEFLECT = 29     # seat, kind, colour (H26: a Reverse or Skip passes the pending draw on)
+EV_RULE0 = 29       # then the events the rules declare (keys.Key.events), in switch order
+RULE_EVENTS = tuple(e for k in _RULES for e in k.events)
+globals().update({"EV_" + e.name: EV_RULE0 + i for i, e in enumerate(RULE_EVENTS)})  # EV_DEFLECT, ...
 LOG_WIDTH = 4
 
 # draw reasons

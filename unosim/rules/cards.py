@@ -21,6 +21,8 @@ RANKS_PER_COLOR = 13
 WILD = 52                            # the first wild kind: every k >= WILD is a wild
 WILD_DRAW4 = 53
 N_KINDS = 54
+MAX_PLAYERS = 10
+MAX_CARDS = 216                      # 108 x 2 decks
 RED_ZERO = RED * RANKS_PER_COLOR + 0
 RED_ZERO_DRAW = 10                   # cards the red 0 makes the next player draw under H5 draw10
 STACK_KINDS = (DRAW2, RANKS_PER_COLOR + DRAW2, 2 * RANKS_PER_COLOR + DRAW2, 3 * RANKS_PER_COLOR + DRAW2,

@@ -298,8 +298,8 @@ def to_params(cfg: RulesConfig) -> np.ndarray:
     (:func:`encode_rollout`) at ``slots.rollout_slots(s)``.  Seats beyond ``players`` get code -1."""
     P = np.zeros(slots.N_PARAMS, dtype=np.float64)
     for k in REGISTRY:
-        if k.slot is not None:
-            P[k.slot] = k.encode(getattr(cfg, k.name)) if k.name != "decks" else float(cfg.deck_count)
+        if k.name in slots.SLOTS:
+            P[slots.SLOTS[k.name]] = k.encode(getattr(cfg, k.name)) if k.name != "decks" else float(cfg.deck_count)
     P[slots.P_SCORE0:slots.P_SCORE0 + cards.N_KINDS] = cards.point_table(
         cfg.zero_points, cfg.red_zero == "giveaway")
     for s in range(slots.MAX_PLAYERS):

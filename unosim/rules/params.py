@@ -8,26 +8,16 @@ changes results: bump ``ENGINE_VERSION`` (:mod:`unosim.kernel.layout`).
 
 from __future__ import annotations
 
-from unosim.rules.cards import N_KINDS
-
-MAX_PLAYERS = 10
-MAX_CARDS = 216  # 108 x 2 decks
+from unosim.rules.cards import MAX_CARDS, MAX_PLAYERS, N_KINDS
+from unosim.rules.keys import REGISTRY
 
 # --------------------------------------------------------------------------- P: rules
-# The rule switches in slot order: a switch's slot is its place here and ``P_<NAME>`` is
-# made from it (``P_STACKING``, ...).  Every name is a registry key (unosim.rules.keys takes
-# the key's slot from here; how a value is encoded is :meth:`Key.encode`), but
-# ``watchers``, which the seats' strategies set (strategies.WATCHERS).  A new key's switch
-# goes at the end, so the others keep their slots.
-SWITCHES = (
-    "players", "decks", "hand_size", "dealer", "first_card", "first_draw2_skips", "play_drawn",
-    "voluntary_draw", "wild_draw4", "challenge", "challenge_success_skip", "two_player_reverse",
-    "uno_forget", "uno_caught", "max_turns", "draw2_amount", "draw4_amount", "challenge_extra",
-    "zero_points", "match_target", "stacking", "jump_in", "jump_in_stack", "draw", "seven_o",
-    "red_zero", "multi_play", "wild_last", "slap_rank", "silent_rank", "noise_chance", "teams",
-    "finish", "drawn_match", "drawn_draw4", "watchers", "turned_reverse", "first_player",
-    "bluff_penalty", "uno_false_call", "misplay", "deflect",
-)
+# The rule switches in slot order, each at the ``switch`` number of its registry record;
+# ``P_<NAME>`` is made from it (``P_STACKING``, ...).  ``watchers`` is no key: the seats'
+# strategies set it (strategies.WATCHERS).
+_RESERVED = {35: "watchers"}
+_BY_SLOT = {**{k.switch: k.name for k in REGISTRY if k.switch is not None}, **_RESERVED}
+SWITCHES = tuple(_BY_SLOT[i] for i in range(len(_BY_SLOT)))
 # Formats of play over many hands: read by the match and tournament loops between hands,
 # never by a turn, so they sit after the bots' blocks (not copied into the hand's state).
 FORMATS = ("chips_hands", "hands_per_round")
@@ -62,5 +52,5 @@ def rollout_slots(seat: int) -> slice:
     """The ``BOT_STRIDE`` slots of ``P`` holding the rollout bot of the search at ``seat``
     (unused for any other seat): it moves with the seat, like :func:`seat_slots`."""
     return slice(P_ROLLOUT0 + seat * BOT_STRIDE, P_ROLLOUT0 + (seat + 1) * BOT_STRIDE)
-assert len(SWITCHES) <= P_SCORE0 and len(set(SWITCHES)) == len(SWITCHES)
+assert len(SWITCHES) <= P_SCORE0 and len(set(SWITCHES)) == len(SWITCHES) == len(_BY_SLOT)
 del _name, _slot

@@ -22,6 +22,7 @@ import numpy as np
 
 from unosim.analysis.report.sources import Source
 from unosim.analysis.report.stream import _iter_batches
+from unosim.rules.keys import REGISTRY
 
 NEVER_TRIGGERED = "never triggered"
 NO_HAND_CHANGED = "no hand changed"
@@ -45,7 +46,6 @@ class Trigger:
 #: identical-hands check.
 TRIGGERS: dict[str, Trigger] = {
     "stacking": Trigger(("longest_stack",), above=1),                # H1
-    "deflect": Trigger(("deflections",)),                            # H26
     "jump_in": Trigger(("jump_ins",)),                               # H2
     "jump_in_stack": Trigger(("jump_ins",)),                         # H2
     "seven_o": Trigger(("swaps", "passes")),                         # H4
@@ -61,6 +61,7 @@ TRIGGERS: dict[str, Trigger] = {
     "bluff_penalty": Trigger(("challenges",)),                       # H22 acts on a proven bluff
     "uno_false_call": Trigger(("false_calls",)),                     # H23
     "misplay": Trigger(("misplays",)),                               # H24
+    **{k.name: Trigger(k.acts) for k in REGISTRY if k.acts},         # what the rules declare (keys.Key.acts)
 }
 
 
