@@ -4,9 +4,12 @@ row names exists."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DESIGN = ROOT / "docs" / "design.md"
@@ -63,3 +66,37 @@ def test_every_function_named_exists() -> None:
             if not callable(getattr(mod, func, None)):
                 missing.append(f"{rule}: unosim.{name}")
     assert not missing, f"the rule map names functions that do not exist: {missing}"
+
+
+def code_words(path: Path) -> set[str]:
+    """The names and the string constants of a module's code, lower-cased; docstrings and
+    comments left out."""
+    tree = ast.parse(path.read_text())
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    words = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
+            words.add(n.value.lower())
+        for field in ("id", "attr", "name", "arg", "asname"):
+            value = getattr(n, field, None)
+            if isinstance(value, str):
+                words.add(value.lower())
+    return words
+
+
+# A rule added under the registry and a family: where its name may appear in code.
+RULE_FILES = {
+    "deflect": {"rules/keys.py", "families/deflect.py", "families/answers.py"},  # H26
+}
+
+
+@pytest.mark.parametrize("word", sorted(RULE_FILES))
+def test_a_family_rule_lives_in_its_record_and_its_module(word: str) -> None:
+    """H26: the rule's code is its registry record, its family module and its line in the
+    family's hooks; no engine module, bot or search file names it (docstrings aside)."""
+    package = ROOT / "unosim"
+    found = {str(p.relative_to(package)) for p in package.rglob("*.py")
+             if any(word in w for w in code_words(p))}
+    assert found == RULE_FILES[word]

@@ -9,9 +9,7 @@ plays several cards at once (H6) only at ``multi_rate``.
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_SCR0, S_TOP
-from unosim.families.answers import ANSWER_KINDS, answer_copies
-from unosim.families.deflect import deflect_copies
-from unosim.families.stacking import group_answers
+from unosim.families.answers import ANSWER_KINDS, answer_copies, answers_in_group
 from unosim.kernel.moves import draw4_honest, group_size, wild_allowed
 from unosim.kernel.rng import below
 from unosim.kernel.table import rule
@@ -101,14 +99,14 @@ def choose_stack_or_group(st, P, rng, p):
     total = 0
     for i in range(len(ANSWER_KINDS)):
         k = ANSWER_KINDS[i]
-        if group_answers(st, P, p, k) or deflect_copies(st, p, k) > 0:
+        if answers_in_group(st, P, p, k):
             total += st[base + k]
     if total == 0:
         return -1
     u = below(rng, total)
     for i in range(len(ANSWER_KINDS)):
         k = ANSWER_KINDS[i]
-        if group_answers(st, P, p, k) or deflect_copies(st, p, k) > 0:
+        if answers_in_group(st, P, p, k):
             u -= st[base + k]
             if u < 0:
                 return k

@@ -9,8 +9,8 @@ rule lives is the rule map in docs/design.md.
 from unosim.kernel.jit import jit
 
 from ..bots import policy
-from unosim.families import deflect
-from unosim.kernel.layout import (DR_PENALTY, EV_DEFLECT, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
+from unosim.families import answers
+from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
     N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
     S_PLAN, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
@@ -112,19 +112,19 @@ def go_out(st, P, rng, log, p, k, count):
     if out_rank == 1:
         st[S_WINNER] = p
     last_standing = rule(st, P_FINISH) == Finish.last_standing
-    deflected = st[S_PENDING_KIND] >= 0 and not is_draw_card(st, P, k)  # H26: k deflected the draw
+    passed = st[S_PENDING_KIND] >= 0 and not is_draw_card(st, P, k)  # k passed the draw on (H26)
     if last_standing and st[S_IN] > 1:
         # H13: the last card still acts among the players left (not 0/7 or a giveaway)
-        if deflected:
-            deflect.pass_on(st, log, p)
+        if passed:
+            answers.pass_on(st, log, p)
             return
         if silent_last_card(st, P, k):
             st[S_CUR] = next_seat(st, p)
             return
         jump_then_act(st, P, rng, log, p, k, count)
         return
-    # R12: a draw card's penalty, with any pending stack, is still drawn; so is a deflected draw (H26)
-    if deflected:
+    # R12: a draw card's penalty, with any pending stack, is still drawn; so is a draw passed on (H26)
+    if passed:
         v = next_seat(st, p)
         got = draw_cards(st, rng, log, v, st[S_PENDING], DR_PENALTY)
         log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
@@ -214,24 +214,24 @@ def face_pending(st, P, rng, log, answer):
     if source == Source.replacement:  # H22: the bluffer's card acts as just played by them, R10 aside
         jump_then_act(st, P, rng, log, st[S_BLUFFER], k, 1)
         return
-    if source == Source.deflect:
-        deflect_play(st, P, rng, log, p, k)
+    if source == Source.pass_on:
+        pass_play(st, P, rng, log, p, k)
         return
     put_move(st, P, rng, log, p, k, source)
 
 
 @jit()
-def deflect_play(st, P, rng, log, p, k):
-    """H26: p deflects the pending draw with k, one card: R10 as for any play, the end of
+def pass_play(st, P, rng, log, p, k):
+    """p passes the pending draw on with k, one card (H26): R10 as for any play, the end of
     the hand if it was p's last card (R12: the seat it passes to draws it), else the draw
     passes on; no jump-in window, no slap, no silence."""
-    put_down(st, P, rng, log, p, k, EV_DEFLECT)
-    deflect.turn_away(st, log, k)
+    put_down(st, P, rng, log, p, k, answers.PASS_EVENT)
+    answers.passed(st, log, k)
     if st[S_HS0 + p] == 0:
         go_out(st, P, rng, log, p, k, 1)
         return
     uno_moment(st, P, rng, log, p)
-    deflect.pass_on(st, log, p)
+    answers.pass_on(st, log, p)
 
 
 @jit(inline=True)

@@ -1,6 +1,6 @@
 """A seat's turn up to the card it plays: the silence check that opens it (H11), a misplay
 (H24), playing from the hand or drawing (R5-R7, H3, E2, E3), and facing a pending draw
-card: challenge (R8, H9, H22 take-back), stack (H1, H25), deflect (H26) or draw it."""
+card: challenge (R8, H9, H22 take-back), answer it (:mod:`unosim.families.answers`) or draw it."""
 
 from collections import namedtuple
 
@@ -11,9 +11,8 @@ from unosim.kernel.layout import (DR_CHALLENGE, DR_MISPLAY, DR_NOISE, DR_PENALTY
     EV_KEEP, EV_MISPLAY, EV_NOISE, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, EV_TAKE_BACK, N_KINDS, S_BLUFF, S_BLUFFER,
     S_CHALLENGES, S_COLOR, S_CUR, S_HAND0, S_IN, S_LONGEST_STACK, S_MAX_DRAW, S_MISPLAYS, S_NDISC, S_NOISES,
     S_PENDING, S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SILENT, S_STACK_DRAWN,
-    S_STACK_LEN, S_TOP, S_TURNS, S_VOL_DRAWS, S_DEFLECTED)
-from unosim.families.answers import answers_on
-from unosim.families.deflect import may_deflect
+    S_STACK_LEN, S_TOP, S_TURNS, S_VOL_DRAWS)
+from unosim.families import answers
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
 from unosim.kernel.rng import chance
@@ -31,11 +30,11 @@ CHALLENGE = -2
 DRAW = -1
 """Facing a pending draw: take it (neither challenge nor stack)."""
 
-Source = namedtuple("Source", ["none", "hand", "drawn", "stack", "replacement", "deflect"])(*range(6))
+Source = namedtuple("Source", ["none", "hand", "drawn", "stack", "replacement", "pass_on"])(*range(6))
 """Where the card a move puts down comes from: no card (drew and kept, or passed), the
 hand in turn, the card just drawn (R6, H3), the hand onto a pending draw card (H1), a
 proven bluffer's replacement card, already down (H22: it acts as the bluffer's card), or
-the hand to deflect a pending draw (H26)."""
+the hand to pass a pending draw on (H26)."""
 
 
 @jit()
@@ -175,15 +174,15 @@ def after_draw(st, P, rng, log, p, c, play):
 @jit(inline=True)
 def may_challenge(st):
     """R8: the pending draw is one play of Wild Draw Fours (one card, or a group under H6),
-    not a stack (H1) nor deflected (H26), under ``restricted`` with challenges on."""
-    return (st[S_PENDING_KIND] == WILD_DRAW4 and st[S_STACK_LEN] == st[S_PLAY_CARDS] and st[S_DEFLECTED] == 0
+    not a stack (H1) nor passed on (H26), under ``restricted`` with challenges on."""
+    return (st[S_PENDING_KIND] == WILD_DRAW4 and st[S_STACK_LEN] == st[S_PLAY_CARDS] and answers.challengeable(st)
             and rule(st, P_WILD_DRAW4) == WildDraw4.restricted and rule(st, P_CHALLENGE) != 0)
 
 
 @jit()
 def face_penalty(st, P, rng, log, answer):
     """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
-    the card to stack, the turn already begun), deflect it (H26: the card, ``Source.deflect``,
+    the card to stack, the turn already begun), pass it on (H26: the card, ``Source.pass_on``,
     the turn already opened), or draw it; ``answer`` says which
     (``CHALLENGE``, a card kind to stack, ``DRAW``: a search seat's choice, legal by
     :func:`unosim.engine.search.answer_options`) or ``ASK``s its strategy.  Returns
@@ -215,14 +214,14 @@ def face_penalty(st, P, rng, log, answer):
             log_event(st, log, EV_SKIPPED, v, 0, 0)
             st[S_CUR] = next_seat(st, v)
         return -1, Source.none
-    if answers_on(st):
+    if answers.answers_on(st):
         k = policy.choose_stack(st, P, rng, v) if answer == ASK else max(answer, DRAW)
         if k >= 0:
             begin_turn(st, P, rng, log, v)
-            if may_deflect(st, k):  # a deflection is a turn like any other: H24 too
+            if answers.passes_on(st, k):  # a turn like any other: H24 too
                 if P[P_MISPLAY] > 0.0:
                     misplay(st, P, rng, log, v)
-                return k, Source.deflect
+                return k, Source.pass_on
             return k, Source.stack
     total = st[S_PENDING]
     got = draw_cards(st, rng, log, v, total, DR_PENALTY)
@@ -267,4 +266,4 @@ def clear_pending(st):
     st[S_PENDING_KIND] = -1
     st[S_STACK_LEN] = 0
     st[S_BLUFF] = 0
-    st[S_DEFLECTED] = 0
+    answers.settled(st)

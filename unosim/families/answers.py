@@ -1,27 +1,61 @@
-"""What may answer a pending draw, once the chance to challenge it (R8) has passed: the
-one question the engine, every bot and the search ask (a stack, H1 and H25, or a
-deflection, H26)."""
+"""The answers to a pending draw, once the chance to challenge it (R8) has passed: the one
+question the engine, every bot and the search ask.  A stack (H1, H25) adds to the draw; a
+passing card (H26 deflect) hands it on unchanged.  The hand loop calls the hooks below at
+fixed points; each answering rule's module fills them in."""
 
 from unosim.kernel.jit import jit
-from unosim.kernel.table import rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, REVERSE, SKIP, STACK_KINDS
-from unosim.rules.codes import Deflect, Stacking
-from unosim.rules.params import P_DEFLECT, P_STACKING
-from .deflect import deflect_copies
-from .stacking import stack_copies
+from . import deflect, stacking
 
-ANSWER_KINDS = STACK_KINDS + tuple(c * RANKS_PER_COLOR + r for r in (REVERSE, SKIP) for c in range(N_COLORS))
-"""Every kind that may ever answer a pending draw: the draw cards first, in kind order
-(as a scan of all 54 kinds meets them), then the Reverses and Skips."""
+ANSWER_KINDS = stacking.KINDS + deflect.KINDS
+"""Every kind that may ever answer a pending draw, each rule's in its own order."""
+
+PASS_EVENT = deflect.EVENT
+"""The trace event of a card that passes the draw on."""
 
 
 @jit(inline=True)
 def answers_on(st):
     """Does any rule let a player answer a pending draw instead of drawing it?"""
-    return rule(st, P_STACKING) != Stacking.none or rule(st, P_DEFLECT) != Deflect.none
+    return stacking.on(st) or deflect.on(st)
 
 
 @jit(inline=True)
 def answer_copies(st, P, p, k):
-    """Copies of k that p may put on the pending draw, one at a time: to stack or to deflect."""
-    return stack_copies(st, P, p, k) + deflect_copies(st, p, k)
+    """Copies of k that p may put on the pending draw, one at a time: to stack or to pass it on."""
+    return stacking.stack_copies(st, P, p, k) + deflect.deflect_copies(st, p, k)
+
+
+@jit(inline=True)
+def answers_in_group(st, P, p, k):
+    """Under H6, may p answer with k: with its whole group (H25), or alone to pass it on?"""
+    return stacking.group_answers(st, P, p, k) or deflect.deflect_copies(st, p, k) > 0
+
+
+@jit(inline=True)
+def passes_on(st, k):
+    """Does k, put on the pending draw, pass it on unchanged rather than add to it?"""
+    return deflect.may_deflect(st, k)
+
+
+@jit(inline=True)
+def challengeable(st):
+    """May the pending draw still be challenged as far as the answering rules go?"""
+    return deflect.challengeable(st)
+
+
+@jit(inline=True)
+def passed(st, log, k):
+    """The passing card k is down: what it does to the table before the draw moves on."""
+    deflect.turn_away(st, log, k)
+
+
+@jit(inline=True)
+def pass_on(st, log, p):
+    """The pending draw passes from p to the next seat, who faces it as p did."""
+    deflect.pass_on(st, log, p)
+
+
+@jit(inline=True)
+def settled(st):
+    """The pending draw is settled: the answering rules forget it."""
+    deflect.settled(st)

@@ -4,17 +4,41 @@ in the new direction after a Reverse, in the same one after a Skip.
 
 :func:`may_deflect` says which cards may; :func:`turn_away` and :func:`pass_on` are what
 the card does once down.  The engine puts it down, calls UNO (R10) and ends the hand
-(R12) as for any play (:func:`unosim.engine.hand.deflect_play`); the card opens no
-jump-in window (H2) and neither slaps (H10) nor starts a silence (H11).
+(R12) as for any play (:func:`unosim.engine.hand.pass_play`); the card opens no
+jump-in window (H2) and neither slaps (H10) nor starts a silence (H11).  The rule's key,
+slots, counter and trace event are its record in :mod:`unosim.rules.keys`.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (EV_FACING, EV_REVERSE, N_KINDS, S_COLOR, S_CUR, S_DEFLECTED, S_DEFLECTIONS,
+from unosim.kernel.layout import (EV_DEFLECT, EV_FACING, EV_REVERSE, N_KINDS, S_COLOR, S_CUR, S_DEFLECTED, S_DEFLECTIONS,
     S_DIR, S_HAND0, S_PENDING, S_STACK_LEN)
 from unosim.kernel.table import log_event, next_seat, rule
-from unosim.rules.cards import RANKS_PER_COLOR, REVERSE, SKIP, WILD
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, REVERSE, SKIP, WILD
 from unosim.rules.codes import Deflect
 from unosim.rules.params import P_DEFLECT
+
+
+EVENT = EV_DEFLECT
+KINDS = tuple(c * RANKS_PER_COLOR + r for r in (REVERSE, SKIP) for c in range(N_COLORS))
+"""The kinds that may ever deflect: the Reverses, then the Skips."""
+
+
+@jit(inline=True)
+def on(st):
+    """Is H26 in play?"""
+    return rule(st, P_DEFLECT) != Deflect.none
+
+
+@jit(inline=True)
+def challengeable(st):
+    """R8 with H26: a deflected Wild Draw Four may no longer be challenged."""
+    return st[S_DEFLECTED] == 0
+
+
+@jit(inline=True)
+def settled(st):
+    """The pending draw is settled: the next one starts undeflected."""
+    st[S_DEFLECTED] = 0
 
 
 @jit(inline=True)

@@ -5,9 +5,19 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0, S_PENDING_KIND, S_PLAY_CARDS
 from unosim.kernel.moves import group_size, is_draw2, wild_allowed
 from unosim.kernel.table import rule
-from unosim.rules.cards import WILD, WILD_DRAW4
+from unosim.rules.cards import STACK_KINDS, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, Stacking
 from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_MULTI_PLAY, P_STACKING
+
+
+KINDS = STACK_KINDS
+"""The kinds that may ever stack: the draw cards, in kind order."""
+
+
+@jit(inline=True)
+def on(st):
+    """Is H1 (or H25) in play?"""
+    return rule(st, P_STACKING) != Stacking.none
 
 
 @jit(inline=True)
