@@ -9,10 +9,8 @@ cards (two red 5s weigh twice one blue 5), by weighted reservoir sampling in one
 randomness is drawn only when a tie actually happens.
 
 A strategy's choice of card is a loop over at most 18 candidate slots (:func:`cand`), the
-kinds that can match at all, as B0 scans them; legality is decided once per decision
-(:func:`legal_view`), not card by card: that keeps every strategy within a small factor
-of B0's speed.  The loops themselves are shared (:mod:`unosim.bots.best`); a strategy
-only answers the questions in :data:`Ask` with numbers.
+kinds that can match at all, with legality decided once per decision (:func:`legal_view`).
+The loops are shared (:mod:`unosim.bots.best`); a strategy answers :data:`Ask` with numbers.
 """
 
 from collections import namedtuple

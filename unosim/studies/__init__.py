@@ -7,10 +7,6 @@ league table of bots (league.py) and the skill index of a rule set (skill_index.
 Why a layer of its own: each of these both runs the kernel (through :mod:`unosim.run`)
 and reads what it ran (through :mod:`unosim.analysis`), so below analysis it would make
 analysis run simulations, and inside run it would make run read reports.  analysis/ only
-reads results; run/ only produces them.
-
-The tuner and the skill index call the kernel directly, one rotated call per bot under
-test (:mod:`.arena`), because they need thousands of small evaluations and no files; the
-league is a set of ordinary ``rotated`` jobs written through the run pipeline (resumable
-Parquet parts with the bot at every seat).
+reads results; run/ only produces them.  The tuner and the skill index call the kernel directly (:mod:`.arena`);
+the league writes ordinary ``rotated`` jobs through the run pipeline.
 """

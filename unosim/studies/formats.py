@@ -8,10 +8,8 @@ reads the results: the strong bot's share of the wins (shared titles count 1/k),
 its interval, beside the even share 1 / players.  The format that gives the strong bot
 the largest share is the one that best tells the better player from luck.
 
-Seats matter (the first player after the dealer wins more hands), so no format seats the
-strong bot in one place only: single hands are played once per rotation of the bots over
-the seats (``rotated`` runs), and matches and tournaments are split evenly over the
-strong bot's seat (matches) or player number (tournaments), then pooled.
+Seats matter, so no format seats the strong bot in one place only: single hands are
+played in every rotation of the bots, matches and tournaments split evenly over its seat.
 :func:`plot_formats` draws the report as one bar per format with its interval.
 """
 
