@@ -22,6 +22,8 @@ _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+from compiles import compiled  # noqa: E402 - a helper beside this file, importable once the line above ran
+
 
 KINDS: dict[str, str] = {
     "unit": "pure Python: registry, config, layers, interval maths, reports on synthetic files; "
@@ -41,6 +43,12 @@ SLOW_SECONDS = 3.0
 quick loop.  A run names every unmarked test over it (``pytest_terminal_summary``)."""
 _UNMARKED_SLOW: list[tuple[float, str]] = []
 _COMPILED: list[str] = []  # the kernels this run compiled (cold cache): their time lands in tests
+_COMPILED_BY_TESTS: dict[str, str] = {}  # an engine function compiled in a test -> the first such test
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--compile-nothing", action="store_true",
+                     help="fail a test that compiles an engine function (unosim warmup compiles them all)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -117,14 +125,24 @@ def compiled_kernels(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _kernels_unless_unit(request: pytest.FixtureRequest) -> None:
+def _kernels_unless_unit(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every test but a unit test gets the compiled kernels; ``pytest -m unit`` compiles
     nothing (tests/unit/conftest.py), and neither does a run under ``NUMBA_DISABLE_JIT=1``
-    (the engine stays plain Python)."""
+    (the engine stays plain Python).  An engine function a test compiles after that was
+    missed by ``unosim warmup``: the run names it, and ``--compile-nothing`` fails the test."""
     import numba
 
-    if kind_of(request.node.path) != "unit" and not numba.config.DISABLE_JIT:
-        request.getfixturevalue("compiled_kernels")
+    if kind_of(request.node.path) == "unit" or numba.config.DISABLE_JIT:
+        yield
+        return
+    request.getfixturevalue("compiled_kernels")
+    with compiled() as names:
+        yield
+    ours = [n for n in names if n.startswith("unosim.")]
+    if ours and request.config.getoption("compile_nothing"):
+        pytest.fail(f"compiled after unosim warmup: {'; '.join(ours)} (add it to unosim/run/warmup.py)")
+    for name in ours:
+        _COMPILED_BY_TESTS.setdefault(name, request.node.nodeid)
 
 
 @pytest.fixture(scope="session")
@@ -139,8 +157,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: object) -> None:
-    """Say how many faults the fault-injection suite injected, when it ran, and which tests
-    took longer than ``SLOW_SECONDS`` without the ``slow`` mark."""
+    """Say how many faults the fault-injection suite injected, when it ran, which tests
+    took longer than ``SLOW_SECONDS`` without the ``slow`` mark, and which engine functions
+    the tests compiled that ``unosim warmup`` does not."""
+    for name, nodeid in _COMPILED_BY_TESTS.items():
+        terminalreporter.write_line(f"not compiled by unosim warmup: {name}, in {nodeid}")  # type: ignore[attr-defined]
     if _UNMARKED_SLOW and _COMPILED:  # a compile's load skews the times: judge them on a warm run only
         terminalreporter.write_line("this run compiled the engine: run again to list the unmarked slow tests")  # type: ignore[attr-defined]
     for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True) if not _COMPILED else ():

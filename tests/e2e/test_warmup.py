@@ -267,8 +267,8 @@ def test_a_cold_start_shares_its_kernels_with_one_helper(monkeypatch: pytest.Mon
     import subprocess
 
     assert W._helper_order(list(W.KERNELS)) == [
-        "search_hands", "search_matches", "search_trace", "trace_tournament", "trace_match", "tournaments",
-        "trace", "matches", "hands"]
+        "search_hands", "search_matches", "search_trace", "decisions", "scenarios", "trace_tournament",
+        "trace_match", "tournaments", "trace", "matches", "hands"]
     assert W._start_helper(["hands"]) is None
     import unosim.run.workers
 
@@ -298,6 +298,37 @@ def test_a_compile_reports_each_kernel_as_it_is_ready(monkeypatch: pytest.Monkey
     seconds = W.compile_now(["hands", "matches"], quiet=True, stream=io.StringIO(),
                             progress=lambda name, s: heard.append((name, s)))
     assert heard == [("hands", 2.0), ("matches", 1.0)] and seconds == dict(heard)
+
+
+def test_a_function_called_from_python_is_cold_for_types_not_cached() -> None:
+    """The scenario API's and the search tests' functions are warm only for the very types
+    they are called with: a version compiled for others (a kernel's) does not count."""
+    from numba import types as T
+
+    from unosim.engine import hand as H
+
+    W.warmup(("scenarios",), quiet=True)
+    assert W.cold_kernels(("scenarios",)) == []
+    assert W._cached_for(H.reset, (T.int64[::1], T.float64[::1], T.int64))
+    assert not W._cached_for(H.reset, (T.int64[::1], T.float64[::1], T.int32))
+
+
+@pytest.mark.slow  # a fresh process loads every kernel, then runs about 400 tests
+def test_after_warmup_scenario_and_search_tests_compile_nothing() -> None:
+    """After ``unosim warmup`` (the suite's own, before its first engine test), a scenario
+    test, the invariant harness and the search tests' direct calls compile nothing: in a
+    fresh process with ``--compile-nothing`` a test that compiled would fail."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    W.warmup(quiet=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--compile-nothing",
+                           "tests/scenario/test_house_rules.py", "tests/scenario/test_bot_b0.py",
+                           "tests/property/test_search.py", "tests/property/test_search_decisions.py",
+                           "tests/property/test_house_invariants.py::test_house_rule_invariants_after_every_step"
+                           "[H1_stacking_draw2]"], cwd=root, capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "not compiled by unosim warmup" not in proc.stdout
 
 
 def test_unosim_warmup_prints_a_line_per_kernel_with_its_count() -> None:
