@@ -8,7 +8,7 @@ and prints the same results).  Each block then reads that run's files (skill.par
 point, _skill_replicates.pq per replicate) and writes its Markdown; the sentences
 that state a figure or a verdict are computed here, so they say what the run shows.
 
-The renderers take a :class:`SkillRun`, so tests/test_docs_skill.py checks them on a small
+The renderers take a :class:`SkillRun`, so tests/e2e/test_docs_skill.py checks them on a small
 real run in seconds.
 """
 

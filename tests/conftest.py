@@ -1,9 +1,10 @@
-"""Shared set-up for the test suite.
+"""Shared set-up for the test suite: each test's kind, and the compiled kernels.
 
-The invariant harness lives in ``tests/harness.py``, a plain module, so that any test
-(house rules included) can run it on its own config with ``from harness import
-check_config``.  pytest's default import mode puts this directory on ``sys.path``; the
-line below does it too, so the import also works under ``--import-mode=importlib``.
+A test's kind is its folder (``tests/unit/``, ``tests/scenario/``, ...), one marker each
+(``pytest -m scenario``; docs/getting_started.md).  The helper modules beside this file
+(``harness``, ``result_files``, ``cli_checks`` ...) are imported by name from every folder:
+pytest's default import mode puts this directory on ``sys.path``, and the line below does
+it too, so the imports also work under ``--import-mode=importlib``.
 """
 
 from __future__ import annotations
@@ -21,34 +22,20 @@ _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+from compiles import compiled  # noqa: E402 - a helper beside this file, importable once the line above ran
 
-# Every test file's kind, one marker each (``pytest -m scenario``; README "Tests"):
-#   unit         pure Python: registry, config, layers, interval maths, reports on synthetic
-#                files; compiles nothing
-#   scenario     one rule's sentences: a hand built with unosim.scenario, one action, the exact outcome
-#   property     invariants over many random hands and configs (cards conserved, hands end, ...)
-#   statistical  whole batches against expected rates, tolerances from the sample size
-#   golden       output rows against tests/golden/
-#   e2e          commands and notebooks run as a user runs them
-#   faults       damaged, mixed and killed results: the fault-injection suite
-KINDS: dict[str, tuple[str, ...]] = {
-    "unit": ("codes", "config", "layers", "schema", "stats", "rules_doc", "docs", "plots", "report", "rule_map",
-             "benchmarks", "outcomes", "modes", "rotated_hands", "bot_names", "paired", "jit", "data_doc", "prose",
-             "commit_msg"),
-    "scenario": ("bot_b0", "bots", "house_rules", "house_sentences", "table_variants", "rules_official",
-                 "rlcard_preset", "chips", "pair_stacking"),
-    "property": ("invariants", "house_invariants", "reproducibility", "search", "search_decisions"),
-    "statistical": ("statistics", "house_statistics", "balance_triggers"),
-    "golden": ("golden",),
-    "e2e": ("cli", "search_studies", "cluster", "hostile", "notebooks", "worked_example", "resume", "bundled", "sweep",
-            "honest_reports", "integrity", "matches", "tournaments", "formats", "warmup", "skill", "seating",
-            "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
-            "balance_chart", "result_figures", "html", "docs_generated", "search_cli", "skill_ceiling",
-            "docs_skill", "program", "search_matches", "skill_dask", "rollout_bot",
-            "datasets", "screen", "design"),
-    "faults": ("faults",),
+
+KINDS: dict[str, str] = {
+    "unit": "pure Python: registry, config, layers, interval maths, reports on synthetic files; "
+            "compiles nothing (tests/unit/conftest.py fails a test that does)",
+    "scenario": "one rule's sentences: a hand built with unosim.scenario, one action, the exact outcome",
+    "property": "invariants over many random hands and configs (cards conserved, hands end, ...)",
+    "statistical": "whole batches against expected rates, tolerances from the sample size",
+    "golden": "output rows against the files kept beside tests/golden/test_golden.py",
+    "e2e": "commands and notebooks run as a user runs them",
+    "faults": "damaged, mixed and killed results: the fault-injection suite",
 }
-_KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
+"""Every kind of test, by its folder under tests/: the folder names the marker."""
 
 
 SLOW_SECONDS = 3.0
@@ -56,24 +43,38 @@ SLOW_SECONDS = 3.0
 quick loop.  A run names every unmarked test over it (``pytest_terminal_summary``)."""
 _UNMARKED_SLOW: list[tuple[float, str]] = []
 _COMPILED: list[str] = []  # the kernels this run compiled (cold cache): their time lands in tests
+_COMPILED_BY_TESTS: dict[str, str] = {}  # an engine function compiled in a test -> the first such test
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--compile-nothing", action="store_true",
+                     help="fail a test that compiles an engine function (unosim warmup compiles them all)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for kind in KINDS:
-        config.addinivalue_line("markers", f"{kind}: a test of kind {kind} (tests/conftest.py KINDS)")
+    for kind, what in KINDS.items():
+        config.addinivalue_line("markers", f"{kind}: tests/{kind}/, {what}")
     config.addinivalue_line("markers", f"slow: a test that takes more than {SLOW_SECONDS:g} s once compiled")
 
 
+def kind_of(path: Path) -> str | None:
+    """The kind of the test file at ``path``: its folder's name, if that is a kind."""
+    folder = path.resolve().parent
+    return folder.name if folder.parent == Path(_HERE) and folder.name in KINDS else None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test with its file's kind; a test file without a kind is an error, so the
-    taxonomy stays whole."""
+    """Mark every test with its folder's kind.  A test file outside a kind's folder, or a
+    test that names another kind itself, is an error: the taxonomy stays whole."""
     for item in items:
-        stem = item.path.stem
-        kind = _KIND_OF.get(stem)
+        kind = kind_of(item.path)
         if kind is None:
-            raise pytest.UsageError(f"{item.path.name}: no kind; add it to KINDS in tests/conftest.py")
-        if not any(item.get_closest_marker(k) for k in KINDS):  # a test may name its own kind
-            item.add_marker(getattr(pytest.mark, kind))
+            raise pytest.UsageError(f"{item.nodeid.split('::')[0]}: not in a kind's folder; move it to one of "
+                                    + ", ".join(f"tests/{k}/" for k in KINDS))
+        other = [m.name for m in item.iter_markers() if m.name in KINDS and m.name != kind]
+        if other:
+            raise pytest.UsageError(f"{item.nodeid}: marked {other[0]} in tests/{kind}/; move it to tests/{other[0]}/")
+        item.add_marker(getattr(pytest.mark, kind))
 
 
 def _compile_saying_so(config: pytest.Config) -> None:
@@ -125,21 +126,23 @@ def compiled_kernels(request: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(autouse=True)
 def _kernels_unless_unit(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Every test but a unit test gets the compiled kernels; ``pytest -m unit`` compiles nothing,
-    and neither does a run under ``NUMBA_DISABLE_JIT=1`` (the engine stays plain Python)."""
+    """Every test but a unit test gets the compiled kernels; ``pytest -m unit`` compiles
+    nothing (tests/unit/conftest.py), and neither does a run under ``NUMBA_DISABLE_JIT=1``
+    (the engine stays plain Python).  An engine function a test compiles after that was
+    missed by ``unosim warmup``: the run names it, and ``--compile-nothing`` fails the test."""
     import numba
-    from numba.core import event
 
-    if request.node.get_closest_marker("unit") is None:
-        if not numba.config.DISABLE_JIT:
-            request.getfixturevalue("compiled_kernels")
+    if kind_of(request.node.path) == "unit" or numba.config.DISABLE_JIT:
         yield
         return
-    with event.install_recorder("numba:compile") as compiles:
+    request.getfixturevalue("compiled_kernels")
+    with compiled() as names:
         yield
-    names = sorted({e.data["dispatcher"].py_func.__qualname__ for _, e in compiles.buffer if e.is_start})
-    if names:
-        pytest.fail(f"a unit test compiled {', '.join(names)}: mark it with the kind that runs the engine")
+    ours = [n for n in names if n.startswith("unosim.")]
+    if ours and request.config.getoption("compile_nothing"):
+        pytest.fail(f"compiled after unosim warmup: {'; '.join(ours)} (add it to unosim/run/warmup.py)")
+    for name in ours:
+        _COMPILED_BY_TESTS.setdefault(name, request.node.nodeid)
 
 
 @pytest.fixture(scope="session")
@@ -154,8 +157,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: object) -> None:
-    """Say how many faults the fault-injection suite injected, when it ran, and which tests
-    took longer than ``SLOW_SECONDS`` without the ``slow`` mark."""
+    """Say how many faults the fault-injection suite injected, when it ran, which tests
+    took longer than ``SLOW_SECONDS`` without the ``slow`` mark, and which engine functions
+    the tests compiled that ``unosim warmup`` does not."""
+    for name, nodeid in _COMPILED_BY_TESTS.items():
+        terminalreporter.write_line(f"not compiled by unosim warmup: {name}, in {nodeid}")  # type: ignore[attr-defined]
     if _UNMARKED_SLOW and _COMPILED:  # a compile's load skews the times: judge them on a warm run only
         terminalreporter.write_line("this run compiled the engine: run again to list the unmarked slow tests")  # type: ignore[attr-defined]
     for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True) if not _COMPILED else ():

@@ -1,10 +1,11 @@
-"""Golden rows: a few hundred output rows per case at fixed seeds, kept in tests/golden/.
+"""Golden rows: a few hundred output rows per case at fixed seeds, kept in tests/golden/
+beside the test that compares them (tests/golden/test_golden.py).
 
 Any change to what the engine writes (a rule's effect, a bot's choice, the order of random
 draws, a column) shows as a diff here.  A change that is meant must bump ``ENGINE_VERSION``
 (stored in every output file) and regenerate, in the same commit:
 
-    python tests/golden_rows.py                 # rewrites tests/golden/*
+    python tests/golden_rows.py                 # rewrites tests/golden/*.csv, *.txt
     python tests/golden_rows.py --add-columns   # only writes columns the files lack (and new cases' files)
 
 Rows are compared column by column (:func:`compare`), so a new column (a rule's new
@@ -252,7 +253,7 @@ def add_columns() -> None:
 
 def regenerate() -> None:
     GOLDEN.mkdir(exist_ok=True)
-    for old in GOLDEN.glob("*"):
+    for old in [*GOLDEN.glob("*.csv"), *GOLDEN.glob("*.txt")]:  # the kept rows, not the test beside them
         old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases():

@@ -1,7 +1,8 @@
 """Compiling the engine: saying so while it happens, and doing it ahead of time.
 
 A command that must compile says so first on stderr (even with ``--quiet``);
-``unosim warmup`` compiles every kernel ahead of time.  When several kernels are cold a
+``unosim warmup`` compiles every kernel ahead of time, and the engine functions that
+``unosim.scenario`` and the tests call from Python.  When several kernels are cold a
 helper process compiles some of them beside this one.  Each kernel compiles under its own
 lock file, so no two processes compile the same kernel.
 """
@@ -139,11 +140,59 @@ def _trace_tournament() -> tuple[Any, Callable[[], None]]:
     return trace_tournament_hand, go
 
 
+def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
+    """The engine functions called from Python, each with the argument types it is called
+    with: a call from Python compiles a version of its own unless a kernel compiled the
+    function for the same types.  ``scenarios``: what :class:`unosim.scenario.Scenario`
+    calls, and the hand set-up the invariant harness calls; ``decisions``: the search's
+    options and choices, as the search tests ask them one position at a time."""
+    from numba import types as T
+
+    from unosim.engine import batch, choices, jump, search, search_batch, turns, worlds
+    from unosim.engine import hand as H
+
+    I, F1, U1, I1, I2 = T.int64, T.float64[::1], T.uint64[::1], T.int64[::1], T.int64[:, ::1]
+    st, P, rng, log, ctx, opt = I1, F1, U1, I2, I1, I1  # noqa: N806 - the engine's own names
+    choice = (st, P, ctx, I, I)  # state, P, the search context, seat, seed; then kind, card, decision
+    defaults = (T.Omitted(search.TURN), T.Omitted(-1), T.Omitted(0))
+    return {
+        "scenarios": [
+            (H.reset, (st, P, I)), (H.build_deck, (st, P, rng)), (H.deal, (st, P, rng, log)),
+            (H.turn_first_card, (st, P, rng, log)), (H.step, (st, P, rng, log, T.Omitted(None))),
+            (H.begin_turn, (st, P, rng, log, I)), (H.play_card, (st, P, rng, log, I, I)),
+            (search.step_at, (st, P, rng, log, ctx)), (search.jumpers, (ctx, I)),
+            (batch.hand_dealer, (P, rng, I)), (batch.write_row, (st, P, I2, I, I))],
+        "decisions": [
+            *[(search.choice_at, choice + (I,) * given + defaults[given:]) for given in range(4)],
+            (search_batch.decide_all, (I2, P, I2, I, I1, I1)),
+            (choices.options, (st, P, I, opt)), (choices.named_options, (st, P, opt, I)),
+            (choices.target_options, (st, P, I, opt, I)), (choices.group_options, (st, P, I, opt, I)),
+            (choices.answer_options, (st, P, I, opt)), (choices.play_targeted, (st, P, rng, log, I, I)),
+            (choices.answer_jump, (st, I, I)), (jump.resume_window, (st, P, rng, log)),
+            (turns.drawn_choice, (st, P, I, I)), (worlds.unknown_pool, (st, P, I, I1)),
+            (worlds.sample_world, (st, I, I1, I, rng, I1)),
+            (worlds.sample_world_within, (st, I, I1, I, rng, I1, I1, I1))],
+    }
+
+
+def _calls(group: str) -> tuple[list[tuple[Any, tuple[Any, ...]]], Callable[[], None]]:
+    calls = _python_calls()[group]
+
+    def go() -> None:
+        for fn, sig in calls:
+            if hasattr(fn, "compile"):  # not under NUMBA_DISABLE_JIT, where it is plain Python
+                fn.compile(sig)
+
+    return calls, go
+
+
 KERNELS: dict[str, Callable[[], tuple[Any, Callable[[], None]]]] = {
     "hands": _hands, "matches": _matches, "search_hands": _search_hands, "search_matches": _search_matches,
     "trace": _trace, "search_trace": _search_trace, "tournaments": _tournaments, "trace_match": _trace_match,
-    "trace_tournament": _trace_tournament}
-"""Every entry point the commands call: name -> (dispatcher, a call that compiles it)."""
+    "trace_tournament": _trace_tournament,
+    "scenarios": lambda: _calls("scenarios"), "decisions": lambda: _calls("decisions")}
+"""Every entry point the commands and the tests call: name -> (its dispatcher, or its
+functions with their argument types; a call that compiles it)."""
 
 
 def kernel_for(kind: str, cfg: Any) -> str:
@@ -163,6 +212,23 @@ def _cached(dispatcher: Any) -> bool:
         return False
 
 
+def _cached_for(dispatcher: Any, sig: tuple[Any, ...]) -> bool:
+    """Whether numba holds machine code for ``dispatcher`` called with the types ``sig``."""
+    try:
+        magic = dispatcher.targetctx.codegen().magic_tuple()
+        return any(key[0] == sig and key[1] == magic for key in dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - as in _cached
+        return False
+
+
+def _warm(name: str) -> bool:
+    """Whether kernel ``name`` (every function of it, for the types it is called with) is cached."""
+    target = KERNELS[name]()[0]
+    if isinstance(target, list):
+        return all(_cached_for(fn, sig) for fn, sig in target)
+    return _cached(target)
+
+
 def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
     """The kernels among ``names`` that the next call would compile (none when numba's
     JIT is off: the engine then runs as plain Python)."""
@@ -170,7 +236,7 @@ def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
 
     if numba.config.DISABLE_JIT:
         return []
-    return [n for n in names if not _cached(KERNELS[n]()[0])]
+    return [n for n in names if not _warm(n)]
 
 
 def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = None,
@@ -302,7 +368,7 @@ def _help(names: list[str]) -> None:
     that started it, which compiles what it does not find cached.)"""
     for name in names:
         with _compile_lock(name, wait=False) as mine:
-            if mine and not _cached(KERNELS[name]()[0]):
+            if mine and not _warm(name):
                 warm(name)
 
 
