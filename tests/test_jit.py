@@ -142,9 +142,10 @@ PLAIN_ROWS = textwrap.dedent('''
                 assert not problems and not new and got == want, (case.name, problems[:5], new)
             print("same", case.name)
 ''')
-PLAIN_CASES = ("standard", "house_favourites", "matches_standard", "trace_standard")
+PLAIN_CASES = ("standard", "house_favourites")
 """Golden cases written again with plain numba: hands under the default rules and with
-many house rules at once, a match run, a play-by-play trace."""
+many house rules at once (one kernel to compile: plain numba compiles a trace's event
+log once per event code)."""
 
 
 @pytest.mark.golden
