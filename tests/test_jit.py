@@ -100,6 +100,7 @@ def _plain_env(**more: str) -> dict[str, str]:
     return {**os.environ, PLAIN_ENV: "1", **more}
 
 
+@pytest.mark.slow  # a fresh interpreter imports the engine
 def test_numba_internals_that_moved_mean_plain_numba_and_one_warning_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """A numba whose private API changed does not stop unosim: it compiles with plain
     ``@njit(cache=True)`` after one warning line (here numba's ``_CacheLocator`` is gone);
