@@ -173,7 +173,7 @@ def test_cache_paragraph_matches_where_numba_keys_the_cache():
     """docs/design.md says the same sources in a new install location compile once more there:
     numba's cache subfolder is named after the source folder's absolute path, below the
     folder named after the sources' digest (unosim/kernel/cache.py)."""
-    from unosim.kernel.cache import _SourcesLocator
+    from unosim.kernel.numba_internals import _SourcesLocator
 
     a = _SourcesLocator.get_suitable_cache_subpath("/venv-a/site-packages/unosim/engine/hand.py")
     b = _SourcesLocator.get_suitable_cache_subpath("/venv-b/site-packages/unosim/engine/hand.py")

@@ -1,5 +1,6 @@
 """How the engine is compiled (unosim/kernel/jit.py): a batch kernel's loop body calls its
-own copies of the engine functions, optimized with it, whatever the process ran before."""
+own copies of the engine functions, optimized with it, whatever the process ran before;
+plain numba (``UNOSIM_PLAIN_NUMBA=1``, or numba's internals moved) writes the same rows."""
 
 from __future__ import annotations
 
@@ -12,20 +13,25 @@ from pathlib import Path
 
 import pytest
 
+from unosim.kernel.jit import PLAIN, PLAIN_ENV
+
+ROOT = Path(__file__).resolve().parent.parent
+
 PROBE = textwrap.dedent('''
     import numpy as np
     from numba import prange
 
     from unosim.kernel import jit as J
+    from unosim.kernel import numba_internals as I
 
     bodies = []
-    optimize = J._BodyLibrary._optimize_final_module
+    optimize = I._BodyLibrary._optimize_final_module
 
     def record(self):
         optimize(self)
         bodies.append({fn.name: fn.linkage.name for fn in self._final_module.functions if not fn.is_declaration})
 
-    J._BodyLibrary._optimize_final_module = record
+    I._BodyLibrary._optimize_final_module = record
 
     @J.jit()
     def twice(x):
@@ -46,6 +52,7 @@ PROBE = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.skipif(PLAIN, reason="plain numba: no loop body of unosim's own")
 def test_a_kernel_body_links_no_weak_copy_of_a_callee(tmp_path: Path) -> None:
     """A callee linked into a kernel's loop body as a weak (``linkonce_odr``) definition
     would resolve to the first copy the process loaded: the callee's own, lightly
@@ -58,6 +65,7 @@ def test_a_kernel_body_links_no_weak_copy_of_a_callee(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop(PLAIN_ENV, None)
     r = subprocess.run([sys.executable, str(probe)], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     lines = [line.split(" ", 1) for line in r.stdout.splitlines()]
@@ -86,3 +94,70 @@ def test_the_engine_runs_uncompiled_under_numba_disable_jit() -> None:
     trace = subprocess.run([sys.executable, "-m", "unosim.cli", "trace", "standard", "--seed", "7", "--hand", "3"],
                            env=env, cwd=root, capture_output=True, text=True, timeout=300)
     assert trace.stdout == (root / "tests" / "golden" / "trace_standard.txt").read_text()  # the compiled engine's
+
+
+def _plain_env(**more: str) -> dict[str, str]:
+    return {**os.environ, PLAIN_ENV: "1", **more}
+
+
+@pytest.mark.slow  # a fresh interpreter imports the engine
+def test_numba_internals_that_moved_mean_plain_numba_and_one_warning_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A numba whose private API changed does not stop unosim: it compiles with plain
+    ``@njit(cache=True)`` after one warning line (here numba's ``_CacheLocator`` is gone);
+    ``UNOSIM_PLAIN_NUMBA=1`` chooses the same path without a word, and only ``0`` or an
+    empty value leave the switch off."""
+    probe = ("import numba.core.caching as c; del c._CacheLocator\n"
+             "from unosim.engine.batch import play_hands\n"
+             "from unosim.kernel import jit, cache\n"
+             "assert jit.PLAIN and type(play_hands).__module__.startswith('numba.')\n"
+             "assert play_hands._cache._cache_path.startswith(cache.cache_folder() + '/plain/')\n")
+    env = {k: v for k, v in os.environ.items() if k != PLAIN_ENV}
+    r = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and "PlainNumbaWarning" in lines[0] and "plain @njit(cache=True)" in lines[0], r.stderr
+    assert "_CacheLocator" in lines[0]
+    from unosim.kernel import jit as J
+
+    for value, plain in (("1", True), ("yes", True), ("0", False), ("", False)):
+        monkeypatch.setenv(PLAIN_ENV, value)
+        assert (J._internals() is None) == plain, value
+
+
+PLAIN_ROWS = textwrap.dedent('''
+    import sys, tempfile
+    from pathlib import Path
+    sys.path.insert(0, sys.argv[1])
+    from golden_rows import cases, compare, produce
+    from unosim.engine.batch import play_hands
+    from unosim.kernel import jit
+    assert jit.PLAIN and type(play_hands).__module__.startswith("numba."), type(play_hands)
+    wanted = sys.argv[2:]
+    with tempfile.TemporaryDirectory() as work:
+        for case in [c for c in cases() if c.name in wanted]:
+            want, got = case.file.read_text(), produce(case, Path(work))
+            if case.trace:
+                assert got == want, case.name
+            else:
+                problems, new = compare(want, got)
+                assert not problems and not new and got == want, (case.name, problems[:5], new)
+            print("same", case.name)
+''')
+PLAIN_CASES = ("standard", "house_favourites")
+"""Golden cases written again with plain numba: hands under the default rules and with
+many house rules at once (one kernel to compile: plain numba compiles a trace's event
+log once per event code)."""
+
+
+@pytest.mark.golden
+@pytest.mark.slow
+def test_plain_numba_writes_the_golden_rows(tmp_path: Path) -> None:
+    """With ``UNOSIM_PLAIN_NUMBA=1`` a real run writes, bit for bit, the golden rows that
+    unosim's own compile path writes (tests/test_golden.py); it caches in the usual
+    folder's ``plain``, so the two paths never load each other's code."""
+    probe = tmp_path / "plain_rows.py"
+    probe.write_text(PLAIN_ROWS)
+    r = subprocess.run([sys.executable, str(probe), str(ROOT / "tests"), *PLAIN_CASES], env=_plain_env(),
+                       cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    assert sorted(r.stdout.split()) == sorted(["same"] * len(PLAIN_CASES) + list(PLAIN_CASES)), r.stdout

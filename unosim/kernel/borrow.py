@@ -8,8 +8,8 @@ pass it on, take handles with :func:`handles` (a test checks this).  Why: docs/d
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import config, types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 from unosim.kernel.jit import jit
@@ -34,8 +34,8 @@ def borrow(typingctx, arr):
         dst.strides = src.strides
         dst.itemsize = src.itemsize
         dst.nitems = src.nitems
-        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
-        dst.parent = cgutils.get_null_value(dst.parent.type)
+        dst.meminfo = ir.Constant(dst.meminfo.type, None)
+        dst.parent = ir.Constant(dst.parent.type, None)
         return dst._getvalue()
 
     return arr(arr), codegen
