@@ -245,8 +245,8 @@ def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
         summary.started = time.perf_counter()
         player, rows, rotation = _kernel_thread().submit(_play, spec, workers).result()
         if job.out is not None:
-            summary.part = ResultDir(job.out, job.shape).write_chunk(spec.index, player.table(rows, rotation), spec.start,
-                                                          spec.count)
+            table = player.table(rows, rotation, spec.start)
+            summary.part = ResultDir(job.out, job.shape).write_chunk(spec.index, table, spec.start, spec.count)
         summary.ended = time.perf_counter()
     except OSError as e:
         raise ClusterError(f"worker {socket.gethostname()} cannot write {job.out}: {e.strerror or e} "
