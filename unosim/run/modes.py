@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from unosim.engine.matches import HAND_STRIDE
+from unosim.kernel.layout import HAND_STRIDE
 from unosim.rules.config import RulesConfig
 from unosim.run.bounds import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, DEFAULT_TOURNAMENT_CHUNK,
     RunError)
