@@ -45,7 +45,7 @@ KINDS: dict[str, tuple[str, ...]] = {
             "bots_named", "rotated_matches", "objectives", "guard", "readers", "verified", "bounds",
             "balance_chart", "result_figures", "html", "docs_generated", "search_cli", "skill_ceiling",
             "docs_skill", "program", "search_matches", "skill_dask", "rollout_bot",
-            "datasets", "screen", "design"),
+            "datasets", "screen", "design", "rows_once"),
     "faults": ("faults",),
 }
 _KIND_OF = {f"test_{stem}": kind for kind, stems in KINDS.items() for stem in stems}
