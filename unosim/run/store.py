@@ -125,16 +125,19 @@ def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[byt
     return Columns.of_rows(out, columns, start).table(metadata)
 
 
-def writer_options(names: list[str], rows: int) -> dict[str, Any]:
-    """``pyarrow.parquet.write_table``'s options for a part of ``rows`` rows with columns
-    ``names`` (docs/design.md, "Parquet parts"): one row group, LZ4, a checksum in every
-    page header (unosim.load, resume and repair verify them).  Hand, match and
-    tournament indices run up by one and are delta-encoded; every other column is
-    dictionary-encoded."""
-    indices = [name for name in names if name in _INT64_COLUMNS]
+def writer_options(schema: pa.Schema, rows: int) -> dict[str, Any]:
+    """``pyarrow.parquet.write_table``'s options for a part of ``rows`` rows and this
+    ``schema`` (docs/design.md, "Parquet parts"): one row group, LZ4, a checksum in every
+    page header (unosim.load, resume and repair verify them), statistics everywhere.
+    Integer columns are delta-encoded, flags plain, and text (bot labels, a sweep's
+    settings) keeps its dictionary."""
+    import pyarrow as pa
+
+    ints = [f.name for f in schema if pa.types.is_integer(f.type)]
+    flags = {f.name for f in schema if pa.types.is_boolean(f.type)}
     return dict(compression="lz4", row_group_size=max(1, rows), write_page_checksum=True,
-                use_dictionary=[name for name in names if name not in indices],
-                column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
+                use_dictionary=[n for n in schema.names if n not in flags and n not in ints],
+                column_encoding={name: "DELTA_BINARY_PACKED" for name in ints})
 
 
 @dataclass
@@ -250,7 +253,7 @@ class ResultDir:
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
         try:
-            pq.write_table(table, tmp, **writer_options(table.column_names, table.num_rows))
+            pq.write_table(table, tmp, **writer_options(table.schema, table.num_rows))
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
             crc, size = file_crc(tmp)  # the bytes now on disk (read back from the page cache)
