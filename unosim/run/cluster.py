@@ -351,6 +351,10 @@ def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator
             workers = len(client.nthreads())
         except (OSError, TimeoutError):
             raise ClusterError(f"--scheduler: {_GONE}") from None
+        except RuntimeError as e:  # distributed's "ConnectionPool is closed": the scheduler closed under the call
+            if "closed" not in str(e):
+                raise
+            raise ClusterError(f"--scheduler: {_GONE}") from None
         if client.status not in ("running", "connecting"):
             raise ClusterError(f"--scheduler: {_GONE}")
         if workers:
