@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import stats as _st
 
 __all__ = [
     "Interval",
@@ -53,20 +54,8 @@ def _out(x: np.ndarray) -> np.ndarray | float:
     return float(x) if x.ndim == 0 else x
 
 
-def __getattr__(name: str) -> object:
-    """``stats._st``: scipy.stats, imported when first asked for (a report that needs
-    no interval does not pay for it)."""
-    if name == "_st":
-        from scipy import stats as _st
-
-        return _st
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def z_value(confidence: float = 0.95) -> float:
     """Two-sided normal quantile (1.959964 for 95%), from ``scipy.stats.norm``."""
-    from scipy import stats as _st
-
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     return float(_st.norm.ppf(0.5 + confidence / 2.0))
@@ -152,8 +141,6 @@ def clustered_mean(sums: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> I
     clusters, with Student's t on k-1 degrees of freedom (when every cluster holds one
     observation it is the ordinary t interval).  Fewer than two clusters give ``nan``
     bounds; no spread between clusters gives the point itself."""
-    from scipy import stats as _st
-
     m, se, k = _ratio(sums, n)
     if not np.isfinite(se):
         return Interval(m, math.nan, math.nan)
@@ -174,8 +161,6 @@ def mean_interval_from_moments(
     and indistinguishable from the normal interval at report sizes); ``"normal"`` uses z.
     Fewer than two observations give a ``nan`` interval.
     """
-    from scipy import stats as _st
-
     mu = np.asarray(mean, dtype=float)
     s = np.asarray(sd, dtype=float)
     m = np.asarray(n, dtype=float)
@@ -256,8 +241,6 @@ def diff_means(
     as much as its centre. Degrees of freedom by Welch-Satterthwaite. When both standard
     errors are 0 the interval is the point itself.
     """
-    from scipy import stats as _st
-
     a = np.asarray(sd1, dtype=float) ** 2 / np.asarray(n1, dtype=float)
     b = np.asarray(sd2, dtype=float) ** 2 / np.asarray(n2, dtype=float)
     d = np.asarray(mean1, dtype=float) - np.asarray(mean2, dtype=float)
@@ -345,8 +328,6 @@ def discoveries(p: ArrayLike, rate: float = DISCOVERY_RATE) -> np.ndarray:
     of them (Benjamini-Hochberg, scipy's ``false_discovery_control``); a missing p-value
     (nan) is never one.  With a hundred rules tested at 95%, about five intervals exclude
     0 by chance alone: these are the differences that remain once that is allowed for."""
-    from scipy import stats as _st
-
     p = np.asarray(p, dtype=float)
     out = np.zeros(p.shape, dtype=bool)
     ok = np.isfinite(p)
@@ -360,8 +341,6 @@ def p_value(estimate: ArrayLike, se: ArrayLike, df: float | None = None) -> np.n
     with ``df`` degrees of freedom, normal when None or not finite (as the intervals of
     unosim.studies.replicates).  A difference measured as exactly 0 with no error (a rule
     that changed no deal) has p = 1; a missing estimate or error gives nan."""
-    from scipy import stats as _st
-
     est, se = np.asarray(estimate, dtype=float), np.asarray(se, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.abs(est) / se

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow.parquet as pq
+from scipy import stats as _st
 
 from unosim.analysis import stats
 from unosim.analysis.report.model import BASE_COUNTERS, HOUSE_COUNTERS, LENGTH_COLUMNS
@@ -103,8 +104,6 @@ class _Sums:
         self.hands += len(x1)
 
     def interval(self, mean: bool, confidence: float) -> stats.Interval:
-        from scipy import stats as _st
-
         (x1, n1, x2, n2), h = self.total, self.hands
         if h < 2 or not n1 or not n2:
             return stats.Interval(math.nan, math.nan, math.nan)

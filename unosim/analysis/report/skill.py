@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as st
 
 from unosim.analysis import stats
 
@@ -82,8 +83,6 @@ def _se(row: Mapping[str, Any]) -> float:
 
 def _quantile(row: Mapping[str, Any], confidence: float) -> float:
     """Student t with the table's pooled degrees of freedom (replicates), else normal."""
-    from scipy import stats as st
-
     df = row.get("df")
     if df is not None and math.isfinite(df) and df > 0:
         return float(st.t.ppf(0.5 + confidence / 2, df))
