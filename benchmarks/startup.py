@@ -65,7 +65,7 @@ rows = unosim.run.runner.play_chunk(P, 0, 1000, 1000, w)
 t.append(time.perf_counter())
 out = ResultDir(__import__("pathlib").Path(sys.argv[2]))
 out.prepare({"config": cfg.to_toml(), "seed": 0, "games": 1000, "chunk_size": 1000, "mode": "hands"}, force=True, resume=False)
-out.write_chunk(0, to_table(rows, column_names(cfg.players), run_metadata(cfg, 0, "hands")))
+out.write_chunk(0, to_table(rows, column_names(cfg.players), run_metadata(cfg, 0, "hands"), 1000))
 t.append(time.perf_counter())
 print(json.dumps([b - a for a, b in zip(t, t[1:])]))
 """

@@ -37,6 +37,9 @@ hands/s (higher is faster):
                   (`runner.play_chunk` over the same N hands, chunk by chunk into a reused
                   buffer, no Parquet, after an untimed warm-up call).  The figure for
                   changes to compiled code (rules/, kernel/, bots/, engine/).
+  --clock cpu     e2e and kernel per CPU second of the measured process (every thread;
+                  e2e from os.wait4, kernel from time.process_time), not per wall second:
+                  the figure to take on a shared machine
   --bench bots    (benchmarks/bots_speed.py's measure: its TABLES and rate())
     random x4     the kernel alone, 4 `random` bots, N hands into a reused buffer
     counter x4    the same with 4 `counter` bots (the most work per decision)
@@ -75,6 +78,9 @@ bench.option("--hands", type=count, default=2_000_000, help="hands per timed run
 bench.option("--workers", type=count0, default=0, help="cores for every run [default: 0, all numba may use]")
 bench.option("--tolerance", type=float, default=3.0, help="percent counted as `within` [default: 3]")
 bench.option("--tmp", default=None, help="folder for the exported baseline and result files [default: the system's]")
+bench.option("--clock", choices=["wall", "cpu"], default="wall",
+             help="wall: hands per second; cpu: hands per CPU second of the process (every thread), the "
+                  "figure to take on a shared machine [default: wall]")
 
 # The child that takes the kernel-only figures.  It loads the measured tree's own
 # benchmark scripts by path and calls their measuring functions, so the imports match
@@ -84,6 +90,7 @@ import importlib.util, json, os, sys
 from pathlib import Path
 
 tree, bench, hands, workers, seed, chunk = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+clock = sys.argv[7] if len(sys.argv) > 7 else "wall"
 sys.path.insert(0, str(tree / "benchmarks"))  # the tree's scripts import its harness
 import unosim  # this tree's package (older trees also set NUMBA_CACHE_DIR here)
 try:
@@ -109,7 +116,20 @@ def need(mod, *names):
                  f"different for versus.py")
 
 figures = {}
-if bench == "engine":
+if bench == "engine" and clock == "cpu":  # engine_speed.kernel_rates' loop, on the process's CPU clock
+    import time
+    import numba
+    from unosim.rules.config import load_config, to_params
+    from unosim.run.runner import chunks, play_chunk
+    w = workers or int(numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(w)
+    P = to_params(load_config(tree / "configs" / "standard.toml"))
+    buffer = play_chunk(P, seed, 0, chunk, w)  # loads the kernel; touched once, then reused
+    t0 = time.process_time()
+    for _, start, n in chunks(hands, chunk):
+        play_chunk(P, seed, start, n, w, buffer)
+    figures["kernel"] = hands / (time.process_time() - t0)
+elif bench == "engine":
     es = script("engine_speed")
     need(es, "kernel_rates")
     import numba
@@ -139,22 +159,24 @@ class Side:
     figures: dict[str, list[float]] = field(default_factory=dict)
 
 
-def e2e(tree: Tree, hands: int, workers: int, out: Path) -> float:
-    """hands/s of `unosim run` end to end, timed from outside."""
+def e2e(tree: Tree, hands: int, workers: int, out: Path, clock: str = "wall") -> float:
+    """hands/s of `unosim run` end to end, timed from outside (``clock`` "cpu": per CPU
+    second of the whole process, from ``os.wait4``)."""
     cmd = [sys.executable, "-m", "unosim.cli", "run", CONFIG, "--games", str(hands), "--seed", str(SEED),
            "--out", str(out), "--quiet"]
     if workers:
         cmd += ["--workers", str(workers)]
     shutil.rmtree(out, ignore_errors=True)
     try:
-        return hands / tree.run(cmd, pin=workers == 1, what="unosim run").wall
+        c = tree.run(cmd, pin=workers == 1, what="unosim run")
+        return hands / (c.cpu if clock == "cpu" else c.wall)
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def kernel(tree: Tree, bench_name: str, hands: int, workers: int) -> dict[str, float]:
+def kernel(tree: Tree, bench_name: str, hands: int, workers: int, clock: str = "wall") -> dict[str, float]:
     """The kernel-only figures of `bench_name`, from the tree's own benchmark script, in a child."""
-    out = tree.python(CHILD, tree.path, bench_name, hands, workers, SEED, CHUNK_SIZE,
+    out = tree.python(CHILD, tree.path, bench_name, hands, workers, SEED, CHUNK_SIZE, clock,
                       what=f"the kernel-only {bench_name} measure").last_json()
     where = Path(out["unosim"]).resolve()
     if not where.is_relative_to(tree.path.resolve()):
@@ -163,10 +185,10 @@ def kernel(tree: Tree, bench_name: str, hands: int, workers: int) -> dict[str, f
     return out["figures"]
 
 
-def figures(tree: Tree, bench_name: str, hands: int, workers: int, out: Path) -> dict[str, float]:
+def figures(tree: Tree, bench_name: str, hands: int, workers: int, out: Path, clock: str = "wall") -> dict[str, float]:
     """Every figure of one benchmark in one tree, once."""
     if bench_name == "engine":
-        return {"e2e": e2e(tree, hands, workers, out), **kernel(tree, "engine", hands, workers)}
+        return {"e2e": e2e(tree, hands, workers, out, clock), **kernel(tree, "engine", hands, workers, clock)}
     return kernel(tree, "bots", hands, workers)
 
 
@@ -181,7 +203,8 @@ def report(run: Run, cur: Side, base: Side) -> None:
     rounds, tolerance = run.repeats, run.args.tolerance
     names = list(cur.figures)
     width = max(len(n) for n in names) + 2
-    print(f"\nhands/s per round (higher is faster); current = {cur.tree.desc}; baseline = {base.tree.desc}")
+    unit = "hands per CPU second" if run.args.clock == "cpu" else "hands/s"
+    print(f"\n{unit} per round (higher is faster); current = {cur.tree.desc}; baseline = {base.tree.desc}")
     print(f"  {'round':>5}  {'figure':<{width}} {'current':>12} {'baseline':>12} {'cur/base':>9}")
     for r in range(rounds):
         for n in names:
@@ -218,17 +241,17 @@ def measure(run: Run) -> None:
             cur, base = Side(this_tree()), Side(baseline)
             print(f"unosim versus: current {cur.tree.desc}; baseline {base.tree.desc}")
             print(f"bench {a.bench}; {a.hands:,} hands per run; {a.repeats} rounds, interleaved current/baseline; "
-                  f"workers {a.workers or 'all'}; seed {SEED}", flush=True)
+                  f"workers {a.workers or 'all'}; seed {SEED}; clock {a.clock}", flush=True)
             for side in (cur, base):
                 log(f"warming {side.tree.label} (the baseline compiles: a few minutes)")
                 t0 = time.perf_counter()
                 for b in benches:
-                    figures(side.tree, b, WARM_HANDS, a.workers, out)
+                    figures(side.tree, b, WARM_HANDS, a.workers, out, a.clock)
                 log(f"  {side.tree.label} warm: {time.perf_counter() - t0:.1f} s")
             for r in range(a.repeats):
                 for b in benches:
                     for side in (cur, base):
-                        for name, value in figures(side.tree, b, a.hands, a.workers, out).items():
+                        for name, value in figures(side.tree, b, a.hands, a.workers, out, a.clock).items():
                             side.figures.setdefault(name, []).append(value)
                 line = "; ".join(f"{n} {c[-1]:,.0f} vs {base.figures[n][-1]:,.0f}" for n, c in cur.figures.items())
                 log(f"round {r + 1}/{a.repeats}: {line}")

@@ -9,6 +9,7 @@ setting.  Compiled code caches in a folder of its own (:mod:`unosim.kernel.cache
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 __version__ = "0.1.0"
@@ -33,12 +34,32 @@ def load_points(path: str | os.PathLike[str]) -> Any:
     return _load_points(path)
 
 
-def configure(*, passive_threads: bool = True) -> None:
+def configure(*, passive_threads: bool = True, blas_probe: bool = False) -> None:
     """Set up this process for unosim's parallel kernels; call before the first run.
 
     ``passive_threads``: the kernel's threads sleep between parallel regions instead of
     spinning (``OMP_WAIT_POLICY=PASSIVE``, read when numba starts its threading layer,
     i.e. at the first parallel call), so the Parquet writer thread gets its share of the
-    cores.  A value the user already set is kept."""
+    cores.  A value the user already set is kept.
+
+    ``blas_probe``: let numba look for SciPy's BLAS as it loads its first kernel.  The look
+    imports scipy.linalg, a large share of a short run's start; without it numba computes
+    ``np.convolve`` and ``np.correlate`` of floats with its own loop (unosim's kernels
+    use neither, nor any other BLAS call).  Nothing changes once numba has loaded a kernel."""
     if passive_threads:
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if not blas_probe and not any(isinstance(f, _NoBlasProbe) for f in sys.meta_path):
+        sys.meta_path.insert(0, _NoBlasProbe())
+
+
+class _NoBlasProbe:
+    """An import finder that refuses ``scipy.linalg`` to numba's BLAS probe alone: only
+    while ``numba.np.arraymath`` is being imported and has not yet set ``_HAVE_BLAS``
+    (its one use of the probe).  Every other import passes on to the usual finders."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "scipy.linalg":
+            probing = sys.modules.get("numba.np.arraymath")
+            if probing is not None and not hasattr(probing, "_HAVE_BLAS"):
+                raise ModuleNotFoundError("not for numba's BLAS probe (unosim.configure)", name=name)
+        return None

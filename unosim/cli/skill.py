@@ -103,6 +103,7 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
                force: bool, replicate: bool = False) -> None:
     """One tuning into ``out`` (``replicate``: a replicate=<r> folder of `tune --replicates`,
     inside the output that command holds)."""
+    from unosim.engine import matches  # noqa: F401  (the kernels load before the folder: a Ctrl-C then stops the search)
     from unosim.run.jobs import RunError
     from unosim.studies.tune import check_args
 

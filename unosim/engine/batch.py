@@ -55,7 +55,9 @@ def hand_dealer(P, rng, index):
 @jit()
 def write_row(st, P, out, i, index):
     """Copy the finished hand's O1 record into row i: who dealt, started and won, the
-    counters block (:data:`unosim.kernel.layout.COUNTERS`), then each seat's points, cards and rank."""
+    counters block (:data:`unosim.kernel.layout.COUNTERS`), then each seat's points, cards and rank.
+    ``out`` is int64 (the match and tournament slabs) or int32 (:func:`new_out`, whose
+    ``hand`` column keeps the index's low 32 bits)."""
     n = st[S_NP]
     out[i, O_HAND] = index
     out[i, O_DEALER] = st[S_DEALER]
@@ -135,7 +137,17 @@ def trace_hand(P, seed, index, log):
 
 
 def new_out(count: int) -> np.ndarray:
-    return np.zeros((count, N_OUT), np.int64)
+    """Rows of ``count`` hands as :func:`play_hands` writes them, ``(count, N_OUT)`` int32,
+    the file columns' type: each column is contiguous, so a file column is a view of it,
+    never a copy.  The ``hand`` column holds the index's low 32 bits (the file's int64
+    column is the chunk's start plus the row, :func:`unosim.run.store.hand_column`).
+
+    Each column has one spare slot at its end, so the buffer and every non-empty slice
+    of its rows are of numba's layout "A": the one compiled kernel serves them all
+    (numba types an array by its layout, and a contiguous one would compile anew).  At
+    least one row (an empty array counts as contiguous): pass ``count`` to the kernel."""
+    n = max(count, 1)
+    return np.zeros((N_OUT, n + 1), np.int32)[:, :n].T
 
 
 

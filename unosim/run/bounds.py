@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unosim.engine.matches import HAND_STRIDE
+from unosim.kernel.layout import HAND_STRIDE
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK", "MAX_CHUNK_ROWS",
            "MAX_COUNT", "MAX_MATCH_CHUNK", "MAX_PARTS", "Progress", "RunError", "check_run"]

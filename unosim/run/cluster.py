@@ -245,8 +245,8 @@ def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
         summary.started = time.perf_counter()
         player, rows, rotation = _kernel_thread().submit(_play, spec, workers).result()
         if job.out is not None:
-            summary.part = ResultDir(job.out, job.shape).write_chunk(spec.index, player.table(rows, rotation), spec.start,
-                                                          spec.count)
+            table = player.table(rows, rotation, spec.start)
+            summary.part = ResultDir(job.out, job.shape).write_chunk(spec.index, table, spec.start, spec.count)
         summary.ended = time.perf_counter()
     except OSError as e:
         raise ClusterError(f"worker {socket.gethostname()} cannot write {job.out}: {e.strerror or e} "
@@ -350,6 +350,10 @@ def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator
         try:
             workers = len(client.nthreads())
         except (OSError, TimeoutError):
+            raise ClusterError(f"--scheduler: {_GONE}") from None
+        except RuntimeError as e:  # distributed's "ConnectionPool is closed": the scheduler closed under the call
+            if "closed" not in str(e):
+                raise
             raise ClusterError(f"--scheduler: {_GONE}") from None
         if client.status not in ("running", "connecting"):
             raise ClusterError(f"--scheduler: {_GONE}")

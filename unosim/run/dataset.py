@@ -15,11 +15,12 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["POINTS_FILE", "SCHEMA_VERSION", "Shape", "point_folder", "setting_column", "setting_type"]
 
@@ -44,6 +45,8 @@ def setting_column(key: str) -> str:
 def setting_type(values: Iterable[Any]) -> pa.DataType:
     """One Arrow type for every value a key takes in a sweep: booleans, integers, floats,
     else text (a dictionary column: a point's value is stored once per part)."""
+    import pyarrow as pa
+
     vs = list(values)
     if all(isinstance(v, bool) for v in vs):
         return pa.bool_()
@@ -61,6 +64,8 @@ def text(v: Any) -> str:
 
 def constant(value: Any, kind: pa.DataType, n: int) -> pa.Array:
     """``n`` copies of ``value`` as an array of ``kind``."""
+    import pyarrow as pa
+
     if pa.types.is_dictionary(kind):
         return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([text(value)], pa.string()))
     if pa.types.is_boolean(kind):
@@ -78,6 +83,8 @@ class Shape:
     constants: tuple[tuple[str, Any, pa.DataType], ...] = ()
 
     def __call__(self, table: pa.Table) -> pa.Table:
+        import pyarrow as pa
+
         n = table.num_rows
         names: list[str] = []
         arrays: list[Any] = []
@@ -92,6 +99,8 @@ class Shape:
 
 def seat_padding(columns: Sequence[tuple[str, int]], numpy_type: Any) -> tuple[tuple[str, pa.DataType], ...]:
     """(name, Arrow type) of the columns of the widest table, for :class:`Shape`."""
+    import pyarrow as pa
+
     return tuple((name, pa.bool_() if numpy_type(name) is np.bool_ else pa.from_numpy_dtype(numpy_type(name)))
                  for name, _ in columns)
 
@@ -109,6 +118,7 @@ def point_shape(sweep: Any, index: int, types: dict[str, Any] | None = None) -> 
     """What point ``index``'s parts hold beyond its kernel's columns: the seats of the
     sweep's largest table (null past its own) and its settings (``types``: the sweep's
     :func:`setting_types`, computed once for all its points)."""
+    import pyarrow as pa
     from unosim.run.store import _numpy_type
 
     p = sweep.points[index]
@@ -123,6 +133,7 @@ def point_shape(sweep: Any, index: int, types: dict[str, Any] | None = None) -> 
 def points_table(sweep: Any) -> pa.Table:
     """``_points.pq``: per point its number, folder, label, the varied keys' values (the
     columns of its rows), its players and its bots."""
+    import pyarrow as pa
     from unosim.run.bots_text import seating_text
 
     n = len(sweep.points)
@@ -139,6 +150,8 @@ def points_table(sweep: Any) -> pa.Table:
 
 def write_points(root: Path, sweep: Any) -> None:
     """Write ``_points.pq`` atomically (a temporary name, then a rename)."""
+    import pyarrow.parquet as pq
+
     tmp = root / f"{POINTS_FILE}.tmp"
     pq.write_table(points_table(sweep), tmp)
     os.replace(tmp, root / POINTS_FILE)

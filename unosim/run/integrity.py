@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 __all__ = ["JOURNAL", "LockedError", "PartCheck", "PartRecord", "REJECTED", "append_record", "being_written",
            "check_part", "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject",
            "write_json_atomic", "write_records", "write_text_atomic"]
@@ -139,6 +137,8 @@ class PartCheck:
 def check_part(path: Path, want: PartCheck) -> str | None:
     """None if the part at ``path`` is the chunk ``want`` describes, else why not (a short
     phrase naming what differs).  Reads the file's footer only."""
+    import pyarrow.parquet as pq
+
     try:
         md = pq.read_metadata(path)
     except (OSError, ValueError) as e:  # zero-byte, truncated, not Parquet

@@ -25,7 +25,7 @@ from typing import Any, overload
 import numpy as np
 
 from unosim.rules.config import RulesConfig, to_params
-from unosim.engine.matches import HAND_STRIDE
+from unosim.kernel.layout import HAND_STRIDE
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.bounds import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, DEFAULT_TOURNAMENT_CHUNK,
     MAX_CHUNK_ROWS, MAX_COUNT, MAX_MATCH_CHUNK, MAX_PARTS, Progress, RunError, check_run)

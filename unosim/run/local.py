@@ -3,11 +3,12 @@
 The kernel plays the next chunk on all cores while a background thread compresses and
 writes the last one, so writing costs almost no wall time, and the chunks of all jobs
 (the points of a sweep) follow each other without a pause, so small jobs leave no core
-idle.  Hands are played in slices of :data:`SLICE` into two small reused kernel buffers;
-a copier thread moves each slice into the chunk's columns (and the summary) while the
-kernel plays the next slice, so a run touches little fresh memory (first touches of
-fresh pages are slow on virtual machines) and memory stays flat.  Matches and rotated deals are played a chunk at a time (a match's rows are not
-known before it ends).  This design was tuned hard; see benchmarks/README.md.
+idle.  Hands are played in slices of :data:`SLICE` straight into the chunk's rows, which
+are its file columns (int32, each contiguous: :func:`unosim.engine.batch.new_out`); two
+such buffers take turns, one played while the other is written, so a run touches little
+fresh memory and memory stays flat.  A thread counts each slice into the summary while
+the kernel plays the next.  Matches and rotated deals are played a chunk at a time (a
+match's rows are not known before it ends).  See benchmarks/README.md.
 
 A stop (an exception, Ctrl-C) lets the write in flight finish, so only whole parts are
 ever left, and the same command resumes.
@@ -18,35 +19,33 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 
+from unosim.engine.batch import new_out
 from unosim.run.jobs import Job, Progress
 from unosim.run.play import play_chunk
 from unosim.run.store import Columns, ResultDir
 from unosim.run.summary import Summary
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 __all__ = ["SLICE", "run_local"]
 
-SLICE = 25_000  # hands per kernel call within a chunk (a 10 MiB buffer, reused)
+SLICE = 25_000  # hands per kernel call within a chunk: the progress and Ctrl-C step
 
 
-def _copy_out(summary: Summary, cols: Columns | None, offset: int, rows: np.ndarray) -> None:
-    """On the copier thread (jobs in order, so the summary needs no lock): the slice into
-    the chunk's columns and into the summary, off the kernel's thread."""
-    if cols is not None:
-        cols.fill(offset, rows)
-    summary.add(rows)
-
-
-def _write_columns(result: ResultDir | None, chunk: tuple[int, int, int], cols: Columns | None,
-                   meta: dict[bytes, bytes], last_copy: Future) -> None:
-    """On the writer thread: wait for the chunk's last slice to be copied (the copier runs
-    in order, so every slice is), then write the part and record it in the journal."""
-    last_copy.result()
-    if result is not None and cols is not None:
-        result.record(result.write_chunk(chunk[0], cols.table(meta), chunk[1], chunk[2]))
+def _write_rows(result: ResultDir | None, chunk: tuple[int, int, int], rows: np.ndarray,
+                columns: list[tuple[str, int]], meta: dict[bytes, bytes], counted: Future) -> None:
+    """On the writer thread: wait for the chunk's last slice to be counted (the counter
+    runs in order, so every slice is), then write the part, the rows' columns as they
+    are, and record it in the journal."""
+    counted.result()
+    if result is not None:
+        table = Columns.of_rows(rows, columns, chunk[1]).table(meta)
+        result.record(result.write_chunk(chunk[0], table, chunk[1], chunk[2]))
 
 
 def _write_table(result: ResultDir | None, chunk: tuple[int, int, int], table: pa.Table | None) -> None:
@@ -70,13 +69,12 @@ def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
     for player, summary in zip(players, summaries):
         summary.startup = player.warm_up()
     pending: Future | None = None  # the previous chunk's write
-    scratch: list[np.ndarray | None] = [None, None]  # kernel rows of a slice: one played, one copied
-    copied: list[Future | None] = [None, None]
+    buffers: list[np.ndarray | None] = [None, None]  # a chunk's rows: one played, one written
     turn = 0
-    # Two helper threads, each running its jobs in order: one copies slices into columns,
-    # one writes chunks.  Copies never queue behind a Parquet write, so the kernel waits
-    # for a free buffer only as long as one slice's copy takes.
-    with ThreadPoolExecutor(max_workers=1) as copier, ThreadPoolExecutor(max_workers=1) as writer:
+    # Two helper threads, each running its jobs in order: one counts slices into the
+    # summary, one writes chunks.  A chunk's buffer is played again two chunks later, when
+    # its write (waited for before the next chunk's went in) is done.
+    with ThreadPoolExecutor(max_workers=1) as counter, ThreadPoolExecutor(max_workers=1) as writer:
         for job, player, summary, skip in zip(jobs, players, summaries, done):
             result = ResultDir(job.out, job.shape) if job.out is not None else None
             summary.started = time.perf_counter()
@@ -88,22 +86,24 @@ def run_local(jobs: Sequence[Job], done: Sequence[set[int]], workers: int,
                     continue
                 task: tuple
                 if job.mode.sliced:
-                    cols = Columns(player.columns, count) if result is not None else None
+                    b = turn % 2
+                    turn += 1
+                    if buffers[b] is None or buffers[b].shape[0] < count:
+                        buffers[b] = new_out(count)
+                    buffer = buffers[b]
                     for offset in range(0, count, SLICE):
                         m = min(SLICE, count - offset)
-                        b = turn % 2
-                        turn += 1
-                        if copied[b] is not None:
-                            copied[b].result()  # this buffer's last slice is copied out: reuse it
-                        rows = scratch[b] = play_chunk(player.P, job.seed, start + offset, m, workers, scratch[b])
-                        copied[b] = copier.submit(_copy_out, summary, cols, offset, rows)
+                        rows = play_chunk(player.P, job.seed, start + offset, m, workers, buffer[offset:])
+                        counted = counter.submit(summary.add, rows)
                         if progress:
                             progress(m)
-                    task = (_write_columns, result, (index, start, count), cols, player.meta, copied[b])
+                    task = (_write_rows, result, (index, start, count), buffer[:count], player.columns, player.meta,
+                            counted)
                 else:
                     rows, rotation = player.rows(start, count)
                     summary.add(rows, rotation)
-                    task = (_write_table, result, (index, start, count), player.table(rows, rotation) if result else None)
+                    table = player.table(rows, rotation, start) if result else None
+                    task = (_write_table, result, (index, start, count), table)
                     if progress:
                         progress(count)
                 if pending is not None:

@@ -10,19 +10,20 @@ one more object here.  Results on disk keep the mode names they were written wit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from unosim.engine.matches import HAND_STRIDE
+from unosim.kernel.layout import HAND_STRIDE
 from unosim.rules.config import RulesConfig
 from unosim.run.bounds import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, DEFAULT_TOURNAMENT_CHUNK,
     RunError)
-from unosim.run.play import (MatchPlayer, Player, RotatedMatchPlayer, RotatedPlayer, RotatedTournamentPlayer,
-    TournamentPlayer, match_columns)
 from unosim.run.seating import bot_label
 from unosim.run.store import column_names
 from unosim.run.tournaments import PLAYERS, tournament_columns, tournament_rows
+
+if TYPE_CHECKING:  # play.py loads the engine: a mode describes results without it
+    from unosim.run.play import Player
 
 __all__ = ["MODES", "Mode", "mode_named", "mode_of_file", "seat_shares"]
 
@@ -137,6 +138,8 @@ class Mode:
 
     def player(self, job: Any, workers: int) -> Player:
         """What plays the job's chunks on this process (play.py)."""
+        from unosim.run.play import Player
+
         return Player(job, workers)
 
     def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
@@ -175,6 +178,8 @@ class RotatedMode(Mode):
     """Every deal once per rotation of the bots over the seats."""
 
     def player(self, job: Any, workers: int) -> Player:
+        from unosim.run.play import RotatedPlayer
+
         return RotatedPlayer(job, workers)
 
     def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
@@ -198,12 +203,16 @@ class MatchesMode(Mode):
         return DEFAULT_MAX_HANDS if max_hands is None else max_hands
 
     def columns(self, players: int) -> list[tuple[str, int]]:
+        from unosim.run.play import match_columns
+
         return match_columns(players)
 
     def metadata(self, job: Any) -> dict[str, Any]:
         return {"unosim.max_hands": job.max_hands, "unosim.hand_stride": HAND_STRIDE}
 
     def player(self, job: Any, workers: int) -> Player:
+        from unosim.run.play import MatchPlayer, RotatedMatchPlayer
+
         return RotatedMatchPlayer(job, workers) if self.rotated else MatchPlayer(job, workers)
 
     def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:
@@ -261,6 +270,8 @@ class TournamentsMode(Mode):
         return {"unosim.hand_stride": HAND_STRIDE}
 
     def player(self, job: Any, workers: int) -> Player:
+        from unosim.run.play import RotatedTournamentPlayer, TournamentPlayer
+
         return RotatedTournamentPlayer(job, workers) if self.rotated else TournamentPlayer(job, workers)
 
     def count(self, s: Any, rows: np.ndarray, rotation: np.ndarray | None) -> None:

@@ -11,22 +11,26 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
-import pyarrow as pa
 
-from unosim.engine import search_batch
 from unosim.engine.batch import new_out, play_hands
-from unosim.engine.matches import (HAND_STRIDE, M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
-    M_NEG_END, M_POS0, M_POS_END, N_MOUT, play_matches, play_search_matches)
 from unosim.interrupts import interruptible
+from unosim.kernel.layout import HAND_STRIDE
+from unosim.rules.params import BOT_STRIDE, MAX_PLAYERS, P_BOT0
+from unosim.rules.strategies import Strategy
 from unosim.run.bounds import DEFAULT_MAX_HANDS, RunError
-from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
 from unosim.run.seating import SeatRotation, instance_at, join_rotations
 from unosim.run.tournaments import Tournament
 from unosim.run.store import column_names, to_table
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+# The search, match and tournament kernels' modules are loaded by the functions that
+# call them: a run of plain hands starts without them.
 
 __all__ = ["MatchPlayer", "Player", "RotatedMatchPlayer", "RotatedPlayer", "RotatedTournamentPlayer", "Slabs",
            "TournamentPlayer", "match_columns", "play_chunk", "play_match_chunk"]
@@ -44,32 +48,39 @@ SEARCH_MATCHES_PER_WORKER = 8
 # --------------------------------------------------------------------------- hands
 
 
+def has_search(P: np.ndarray) -> bool:
+    """Whether any seat of the rules vector ``P`` is a search seat
+    (:func:`unosim.engine.search_batch.has_search`, without loading the search kernel)."""
+    return bool(np.any(P[P_BOT0:P_BOT0 + MAX_PLAYERS * BOT_STRIDE:BOT_STRIDE] == Strategy.search))
+
+
 def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
                buffer: np.ndarray | None = None) -> np.ndarray:
-    """Hands start..start+count-1 as kernel rows (the unit every backend runs).
+    """Hands start..start+count-1 as kernel rows (the unit every backend runs): int32, the
+    file columns' type (:func:`unosim.engine.batch.new_out`).
 
-    ``buffer``: an array from an earlier call to play into, so a long run does not pay
-    for fresh zeroed pages every chunk (the kernel writes every column of every row)."""
-    if buffer is not None and buffer.shape[0] >= count:
-        out = buffer[:count]
-    else:
-        out = new_out(count)
+    ``buffer``: rows of :func:`new_out` (or a slice of them) to play into, so a long run
+    does not pay for fresh zeroed pages every chunk (the kernel writes every column of
+    every row); its first ``count`` rows are returned."""
+    out = buffer if buffer is not None and buffer.shape[0] >= count else new_out(count)
     # blocks go to the kernel's threads one at a time (dynamic scheduling), so a core that
     # is also busy writing Parquet takes fewer blocks instead of holding the others up
     before = numba.set_parallel_chunksize(1)
     try:
-        if search_batch.has_search(P):  # a table with search seats has a kernel of its own
+        if has_search(P):  # a table with search seats has a kernel of its own
+            from unosim.engine import search_batch
+
             Pr, seats = search_batch.split_params(P)
             step = SEARCH_HANDS_PER_WORKER * workers
             for a in range(0, count, step):
                 m = min(step, count - a)
                 interruptible(search_batch.play_hands, Pr, seats, seed, start + a, m, out[a:a + m],
                               max(1, min(m, workers * 16)))  # a search decision may take minutes: signals end it
-        else:
+        else:  # the whole buffer, never an empty slice: numba would type that anew (new_out)
             play_hands(P, seed, start, count, out, max(1, min(count, workers * 16)))
     finally:
         numba.set_parallel_chunksize(before)
-    return out
+    return out[:count]
 
 
 # --------------------------------------------------------------------------- matches
@@ -79,6 +90,9 @@ def match_columns(players: int) -> list[tuple[str, int]]:
     """(name, column of the match kernel's rows) in file order: the hand columns of a
     normal run with ``match`` .. ``chips_end`` after the scalars, then per seat ``points``,
     ``cards``, ``rank``, ``pos_total``, ``neg_total``, ``chips_total``."""
+    from unosim.engine.matches import (M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
+                                       M_NEG_END, M_POS0, M_POS_END)
+
     extra = [("match", M_MATCH), ("hand_in_match", M_HAND_IN_MATCH), ("pos_end", M_POS_END),
              ("neg_end", M_NEG_END), ("capped", M_CAPPED), ("chips_end", M_CHIPS_END)]
     cols = column_names(players, extra)
@@ -99,6 +113,12 @@ def _pieces(pending: list[tuple[int, int]], blocks: int) -> list[tuple[int, int]
     return out
 
 
+def _mout() -> int:
+    from unosim.engine.matches import N_MOUT
+
+    return N_MOUT
+
+
 class Slabs:
     """The kernel's per-block row buffers, ``(blocks, rows, N_MOUT)``, reused across chunks.
 
@@ -111,7 +131,7 @@ class Slabs:
                  blocks: int | None = None) -> None:
         self.max_hands = max_hands
         self.blocks = blocks or max(1, workers * _BLOCKS_PER_WORKER)
-        self.array = np.zeros((self.blocks, min(rows, max_hands), N_MOUT), np.int64)
+        self.array = np.zeros((self.blocks, min(rows, max_hands), _mout()), np.int64)
 
     @property
     def rows(self) -> int:
@@ -121,7 +141,7 @@ class Slabs:
         """Double the rows (a match did not fit in an empty slab)."""
         if self.rows >= self.max_hands:  # a match never has more than max_hands rows
             raise AssertionError("a match did not fit in a slab of max_hands rows")
-        self.array = np.zeros((self.blocks, min(2 * self.rows, self.max_hands), N_MOUT), np.int64)
+        self.array = np.zeros((self.blocks, min(2 * self.rows, self.max_hands), _mout()), np.int64)
 
 
 def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
@@ -136,10 +156,13 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
     table with search seats plays them with its own kernel (the same match loop)."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
+    from unosim.engine import search_batch
+    from unosim.engine.matches import play_matches, play_search_matches
+
     if slabs is None or slabs.max_hands != max_hands:
         slabs = Slabs(workers, max_hands)
     seats = None
-    if search_batch.has_search(P):
+    if has_search(P):
         step = SEARCH_MATCHES_PER_WORKER * workers
         if count > step:  # short kernel calls (SEARCH_MATCHES_PER_WORKER), rows in match order as one call's
             parts = [play_match_chunk(P, seed, a, min(step, start + count - a), workers, max_hands, slabs, split)
@@ -171,7 +194,7 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
         if too_small:
             slabs.grow()
     segments.sort(key=lambda x: x[0])
-    return np.concatenate([s for _, s in segments]) if segments else np.zeros((0, N_MOUT), np.int64)
+    return np.concatenate([s for _, s in segments]) if segments else np.zeros((0, _mout()), np.int64)
 
 
 # --------------------------------------------------------------------------- one job's chunks
@@ -203,13 +226,13 @@ class Player:
         return time.perf_counter() - t
 
     def _warm(self) -> None:
-        if search_batch.has_search(self.P):  # a search table's own kernel
+        if has_search(self.P):  # a search table's own kernel
             play_chunk(self.P, 0, 0, 0, 1)
         else:
             play_hands(self.P, 0, 0, 0, new_out(0), 1)
 
     def _refuse_search(self) -> None:
-        if search_batch.has_search(np.asarray(self.P)):
+        if has_search(np.asarray(self.P)):
             raise RunError(f"bots.seats: the search strategy plays hands and match runs and duels, not yet "
                            f"{self.job.mode.file_mode}")
 
@@ -218,9 +241,10 @@ class Player:
         ``buffer`` (hands): see :func:`play_chunk`."""
         return play_chunk(self.P, self.job.seed, start, count, self.workers, buffer), None
 
-    def table(self, rows: np.ndarray, rotation: np.ndarray | None) -> pa.Table:
-        """The rows as the part file's table (compact types, the job's metadata)."""
-        return to_table(rows, self.columns, self.meta)
+    def table(self, rows: np.ndarray, rotation: np.ndarray | None, start: int | None = None) -> pa.Table:
+        """The rows of units ``start ..`` as the part file's table (compact types, the job's
+        metadata)."""
+        return to_table(rows, self.columns, self.meta, start)
 
 
 class RotatedPlayer(Player):
@@ -237,8 +261,8 @@ class RotatedPlayer(Player):
     def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         return self.rotation.play(play_chunk, self.job.seed, start, count, self.workers)
 
-    def table(self, rows: np.ndarray, rotation: np.ndarray | None) -> pa.Table:
-        table = super().table(rows, rotation)
+    def table(self, rows: np.ndarray, rotation: np.ndarray | None, start: int | None = None) -> pa.Table:
+        table = super().table(rows, rotation, start)
         return table if rotation is None else self.rotation.add_columns(table, rotation, self._instances(rows, rotation))
 
     def _instances(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray | None:
@@ -256,8 +280,11 @@ class MatchPlayer(Player):
         super().__init__(job, workers)
 
     def _warm(self) -> None:
+        from unosim.engine import search_batch
+        from unosim.engine.matches import play_matches, play_search_matches
+
         empty = np.zeros(0, np.int64)
-        if search_batch.has_search(self.P):  # a search table's own kernel
+        if has_search(self.P):  # a search table's own kernel
             Pr, seats = search_batch.split_params(self.P, matches=True)
             play_search_matches(Pr, seats, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty,
                                 self.split)
@@ -316,5 +343,7 @@ class RotatedTournamentPlayer(RotatedPlayer, TournamentPlayer):
         return join_rotations([t.play(self.job.seed, start, count, self.workers, split=True) for t in self.tournaments])
 
     def _instances(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray | None:
+        from unosim.engine.tournaments import T_PLAYER0, TABLE_SEATS
+
         players = rows[:, T_PLAYER0:T_PLAYER0 + TABLE_SEATS]  # the table's seats hold players, each with its bot
         return instance_at(players, rotation[:, None], self.job.cfg.players)

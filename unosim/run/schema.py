@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow.parquet as pq
-
 from unosim import __version__
 from unosim.kernel.layout import ENGINE_VERSION
 
@@ -125,6 +123,8 @@ def first_part(path: str | Path) -> Path:
 def read_metadata(path: str | Path) -> dict[str, str]:
     """The unosim metadata of a result file or directory (from its first part), as the
     written strings under their full keys (``meta["unosim.seed"] == "18"``)."""
+    import pyarrow.parquet as pq
+
     return decode(pq.read_schema(first_part(path)).metadata)
 
 
@@ -226,6 +226,8 @@ class RunInfo:
     @classmethod
     def read(cls, path: str | Path) -> RunInfo:
         """The typed metadata of a result file or directory (from its first part)."""
+        import pyarrow.parquet as pq
+
         schema = pq.read_schema(first_part(path))
         return cls.from_metadata(schema.metadata, schema.names)
 

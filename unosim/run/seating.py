@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
 
 from unosim.rules.botfile import param_text
 from unosim.rules.config import RulesConfig, to_params
 from unosim.rules.params import rollout_slots, seat_slots
 from unosim.kernel.layout import O_WINNER
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "seat_of", "instance_at"]
 
@@ -99,6 +101,8 @@ class SeatRotation:
         """``rotation`` after ``hand`` (when present), ``bot_<s>`` strings at the end.
         ``instances``: the config seat at each (row, seat) when it is not the row's
         rotation of seat s (a tournament's table seats its players by the schedule)."""
+        import pyarrow as pa
+
         col = pa.array(rotation.astype(np.int32))
         names = table.column_names
         at = names.index("hand") + 1 if "hand" in names else len(names)

@@ -18,15 +18,16 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
 from unosim.run.integrity import (JOURNAL, REJECTED, PartCheck, PartRecord, append_record, check_part, file_crc,
     part_index, probe_writable, read_records, reject, write_json_atomic, write_records)
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 MANIFEST = "_unosim.json"
@@ -61,30 +62,54 @@ def _numpy_type(name: str) -> type:
     return np.int32
 
 
-class Columns:
-    """One chunk's columns in their file types, filled slice by slice from kernel rows.
+def hand_column(low: np.ndarray, start: int) -> np.ndarray:
+    """The int64 hand indices of rows whose int32 ``hand`` column holds their low 32 bits
+    (:func:`unosim.engine.batch.new_out`), every index in ``start .. start + 2**32 - 1``
+    (a chunk's rows, each rotation's alike)."""
+    offset = (low.view(np.uint32) - np.uint32(start & 0xFFFFFFFF)).astype(np.int64)
+    return offset + start
 
-    The runner plays a chunk in slices into a small reused kernel buffer and copies each
-    slice here, so a run touches little fresh memory (first touches of fresh pages are
-    slow on virtual machines)."""
+
+class Columns:
+    """One chunk's columns in their file types, as Arrow arrays over their buffers.
+
+    :meth:`of_rows` takes the kernel's rows: its int32 rows (:func:`unosim.engine.batch.new_out`)
+    are the int32 columns themselves (views, no copy); int64 rows (matches, tournaments)
+    are cast.  ``Columns(columns, count)`` is an empty chunk of ``count`` rows."""
 
     def __init__(self, columns: list[tuple[str, int]], count: int) -> None:
         self.columns = columns
         self.count = count
-        self.data = [np.empty(count, _numpy_type(name)) for name, _ in columns]
+        self.data = [np.zeros(count, _numpy_type(name)) for name, _ in columns]
 
-    def fill(self, offset: int, rows: np.ndarray) -> None:
-        """Copy kernel rows (hands offset .. offset+len(rows)-1 of the chunk) in."""
-        end = offset + len(rows)
-        for (_, j), values in zip(self.columns, self.data):
-            values[offset:end] = rows[:, j]
+    @classmethod
+    def of_rows(cls, rows: np.ndarray, columns: list[tuple[str, int]], start: int | None = None) -> Columns:
+        """The columns of kernel ``rows``; ``start``: the chunk's first index, which int32
+        rows need for their int64 ``hand`` column (:func:`hand_column`)."""
+        self = cls.__new__(cls)
+        self.columns, self.count = columns, len(rows)
+        self.data = []
+        for name, j in columns:
+            kind, values = _numpy_type(name), rows[:, j]
+            if kind is np.int64 and values.dtype != np.int64:
+                if name != "hand" or start is None:
+                    raise ValueError(f"column {name}: int32 rows need the chunk's start")
+                values = hand_column(values, start)
+            elif kind is np.int32 and values.dtype == np.int32:
+                values = np.ascontiguousarray(values)  # a view of new_out's rows
+            elif kind is not np.bool_:
+                values = values.astype(kind)
+            self.data.append(values)
+        return self
 
     def table(self, metadata: dict[bytes, bytes]) -> pa.Table:
         """The columns as an Arrow table built from their buffers (``pa.array`` would
-        import pandas on first use: 0.6 s of every short run)."""
+        import pandas on first use)."""
+        import pyarrow as pa
+
         arrays = []
-        for values in self.data:
-            if values.dtype == np.bool_:
+        for (name, _), values in zip(self.columns, self.data):
+            if _numpy_type(name) is np.bool_:  # flags: 0 or 1 in any integer type, or bool
                 kind, data = pa.bool_(), np.packbits(values, bitorder="little")
             else:
                 kind, data = pa.from_numpy_dtype(values.dtype), values
@@ -93,11 +118,26 @@ class Columns:
         return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(metadata)
 
 
-def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[bytes, bytes]) -> pa.Table:
-    """The kernel's int64 rows as an Arrow table with compact types."""
-    cols = Columns(columns, len(out))
-    cols.fill(0, out)
-    return cols.table(metadata)
+def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[bytes, bytes],
+             start: int | None = None) -> pa.Table:
+    """The kernel's rows as an Arrow table with compact types (``start``: see
+    :meth:`Columns.of_rows`)."""
+    return Columns.of_rows(out, columns, start).table(metadata)
+
+
+def writer_options(schema: pa.Schema, rows: int) -> dict[str, Any]:
+    """``pyarrow.parquet.write_table``'s options for a part of ``rows`` rows and this
+    ``schema`` (docs/design.md, "Parquet parts"): one row group, LZ4, a checksum in every
+    page header (unosim.load, resume and repair verify them), statistics everywhere.
+    Integer columns are delta-encoded, flags plain, and text (bot labels, a sweep's
+    settings) keeps its dictionary."""
+    import pyarrow as pa
+
+    ints = [f.name for f in schema if pa.types.is_integer(f.type)]
+    flags = {f.name for f in schema if pa.types.is_boolean(f.type)}
+    return dict(compression="lz4", row_group_size=max(1, rows), write_page_checksum=True,
+                use_dictionary=[n for n in schema.names if n not in flags and n not in ints],
+                column_encoding={name: "DELTA_BINARY_PACKED" for name in ints})
 
 
 @dataclass
@@ -206,19 +246,14 @@ class ResultDir:
         returned for :meth:`record`.  The temporary name is unique to the writer, so two
         writers of the same chunk (a Dask task re-run while the first attempt still runs)
         never mix their bytes: each renames a whole file, the same rows, into place."""
+        import pyarrow.parquet as pq
+
         if self.shape is not None:
             table = self.shape(table)
         final = self.path / PART.format(index)
         tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
-        # hand/match indices run up by one: delta-encoded they take almost no room, and a
-        # dictionary of unique values would be built only to be thrown away (smaller and
-        # faster to write); every other column is dictionary-encoded
-        indices = [name for name in table.column_names if name in _INT64_COLUMNS]
         try:
-            pq.write_table(table, tmp, compression="lz4", row_group_size=max(1, table.num_rows),
-                           write_page_checksum=True,  # every page checks itself (unosim.load, resume, repair)
-                           use_dictionary=[name for name in table.column_names if name not in indices],
-                           column_encoding={name: "DELTA_BINARY_PACKED" for name in indices})
+            pq.write_table(table, tmp, **writer_options(table.schema, table.num_rows))
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
             crc, size = file_crc(tmp)  # the bytes now on disk (read back from the page cache)
@@ -246,6 +281,8 @@ def _entries(path: Path) -> bool:
 def _decodes(path: Path) -> str | None:
     """None if every page of the part decodes and matches its page checksum (parts
     written before page checksums: decodes), else why not."""
+    import pyarrow.parquet as pq
+
     try:
         pq.read_table(path, page_checksum_verification=True)
     except (OSError, ValueError) as e:
@@ -296,6 +333,8 @@ def remove_result(path: Path) -> list[str]:
 def damaged_manifest(path: Path) -> str | None:
     """What is wrong with a folder whose manifest does not prove a result but whose part
     files carry unosim metadata (None: no unosim part at all, so nothing here is ours)."""
+    import pyarrow.parquet as pq
+
     parts = [f for f in sorted(path.glob("part-*.parquet")) if part_index(f) is not None]
     ours = 0
     for f in parts:

@@ -13,9 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from unosim.engine.matches import (M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0, M_NEG_END,
-    M_POS0, M_POS_END)
-from unosim.engine.tournaments import T_CHAMP_NEG0, T_CHAMP_POS0, T_END
 from unosim.kernel.layout import O_DEALER, O_POINTS0, O_STALLED, O_TURNS, O_WINNER
 from unosim.run import outcomes
 from unosim.run.jobs import Job, Mode
@@ -104,6 +101,8 @@ class Summary:
     def add_champions(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
         """Tournaments: each player's S1 and S2 champion credit (and, rotated, each bot's),
         from each tournament's last row."""
+        from unosim.engine.tournaments import T_CHAMP_NEG0, T_CHAMP_POS0, T_END  # a hands run never loads it
+
         n = self.players
         ends = rows[:, T_END] != 0
         last = rows[ends]
@@ -118,6 +117,9 @@ class Summary:
     def add_matches(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
         """Matches: capped matches, and per scoring system the ended matches, their hands
         and the win credit by seat position after the first dealer (and, rotated, by bot)."""
+        from unosim.engine.matches import (M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
+                                           M_NEG_END, M_POS0, M_POS_END)  # a hands run never loads it
+
         n = self.players
         self.capped += int((rows[:, M_CAPPED] != 0).sum())
         first = rows[:, M_HAND_IN_MATCH] == 0

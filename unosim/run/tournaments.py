@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from unosim.engine.tournaments import (MAX_T_PLAYERS, N_TOUT, T_CHAMP_NEG0, T_CHAMP_POS0, T_END,
-    T_HAND_IN_ROUND, T_NEG0, T_PLAYER0, T_POS0, T_ROUND, T_TABLE, T_TOURNAMENT, TABLE_SEATS, play_tournaments)
 from unosim.kernel.layout import HAND_STRIDE
 from unosim.rules.config import RulesConfig, strategies, to_params
 from unosim.run import outcomes
@@ -28,6 +26,17 @@ __all__ = ["HAND_STRIDE", "PLAYERS", "Tournament", "pairs", "rounds_tables", "sc
 
 PLAYERS = (4, 8)
 """The table sizes T1 is defined for."""
+TABLE_SEATS = 4
+"""Seats at a T1 table (the tournament kernel's ``TABLE_SEATS``)."""
+
+
+def _kernel() -> Any:
+    """The tournament kernel's module, loaded when a tournament is first played or
+    described (a run of hands never loads it)."""
+    from unosim.engine import tournaments
+
+    assert tournaments.TABLE_SEATS == TABLE_SEATS and tournaments.MAX_T_PLAYERS == max(PLAYERS)
+    return tournaments
 
 
 def rounds_tables(players: int) -> tuple[int, int]:
@@ -81,12 +90,13 @@ def _seat_entry(seat: tuple[str, dict[str, Any]]) -> Any:
 
 def tournament_columns(players: int) -> list[tuple[str, int]]:
     """(name, column of the tournament kernel's rows) in file order."""
-    extra = [("tournament", T_TOURNAMENT), ("round", T_ROUND), ("table", T_TABLE),
-             ("hand_in_round", T_HAND_IN_ROUND), ("t_end", T_END)]
-    extra += [(f"player_{s}", T_PLAYER0 + s) for s in range(TABLE_SEATS)]
+    k = _kernel()
+    extra = [("tournament", k.T_TOURNAMENT), ("round", k.T_ROUND), ("table", k.T_TABLE),
+             ("hand_in_round", k.T_HAND_IN_ROUND), ("t_end", k.T_END)]
+    extra += [(f"player_{s}", k.T_PLAYER0 + s) for s in range(TABLE_SEATS)]
     cols = column_names(TABLE_SEATS, extra)
-    for name, base in (("t_pos_total", T_POS0), ("t_neg_total", T_NEG0), ("champion_pos", T_CHAMP_POS0),
-                       ("champion_neg", T_CHAMP_NEG0)):
+    for name, base in (("t_pos_total", k.T_POS0), ("t_neg_total", k.T_NEG0), ("champion_pos", k.T_CHAMP_POS0),
+                       ("champion_neg", k.T_CHAMP_NEG0)):
         cols += [(f"{name}_{p}", base + p) for p in range(players)]
     return cols
 
@@ -134,15 +144,17 @@ class Tournament:
     def play(self, seed: int, start: int, count: int, workers: int, split: bool = False) -> np.ndarray:
         """Kernel rows of tournaments ``start .. start+count-1``, in tournament order
         (``split``: one random stream per hand, as seat-rotated runs play them)."""
-        out = np.zeros((count * self.rows_per, N_TOUT), np.int64)
+        k = _kernel()
+        out = np.zeros((count * self.rows_per, k.N_TOUT), np.int64)
         if count:
-            play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, int(seed),
+            k.play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, int(seed),
                              int(start), int(count), out, max(1, min(count, workers * 8)), bool(split))
         return out
 
     def warm_up(self) -> None:
-        play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, 0, 0, 0,
-                         np.zeros((0, N_TOUT), np.int64), 1, False)
+        k = _kernel()
+        k.play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, 0, 0, 0,
+                           np.zeros((0, k.N_TOUT), np.int64), 1, False)
 
 
 # --------------------------------------------------------------------------- reference scorer
@@ -187,5 +199,3 @@ def tournament_outcomes(results: Any) -> pd.DataFrame:
             out[f"{pre}_win_{p}"] = credit[:, p]
     return out
 
-
-assert MAX_T_PLAYERS == max(PLAYERS)
