@@ -9,7 +9,7 @@ import click
 from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths, main
 
 # unosim.analysis.report.BALANCE_SORTS, written out so that the CLI starts without pandas
-# (tests/test_report.py checks the two agree)
+# (tests/unit/test_report.py checks the two agree)
 BALANCE_SORTS = ("effect", "change", "players", "turns", "dealer1_win_share", "cards_drawn", "skill", "skill_ceiling")
 
 

@@ -3,7 +3,7 @@ counted from what it saw, dealt afresh into the other hands and the draw pile, u
 or within the limits the table's void knowledge puts on each hand (``voids``).
 
 Nothing here reads where the hidden cards lie: the pool is built from counts, and the
-limits from public facts (tests/test_search.py permutes the hidden cards and checks that
+limits from public facts (tests/property/test_search.py permutes the hidden cards and checks that
 neither the worlds nor the choice move).
 """
 
