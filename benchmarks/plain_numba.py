@@ -13,7 +13,6 @@ too slow for the test suite (the plain path compiles for minutes).
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import subprocess
@@ -23,10 +22,14 @@ import textwrap
 import time
 from pathlib import Path
 
+import harness as H
+
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = textwrap.dedent('''
     import sys, tempfile
     from pathlib import Path
+
+import harness as H
     sys.path.insert(0, sys.argv[1])
     from golden_rows import cases, compare, produce
     from unosim.engine.batch import play_hands
@@ -45,27 +48,30 @@ CHILD = textwrap.dedent('''
 ''')
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="append", help="a golden case (repeatable) [default: standard, house_favourites]")
-    args = parser.parse_args(argv)
-    cases = args.case or ["standard", "house_favourites"]
-    with tempfile.TemporaryDirectory() as tmp:
-        child = Path(tmp) / "plain_rows.py"
-        child.write_text(CHILD)
-        env = {**os.environ, "UNOSIM_PLAIN_NUMBA": "1", "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, str(child), str(ROOT / "tests"), *cases], env=env, cwd=tmp,
-                                stdout=subprocess.PIPE, text=True)
-        out, _ = proc.communicate()
-        wall = time.perf_counter() - start
-    print(out, end="")
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)  # the one child, reaped
-    print(f"plain numba, empty cache: {ru.ru_utime + ru.ru_stime:.1f} CPU s, {wall:.1f} s wall for {', '.join(cases)}")
-    same = out.split().count("same") == len(cases)
-    print("rows: " + ("bit-identical to the golden files" if same and proc.returncode == 0 else "NOT the golden files"))
-    return 0 if same and proc.returncode == 0 else 1
+def measure(run: H.Run) -> None:
+    cases = run.args.case or ["standard", "house_favourites"]
+    for r in range(run.repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            child = Path(tmp) / "plain_rows.py"
+            child.write_text(CHILD)
+            env = {**os.environ, "UNOSIM_PLAIN_NUMBA": "1", "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            proc = subprocess.run([sys.executable, str(child), str(ROOT / "tests"), *cases], env=env, cwd=tmp,
+                                  stdout=subprocess.PIPE, text=True)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        print(proc.stdout, end="")
+        print(f"round {r + 1}: plain numba, empty cache: {cpu:.1f} CPU s, {wall:.1f} s wall for {', '.join(cases)}")
+        run.figure(f"plain_first_start_cpu_s_{r + 1}", cpu, "s")
+        same = proc.returncode == 0 and proc.stdout.split().count("same") == len(cases)
+        run.target("golden cases bit-identical under plain numba", float(same), ">=", 1.0, fmt="{:.0f}",
+                   note="1: every row the golden file's")
 
+
+BENCH = H.Benchmark(__doc__, repeats=1, quick={}, repeats_help="cold starts, each with an empty cache")
+BENCH.option("--case", action="append", help="a golden case (repeatable) [default: standard, house_favourites]")
 
 if __name__ == "__main__":
-    sys.exit(main())
+    BENCH.main(measure)
