@@ -144,11 +144,12 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
     """The engine functions called from Python, each with the argument types it is called
     with: a call from Python compiles a version of its own unless a kernel compiled the
     function for the same types.  ``scenarios``: what :class:`unosim.scenario.Scenario`
-    calls, and the hand set-up the invariant harness calls; ``decisions``: the search's
-    options and choices, as the search tests ask them one position at a time."""
+    calls, the hand set-up the invariant harness calls and the match scoring the tests
+    call; ``decisions``: the search's options and choices, as the search tests ask them one
+    position at a time."""
     from numba import types as T
 
-    from unosim.engine import batch, choices, jump, search, search_batch, turns, worlds
+    from unosim.engine import batch, choices, jump, matches, search, search_batch, turns, worlds
     from unosim.engine import hand as H
 
     I, F1, U1, I1, I2 = T.int64, T.float64[::1], T.uint64[::1], T.int64[::1], T.int64[:, ::1]
@@ -161,7 +162,9 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
             (H.turn_first_card, (st, P, rng, log)), (H.step, (st, P, rng, log, T.Omitted(None))),
             (H.begin_turn, (st, P, rng, log, I)), (H.play_card, (st, P, rng, log, I, I)),
             (search.step_at, (st, P, rng, log, ctx)), (search.jumpers, (ctx, I)),
-            (batch.hand_dealer, (P, rng, I)), (batch.write_row, (st, P, I2, I, I))],
+            (batch.hand_dealer, (P, rng, I)), (batch.write_row, (st, P, I2, I, I)),
+            (batch.write_row, (st, P, T.int32[:, :], I, I)), (matches.start_match, (P, I1)),
+            (matches.score_row, (P, I1, I1)), (matches.score_rows, (P, I2))],
         "decisions": [
             *[(search.choice_at, choice + (I,) * given + defaults[given:]) for given in range(4)],
             (search_batch.decide_all, (I2, P, I2, I, I1, I1)),
