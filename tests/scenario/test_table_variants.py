@@ -301,7 +301,7 @@ def test_h24_every_card_legal_no_misplay_and_no_random_number() -> None:
     sc = Scenario.build({0: "R5 R6", 1: "G1 G2"}, top="R3", draw="Y1", misplay=1.0)
     rng = sc.rng.copy()
     H.begin_turn(sc.st, sc.P, sc.rng, sc.log, 0)
-    from unosim.engine.turns import misplay
+    from unosim.families.calls import misplay
     misplay(sc.st, sc.P, sc.rng, sc.log, 0)
     assert sc[L.S_MISPLAYS] == 0 and sc.rng[0] == rng[0]
 

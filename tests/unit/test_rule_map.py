@@ -1,34 +1,51 @@
-"""The rule map in docs/design.md (where each rule lives) stays whole and true: every rule
-id of docs/rules.md's sections R, H, E, S and T has a row, and every ``module.function`` a
-row names exists."""
+"""The rule map in docs/design.md stays whole and true: every rule id of docs/rules.md
+has exactly one family module (the module whose ``RULES`` names it), the map's row names
+that module, and every ``module.function`` a row names exists."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import re
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "unosim"
 DESIGN = ROOT / "docs" / "design.md"
 RULES = ROOT / "docs" / "rules.md"
-MAPPED = "RHEST"  # the rules the engine plays; B0 (bots), O1 (counters) and C1 (configs) live elsewhere
 
 
-def rule_map() -> dict[str, str]:
-    """Rule id -> the row's text, from the table of the "## Rule map" section."""
+def rule_map() -> dict[str, tuple[str, str]]:
+    """Rule id -> (its family module, where else it is read), from the "## Rule map" table."""
     text = DESIGN.read_text()
     start = text.find("\n## Rule map\n")
     section = text[start:].split("\n## ", 2)[1] if start >= 0 else ""
-    rows: dict[str, str] = {}
+    rows: dict[str, tuple[str, str]] = {}
     for line in section.splitlines():
-        m = re.match(r"\|\s*([A-Z]\d+)\s*\|(.*)\|\s*$", line)
+        m = re.match(r"\|\s*([A-Z]\d+)\s*\|([^|]*)\|(.*)\|\s*$", line)
         if m:
             assert m.group(1) not in rows, f"two rows for {m.group(1)}"
-            rows[m.group(1)] = m.group(2).replace("`", "").strip()
+            rows[m.group(1)] = (m.group(2).replace("`", "").strip(), m.group(3).replace("`", "").strip())
     return rows
+
+
+def rule_ids() -> set[str]:
+    return set(re.findall(r"^### ([A-Z]\d+) ", RULES.read_text(), re.M))
+
+
+def declared() -> dict[str, list[str]]:
+    """Rule id -> the modules under unosim/ whose module-level ``RULES`` names it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "RULES" for t in node.targets):
+                module = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+                for rule in ast.literal_eval(node.value):
+                    out[rule].append(module)
+    return out
 
 
 def functions(row: str) -> list[str]:
@@ -50,16 +67,31 @@ def functions(row: str) -> list[str]:
 
 
 def test_every_rule_of_the_rules_doc_has_a_row() -> None:
-    ids = set(re.findall(r"^### ([A-Z]\d+) ", RULES.read_text(), re.M))
-    want = {i for i in ids if i[0] in MAPPED}
     rows = rule_map()
-    assert want - set(rows) == set(), "rules without a row in docs/design.md's rule map"
-    assert set(rows) - ids == set(), "rows for rules that docs/rules.md does not have"
+    assert rule_ids() - set(rows) == set(), "rules without a row in docs/design.md's rule map"
+    assert set(rows) - rule_ids() == set(), "rows for rules that docs/rules.md does not have"
+
+
+def test_every_rule_has_exactly_one_family_module() -> None:
+    found = declared()
+    missing = sorted(rule_ids() - set(found))
+    assert not missing, f"rules no module names in its RULES: {missing}"
+    twice = {rule: modules for rule, modules in found.items() if len(modules) > 1}
+    assert not twice, f"rules that more than one module names in its RULES: {twice}"
+    unknown = sorted(set(found) - rule_ids())
+    assert not unknown, f"RULES name ids that docs/rules.md does not have: {unknown}"
+
+
+def test_the_map_names_each_rule_s_family_module() -> None:
+    found = declared()
+    wrong = {rule: (family, found.get(rule)) for rule, (family, _) in rule_map().items()
+             if [family] != found.get(rule)}
+    assert not wrong, f"rows whose family is not the module that names the rule (row, RULES): {wrong}"
 
 
 def test_every_function_named_exists() -> None:
     missing = []
-    for rule, row in rule_map().items():
+    for rule, (_, row) in rule_map().items():
         for name in functions(row):
             module, _, func = name.rpartition(".")
             mod = importlib.import_module(f"unosim.{module}")

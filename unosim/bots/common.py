@@ -25,6 +25,8 @@ from unosim.rules.codes import MultiPlay, RedZero, WildDraw4
 from unosim.rules.params import BOT_STRIDE, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS, P_WILD_DRAW4, \
     P_WILD_LAST
 
+RULES = ("H12",)
+
 NEG = -1.0e300  # below every score
 YES = 1.0       # a yes/no answer is a score: > 0 means yes
 NO = -1.0

@@ -27,6 +27,8 @@ from . import best, counter, weights
 from . import random as b0
 from .common import Ask, fewest_cards_opponent, maybe_bluff, param, plan_all
 
+RULES = ("H8",)
+
 
 @jit(inline=True)
 def strategy(st, p):

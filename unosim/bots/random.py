@@ -17,6 +17,8 @@ from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay
 from unosim.rules.params import P_MULTI_PLAY
 
+RULES = ("B0",)
+
 BLUFF_RATE = 0      # its parameters, in the order of its entry in unosim.rules.strategies
 CHALLENGE_RATE = 1
 MULTI_RATE = 2

@@ -19,6 +19,8 @@ from unosim.kernel.rng import below, stream_start
 from unosim.kernel.table import hand_points, rule
 from unosim.rules.codes import Dealer, Finish
 
+RULES = ("R4", "E4", "O1")
+
 STREAM_HANDS = 1
 STREAM_MATCHES = 2
 

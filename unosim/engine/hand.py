@@ -9,19 +9,22 @@ rule lives is the rule map in docs/design.md.
 from unosim.kernel.jit import jit
 
 from ..bots import policy
-from unosim.families import answers
+from unosim.families import answers, seven_o
+from unosim.families.calls import uno_moment
 from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLAY, EV_STACK, EV_STALL,
     N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
     S_PLAN, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
 from unosim.kernel.table import log_event, next_seat, rule, take_choice
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
-from unosim.rules.codes import DrawnDraw4, Finish, MultiPlay, RedZero
-from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O
-from .effects import is_draw_card, penalty_of, put_down, uno_moment
+from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
+from unosim.rules.codes import DrawnDraw4, Finish, MultiPlay
+from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PLAY
+from .effects import is_draw_card, penalty_of, put_down
 from .jump import jump_then_act
 from .setup import deal, reset, turn_first_card
-from .turns import ASK, Source, begin_turn, clear_pending, face_penalty, take_turn
+from .turns import ASK, Source, begin_turn, face_penalty, take_turn
+
+RULES = ("R12", "R13", "H6", "H13")
 
 __all__ = ["begin_turn", "build_deck", "deal", "play_card", "play_hand", "play_multi", "put_down", "reset",
            "settle", "step", "stepper", "turn_first_card"]
@@ -118,7 +121,7 @@ def go_out(st, P, rng, log, p, k, count):
         if passed:
             answers.pass_on(st, log, p)
             return
-        if silent_last_card(st, P, k):
+        if seven_o.silent_last_card(st, k):
             st[S_CUR] = next_seat(st, p)
             return
         jump_then_act(st, P, rng, log, p, k, count)
@@ -130,7 +133,7 @@ def go_out(st, P, rng, log, p, k, count):
         log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
         if st[S_STACK_LEN] > 1:
             st[S_STACK_DRAWN] += got
-        clear_pending(st)
+        answers.clear_pending(st)
     elif is_draw_card(st, P, k) and st[S_AS_WILD] == 0:
         v = next_seat(st, p)
         got = draw_cards(st, rng, log, v, st[S_PENDING] + penalty_of(st, P, k) * count, DR_PENALTY)
@@ -140,23 +143,12 @@ def go_out(st, P, rng, log, p, k, count):
             st[S_STACK_DRAWN] += got
         elif st[S_STACK_LEN] == 0:
             st[S_STACK_LEN] = 1
-        clear_pending(st)
+        answers.clear_pending(st)
     if last_standing:
         for q in range(n):
             if st[S_RANK0 + q] == 0:
                 st[S_RANK0 + q] = n
     end_hand(st, log)
-
-
-@jit(inline=True)
-def silent_last_card(st, P, k):
-    """H13: a 0 or 7 under seven-o, or a giveaway red 0, does nothing as a last card."""
-    if k >= WILD:
-        return False
-    if k == RED_ZERO and rule(st, P_RED_ZERO) != RedZero.none:
-        return rule(st, P_RED_ZERO) == RedZero.giveaway
-    r = k % RANKS_PER_COLOR
-    return (r == 0 or r == 7) and rule(st, P_SEVEN_O) != 0
 
 
 @jit()

@@ -23,8 +23,11 @@ from unosim.kernel.table import next_seat, rule
 from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import JumpIn, JumpInStack
 from unosim.rules.params import P_JUMP_IN, P_JUMP_IN_STACK, P_MAX_TURNS, P_STACKING
-from .effects import after_play, is_draw_card, put_down, uno_moment
+from unosim.families.calls import uno_moment
+from .effects import after_play, is_draw_card, put_down
 from .turns import begin_turn
+
+RULES = ("H2",)
 
 
 @jit(inline=True)

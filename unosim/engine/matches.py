@@ -20,6 +20,8 @@ from unosim.rules.params import MAX_PLAYERS, P_CHIPS_HANDS, P_FINISH, P_MATCH_TA
 from unosim.kernel.rng import stream_start
 from unosim.rules.codes import Finish
 
+RULES = ("H19", "S1", "S2", "S3", "S4")
+
 # --------------------------------------------------------------------------- match columns
 M_MATCH = N_OUT          # match index in the run
 M_HAND_IN_MATCH = N_OUT + 1  # 0-based

@@ -18,6 +18,7 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0, S_DONE,
     S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HELD, S_HELD_LAST, S_HS0, S_JUMPERS, S_JUMP_SAID, S_JUMP_YES, S_LOGCAP,
     S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED, S_SWAPS, S_TOP, S_WINNER)
+from unosim.families import challenge
 from unosim.kernel.moves import group_size, wild_allowed
 from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
@@ -29,7 +30,7 @@ from .choices import (ANSWER, DRAWN, GROUPED, JUMP, MAX_OPTIONS, NAMED, TARGETED
     stacked_kind, target_options)
 from .hand import step, stepper
 from .jump import may_jump, next_to_act, resume_window
-from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, may_challenge, open_turn, turn_with
+from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, open_turn, turn_with
 from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
 
 # ctx: the search table's context, one int64 array
@@ -368,7 +369,7 @@ def searched_answer(st, P, rng, log, ctx):
     v = st[S_CUR]
     if ctx[C_SEAT0 + v * C_STRIDE] == 0:
         return ASK
-    if may_challenge(st) and policy.challenge(st, P, rng, v):
+    if challenge.may_challenge(st) and policy.challenge(st, P, rng, v):
         return CHALLENGE
     return stacked_kind(st, v, decide_answer(st, P, log, v, ctx))
 

@@ -15,6 +15,8 @@ from unosim.rules.codes import FirstCard, FirstPlayer, TurnedReverse, TwoPlayerR
 from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT, P_FIRST_CARD,
     P_FIRST_DRAW2_SKIPS, P_FIRST_PLAYER, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
 
+RULES = ("R2", "R3", "H15", "H16", "H21", "E5")
+
 
 @jit()
 def reset(st, P, dealer):

@@ -17,6 +17,8 @@ from unosim.kernel.layout import HAND_STRIDE, N_OUT, O_POINTS0, O_STALLED, O_WIN
 from unosim.kernel.rng import stream_start
 from unosim.rules.params import P_HANDS_PER_ROUND
 
+RULES = ("T1",)
+
 STREAM_TOURNAMENTS = 3
 STREAM_TOURNAMENT_HANDS = 5
 TABLE_SEATS = 4    # T1 tables seat four: two pairs

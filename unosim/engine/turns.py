@@ -1,27 +1,23 @@
-"""A seat's turn up to the card it plays: the silence check that opens it (H11), a misplay
-(H24), playing from the hand or drawing (R5-R7, H3, E2, E3), and facing a pending draw
-card: challenge (R8, H9, H22 take-back), answer it (:mod:`unosim.families.answers`) or draw it."""
+"""A seat's turn up to the card it plays: the table's checks as it opens
+(:mod:`unosim.families.calls`), playing from the hand or drawing (R6, R7, H3, E2, E3), and
+facing a pending draw card: challenge it (:mod:`unosim.families.challenge`), answer it
+(:mod:`unosim.families.answers`) or draw it."""
 
 from collections import namedtuple
 
 from unosim.kernel.jit import jit
 
 from ..bots import policy
-from unosim.kernel.layout import (DR_CHALLENGE, DR_MISPLAY, DR_NOISE, DR_PENALTY, DR_TURN, EV_CHALLENGE,
-    EV_KEEP, EV_MISPLAY, EV_NOISE, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, EV_TAKE_BACK, N_KINDS, S_BLUFF, S_BLUFFER,
-    S_CHALLENGES, S_COLOR, S_CUR, S_HAND0, S_IN, S_LONGEST_STACK, S_MAX_DRAW, S_MISPLAYS, S_NDISC, S_NOISES,
-    S_PENDING, S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SILENT, S_STACK_DRAWN,
-    S_STACK_LEN, S_TOP, S_TURNS, S_VOL_DRAWS)
-from unosim.families import answers
+from unosim.kernel.layout import (DR_PENALTY, DR_TURN, EV_KEEP, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, N_KINDS,
+    S_BLUFFER, S_COLOR, S_CUR, S_HAND0, S_MAX_DRAW, S_PENDING, S_STACK_DRAWN, S_STACK_LEN, S_TURNS, S_VOL_DRAWS)
+from unosim.families import answers, calls, challenge
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
-from unosim.kernel.rng import chance
-from unosim.kernel.table import add_card, log_event, next_seat, rule
+from unosim.kernel.table import log_event, next_seat, rule
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
-from unosim.rules.codes import BluffPenalty, Draw, DrawnDraw4, DrawnMatch, PlayDrawn, WildDraw4
-from unosim.rules.params import (P_BLUFF_PENALTY, P_CHALLENGE, P_CHALLENGE_EXTRA, P_CHALLENGE_SUCCESS_SKIP, P_DRAW,
-    P_DRAW4_AMOUNT, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_MISPLAY, P_NOISE_CHANCE, P_PLAY_DRAWN, P_WILD_DRAW4)
-from .effects import other_draws_two, put_down
+from unosim.rules.codes import Draw, DrawnDraw4, DrawnMatch, PlayDrawn
+from unosim.rules.params import P_DRAW, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_MISPLAY, P_PLAY_DRAWN
+from .effects import put_down
 
 ASK = -3
 """A decision left to the seat's strategy (:func:`face_penalty`, :func:`after_draw`)."""
@@ -29,6 +25,8 @@ CHALLENGE = -2
 """Facing a Wild Draw Four: challenge it (R8)."""
 DRAW = -1
 """Facing a pending draw: take it (neither challenge nor stack)."""
+
+RULES = ("R6", "R7", "H3", "E2", "E3")
 
 Source = namedtuple("Source", ["none", "hand", "drawn", "stack", "replacement", "pass_on"])(*range(6))
 """Where the card a move puts down comes from: no card (drew and kept, or passed), the
@@ -50,37 +48,9 @@ def holds_legal(st, P, p):
 
 @jit(inline=True)
 def begin_turn(st, P, rng, log, a):
-    """Count a turn for seat a (O1) and run the H11 silence check that opens it: as another
-    player's turn begins, a sound with chance noise_chance; as the keeper's own turn
-    begins, no check at all, the silence just lifts."""
+    """Count a turn for seat a (O1) and run the H11 silence check that opens it."""
     st[S_TURNS] += 1
-    keeper = st[S_SILENT]
-    if keeper >= 0 and st[S_RANK0 + keeper] != 0:
-        st[S_SILENT] = -1  # the keeper left the hand (H13): nobody keeps it any more
-    elif keeper == a:
-        st[S_SILENT] = -1  # the keeper's own turn: the silence lifts, and no check is made
-    elif keeper >= 0 and chance(rng, P[P_NOISE_CHANCE]) and st[S_IN] > 1:
-        q, got = other_draws_two(st, rng, log, a, DR_NOISE)
-        if q >= 0:
-            st[S_NOISES] += 1
-            log_event(st, log, EV_NOISE, q, got, 0)
-        st[S_SILENT] = -1
-
-
-@jit()
-def misplay(st, P, rng, log, p):
-    """H24, as p's turn begins (after the H11 check): holding a card that is not legal now,
-    with chance ``misplay`` p puts one down by mistake, takes it back and draws 1.  No
-    random number is drawn when every card p holds is legal."""
-    base = S_HAND0 + p * N_KINDS
-    for k in range(N_KINDS):
-        if st[base + k] > 0 and not is_legal(st, P, p, k):
-            if chance(rng, P[P_MISPLAY]):
-                st[S_MISPLAYS] += 1
-                log_event(st, log, EV_MISPLAY, p, 0, 0)
-                got = draw_cards(st, rng, log, p, 1, DR_MISPLAY)
-                log_event(st, log, EV_PENALTY, p, got, DR_MISPLAY)
-            return
+    calls.silence_check(st, P, rng, log, a)
 
 
 @jit(inline=True)
@@ -107,7 +77,7 @@ def open_turn(st, P, rng, log, p):
     """What happens to seat p as its turn opens, before it chooses: the H11 check, H24."""
     begin_turn(st, P, rng, log, p)
     if P[P_MISPLAY] > 0.0:
-        misplay(st, P, rng, log, p)
+        calls.misplay(st, P, rng, log, p)
 
 
 @jit(inline=True)
@@ -171,14 +141,6 @@ def after_draw(st, P, rng, log, p, c, play):
     return -1, Source.none
 
 
-@jit(inline=True)
-def may_challenge(st):
-    """R8: the pending draw is one play of Wild Draw Fours (one card, or a group under H6),
-    not a stack (H1) nor passed on (H26), under ``restricted`` with challenges on."""
-    return (st[S_PENDING_KIND] == WILD_DRAW4 and st[S_STACK_LEN] == st[S_PLAY_CARDS] and answers.challengeable(st)
-            and rule(st, P_WILD_DRAW4) == WildDraw4.restricted and rule(st, P_CHALLENGE) != 0)
-
-
 @jit()
 def face_penalty(st, P, rng, log, answer):
     """The seat in S_CUR faces a pending draw: challenge it (R8), stack on it (H1: returns
@@ -189,30 +151,12 @@ def face_penalty(st, P, rng, log, answer):
     (card, source): the card to stack (``Source.stack``), a proven bluffer's replacement
     card, already down (``Source.replacement``, H22), or (-1, ``Source.none``)."""
     v = st[S_CUR]
-    if may_challenge(st) and (policy.challenge(st, P, rng, v) if answer == ASK else answer == CHALLENGE):
-        st[S_CHALLENGES] += 1
-        b = st[S_BLUFFER]
-        proven = st[S_BLUFF]
-        log_event(st, log, EV_CHALLENGE, v, b, proven)
-        if proven and rule(st, P_BLUFF_PENALTY) == BluffPenalty.take_back:
-            k = take_back(st, P, rng, log, b)
-            clear_pending(st)
+    if challenge.may_challenge(st) and (policy.challenge(st, P, rng, v) if answer == ASK else answer == CHALLENGE):
+        if challenge.challenge(st, P, rng, log, v):  # H22: the bluffer's replacement card, already down
+            k = take_back(st, P, rng, log, st[S_BLUFFER])
+            answers.clear_pending(st)
             if k >= 0:
                 return k, Source.replacement
-            return -1, Source.none  # (unreachable) the challenger takes the turn
-        if proven:
-            got = draw_cards(st, rng, log, b, st[S_PENDING], DR_CHALLENGE)
-            log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
-            clear_pending(st)
-            if rule(st, P_CHALLENGE_SUCCESS_SKIP) != 0:  # H9
-                log_event(st, log, EV_SKIPPED, v, 0, 0)
-                st[S_CUR] = next_seat(st, v)
-        else:
-            got = draw_cards(st, rng, log, v, st[S_PENDING] + rule(st, P_CHALLENGE_EXTRA), DR_CHALLENGE)
-            log_event(st, log, EV_PENALTY, v, got, DR_CHALLENGE)
-            clear_pending(st)
-            log_event(st, log, EV_SKIPPED, v, 0, 0)
-            st[S_CUR] = next_seat(st, v)
         return -1, Source.none
     if answers.answers_on(st):
         k = policy.choose_stack(st, P, rng, v) if answer == ASK else max(answer, DRAW)
@@ -220,7 +164,7 @@ def face_penalty(st, P, rng, log, answer):
             begin_turn(st, P, rng, log, v)
             if answers.passes_on(st, k):  # a turn like any other: H24 too
                 if P[P_MISPLAY] > 0.0:
-                    misplay(st, P, rng, log, v)
+                    calls.misplay(st, P, rng, log, v)
                 return k, Source.pass_on
             return k, Source.stack
     total = st[S_PENDING]
@@ -228,7 +172,7 @@ def face_penalty(st, P, rng, log, answer):
     log_event(st, log, EV_PENALTY, v, got, DR_PENALTY)
     if st[S_STACK_LEN] > 1:
         st[S_STACK_DRAWN] += got
-    clear_pending(st)
+    answers.clear_pending(st)
     log_event(st, log, EV_SKIPPED, v, 0, 0)
     st[S_CUR] = next_seat(st, v)
     return -1, Source.none
@@ -236,34 +180,14 @@ def face_penalty(st, P, rng, log, answer):
 
 @jit()
 def take_back(st, P, rng, log, b):
-    """H22: the proven bluffer b takes the Wild Draw Four back (the whole group under H6;
-    they no longer count as played), puts down one card of the colour that was in force
-    before it, chosen by its strategy, then draws ``draw4_amount`` for each card taken
-    back; the challenger draws nothing.  Returns the replacement card, whose effects the
-    caller runs as b's (-1 if b holds none, which R8 makes impossible: the bluff was proven
-    by such a card)."""
-    n = st[S_STACK_LEN]
-    st[S_NDISC] -= n
-    add_card(st, b, WILD_DRAW4, n)
-    st[S_PLAYED] -= n
-    st[S_COLOR] = st[S_PREV_COLOR]
-    st[S_TOP] = st[S_PREV_TOP]  # the pile as the bluffer found it (scored against it)
-    log_event(st, log, EV_TAKE_BACK, b, WILD_DRAW4, n)
+    """H22: the proven bluffer b takes its Wild Draw Four back, puts down one card of the
+    colour that was in force before it, chosen by its strategy, then draws for each card
+    taken back (:mod:`unosim.families.challenge`).  Returns the replacement card, whose
+    effects the caller runs as b's (-1 if b holds none, which R8 makes impossible: the
+    bluff was proven by such a card)."""
+    n = challenge.take_back(st, log, b)
     k = policy.choose_replacement(st, P, rng, b, st[S_COLOR])
     if k >= 0:
         put_down(st, P, rng, log, b, k, EV_PLAY)
-    got = draw_cards(st, rng, log, b, n * rule(st, P_DRAW4_AMOUNT), DR_CHALLENGE)
-    log_event(st, log, EV_PENALTY, b, got, DR_CHALLENGE)
+    challenge.redraw(st, rng, log, b, n)
     return k
-
-
-@jit(inline=True)
-def clear_pending(st):
-    """The pending draw is settled (drawn, moved by a challenge, or drawn at the end, R12)."""
-    if st[S_STACK_LEN] > st[S_LONGEST_STACK]:
-        st[S_LONGEST_STACK] = st[S_STACK_LEN]
-    st[S_PENDING] = 0
-    st[S_PENDING_KIND] = -1
-    st[S_STACK_LEN] = 0
-    st[S_BLUFF] = 0
-    answers.settled(st)

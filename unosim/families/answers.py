@@ -4,7 +4,11 @@ passing card (H26 deflect) hands it on unchanged.  The hand loop calls the hooks
 fixed points; each answering rule's module fills them in."""
 
 from unosim.kernel.jit import jit
+from unosim.kernel.layout import S_BLUFF, S_LONGEST_STACK, S_PENDING, S_PENDING_KIND, S_STACK_LEN
 from . import deflect, stacking
+
+RULES = ()
+"""The hub has no rule of its own: every answering rule has its module."""
 
 ANSWER_KINDS = stacking.KINDS + deflect.KINDS
 """Every kind that may ever answer a pending draw, each rule's in its own order."""
@@ -56,6 +60,13 @@ def pass_on(st, log, p):
 
 
 @jit(inline=True)
-def settled(st):
-    """The pending draw is settled: the answering rules forget it."""
+def clear_pending(st):
+    """The pending draw is settled (drawn, moved by a challenge, or drawn at the end, R12)
+    and the answering rules forget it."""
+    if st[S_STACK_LEN] > st[S_LONGEST_STACK]:
+        st[S_LONGEST_STACK] = st[S_STACK_LEN]
+    st[S_PENDING] = 0
+    st[S_PENDING_KIND] = -1
+    st[S_STACK_LEN] = 0
+    st[S_BLUFF] = 0
     deflect.settled(st)

@@ -17,6 +17,8 @@ from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, REVERSE, SKIP, WILD
 from unosim.rules.codes import Deflect
 from unosim.rules.params import P_DEFLECT
 
+RULES = ("H26",)
+
 
 EVENT = EV_DEFLECT
 KINDS = tuple(c * RANKS_PER_COLOR + r for r in (REVERSE, SKIP) for c in range(N_COLORS))

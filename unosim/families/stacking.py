@@ -9,6 +9,8 @@ from unosim.rules.cards import STACK_KINDS, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, Stacking
 from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_MULTI_PLAY, P_STACKING
 
+RULES = ("H1", "H25")
+
 
 KINDS = STACK_KINDS
 """The kinds that may ever stack: the draw cards, in kind order."""

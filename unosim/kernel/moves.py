@@ -11,6 +11,8 @@ from unosim.rules.cards import DRAW2, N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW
 from unosim.rules.codes import MultiPlay, TwoPlayerReverse, WildDraw4
 from unosim.rules.params import P_MULTI_PLAY, P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST
 
+RULES = ("R5", "H7", "H14", "E1")
+
 
 @jit(inline=True)
 def color_count(st, p, c):

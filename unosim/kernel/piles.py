@@ -8,6 +8,8 @@ from unosim.rules.params import P_DECKS
 from unosim.kernel.rng import below
 from unosim.kernel.table import add_card, log_event, rule
 
+RULES = ("R11",)
+
 
 @jit()
 def shuffle(st, lo, n, rng):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+RULES = ("R1", "H17")
+
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 N_COLORS = 4
 COLOR_LETTERS = "RYGB"

@@ -32,6 +32,8 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tomli
     import tomli as tomllib  # type: ignore[no-redef]
 
+RULES = ("C1",)
+
 __all__ = [
     "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
     "default_config", "describe_keys", "load_config", "parse_config", "rules_markdown",

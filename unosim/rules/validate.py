@@ -15,6 +15,8 @@ from typing import Any
 from unosim.rules import params as slots
 from unosim.rules.keys import BY_SECTION, KEYS, ConfigError, Key
 
+RULES = ("H20",)
+
 Strategies = Mapping[str, tuple[int, Mapping[str, tuple[Any, Any]]]]
 
 __all__ = ["MAX_CONFIG_BYTES", "check_cross", "check_seats", "check_value", "did_you_mean", "key_in", "safe_name",

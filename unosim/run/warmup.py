@@ -151,6 +151,7 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
 
     from unosim.engine import batch, choices, jump, matches, search, search_batch, turns, worlds
     from unosim.engine import hand as H
+    from unosim.families import calls
 
     I, F1, U1, I1, I2 = T.int64, T.float64[::1], T.uint64[::1], T.int64[::1], T.int64[:, ::1]
     st, P, rng, log, ctx, opt = I1, F1, U1, I2, I1, I1  # noqa: N806 - the engine's own names
@@ -160,7 +161,8 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
         "scenarios": [
             (H.reset, (st, P, I)), (H.build_deck, (st, P, rng)), (H.deal, (st, P, rng, log)),
             (H.turn_first_card, (st, P, rng, log)), (H.step, (st, P, rng, log, T.Omitted(None))),
-            (H.begin_turn, (st, P, rng, log, I)), (H.play_card, (st, P, rng, log, I, I)),
+            (H.begin_turn, (st, P, rng, log, I)), (calls.misplay, (st, P, rng, log, I)),
+            (H.play_card, (st, P, rng, log, I, I)),
             (search.step_at, (st, P, rng, log, ctx)), (search.jumpers, (ctx, I)),
             (batch.hand_dealer, (P, rng, I)), (batch.write_row, (st, P, I2, I, I)),
             (batch.write_row, (st, P, T.int32[:, :], I, I)), (matches.start_match, (P, I1)),
