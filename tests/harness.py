@@ -287,9 +287,9 @@ def play_hand_checked(cfg: RulesConfig, seed: int, index: int, *, P: np.ndarray 
         raise InvariantError(f"{where}: dealer {dealer} is not a seat (R4)")
 
     H.reset(st, P, dealer)
-    H.build_deck(st, P, rng)
+    H.build_deck(st, P)
     if not np.array_equal(np.bincount(st[L.S_DRAW0:L.S_DRAW0 + st[L.S_NDRAW]], minlength=L.N_KINDS), deck):
-        raise InvariantError(f"{where}: the shuffled deck is not the R1 deck")
+        raise InvariantError(f"{where}: the built deck is not the R1 deck")
     H.deal(st, P, rng, log)
     sizes = st[L.S_HS0:L.S_HS0 + n]
     if (sizes != rules.hand_size).any() or st[L.S_NDRAW] != deck.sum() - n * rules.hand_size:

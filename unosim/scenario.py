@@ -61,6 +61,7 @@ class Scenario:
         for i, k in enumerate(pile):
             st[L.S_DRAW0 + i] = k
         st[L.S_NDRAW] = len(pile)
+        st[L.S_PILE_KNOWN] = len(pile)  # drawn in the order given
         below = _kinds(discard) + [cards.parse(top)]
         for i, k in enumerate(below):
             st[L.S_DISC0 + i] = k
@@ -168,7 +169,7 @@ def first_turn(cfg: RulesConfig, seed: int, dealer: int = 0) -> np.ndarray:
     rng = np.array([seed], np.uint64)
     log = np.zeros((0, L.LOG_WIDTH), np.int64)
     H.reset(st, P, dealer)
-    build_deck(st, P, rng)
+    build_deck(st, P)
     H.deal(st, P, rng, log)
     H.turn_first_card(st, P, rng, log)
     return st

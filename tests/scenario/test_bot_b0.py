@@ -112,7 +112,7 @@ def test_b0_never_bluffs_nor_challenges_in_real_hands() -> None:
         rng = np.array([stream_start(4, B.STREAM_HANDS, index)], np.uint64)
         log = np.zeros((1 << 16, L.LOG_WIDTH), np.int64)
         H.reset(st, P, int(B.hand_dealer(P, rng, index)))
-        H.build_deck(st, P, rng)
+        H.build_deck(st, P)
         H.deal(st, P, rng, log)
         H.turn_first_card(st, P, rng, log)
         while not st[L.S_DONE]:

@@ -45,12 +45,13 @@ def turn_reverse(cfg: RulesConfig, dealer: int, seed: int = 5) -> np.ndarray:
     rng = np.array([seed], np.uint64)
     log = np.zeros((4000, L.LOG_WIDTH), np.int64)
     H.reset(st, P, dealer)
-    H.build_deck(st, P, rng)
+    H.build_deck(st, P)
     H.deal(st, P, rng, log)
     n = int(st[L.S_NDRAW])
     pile = st[L.S_DRAW0:L.S_DRAW0 + n]
     i = int(np.flatnonzero(pile % cards.RANKS_PER_COLOR == cards.REVERSE)[0])
     pile[i], pile[n - 1] = pile[n - 1], pile[i]
+    st[L.S_PILE_KNOWN] = 1  # the top card is the next one turned (kernel.piles)
     H.turn_first_card(st, P, rng, log)
     assert cards.rank_of(int(st[L.S_TOP])) == cards.REVERSE
     return st

@@ -67,11 +67,22 @@ def test_r1_kernel_builds_the_deck_and_decks_2_doubles_it(decks: int) -> None:
     P = to_params(default_config(decks=decks))
     st = np.zeros(L.N_STATE, np.int64)
     H.reset(st, P, 0)
-    H.build_deck(st, P, np.array([7], np.uint64))
+    H.build_deck(st, P)
     pile = st[L.S_DRAW0:L.S_DRAW0 + st[L.S_NDRAW]]
     assert st[L.S_NDRAW] == st[L.S_TOTAL] == 108 * decks and st[L.S_NDISC] == 0
     assert np.array_equal(np.bincount(pile, minlength=54), cards.deck_counts(1) * decks)
-    assert not np.array_equal(pile, np.sort(pile)), "the deck is shuffled"
+
+
+def test_r2_each_card_dealt_is_uniform_over_the_deck() -> None:
+    """R2: the deal is from a shuffled pile: the first card dealt is each of the 108 cards
+    with the same chance (the engine draws a uniform card of those left, kernel.piles)."""
+    from scipy.stats import chisquare
+    seen = np.zeros(54, np.int64)
+    for seed in range(3000):
+        st, *_ = fresh_deal(players=2, dealer=1, seed=seed, hand_size=1)
+        seen += st[L.S_HAND0:L.S_HAND0 + 54]
+    expected = cards.deck_counts(1) / 108 * seen.sum()
+    assert chisquare(seen, expected).pvalue > 1e-4
 
 
 def test_r1_points_per_card() -> None:
@@ -98,22 +109,24 @@ def fresh_deal(players: int = 4, dealer: int = 2, seed: int = 3, **rules: object
     rng = np.array([seed], np.uint64)
     log = np.zeros((4000, L.LOG_WIDTH), np.int64)
     H.reset(st, P, dealer)
-    H.build_deck(st, P, rng)
+    H.build_deck(st, P)
     deck = st[L.S_DRAW0:L.S_DRAW0 + st[L.S_NDRAW]].copy()
     H.deal(st, P, rng, log)
     return st, P, rng, log, deck
 
 
 def test_r2_deal_hand_size_each_rest_is_the_draw_pile() -> None:
-    """R2: 7 cards each, dealt one at a time from the top starting left of the dealer; the
-    other 80 cards stay in the draw pile in order."""
+    """R2: 7 cards each, dealt one at a time starting left of the dealer; the other 80
+    cards are the draw pile."""
     st, P, rng, log, deck = fresh_deal(players=4, dealer=2)
     assert st[L.S_HS0:L.S_HS0 + 4].tolist() == [7, 7, 7, 7]
-    assert st[L.S_NDRAW] == 80 and np.array_equal(st[L.S_DRAW0:L.S_DRAW0 + 80], deck[:80])
+    pile = st[L.S_DRAW0:L.S_DRAW0 + 80]
     deals = log[:st[L.S_NLOG]]
     assert (deals[:, 0] == L.EV_DEAL).all() and len(deals) == 28
     assert deals[:8, 1].tolist() == [3, 0, 1, 2, 3, 0, 1, 2]  # seat after the dealer first
-    assert deals[:, 2].tolist() == deck[::-1][:28].tolist()  # from the top of the pile
+    assert st[L.S_NDRAW] == 80
+    assert np.array_equal(np.bincount(deals[:, 2], minlength=54) + np.bincount(pile, minlength=54),
+                          np.bincount(deck, minlength=54))
     for s in range(4):
         got = np.bincount(deals[deals[:, 1] == s, 2], minlength=54)
         assert np.array_equal(got, st[L.S_HAND0 + s * 54:L.S_HAND0 + (s + 1) * 54])
@@ -152,6 +165,7 @@ def turn_up(top: str, *, players: int = 4, dealer: int = 0, seed: int = 5, **rul
             break
     i = int(where[0])
     pile[i], pile[n - 1] = pile[n - 1], pile[i]
+    st[L.S_PILE_KNOWN] = n  # drawn in the order laid out, top first (kernel.piles)
     before = pile.copy()
     mark = int(st[L.S_NLOG])
     H.turn_first_card(st, P, rng, log)
@@ -161,18 +175,19 @@ def turn_up(top: str, *, players: int = 4, dealer: int = 0, seed: int = 5, **rul
 
 @pytest.mark.parametrize("seed", range(6))
 def test_r3_wild_draw4_goes_back_and_the_pile_is_reshuffled(seed: int) -> None:
-    """R3: a turned Wild Draw Four goes back into the draw pile, which is reshuffled, and
-    another card is turned; the W+4 stays in the draw pile."""
+    """R3: a turned Wild Draw Four goes back into the draw pile, which is reshuffled
+    (the pile is unordered again: the next card turned is a uniform one of it), and another
+    card is turned; the W+4 stays in the draw pile."""
     st, events, before = turn_up("W+4", seed=seed)
     assert events[0] == (L.EV_RETURN, cards.WILD_DRAW4, 0, 0)
     assert st[L.S_TOP] != cards.WILD_DRAW4
     assert [e[0] for e in events].count(L.EV_TURN_UP) == 1
     after = st[L.S_DRAW0:L.S_DRAW0 + st[L.S_NDRAW]]
-    assert len(after) == len(before) - 1
-    left = np.bincount(before, minlength=54)
+    drawn = [e[2] for e in events if e[0] == L.EV_DRAW]  # a turned Draw Two's penalty
+    left = np.bincount(before, minlength=54) - np.bincount(drawn, minlength=54)
     left[st[L.S_TOP]] -= 1
     assert np.array_equal(np.bincount(after, minlength=54), left)
-    assert not np.array_equal(after, before[:-1]), "the draw pile was reshuffled"
+    assert st[L.S_PILE_KNOWN] == 0, "the draw pile was reshuffled"
     assert st[L.S_PLAYED] == st[L.S_TURNS] == 0
 
 

@@ -55,7 +55,7 @@ def test_h20_a_six_player_auto_hand_holds_216_cards() -> None:
     P = to_params(default_config(players=6, decks="auto"))
     st = np.zeros(L.N_STATE, np.int64)
     H.reset(st, P, 0)
-    build_deck(st, P, np.array([7], np.uint64))
+    build_deck(st, P)
     assert st[L.S_TOTAL] == 216
 
 

@@ -161,7 +161,7 @@ def end_hand(st, log):
 def play_hand(st, P, rng, log, dealer):
     """Play one whole hand from the shuffle to the end; the result stays in ``st``."""
     reset(st, P, dealer)
-    build_deck(st, P, rng)
+    build_deck(st, P)
     deal(st, P, rng, log)
     turn_first_card(st, P, rng, log)
     while st[S_DONE] == 0:

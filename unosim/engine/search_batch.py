@@ -84,7 +84,7 @@ def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.n
 def play_hand(st, P, rng, log, dealer, ctx):
     """:func:`unosim.engine.hand.play_hand` with the search seats of ``ctx`` searching."""
     reset(st, P, dealer)
-    build_deck(st, P, rng)
+    build_deck(st, P)
     deal(st, P, rng, log)
     turn_first_card(st, P, rng, log)
     ctx[C_DECISIONS] = 0

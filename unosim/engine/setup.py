@@ -7,8 +7,8 @@ from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_RETURN, EV_REVERSE, EV_SKIPPED,
     EV_TURN_UP, N_KINDS, S_BOT0, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DRAW0, S_FIRST, S_HAND0, S_IN,
     S_LAST_PLAYER, S_LOGCAP, S_MEM0, S_NDRAW, S_NP, S_PENDING_KIND, S_RULE0, S_SCORE0, S_SILENT, S_TOP,
-    S_WINNER)
-from unosim.kernel.piles import discard, draw_cards, shuffle
+    S_PILE_KNOWN, S_WINNER)
+from unosim.kernel.piles import discard, draw_cards, pop, take, to_top
 from unosim.kernel.table import add_card, hand_points, log_event, next_seat, rule, wrap
 from unosim.rules.cards import DRAW2, NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import FirstCard, FirstPlayer, TurnedReverse, TwoPlayerReverse
@@ -57,10 +57,9 @@ def deal(st, P, rng, log):
         p = dealer
         for i in range(n):
             p = wrap(p + 1, n)
-            top = st[S_NDRAW] - 1
-            add_card(st, p, st[S_DRAW0 + top], 1)
-            st[S_NDRAW] = top
-            log_event(st, log, EV_DEAL, p, st[S_DRAW0 + top], 0)
+            k = take(st, rng)
+            add_card(st, p, k, 1)
+            log_event(st, log, EV_DEAL, p, k, 0)
 
 
 @jit(inline=True)
@@ -114,12 +113,12 @@ def turn_first_card(st, P, rng, log):
         if turnable(st[S_DRAW0 + i], number_only):
             eligible += 1
     while True:
-        k = st[S_DRAW0 + st[S_NDRAW] - 1]
+        k = to_top(st, rng)
         if eligible == 0 or turnable(k, number_only):
             break
         log_event(st, log, EV_RETURN, k, 0, 0)
-        shuffle(st, S_DRAW0, n_draw, rng)
-    st[S_NDRAW] = n_draw - 1
+        st[S_PILE_KNOWN] = 0  # shuffled back in: the pile is unordered again
+    pop(st)
     discard(st, k)
     st[S_TOP] = k
     log_event(st, log, EV_TURN_UP, k, 0, 0)

@@ -13,7 +13,7 @@ import numpy as np
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_JUMPERS, S_LOGCAP,
-    S_NDISC, S_NDRAW, S_NLOG, S_NP, S_SCR0)
+    S_NDISC, S_NDRAW, S_NLOG, S_NP, S_PILE_KNOWN, S_SCR0)
 from unosim.kernel.rng import below
 from unosim.kernel.table import rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD
@@ -64,6 +64,7 @@ def world_base(st, w):
     w[S_LOGCAP] = 0
     w[S_NLOG] = 0
     w[S_BLUFF] = 0
+    w[S_PILE_KNOWN] = 0  # the pile is dealt afresh
     for q in range(MAX_PLAYERS):
         w[S_SCR0 + q] = 0
 

@@ -14,7 +14,7 @@ from unosim.rules.cards import N_KINDS
 from unosim.rules.keys import REGISTRY, Counter
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_SCORE0
 
-ENGINE_VERSION = 18
+ENGINE_VERSION = 19
 
 # --------------------------------------------------------------------------- st: a hand
 S_NP = 0          # players at the table
@@ -77,7 +77,8 @@ S_RULE_STATE0 = 56    # then the slots the rules declare (keys.Key.state), in sw
 _RULES = sorted((k for k in REGISTRY if k.switch is not None), key=lambda k: k.switch)
 _RULE_STATE = tuple(name for k in _RULES for name, _ in k.state)
 globals().update({"S_" + n: S_RULE_STATE0 + i for i, n in enumerate(_RULE_STATE)})  # S_DEFLECTIONS, ...
-S_HS0 = S_RULE_STATE0 + len(_RULE_STATE)  # hand sizes, one per seat
+S_PILE_KNOWN = S_RULE_STATE0 + len(_RULE_STATE)  # cards on top of the draw pile in a known order (kernel.piles)
+S_HS0 = S_PILE_KNOWN + 1        # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts

@@ -1,8 +1,14 @@
-"""The draw and discard piles: building, shuffling, drawing with the lazy reshuffle (R11)."""
+"""The draw and discard piles: building, drawing and the reshuffle (R11).
+
+Draws are lazy: the pile is kept unordered and each draw takes a uniform card of it,
+which is the top card of a shuffled pile in distribution, at one random number a card
+drawn instead of one a card in the deck.  The top ``S_PILE_KNOWN`` cards are the
+exception: a pile laid out in order (a scenario's) is drawn in that order.
+"""
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, S_DISC0, S_DRAW0, S_DRAWN, S_MAX_DRAW,
-    S_NDISC, S_NDRAW, S_RESHUFFLES, S_TOTAL)
+from unosim.kernel.layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, S_DISC0, S_DRAW0, S_DRAWN, S_MAX_DRAW, S_NDISC,
+    S_NDRAW, S_PILE_KNOWN, S_RESHUFFLES, S_TOTAL)
 from unosim.rules.cards import RANKS_PER_COLOR, WILD
 from unosim.rules.params import P_DECKS
 from unosim.kernel.rng import below
@@ -22,8 +28,8 @@ def shuffle(st, lo, n, rng):
 
 
 @jit()
-def build_deck(st, P, rng):
-    """Fill the draw pile with the R1 deck and shuffle it."""
+def build_deck(st, P):
+    """Fill the draw pile with the R1 deck, unordered (each draw takes a uniform card)."""
     decks = rule(st, P_DECKS)
     n = 0
     for _ in range(decks):
@@ -39,38 +45,62 @@ def build_deck(st, P, rng):
     st[S_NDRAW] = n
     st[S_NDISC] = 0
     st[S_TOTAL] = n
-    shuffle(st, S_DRAW0, n, rng)
+    st[S_PILE_KNOWN] = 0
 
 
 @jit(inline=True)
-def reshuffle(st, rng, log):
-    """R11: every discard but the top becomes the new draw pile."""
+def reshuffle(st, log):
+    """R11: the draw pile is empty; every discard but the top becomes it, unordered."""
     nd = st[S_NDISC]
     if nd <= 1:
         return
-    nr = st[S_NDRAW]
-    # the draw pile is empty when this is called, but keep any rest underneath
     for i in range(nd - 1):
-        st[S_DRAW0 + nr + i] = st[S_DISC0 + i]
-    top = st[S_DISC0 + nd - 1]
-    st[S_DISC0] = top
+        st[S_DRAW0 + i] = st[S_DISC0 + i]
+    st[S_DISC0] = st[S_DISC0 + nd - 1]
     st[S_NDISC] = 1
-    shuffle(st, S_DRAW0 + nr, nd - 1, rng)
-    st[S_NDRAW] = nr + nd - 1
+    st[S_NDRAW] = nd - 1
+    st[S_PILE_KNOWN] = 0
     st[S_RESHUFFLES] += 1
     log_event(st, log, EV_RESHUFFLE, nd - 1, 0, 0)
+
+
+@jit(inline=True)
+def to_top(st, rng):
+    """Bring the card the next draw takes to the top of the (non-empty) pile and return it:
+    the known top card, or a uniform card of the unordered pile."""
+    n = S_DRAW0 + st[S_NDRAW] - 1
+    if st[S_PILE_KNOWN] == 0:
+        j = S_DRAW0 + below(rng, st[S_NDRAW])
+        k = st[j]
+        st[j] = st[n]
+        st[n] = k
+    return st[n]
+
+
+@jit(inline=True)
+def pop(st):
+    """Take the top card off the pile (brought there by :func:`to_top`)."""
+    st[S_NDRAW] -= 1
+    if st[S_PILE_KNOWN] > 0:
+        st[S_PILE_KNOWN] -= 1
+
+
+@jit(inline=True)
+def take(st, rng):
+    """Take the next card off the (non-empty) pile and return it."""
+    k = to_top(st, rng)
+    pop(st)
+    return k
 
 
 @jit(inline=True)
 def draw_card(st, rng, log, p, reason):
     """One card from the draw pile to seat p, reshuffling lazily; -1 if nothing is left."""
     if st[S_NDRAW] == 0:
-        reshuffle(st, rng, log)
+        reshuffle(st, log)
         if st[S_NDRAW] == 0:
             return -1
-    n = st[S_NDRAW] - 1
-    k = st[S_DRAW0 + n]
-    st[S_NDRAW] = n
+    k = take(st, rng)
     add_card(st, p, k, 1)
     st[S_DRAWN] += 1
     log_event(st, log, EV_DRAW, p, k, reason)

@@ -159,7 +159,7 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
     defaults = (T.Omitted(search.TURN), T.Omitted(-1), T.Omitted(0))
     return {
         "scenarios": [
-            (H.reset, (st, P, I)), (H.build_deck, (st, P, rng)), (H.deal, (st, P, rng, log)),
+            (H.reset, (st, P, I)), (H.build_deck, (st, P)), (H.deal, (st, P, rng, log)),
             (H.turn_first_card, (st, P, rng, log)), (H.step, (st, P, rng, log, T.Omitted(None))),
             (H.begin_turn, (st, P, rng, log, I)), (calls.misplay, (st, P, rng, log, I)),
             (H.play_card, (st, P, rng, log, I, I)),
