@@ -132,7 +132,7 @@ class _BodyLibrary(JITCodeLibrary):
     The loop then called that copy, several times slower, and the same run's speed
     depended on what the process had done before.  Made internal before the whole-module
     pass, the linked callees are the body's own: it calls the copies optimized with it,
-    whatever ran first (tests/unit/test_jit.py).  They are renamed too: numba's JIT finds a
+    whatever ran first (tests/e2e/test_kernel_body.py).  They are renamed too: numba's JIT finds a
     symbol by its function's name whatever the linkage, and a later library calling
     ``shuffle`` would otherwise get the body's copy, whose arguments the optimizer may
     have changed (a crash)."""
