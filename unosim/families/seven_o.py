@@ -43,13 +43,9 @@ def hand_move(st, k):
 
 @jit(inline=True)
 def silent_last_card(st, k):
-    """H13: a 0 or 7 under seven-o, or a giveaway red 0, does nothing as a last card."""
-    if k >= WILD:
-        return False
-    if k == RED_ZERO and rule(st, P_RED_ZERO) != RedZero.none:
-        return rule(st, P_RED_ZERO) == RedZero.giveaway
-    r = k % RANKS_PER_COLOR
-    return (r == 0 or r == 7) and rule(st, P_SEVEN_O) != 0
+    """H13: a card that moves hands (a 0 or 7 under seven-o, a giveaway red 0) does
+    nothing as a last card."""
+    return k < WILD and not is_draw10(st, k) and hand_move(st, k) != NONE
 
 
 @jit(inline=True)
