@@ -1,5 +1,6 @@
 """How the engine is compiled (unosim/kernel/jit.py): a batch kernel's loop body calls its
-own copies of the engine functions, optimized with it, whatever the process ran before.
+own copies of the engine functions, optimized with it, whatever the process ran before,
+and a cached function loads light.
 A fresh interpreter compiles a small kernel, so this is no unit test (tests/unit/test_jit.py
 checks the rest of unosim/kernel/jit.py without compiling)."""
 
@@ -74,3 +75,41 @@ def test_a_kernel_body_links_no_weak_copy_of_a_callee(tmp_path: Path) -> None:
     assert "internal" in linkages, r.stdout  # the linked callees, kept as the body's own
     suffixes = {name.rsplit(".", 1)[-1] for linkage, name in lines if linkage == "internal"}
     assert len(suffixes) == 1 and re.fullmatch("[0-9a-f]{16}", suffixes.pop()), r.stdout  # this body's own
+
+
+LAZY = textwrap.dedent('''
+    import importlib
+    import sys
+
+    sys.path.insert(0, sys.argv[1])
+
+    from cached import thrice  # compiled by the first process, loaded from the cache by the second
+
+    assert thrice(5) == 15
+    library = thrice.overloads[thrice.signatures[0]].library
+    print(type(library).__name__, "numba.np.linalg" in sys.modules)
+    caller = importlib.import_module(sys.argv[2])  # new to each process: it compiles, linking thrice
+    assert caller.plus_thrice(5) == 16
+''')
+
+
+@pytest.mark.skipif(PLAIN, reason="plain numba: numba's own cache")
+def test_a_cached_function_loads_light_and_still_links(tmp_path: Path) -> None:
+    """A cached function is loaded without numba's typing and lowering registries (the
+    numpy extensions among them are not even imported) and without parsing the bitcode
+    that links it into a caller; a caller compiled later links it all the same."""
+    (tmp_path / "cached.py").write_text("from unosim.kernel.jit import jit\n\n\n@jit()\ndef thrice(x):\n"
+                                       "    return 3 * x\n")
+    for name in ("first", "again"):
+        (tmp_path / f"{name}.py").write_text("from cached import thrice\nfrom unosim.kernel.jit import jit\n\n\n"
+                                            "@jit()\ndef plus_thrice(x):\n    return thrice(x) + 1\n")
+    probe = tmp_path / "probe.py"
+    probe.write_text(LAZY)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop(PLAIN_ENV, None)
+    runs = {name: subprocess.run([sys.executable, str(probe), str(tmp_path), name], env=env, capture_output=True,
+                                 text=True, timeout=300) for name in ("first", "again")}
+    for r in runs.values():
+        assert r.returncode == 0, r.stderr
+    assert runs["first"].stdout.split()[0] != "_LazyLinkLibrary"  # compiled there
+    assert runs["again"].stdout.split() == ["_LazyLinkLibrary", "False"], runs["again"].stdout

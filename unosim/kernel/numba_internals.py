@@ -9,17 +9,20 @@ results are the same either way. Why each piece: docs/design.md, "Compile time" 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import uuid
 from contextlib import contextmanager
+from types import SimpleNamespace
 
 import llvmlite.binding as ll
 from numba import njit
 from numba.core import compiler, types
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator, _SourceFileBackedLocatorMixin
-from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
+from numba.core.codegen import JitEngine, JITCodeLibrary, JITCPUCodegen
 from numba.core.registry import CPUDispatcher
+from numba.core.runtime import rtsys
 
 from .cache import cache_folder
 
@@ -29,7 +32,12 @@ _HOOKS = ((JITCodeLibrary, "_optimize_final_module"), (JITCodeLibrary, "enable_o
           (JITCPUCodegen, "create_library"), (CPUDispatcher, "enable_caching"),
           (CPUDispatcher, "get_call_template"), (CPUDispatcher, "compile"),
           (compiler.Compiler, "define_pipelines"), (FunctionCache, "_index_key"),
-          (CompileResultCacheImpl, "_locator_classes"), (_CacheLocator, "get_suitable_cache_subpath"))
+          (CompileResultCacheImpl, "_locator_classes"), (_CacheLocator, "get_suitable_cache_subpath"),
+          (FunctionCache, "load_overload"), (FunctionCache, "_load_overload"),
+          (FunctionCache, "_guard_against_spurious_io_errors"), (CompileResultCacheImpl, "reduce"),
+          (CompileResultCacheImpl, "rebuild"), (JITCodeLibrary, "_unserialize"), (JITCodeLibrary, "_set_compiled_object"),
+          (JITCodeLibrary, "_get_module_for_linking"), (JITCodeLibrary, "_finalize_final_module"),
+          (JITCPUCodegen, "_library_class"), (JitEngine, "_load_defined_symbols"))
 for _owner, _name in _HOOKS:  # an override of a hook numba no longer calls would be silently lost
     if not hasattr(_owner, _name):
         raise ImportError(f"numba has no {_owner.__name__}.{_name}")
@@ -47,9 +55,72 @@ class _SourcesLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
     def get_cache_path(self):
         return self._cache_path
 
+    def ensure_cache_path(self):
+        """numba's check that the folder exists and takes a file, once per folder and
+        process, not once per function."""
+        if self._cache_path not in _WRITABLE:
+            super().ensure_cache_path()
+            _WRITABLE.add(self._cache_path)
+
+
+_WRITABLE: set[str] = set()
+"""Cache folders this process found writable."""
+
 
 class _SourcesCacheImpl(CompileResultCacheImpl):
+    """Numba's cache of compile results, located by :class:`_SourcesLocator`, whose entries
+    load as :class:`_LazyLinkLibrary`."""
+
     _locator_classes = [_SourcesLocator]
+
+    def reduce(self, cres):
+        (name, kind, (object_code, bitcode)), *rest = super().reduce(cres)
+        if kind != "object":
+            raise ValueError(f"numba cached {name} as {kind!r}, not as machine code")
+        module = cres.library._get_module_for_linking()
+        defined = [v.name for vs in (module.functions, module.global_variables) for v in vs if not v.is_declaration]
+        return ((name, _LAZY, (object_code, bitcode, defined)), *rest)
+
+    def rebuild(self, target_context, payload):
+        codegen = target_context.codegen()
+        codegen._library_class = _LazyLinkLibrary  # this codegen's only, for this load (under numba's compile lock)
+        try:
+            return super().rebuild(target_context, payload)
+        finally:
+            del codegen._library_class
+
+
+_LAZY = "unosim-object"
+"""The kind of a cached library's data: numba's machine code and linking bitcode, and the
+names that bitcode defines."""
+
+
+class _LazyLinkLibrary(JITCodeLibrary):
+    """A code library loaded from the cache without parsing the bitcode kept for linking it
+    into a caller (most of a kernel's load time); it is parsed if a compile links it."""
+
+    _linking_bitcode = None
+
+    @classmethod
+    def _unserialize(cls, codegen, state):
+        name, kind, data = state
+        if kind != _LAZY:
+            return super()._unserialize(codegen, state)
+        object_code, bitcode, defined = data
+        self = codegen.create_library(name)
+        self.enable_object_caching()
+        self._set_compiled_object(object_code)
+        self._linking_bitcode = bitcode
+        self._finalize_final_module()
+        # the names numba's own load reads off the parsed bitcode
+        codegen._engine._load_defined_symbols(SimpleNamespace(
+            functions=[SimpleNamespace(name=n, is_declaration=False) for n in defined], global_variables=()))
+        return self
+
+    def _get_module_for_linking(self):
+        if self._shared_module is None and self._linking_bitcode is not None:
+            self._shared_module = ll.parse_bitcode(self._linking_bitcode)
+        return super()._get_module_for_linking()
 
 
 class SourcesCache(FunctionCache):
@@ -69,6 +140,14 @@ class SourcesCache(FunctionCache):
         code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
         return (sig, codegen.magic_tuple(), (code, hashlib.sha256(names.encode()).hexdigest()))
 
+    def load_overload(self, sig, target_context):
+        """Numba's load, with only the runtime (NRT) that cached code calls made ready
+        first, not every typing and lowering registry numba has: those serve a compile,
+        which readies them itself."""
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
 
 def _closed_name(value: object) -> str:
     fn = getattr(value, "py_func", value)
@@ -85,11 +164,20 @@ class _Cached(CPUDispatcher):
         self._cache = SourcesCache(self.py_func)
 
 
-def _cached(disp, cls=_Cached, pipeline_class=compiler.Compiler):
-    one = cls(py_func=disp.py_func, locals=disp.locals, targetoptions=disp.targetoptions,
+def _cached(fn, options: dict, cls=_Cached, pipeline_class=compiler.Compiler):
+    """``fn`` under a dispatcher of class ``cls``, with the options ``njit(**options)`` gives."""
+    one = cls(py_func=fn, locals={}, targetoptions=dict(_target_options(tuple(sorted(options.items())))),
               pipeline_class=pipeline_class)
     one.enable_caching()
     return one
+
+
+@functools.lru_cache(maxsize=None)
+def _target_options(options: tuple) -> dict:
+    """The target options ``njit(**options)`` gives a function, read once per option set."""
+    def probe():
+        pass
+    return njit(**dict(options))(probe).targetoptions
 
 
 class _OneVersion(_Cached):
@@ -188,10 +276,10 @@ class _Kernel(_Cached):
 def jit_dispatcher(fn, inline: bool):
     """``fn`` compiled once per plain argument types, cached in :func:`cache_folder`,
     inlined by LLVM into every compiled caller when ``inline``."""
-    return _cached(njit(forceinline=inline)(fn), _OneVersion, _CalleeCompiler)
+    return _cached(fn, {"forceinline": inline}, _OneVersion, _CalleeCompiler)
 
 
 def kernel_dispatcher(fn, options: dict):
     """``fn`` as an entry point called from Python (``njit(**options)``), cached in
     :func:`cache_folder`, its parallel loop body optimized whole."""
-    return _cached(njit(**options)(fn), _Kernel, _CalleeCompiler)
+    return _cached(fn, options, _Kernel, _CalleeCompiler)
