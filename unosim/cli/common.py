@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+import sys
 from typing import Any
 
 import click
@@ -201,3 +202,26 @@ def warnings_as_lines(category: type[Warning]) -> Iterator[None]:
         warnings.simplefilter("always", category)
         warnings.showwarning = show
         yield
+
+
+class _NoBar:
+    """The progress bar where none is drawn."""
+
+    def update(self, n: float = 1) -> None:
+        pass
+
+    def set_postfix_str(self, s: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(quiet: bool, **options: Any) -> Any:
+    """A tqdm bar on stderr, drawn from half a second on and cleared at the end; with
+    ``--quiet`` or off a terminal none is drawn and tqdm is not even imported."""
+    if quiet or not sys.stderr.isatty():
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(file=sys.stderr, delay=0.5, leave=False, **options)

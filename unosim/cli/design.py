@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out,
-                     main, not_empty, one_line, refuse_nested)
+from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out, main,
+                     not_empty, one_line, progress_bar, refuse_nested)
 
 
 def _space(name: str) -> Any:
@@ -25,7 +24,6 @@ def _space(name: str) -> Any:
 def play_screen(space: Any, out: Path, workers: int | None, scheduler: str | None, cluster: str | None,
                 force: bool, quiet: bool) -> dict[str, Any]:
     """Run a space's screen with the progress bar and compile notice every sweep has."""
-    from tqdm import tqdm
 
     from unosim.run.modes import MODES
     from unosim.run.store import StoreError
@@ -40,8 +38,7 @@ def play_screen(space: Any, out: Path, workers: int | None, scheduler: str | Non
     refuse_nested(out)
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
-        bar = tqdm(total=space.hands * len(points), unit="hands", unit_scale=True, file=sys.stderr,
-                   disable=True if quiet else None, delay=0.5, leave=False)
+        bar = progress_bar(quiet, total=space.hands * len(points), unit="hands", unit_scale=True)
         try:
             notice = compiling(MODES["hands"], quiet, client, configs=[p.cfg for p in points])
             with warnings.catch_warnings(), one_line(out), notice:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .common import default_out, load_config_arg, main, not_empty, one_line, refuse_nested
+from .common import default_out, load_config_arg, main, not_empty, one_line, progress_bar, refuse_nested
 from .skill import _bots, _user_error
 
 __all__ = ["league"]
@@ -32,7 +31,6 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     """Every combination of the bots at tables of CONFIG's size, each table in every
     seating of its bots, the same deals at every table; a Plackett-Luce strength per bot
     with 95% intervals from a bootstrap of the deals, and the fit's goodness."""
-    from tqdm import tqdm
 
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
@@ -48,8 +46,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
         raise _user_error(str(e)) from None
     dest = Path(out) if out else default_out(f"league-{cfg.name}-{lg.players}p")
     refuse_nested(dest)
-    bar = tqdm(total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True, file=sys.stderr,
-               disable=True if quiet else None, delay=0.5, leave=False)
+    bar = progress_bar(quiet, total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True)
     fitted: list[Any] = []
 
     def finish() -> None:  # under the league's lock: its own files, atomically

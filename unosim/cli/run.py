@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sys
 import textwrap
 import warnings
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 import click
 
 from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out,
-                     load_config_arg, main, not_empty, one_line, plural, refuse_nested)
+                     load_config_arg, main, not_empty, one_line, plural, progress_bar, refuse_nested)
 
 
 @main.command()
@@ -51,7 +50,6 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
         tournaments: int | None = None) -> None:
     """Play HANDS hands of CONFIG (a TOML file or a bundled name) and write one Parquet row per hand."""
     from click.core import ParameterSource
-    from tqdm import tqdm
 
     from unosim.run.jobs import MODES, RunError, make_job
     from unosim.run.runner import run_job
@@ -91,8 +89,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
-        bar = tqdm(total=job.count, unit=job.mode.unit, unit_scale=True, file=sys.stderr,
-                   disable=True if quiet else None, delay=0.5, leave=False)
+        bar = progress_bar(quiet, total=job.count, unit=job.mode.unit, unit_scale=True)
         try:
             with one_line(job.out), compiling(job.mode, quiet, client, cfg):
                 summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
@@ -157,7 +154,6 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     command resumes an interrupted sweep, keeping its finished part files; a changed sweep
     in an existing directory is refused (--force overwrites).  `unosim report DIR` then
     prints the balance report and `unosim plot DIR` its chart."""
-    from tqdm import tqdm
 
     from unosim.run.bots_text import bots_line, said, seating_text
     from unosim.run.summary import wall_seconds
@@ -181,8 +177,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     total = sw.count * len(sw.points)
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
-        bar = tqdm(total=total, unit=sw.run_mode.unit, unit_scale=True,
-                   file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
+        bar = progress_bar(quiet, total=total, unit=sw.run_mode.unit, unit_scale=True)
         try:
             notice = compiling(sw.run_mode, quiet, client, configs=[p.cfg for p in sw.points])
             with warnings.catch_warnings(), one_line(out_path), notice:

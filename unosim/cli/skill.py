@@ -14,7 +14,7 @@ import click
 
 from unosim.studies import skill_defaults as SKILL
 
-from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, plural,
+from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, plural, progress_bar,
                      refuse_nested, warnings_as_lines)
 
 __all__ = ["register"]
@@ -136,7 +136,6 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
 def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, check_deals: int, seed: int, w: int,
           quiet: bool, obj: Any, check_matches: int) -> None:
     """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
-    from tqdm import tqdm
 
     from unosim.rules.botfile import dump_bot
     from unosim.run.jobs import RunError
@@ -148,7 +147,7 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
 
     dest = g.root
     generations = max(0, budget // (default_popsize() + 1))
-    bar = tqdm(total=generations, unit="gen", file=sys.stderr, disable=True if quiet else None, delay=0.5, leave=False)
+    bar = progress_bar(quiet, total=generations, unit="gen")
 
     def step(g: int, share: float) -> None:
         bar.set_postfix_str(f"mean's {obj.name} {obj.format(share)}")
