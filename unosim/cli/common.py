@@ -4,9 +4,9 @@ one-line user errors, config loading, the compile notice, the Dask client, resul
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+import sys
 from contextlib import contextmanager
 from pathlib import Path
-import sys
 from typing import Any
 
 import click

@@ -24,7 +24,6 @@ def _space(name: str) -> Any:
 def play_screen(space: Any, out: Path, workers: int | None, scheduler: str | None, cluster: str | None,
                 force: bool, quiet: bool) -> dict[str, Any]:
     """Run a space's screen with the progress bar and compile notice every sweep has."""
-
     from unosim.run.modes import MODES
     from unosim.run.store import StoreError
     from unosim.run.sweep import SweepError

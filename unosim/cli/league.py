@@ -31,7 +31,6 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     """Every combination of the bots at tables of CONFIG's size, each table in every
     seating of its bots, the same deals at every table; a Plackett-Luce strength per bot
     with 95% intervals from a bootstrap of the deals, and the fit's goodness."""
-
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
     from unosim.studies.league import (LEADERBOARD, LEADERBOARD_PNG, POOR_FIT, fit_league, make_league, render_league,

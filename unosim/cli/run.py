@@ -154,7 +154,6 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     command resumes an interrupted sweep, keeping its finished part files; a changed sweep
     in an existing directory is refused (--force overwrites).  `unosim report DIR` then
     prints the balance report and `unosim plot DIR` its chart."""
-
     from unosim.run.bots_text import bots_line, said, seating_text
     from unosim.run.summary import wall_seconds
     from unosim.run.sweep import SweepError, load_sweep, run_sweep

@@ -136,7 +136,6 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
 def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, check_deals: int, seed: int, w: int,
           quiet: bool, obj: Any, check_matches: int) -> None:
     """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
-
     from unosim.rules.botfile import dump_bot
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
