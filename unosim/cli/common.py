@@ -3,8 +3,8 @@ one-line user errors, config loading, the compile notice, the Dask client, resul
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
