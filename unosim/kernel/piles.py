@@ -6,10 +6,12 @@ drawn instead of one a card in the deck.  The top ``S_PILE_KNOWN`` cards are the
 exception: a pile laid out in order (a scenario's) is drawn in that order.
 """
 
+import numpy as np
+
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (EV_DRAW, EV_RESHUFFLE, N_KINDS, S_DISC0, S_DRAW0, S_DRAWN, S_MAX_DRAW, S_NDISC,
     S_NDRAW, S_PILE_KNOWN, S_RESHUFFLES, S_TOTAL)
-from unosim.rules.cards import RANKS_PER_COLOR, WILD
+from unosim.rules.cards import deck_counts
 from unosim.rules.params import P_DECKS
 from unosim.kernel.rng import below
 from unosim.kernel.table import add_card, log_event, rule
@@ -27,21 +29,20 @@ def shuffle(st, lo, n, rng):
         st[j] = t
 
 
+DECK = np.repeat(np.arange(N_KINDS, dtype=np.int64), deck_counts())
+"""One R1 deck, kind by kind: what :func:`build_deck` copies in (a constant to compiled code)."""
+
+
 @jit()
 def build_deck(st, P):
     """Fill the draw pile with the R1 deck, unordered (each draw takes a uniform card)."""
     decks = rule(st, P_DECKS)
-    n = 0
-    for _ in range(decks):
-        for k in range(N_KINDS):
-            copies = 2
-            if k >= WILD:
-                copies = 4
-            elif k % RANKS_PER_COLOR == 0:
-                copies = 1
-            for _c in range(copies):
-                st[S_DRAW0 + n] = k
-                n += 1
+    size = len(DECK)
+    for d in range(decks):
+        lo = S_DRAW0 + d * size
+        for i in range(size):
+            st[lo + i] = DECK[i]
+    n = decks * size
     st[S_NDRAW] = n
     st[S_NDISC] = 0
     st[S_TOTAL] = n
