@@ -70,6 +70,16 @@ def turnable(k, number_only):
     return not number_only or (k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX)
 
 
+@jit()
+def count_turnable(st, number_only):
+    """Cards in the draw pile that may start the discard pile (R3, H16)."""
+    n = 0
+    for i in range(st[S_NDRAW]):
+        if turnable(st[S_DRAW0 + i], number_only):
+            n += 1
+    return n
+
+
 @jit(inline=True)
 def turned_reverse_void(st):
     """R3/E5 with 2 players: does a turned Reverse do nothing (the first player starts)?
@@ -107,14 +117,14 @@ def turn_first_card(st, P, rng, log):
     Wild (docs/rules.md R3).
     """
     number_only = rule(st, P_FIRST_CARD) == FirstCard.number_only
-    n_draw = st[S_NDRAW]
-    eligible = 0
-    for i in range(n_draw):
-        if turnable(st[S_DRAW0 + i], number_only):
-            eligible += 1
+    eligible = -1  # cards in the pile that may start it, counted once a card may not
     while True:
         k = to_top(st, rng)
-        if eligible == 0 or turnable(k, number_only):
+        if turnable(k, number_only):
+            break
+        if eligible < 0:
+            eligible = count_turnable(st, number_only)
+        if eligible == 0:
             break
         log_event(st, log, EV_RETURN, k, 0, 0)
         st[S_PILE_KNOWN] = 0  # shuffled back in: the pile is unordered again
