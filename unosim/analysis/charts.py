@@ -230,7 +230,6 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
         p = F.players(rep, lab) or len(shares)
         return 1.0 / p if p else 0.0
 
-    legends: list[tuple[Any, list[Any], list[str], str]] = []
     for col, (sys, name) in enumerate(systems):
         for row, (section, figure, numeric, key_name, what) in enumerate((
                 (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),

@@ -147,17 +147,6 @@ def goes_out_with(st, P, p, k):
 
 
 @jit(inline=True)
-def has_legal(st, P, p):
-    """Whether seat p holds any card it may play honestly (R5, R8, H7)."""
-    base = S_HAND0 + p * N_KINDS
-    c, tr, wok, w4ok = legal_view(st, P, p)
-    for i in range(N_CAND):
-        if legal_copies(st, base, cand(i, c, tr), wok, w4ok) > 0:
-            return True
-    return False
-
-
-@jit(inline=True)
 def can_bluff(st, P, p):
     """R8: p holds a Wild Draw Four that would be an illegal play now (a bluff)."""
     return (st[S_HAND0 + p * N_KINDS + WILD_DRAW4] > 0 and rule(st, P_WILD_DRAW4) == WildDraw4.restricted

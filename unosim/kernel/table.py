@@ -62,12 +62,6 @@ def take_choice(st, slot, p):
 
 
 @jit(inline=True)
-def hand_at(p):
-    """Offset of seat p's per-kind counts in the state vector."""
-    return S_HAND0 + p * N_KINDS
-
-
-@jit(inline=True)
 def add_card(st, p, k, n):
     st[S_HAND0 + p * N_KINDS + k] += n
     st[S_HS0 + p] += n

@@ -178,9 +178,6 @@ class Arena:
             return self.play_matches(P, seed, start, count)
         return self.play_hands(P, seed, start, count)
 
-    def play_params(self, P: np.ndarray, seed: int, start: int, deals: int) -> Share:
-        return self.play_hands(P, seed, start, deals)["hands"]
-
     def play_hands(self, P: np.ndarray, seed: int, start: int, deals: int) -> dict[str, Share]:
         n = self.n
         wins = np.zeros(deals)
