@@ -17,7 +17,6 @@ import pytest
 from click.testing import CliRunner
 
 from match_checks import both, hand, play
-from unosim.rules import config as C
 from unosim.analysis import report as rp
 from unosim.cli import main
 from unosim.rules.config import default_config

@@ -20,7 +20,6 @@ import unosim
 from unosim.cli import main
 from unosim.rules.botfile import Bot, dump_bot, load_bot_file, resolve_bot, split_bots
 from unosim.rules.config import ConfigError, default_config
-from unosim.run.jobs import RunError
 
 HEADS_UP = default_config().with_values({"players": 2})
 B0 = [resolve_bot("random")]
