@@ -7,6 +7,7 @@ physical cards.  :func:`context` and :func:`score` are the only places that list
 strategies; a new strategy adds one line to each (docs/bots.md, "Adding a strategy").
 """
 
+from unosim.kernel.bits import lowest_bit
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0
 from unosim.kernel.table import rule
@@ -15,7 +16,7 @@ from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD_DRAW4
 from unosim.rules.params import P_VOLUNTARY_DRAW
 from unosim.rules.strategies import Strategy
 from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, wild_saver
-from .common import N_CAND, NEG, Ask, cand, goes_out_with, legal_copies, legal_view, maybe_bluff, tie
+from .common import NEG, Ask, cand, goes_out_with, legal_copies, legal_slots, legal_view, maybe_bluff, tie
 
 
 @jit(inline=True)
@@ -71,11 +72,11 @@ def choose_play(st, P, rng, p, code):
     ties = 0
     base = S_HAND0 + p * N_KINDS
     c, tr, wok, w4ok = legal_view(st, P, p)
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
+    slots = legal_slots(st, base, c, tr, wok, w4ok)
+    while slots:
+        k = cand(lowest_bit(slots), c, tr)
+        slots &= slots - 1
         n = legal_copies(st, base, k, wok, w4ok)
-        if n == 0:
-            continue
         take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.play, k, x), n, best, ties)
         if take:
             choice = k

@@ -8,8 +8,8 @@ Ties between equally good choices are broken uniformly at random over the *physi
 cards (two red 5s weigh twice one blue 5), by weighted reservoir sampling in one pass:
 randomness is drawn only when a tie actually happens.
 
-A strategy's choice of card is a loop over at most 18 candidate slots (:func:`cand`), the
-kinds that can match at all, with legality decided once per decision (:func:`legal_view`).
+A strategy's choice of card visits only the legal ones among 18 candidate slots
+(:func:`cand`, the kinds that can match at all), found as a mask (:func:`legal_slots`).
 The loops are shared (:mod:`unosim.bots.best`); a strategy answers :data:`Ask` with numbers.
 """
 
@@ -122,6 +122,22 @@ def legal_copies(st, base, k, wok, w4ok):
     if k == WILD_DRAW4:
         return n if w4ok else 0
     return n
+
+
+@jit(inline=True)
+def legal_slots(st, base, c, tr, wok, w4ok):
+    """A mask with bit i set when candidate slot i (:func:`cand`) holds a card that may be
+    played: the loops visit only those, instead of testing all 18 slots one by one."""
+    m = 0
+    first = base + c * RANKS_PER_COLOR
+    for r in range(RANKS_PER_COLOR):  # contiguous: plain vector loads, no gathers
+        m |= int(st[first + r] > 0) << r
+    if tr >= 0:
+        for i in range(RANKS_PER_COLOR, N_CAND - 2):
+            m |= int(st[base + cand(i, c, tr)] > 0) << i
+    m |= int(wok and st[base + WILD] > 0) << (N_CAND - 2)
+    m |= int(w4ok and st[base + WILD_DRAW4] > 0) << (N_CAND - 1)
+    return m
 
 
 @jit(inline=True)

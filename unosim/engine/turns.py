@@ -8,7 +8,7 @@ from collections import namedtuple
 from unosim.kernel.jit import jit
 
 from ..bots import policy
-from ..bots.common import N_CAND, cand, legal_copies, legal_view
+from ..bots.common import legal_slots, legal_view
 from unosim.kernel.layout import (DR_PENALTY, DR_TURN, EV_KEEP, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, N_KINDS,
     S_BLUFFER, S_COLOR, S_CUR, S_HAND0, S_MAX_DRAW, S_PENDING, S_STACK_DRAWN, S_STACK_LEN, S_TURNS, S_VOL_DRAWS)
 from unosim.families import answers, calls, challenge
@@ -40,12 +40,8 @@ the hand to pass a pending draw on (H26)."""
 def holds_legal(st, P, p):
     """p holds a card it may play honestly now: a draw instead is voluntary (R7), counted
     in O1 ``voluntary_draws`` so a sweep can tell whether forced play (H8) ever acted."""
-    base = S_HAND0 + p * N_KINDS
     c, tr, wok, w4ok = legal_view(st, P, p)
-    for i in range(N_CAND):  # only the kinds that may match, as the strategies scan them
-        if legal_copies(st, base, cand(i, c, tr), wok, w4ok) > 0:
-            return True
-    return False
+    return legal_slots(st, S_HAND0 + p * N_KINDS, c, tr, wok, w4ok) != 0
 
 
 @jit(inline=True)
