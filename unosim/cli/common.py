@@ -28,6 +28,15 @@ SCHEDULER_HELP = ("Send the chunks as tasks to the Dask scheduler at ADDRESS (tc
 CLUSTER_HELP = "local: start a Dask LocalCluster on this machine and run the chunks there."
 
 
+@contextmanager
+def user_errors(*kinds: type[Exception]) -> Iterator[None]:
+    """Any of ``kinds`` raised inside as a one-line :class:`UserError` of its message."""
+    try:
+        yield
+    except kinds as e:
+        raise UserError(str(e)) from None
+
+
 def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, configs: Sequence[Any] = ()) -> Any:
     """Say at once, on stderr, when a kernel of this command's run mode (a
     :class:`unosim.run.modes.Mode`) must compile first (even --quiet: minutes of silence
@@ -106,10 +115,8 @@ def load_config_arg(config: str, option: str = "CONFIG"):
 
     if not config.strip():  # an empty path is the working directory, never what was meant
         raise UserError(f"{option}: empty; give a config file or a bundled config's name (`unosim configs` lists them)")
-    try:
+    with user_errors(ConfigError, FileNotFoundError):
         return load_config(find_config(config))
-    except (ConfigError, FileNotFoundError) as e:
-        raise UserError(str(e)) from None
 
 
 @click.group(cls=Unosim, context_settings={"help_option_names": ["-h", "--help"]})
@@ -127,10 +134,8 @@ def check_workers(workers: int | None, scheduler: str | None) -> None:
     from unosim.run.jobs import RunError
     from unosim.run.workers import check_workers
 
-    try:
+    with user_errors(RunError):
         check_workers(workers)
-    except RunError as e:
-        raise UserError(str(e)) from None
 
 
 def plural(n: int, noun: str) -> str:
@@ -176,11 +181,8 @@ def dask_client(scheduler: str | None, cluster: str | None, workers: int | None 
         return
     from unosim.run.cluster import ClusterError, connect
 
-    try:
-        with connect(scheduler, local=cluster == "local") as client:
-            yield client
-    except ClusterError as e:
-        raise UserError(str(e)) from None
+    with user_errors(ClusterError), connect(scheduler, local=cluster == "local") as client:
+        yield client
 
 
 @contextmanager

@@ -9,16 +9,14 @@ from typing import Any
 import click
 
 from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out, main,
-                     not_empty, one_line, progress_bar, refuse_nested)
+                     not_empty, one_line, progress_bar, refuse_nested, user_errors)
 
 
 def _space(name: str) -> Any:
     from unosim.studies.space import SpaceError, load_space
 
-    try:
+    with user_errors(SpaceError):
         return load_space(name)
-    except SpaceError as e:
-        raise UserError(str(e)) from None
 
 
 def play_screen(space: Any, out: Path, workers: int | None, scheduler: str | None, cluster: str | None,
@@ -30,10 +28,8 @@ def play_screen(space: Any, out: Path, workers: int | None, scheduler: str | Non
     from unosim.studies.screen import run_screen
     from unosim.studies.space import SpaceError, design, space_sweep
 
-    try:
+    with user_errors(SpaceError):
         points = space_sweep(space, design(space)).points
-    except SpaceError as e:
-        raise UserError(str(e)) from None
     refuse_nested(out)
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
@@ -116,13 +112,11 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
     from unosim.studies.screen import is_screen, read_screen
 
     space = _space(space_file)
-    try:
+    with user_errors(dz.DesignError):
         goals = [dz.parse_target(t) for t in targets]
         for option, figs in (("--maximize", maximize), ("--minimize", minimize)):
             for f in figs:
                 dz.check_figure(option, f)
-    except dz.DesignError as e:
-        raise UserError(str(e)) from None
     out_path = Path(out) if out else default_out("design_", space.name)
     if out_path.is_file() or (out_path.is_dir() and any(out_path.iterdir())
                               and not (out_path / dz.DESIGN_FILE).exists() and not (out_path / "screen").exists()):
@@ -141,25 +135,19 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
     table, front = dz.search(result, goals, list(maximize), list(minimize), trials, space.seed)
     chosen = dz.pick(front, candidates, [f.name for f in space.factors])
     feasible = bool((front["miss"] == 0).all()) if len(front) else False
-    try:
-        with warnings.catch_warnings(), one_line(out_path / "verify"):
-            warnings.simplefilter("ignore")
-            measured = dz.verify(space, chosen, out_path / "verify", verify_hands, workers=workers)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    with user_errors(ValueError), warnings.catch_warnings(), one_line(out_path / "verify"):
+        warnings.simplefilter("ignore")
+        measured = dz.verify(space, chosen, out_path / "verify", verify_hands, workers=workers)
     side = dz.side_by_side(space, chosen, measured, goals)
     if by_skill and side["meets"].any():
         keep = [int(i) for i in side.index[side["meets"]]]
         sweep = dz.verify_sweep(space, chosen, verify_hands)
         from unosim.run.jobs import RunError
 
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                found = dz.skill(sweep, keep, out_path / "skill", budget=skill_budget, deals=skill_deals,
-                                 check_deals=verify_hands, workers=workers or 1)
-        except (RunError, ValueError, OSError) as e:
-            raise UserError(str(e)) from None
+        with user_errors(RunError, ValueError, OSError), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = dz.skill(sweep, keep, out_path / "skill", budget=skill_budget, deals=skill_deals,
+                             check_deals=verify_hands, workers=workers or 1)
         side = side.join(found)
         measured = measured.join(found)
         order = side.sort_values("skill", ascending=False, na_position="last").index

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .common import default_out, load_config_arg, main, not_empty, one_line, progress_bar, refuse_nested
-from .skill import _bots, _user_error
+from .common import default_out, load_config_arg, main, not_empty, one_line, progress_bar, refuse_nested, user_errors
+from .skill import _bots
 
 __all__ = ["league"]
 
@@ -39,10 +39,8 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
 
     cfg = load_config_arg(config)
     found = _bots(bots, "--bots")
-    try:
+    with user_errors(RunError):
         lg = make_league(cfg, found, players=players, deals=deals, seed=seed)
-    except RunError as e:
-        raise _user_error(str(e)) from None
     dest = Path(out) if out else default_out(f"league-{cfg.name}-{lg.players}p")
     refuse_nested(dest)
     bar = progress_bar(quiet, total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths, main
+from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths, main, user_errors
 
 # unosim.analysis.report.BALANCE_SORTS, written out so that the CLI starts without pandas
 # (tests/unit/test_report.py checks the two agree)
@@ -72,7 +72,7 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
     if skill_dir is not None and (not sweep_dir or view == "summary"):
         raise UserError("--skill: the skill column is part of a sweep's balance report; give one sweep directory "
                         "(written by `unosim sweep`)")
-    try:
+    with user_errors(ValueError, OSError):
         if html_file is not None:
             click.echo(f"wrote {write_html(paths, html_file, skill=skill_dir)}")
         elif view == "balance" or (view == "auto" and sweep_dir):
@@ -84,8 +84,6 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
             click.echo(rp.render(bal, fmt))
         else:
             click.echo(rp.render(rp.summarize(paths), fmt))
-    except (ValueError, OSError) as e:
-        raise UserError(str(e)) from None
 
 
 def _is_screen(path: Path) -> bool:
@@ -99,10 +97,8 @@ def _screen_report(root: Path, fmt: str) -> str:
     from unosim.studies.screen import read_screen
     from unosim.studies.screen_report import screen_text
 
-    try:
+    with user_errors(ValueError):
         result = read_screen(root)
-    except ValueError as e:
-        raise UserError(str(e)) from None
     if fmt == "csv":
         return result["terms"].to_csv(index=False).rstrip("\n")
     if fmt == "json":
@@ -177,10 +173,8 @@ def compare(baseline: str, others: tuple[str, ...], fmt: str) -> None:
 
     base = report_paths((baseline,))[0]
     paths = report_paths(others)
-    try:
+    with user_errors(ValueError, OSError):
         click.echo(rp.render(rp.compare(base, paths), fmt))
-    except (ValueError, OSError) as e:
-        raise UserError(str(e)) from None
 
 
 _PLOTS = ("win_share.png", "bot_win_share.png", "turns.png", "cards_played.png", "match_winners.png",
@@ -209,11 +203,9 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill", "interactions", "sobol")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
     stack = ExitStack()
-    try:
+    with user_errors(GuardError, LockedError):
         g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
                                              force=force, names=names))
-    except (GuardError, LockedError) as e:
-        raise UserError(str(e)) from None
     for note in g.notes:
         click.echo(f"Warning: {note}", err=True)
     with stack:

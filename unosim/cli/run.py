@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out,
-                     load_config_arg, main, not_empty, one_line, plural, progress_bar, refuse_nested)
+                     load_config_arg, main, not_empty, one_line, plural, progress_bar, refuse_nested, user_errors)
 
 
 @main.command()
@@ -80,12 +80,10 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     cfg = load_config_arg(config)
     out_path = Path(out) if out else default_out(cfg.name, mode.out_suffix, ".parquet")
     refuse_nested(out_path)
-    try:
+    with user_errors(RunError):
         job = make_job(cfg, mode, count, seed, out=out_path,
                        chunk_size=chunk_size if ctx.get_parameter_source("chunk_size") in explicit else None,
                        max_hands=max_hands if matches is not None else None)
-    except RunError as e:
-        raise UserError(str(e)) from None
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
@@ -161,14 +159,12 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     if resume and force:
         raise UserError("--resume and --force: give one of the two (--force replaces the dataset at --out; "
                         "without it the same command resumes)")
-    try:
+    with user_errors(SweepError):
         if hands is not None and matches is not None:
             raise SweepError("--hands: cannot be combined with --matches (a sweep plays one or the other)")
         sw = load_sweep(sweep_file)
         sw = sw.with_count("hands", hands) if hands is not None else sw.with_count("matches", matches)
         sw = sw.with_chunk_size(chunk_size)
-    except SweepError as e:
-        raise UserError(str(e)) from None
     for note in sw.warnings:
         click.echo(f"Warning: {note}", err=True)
     out_path = Path(out) if out else default_out(sw.name)
@@ -297,7 +293,7 @@ def duel(a: str, b: str, players: int | None, hands: int | None, matches: int | 
 
     if hands is not None and matches is not None:
         raise UserError("--hands and --matches: give one of the two (a duel plays hands or matches)")
-    try:
+    with user_errors(ConfigError, RunError):
         cfg = load_config_arg(config, "--config") if config is not None else None
         if players is None:  # a config's table size, as league and tune take it; a config never changed silently
             players = cfg.players if cfg is not None else 2
@@ -309,7 +305,5 @@ def duel(a: str, b: str, players: int | None, hands: int | None, matches: int | 
             else:
                 lines = render(play_duel(a, b, players=players, hands=20_000 if hands is None else hands, seed=seed,
                                          others=others, cfg=cfg, workers=workers))
-    except (ConfigError, RunError) as e:
-        raise UserError(str(e)) from None
     for line in lines:
         click.echo(line)

@@ -15,13 +15,9 @@ import click
 from unosim.studies import skill_defaults as SKILL
 
 from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, plural, progress_bar,
-                     refuse_nested, warnings_as_lines)
+                     refuse_nested, user_errors, warnings_as_lines)
 
 __all__ = ["register"]
-
-
-def _user_error(msg: str) -> click.ClickException:
-    return UserError(msg)
 
 
 def _bots(values: tuple[str, ...], option: str) -> list[Any]:
@@ -29,20 +25,16 @@ def _bots(values: tuple[str, ...], option: str) -> list[Any]:
     from unosim.rules.botfile import resolve_bot, split_bots
     from unosim.rules.config import ConfigError
 
-    try:
+    with user_errors(ConfigError):
         return [resolve_bot(s, option) for s in split_bots(values, option)]
-    except ConfigError as e:
-        raise _user_error(str(e)) from None
 
 
 def _workers(workers: int | None) -> int:
     from unosim.run.jobs import RunError
     from unosim.run.workers import check_workers
 
-    try:
+    with user_errors(RunError):
         return check_workers(workers)
-    except RunError as e:
-        raise _user_error(str(e)) from None
 
 
 def _players(cfg: Any, players: int | None) -> Any:
@@ -53,7 +45,7 @@ def _players(cfg: Any, players: int | None) -> Any:
     try:
         return cfg.with_values({"players": players})
     except ConfigError as e:
-        raise _user_error(f"--players: {e}") from None
+        raise UserError(f"--players: {e}") from None
 
 
 @click.command()
@@ -112,7 +104,7 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
     w = _workers(workers)
     from unosim.studies.arena import Objective
 
-    try:
+    with user_errors(RunError):
         obj = Objective.parse(objective)
         check_args(budget, deals, seed)
         if not 1 <= check_deals <= 10_000_000:
@@ -121,8 +113,6 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
             raise RunError(f"--check-matches: must be between 1 and 1,000,000 (got {check_matches})")
         if obj.name == "matches:s2" and cfg.finish == "last_standing":
             raise RunError("--objective: matches:s2 is not kept under rules.finish = \"last_standing\" (H13)")
-    except RunError as e:
-        raise _user_error(str(e)) from None
     dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
     if not replicate:
         refuse_nested(dest)
@@ -157,7 +147,7 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
             res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step,
                          objective=obj)
     except RunError as e:
-        raise _user_error(str(e)) from None
+        raise UserError(str(e)) from None
     finally:
         bar.close()
     about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
@@ -168,12 +158,12 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         g.write_text("bot.toml", text)
     except OSError as e:  # a full disk must not lose hours of tuning: the bot goes to stdout
         click.echo(text)
-        raise _user_error(f"{dest / 'bot.toml'}: {e.strerror or e}; the tuned bot was printed above (save it as "
+        raise UserError(f"{dest / 'bot.toml'}: {e.strerror or e}; the tuned bot was printed above (save it as "
                           "a .toml file)") from None
     try:
         g.write("history.parquet", lambda p: res.history.to_parquet(p, index=False))
     except OSError as e:
-        raise _user_error(f"{dest / 'history.parquet'}: {e.strerror or e}; {dest / 'bot.toml'} is written and "
+        raise UserError(f"{dest / 'history.parquet'}: {e.strerror or e}; {dest / 'bot.toml'} is written and "
                           "kept") from None
     click.echo(f"{cfg.name}, {cfg.players} players, field {', '.join(b.name for b in field_bots)}, "
                f"objective {obj.name}: "
@@ -184,12 +174,9 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
     if res.interrupted:
         click.echo(f"interrupted: wrote the search's mean so far to {dest / 'bot.toml'}; final check skipped")
     else:
-        try:
-            with compile_notice(("hands", "matches"), quiet=quiet):
-                chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w, objective=obj,
-                                  matches=check_matches)
-        except RunError as e:
-            raise _user_error(str(e)) from None
+        with user_errors(RunError), compile_notice(("hands", "matches"), quiet=quiet):
+            chk = final_check(cfg, res.bot, field_bots, deals=check_deals, seed=seed, workers=w, objective=obj,
+                              matches=check_matches)
         for line in chk.lines():
             click.echo(line)
     even = 1 / (cfg.teams if cfg.teams > 1 else cfg.players) if obj.is_share else 0.0
@@ -210,7 +197,7 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
             f"{', '.join(b.name for b in field_bots)}, by {obj.name}", p, share, begin, measure=measure,
             percent=obj.is_share))
     except OSError as e:
-        raise _user_error(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
+        raise UserError(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
         from unosim.interrupts import exit_status
@@ -224,9 +211,9 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     in its interval (unosim/studies/replicates.py); DIR/bot.toml is the median replicate's
     bot (by its check against the field: a typical tuned bot, not the luckiest)."""
     if not 2 <= replicates <= 100:
-        raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
+        raise UserError(f"--replicates: must be between 1 and 100 (got {replicates})")
     if not 0 <= seed or seed + replicates > 2**63:
-        raise _user_error(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
+        raise UserError(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
     cfg = _players(load_config_arg(config), players)
     dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
     refuse_nested(dest)
@@ -297,10 +284,8 @@ def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names
     from unosim.run.integrity import LockedError
 
     stack = ExitStack()
-    try:
+    with user_errors(GuardError, LockedError):
         g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names), extends=extends))
-    except (GuardError, LockedError) as e:
-        raise _user_error(str(e)) from None
     for note in g.notes:
         click.echo(f"Warning: {note}", err=True)
     return stack, g
@@ -351,35 +336,29 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     that include the search's own noise (docs/skill.md).  --ceiling adds the search
     player's index beside it: the tuned bot is a lower bound, the search a ceiling."""
     if not ceiling and (ceiling_deals is not None or ceiling_bot is not None):
-        raise _user_error(f"{'--ceiling-deals' if ceiling_deals is not None else '--ceiling-bot'}: only with "
+        raise UserError(f"{'--ceiling-deals' if ceiling_deals is not None else '--ceiling-bot'}: only with "
                           "--ceiling (add --ceiling to measure the search player)")
     if replicates is None:
         replicates = 1 if bot is not None else SKILL.REPLICATES
     if not 1 <= replicates <= 100:
-        raise _user_error(f"--replicates: must be between 1 and 100 (got {replicates})")
+        raise UserError(f"--replicates: must be between 1 and 100 (got {replicates})")
     from unosim.rules.botfile import resolve_bot
     from unosim.rules.config import ConfigError
     from unosim.run.jobs import RunError
     from unosim.run.sweep import SweepError, load_sweep
     from unosim.studies.tune import check_args, default_popsize
 
-    try:
+    with user_errors(SweepError):
         sw = load_sweep(sweep_file)
-    except SweepError as e:
-        raise _user_error(str(e)) from None
     if scheduler and cluster:
-        raise _user_error("--scheduler and --cluster: give one of the two")
+        raise UserError("--scheduler and --cluster: give one of the two")
     w = workers if scheduler else _workers(workers)  # a scheduler's workers check their own core counts
-    try:
+    with user_errors(RunError):
         check_args(budget if bot is None else default_popsize() + 1, deals, sw.seed if seed is None else seed)
         if not 1 <= check_deals <= 10_000_000:
             raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {check_deals})")
-    except RunError as e:
-        raise _user_error(str(e)) from None
-    try:
+    with user_errors(ConfigError):
         fixed = resolve_bot(bot, "--bot") if bot is not None else None
-    except ConfigError as e:
-        raise _user_error(str(e)) from None
     roof = _ceiling(ceiling, ceiling_bot, ceiling_deals)
     dest = Path(out) if out else default_out(sw.name, ".skill")
     refuse_nested(dest)
@@ -441,11 +420,9 @@ def _ceiling(given: bool, spec: str | None, deals: int | None) -> Any:
     from unosim.run.jobs import RunError
     from unosim.studies.skill_index import Ceiling
 
-    try:
+    with user_errors(ConfigError, RunError):
         return Ceiling(resolve_bot("search" if spec is None else spec, "--ceiling-bot"),
                        1000 if deals is None else deals)
-    except (ConfigError, RunError) as e:
-        raise _user_error(str(e)) from None
 
 
 def _same_ceiling(dest: Path, identity: dict[str, Any]) -> None:
@@ -461,7 +438,7 @@ def _same_ceiling(dest: Path, identity: dict[str, Any]) -> None:
         return
     if {k: v for k, v in kept.items() if k != "ceiling"} == {k: v for k, v in identity.items() if k != "ceiling"}:
         old = _kept_ceiling(kept["ceiling"])
-        raise _user_error(f"--ceiling-bot/--ceiling-deals: {dest} holds the ceiling of {old.bot.name} on "
+        raise UserError(f"--ceiling-bot/--ceiling-deals: {dest} holds the ceiling of {old.bot.name} on "
                           f"{old.deals:,} deals; a folder keeps the ceiling it measured (give those, or none, to "
                           "resume it; --force redoes the whole folder, tuning included)")
 
@@ -470,10 +447,8 @@ def _kept_ceiling(identity: Any) -> Any:
     from unosim.run.jobs import RunError
     from unosim.studies.skill_index import Ceiling
 
-    try:
+    with user_errors(RunError):
         return Ceiling.of(identity)
-    except RunError as e:
-        raise _user_error(str(e)) from None
 
 
 def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int | None, fixed: Any, w: int,
@@ -501,12 +476,10 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
                 with compile_notice(("hands", "search_hands") if roof is not None else ("hands",), quiet=quiet):
                     points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
                                          bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
-    except ClusterError as e:
-        raise _user_error(str(e)) from None
-    except RunError as e:
-        raise _user_error(str(e)) from None
+    except (ClusterError, RunError) as e:
+        raise UserError(str(e)) from None
     except OSError as e:
-        raise _user_error(f"{e.filename or dest}: {e.strerror or e}; {dest / 'skill.parquet'} keeps every point "
+        raise UserError(f"{e.filename or dest}: {e.strerror or e}; {dest / 'skill.parquet'} keeps every point "
                           "finished so far, so the same command resumes once this is fixed") from None
     frame = skill_frame(points)
     for line in render_skill(frame):
@@ -534,7 +507,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
             frame, f"Skill index of {sw.name}: how much a tuned bot beats B0 ({noise})"
             + (f"\nand the ceiling: {roof.bot.name}, no tuning, {roof.deals:,} deals" if roof else ""), p))
     except OSError as e:
-        raise _user_error(f"{dest / FIGURE_FILE}: {e.strerror or e}; skill.parquet is written and kept") from None
+        raise UserError(f"{dest / FIGURE_FILE}: {e.strerror or e}; skill.parquet is written and kept") from None
     bots = "" if fixed else (", _points/*/replicate=*/bot.toml" if replicates > 1 else ", _points/*/bot.toml")
     bots = (f", {CEILING_FILE}" if roof else "") + bots
     roof_time = (f" (the ceiling's search: {sum(p.ceiling_seconds for p in points if p.ceiling_seconds > 0):.0f} s)"
