@@ -1,10 +1,7 @@
 """Which bots sat: one wording for every report, summary, chart caption and run line.
 
-One bot is its strategy and the parameters that differ from the defaults:
-``counter (suspicion 0.5)``, or ``tuned = weights (...)`` when its seat names it.  A seating
-writes identical neighbours once with a count: ``counter, random x3``.  Several results
-share one text when they seat the same.  It reads only the strategy registry, so a report
-never loads the engine; it sits in run/ because the rules/ sources key the numba cache.
+A bot is its strategy and its non-default parameters (``counter (suspicion 0.5)``); a
+seating writes identical neighbours once with a count (``counter, random x3``).
 """
 
 from __future__ import annotations
@@ -52,10 +49,8 @@ def _params(changed: list[str], max_params: int | None) -> str:
 
 
 def bot_text(name: str, params: Mapping[str, Any] | None = None, max_params: int | None = None) -> str:
-    """``name``, or ``name (p v, ...)`` with the parameters that differ from the defaults.
-
-    ``max_params``: list at most this many, then ``+k more`` (a tuned ``weights`` bot has a
-    dozen; a chart caption shows a few, the text report all)."""
+    """``name``, or ``name (p v, ...)`` with the parameters that differ from the defaults,
+    at most ``max_params`` of them, then ``+k more``."""
     return _named(name, params or {}) + _params(_changed(name, params or {}), max_params)
 
 
@@ -115,7 +110,5 @@ def said(text: str) -> str:
 
 
 def short_label(label: str, width: int = 40) -> str:
-    """A row's bot label for a legend: an unnamed bot with many parameters (a tuned one
-    pasted in without its ``name``) cut to ``weights(...)``, as ``unosim run``'s lines cut
-    it; the bots caption lists the parameters once."""
+    """A row's bot label for a legend: an unnamed bot with many parameters cut to ``weights(...)``."""
     return label if len(label) <= width or "(" not in label else f"{label.split('(')[0]}(...)"

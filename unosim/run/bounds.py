@@ -1,9 +1,4 @@
-"""What a run may ask: the defaults and bounds of its arguments, and the one error.
-
-Below every module that plays or describes a run (modes.py, play.py, jobs.py), so each
-of them checks its arguments the same way and says what is wrong in one line naming the
-option.
-"""
+"""What a run may ask: the defaults and bounds of its arguments, and the one error."""
 
 from __future__ import annotations
 
@@ -44,11 +39,8 @@ folder of a million files is already more than a file system lists quickly."""
 def check_run(option: str, count: int, seed: int, chunk_size: int, max_hands: int | None = None,
               rows_per_unit: int = 1, rotations: int = 1, unit: str | None = None, chosen: bool = True) -> None:
     """The checks every run shares, each a one-line :class:`RunError` naming its option.
-    The upper bounds are what fits this machine's memory and a user could mean: past
-    them a run would die of a MemoryError after seconds, leaving only a manifest.
-    ``unit``: what the chunk size counts, in the error (default: matches with
-    ``max_hands``, else hands, or deals when a unit has several rows).  ``chosen``: the
-    user gave ``chunk_size`` (else a chunk too large for the count is the count's fault)."""
+    ``unit``: what the chunk size counts, in the error; ``chosen``: the user gave
+    ``chunk_size``."""
     if not 1 <= count <= MAX_COUNT:
         raise RunError(f"{option}: must be between 1 and {MAX_COUNT:,} (got {count:,})")
     if max_hands is not None:

@@ -1,10 +1,7 @@
 """The Dask executor: the chunks of jobs (a run, the points of a sweep) as Dask tasks.
 
-A worker plays one chunk (:func:`task`) and writes its part file straight to the shared
-output path; the driver submits the missing chunks and receives one
-:class:`unosim.run.summary.Summary` per chunk.  Results equal a local run with the same
-seed.  Dask is optional: without it, asking for a scheduler is a one-line
-:class:`ClusterError`.  Setup: docs/cluster.md.
+A worker plays one chunk and writes its part straight to the shared output path; the driver
+merges the summaries.  Results equal a local run's.  Setup: docs/cluster.md.
 """
 
 from __future__ import annotations
@@ -58,9 +55,8 @@ def _distributed(option: str) -> Any:
 
 
 def normalise_address(address: str) -> str:
-    """``--scheduler`` as ``scheme://host:port``: a bare ``host:port`` is TCP (as Dask reads
-    it); only ``tcp://`` and ``tls://`` reach a scheduler on another process, so any other
-    scheme (``inproc://``, a typo) is one line, never a hang or a traceback."""
+    """``--scheduler`` as ``scheme://host:port`` (a bare ``host:port`` is TCP); a scheme other
+    than ``tcp://`` or ``tls://`` is a one-line :class:`ClusterError`."""
     a = address.strip()
     scheme, sep, rest = a.partition("://")
     if not sep:
@@ -83,14 +79,10 @@ def normalise_address(address: str) -> str:
 
 
 def probe_scheduler(address: str, timeout: float = 10.0) -> None:
-    """Refuse, within ``timeout``, an address where no Dask scheduler listens (``address``
-    normalised by :func:`normalise_address`).
+    """Refuse, within ``timeout``, an address where no Dask scheduler listens.
 
-    distributed's client trusts whatever answers: a web server kept it waiting for minutes,
-    and a service that greets first had its greeting read as a frame length (an allocation
-    of exabytes).  A Dask scheduler speaks first on TCP: an 8-byte little-endian message
-    length, then the number of frames, both small.  Over TLS the client speaks first, so
-    only the connection itself is probed there."""
+    A Dask scheduler speaks first on TCP (an 8-byte message length, then the frame count, both
+    small); over TLS the client speaks first, so only the connection is probed there."""
     scheme, _, rest = address.partition("://")
     host, _, port = rest.rpartition(":")
     number = int(port)
@@ -140,12 +132,8 @@ def _client_within(distributed: Any, address: str, timeout: float) -> Any:
 @contextmanager
 def connect(scheduler: str | None = None, *, local: bool = False, n_workers: int = 1,
             threads_per_worker: int = 1, processes: bool = True, timeout: float = 30.0) -> Iterator[Any]:
-    """A ``distributed.Client``: to the scheduler at ``scheduler`` (``tcp://host:8786``),
-    or to a new ``LocalCluster`` on this machine when ``local`` (by default one worker
-    process with one thread: one task at a time, its kernel on every core; a second
-    thread, which would write a part while the next chunk plays, measured slower on 2
-    busy cores).
-    Closed (and the local cluster shut down) on exit."""
+    """A ``distributed.Client`` to ``scheduler``, or to a new one-worker, one-thread
+    ``LocalCluster`` when ``local``; closed (the cluster shut down) on exit."""
     if (scheduler is None) == (not local):
         raise ClusterError("name a scheduler address or local=True (not both)")
     option = "--scheduler" if scheduler else "--cluster"
@@ -177,12 +165,8 @@ _KERNEL_THREAD_LOCK = threading.Lock()
 
 
 def _kernel_thread() -> ThreadPoolExecutor:
-    """The one thread of this process that runs the kernel.  A Dask worker runs tasks on
-    several threads; numba's OpenMP layer keeps a team of threads per calling thread, and
-    an idle team's threads spin for a while, so kernels called from alternating threads
-    would keep two teams competing for the cores (and the workqueue layer must not be
-    entered by two threads at once).  One calling thread keeps one team; writing stays on
-    the task threads, overlapping the next chunk's play when a worker has two threads."""
+    """The one thread of this process that runs the kernel: numba's OpenMP layer keeps a team
+    of threads per calling thread, and two teams would compete for the cores."""
     global _KERNEL_THREAD
     with _KERNEL_THREAD_LOCK:
         if _KERNEL_THREAD is None:
@@ -210,10 +194,8 @@ def _same_engine(planned: int) -> None:
 
 
 def on_worker(engine_version: int, workers: int | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """What a Dask worker runs for a study's task (unosim/studies/skill_tasks.py):
-    ``fn(*args, workers=w, **kwargs)`` on this process's kernel thread (see
-    :func:`_kernel_thread`), ``w`` the cores it may use (``workers``, at most this
-    machine's; all when None), after the engine check."""
+    """What a Dask worker runs for a study's task: ``fn(*args, workers=w, **kwargs)`` on the
+    kernel thread after the engine check, ``w`` at most this machine's cores."""
     _same_engine(engine_version)
 
     def call() -> Any:
@@ -235,9 +217,8 @@ def need_a_worker(client: Any) -> None:
 
 
 def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
-    """What a Dask worker runs: the chunk played on this process's kernel thread, its part
-    written here, its summary sent back; a clear error when this process runs another
-    engine, or when this machine cannot write to the output path (not shared storage)."""
+    """What a Dask worker runs: the chunk played on the kernel thread, its part written here,
+    its summary sent back (a clear error for another engine or an unwritable path)."""
     _same_engine(spec.engine_version)
     job = spec.job
     summary = Summary.of(job, backend="dask")
@@ -257,9 +238,8 @@ def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
 
 def run_dask(client: Any, jobs: Sequence[Job], done: Sequence[set[int]], workers: int | None = None,
              progress: Progress | None = None) -> list[Summary]:
-    """Submit every chunk of ``jobs`` not in ``done`` as a task; one summary per job, the
-    tasks' summaries merged as they complete.  On an error or an interrupt the remaining
-    tasks are cancelled (parts written so far stay: the same command resumes)."""
+    """Submit every chunk of ``jobs`` not in ``done`` as a task; one merged summary per job.
+    On an error or an interrupt the remaining tasks are cancelled."""
     distributed = _distributed("--scheduler")
     summaries = [Summary.of(job, backend="dask") for job in jobs]
     specs: list[tuple[int, ChunkSpec]] = []
@@ -310,9 +290,8 @@ _GONE = ("the scheduler stopped answering: the parts written so far are kept; wh
 
 
 def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator[tuple[Any, Any]]:
-    """(future, result) as they complete, watching the cluster between them: no worker for
-    :data:`NO_WORKER_WAIT` seconds, or a scheduler gone (its futures cancelled), stops the
-    run with a one-line :class:`ClusterError` instead of waiting for ever."""
+    """(future, result) as they complete; no worker for :data:`NO_WORKER_WAIT` seconds, or a
+    scheduler gone, is a one-line :class:`ClusterError`."""
     pending = set(futures)
     alone_since: float | None = None
     while pending:

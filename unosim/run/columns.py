@@ -1,10 +1,7 @@
 """Every column of a result's rows: its type (from the writers), unit, meaning and rule.
 
-:func:`kind_schema` builds each result kind's schema with the code that writes its parts
-(the modes' column lists, the store's types, the seat rotation's columns, a sweep point's
-and a league table's :class:`~unosim.run.dataset.Shape`); :data:`ABOUT` says what each
-column is.  docs/data.md is generated from both (docs/figures.py ``data_columns``) and a
-test fails when the page, the writers or this table disagree.
+:func:`kind_schema` builds each result kind's schema with the code that writes it;
+:data:`ABOUT` says what each column is.  docs/data.md is generated from both.
 """
 
 from __future__ import annotations

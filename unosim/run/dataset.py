@@ -1,12 +1,8 @@
 """A result as a dataset: one schema for every part, a sweep point's settings as columns.
 
-Every part of a result has the same columns in the same order, so pandas, pyarrow.dataset,
-DuckDB and polars read the folder whole (docs/data.md).  A sweep's points are folders
-``point-0007/`` (no ``key=value`` name: no reader invents a partition column), and their
-rows carry the point's settings: ``point`` and one column per varied key (``rules.stacking``
--> ``rules_stacking``, a name no hand column has); a point whose table has fewer seats
-than the sweep's largest has those seats' columns null.  ``_points.pq`` (Parquet; a name
-the readers' folder scans and ``**/*.parquet`` globs skip) lists the points.
+A sweep's points are folders ``point-0007/`` whose rows carry ``point`` and one column per
+varied key (``rules.stacking`` -> ``rules_stacking``); ``_points.pq`` lists the points
+(docs/data.md).
 """
 
 from __future__ import annotations
@@ -76,8 +72,7 @@ def constant(value: Any, kind: pa.DataType, n: int) -> pa.Array:
 @dataclass(frozen=True)
 class Shape:
     """What a job's parts hold beyond the kernel's columns: ``columns`` (name, type) in file
-    order, those the table lacks written as nulls (None: the table's own), then
-    ``constants`` (name, value, type), the same value in every row."""
+    order, missing ones as nulls, then ``constants`` (name, value, type) in every row."""
 
     columns: tuple[tuple[str, pa.DataType], ...] | None = None
     constants: tuple[tuple[str, Any, pa.DataType], ...] = ()
@@ -115,9 +110,8 @@ def setting_types(sweep: Any) -> dict[str, Any]:
 
 
 def point_shape(sweep: Any, index: int, types: dict[str, Any] | None = None) -> Shape:
-    """What point ``index``'s parts hold beyond its kernel's columns: the seats of the
-    sweep's largest table (null past its own) and its settings (``types``: the sweep's
-    :func:`setting_types`, computed once for all its points)."""
+    """What point ``index``'s parts hold beyond its kernel's columns: the seats of the sweep's
+    largest table and its settings (``types``: the sweep's :func:`setting_types`)."""
     import pyarrow as pa
     from unosim.run.store import _numpy_type
 

@@ -1,12 +1,7 @@
 """The one output guard of every command that writes.
 
-Each writing command owns its folder through a manifest (``_unosim*.json``) that lists its
-files with their SHA-256.  Another command's folder is refused even with ``--force``; other
-settings need ``--force``, which removes only the listed files.  A changed or unrecorded file
-is moved to ``_rejected/``, never overwritten; a digest is recorded before its file takes
-its name; the folder's lock is held for the whole command, and
-files are written to a temporary name and renamed.  The rules in full: docs/resume.md,
-"What a command may overwrite".
+Each writing command owns its folder through a manifest (``_unosim*.json``) listing its files
+with their SHA-256; the rules in full: docs/resume.md, "What a command may overwrite".
 """
 
 from __future__ import annotations
@@ -58,9 +53,7 @@ def _manifest(path: Path) -> dict[str, Any] | None:
 
 
 def folder_kind(path: Path) -> tuple[str, str] | None:
-    """Which unosim command's output ``path`` holds, as (kind, the file that says so), or
-    None: a run (its manifest, its journal or part files), a sweep, a league, or what an
-    ``_unosim_output.json`` names (tune, skill, plot)."""
+    """Which unosim command's output ``path`` holds, as (kind, the file that says so), or None."""
     if not path.is_dir():
         return None
     if (path / _SWEEP_MANIFEST).exists():
@@ -81,9 +74,8 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
 
 
 def refuse_other_output(root: Path, kind: str, noun: str, error: type[Exception] = GuardError) -> None:
-    """The first checks of a command that writes folder ``root`` as ``kind`` (a run, a
-    sweep, a league): ``root`` is no file and holds no other unosim command's output.
-    Raises ``error`` (one line naming --out; ``noun`` is what --force would replace)."""
+    """The first checks of a command that writes folder ``root`` as ``kind``: ``root`` is no
+    file and holds no other unosim command's output; raises ``error`` otherwise."""
     if root.exists() and not root.is_dir():
         raise error(f"--out: {root} exists and is not a directory; choose another path "
                     f"(--force only replaces {noun})")
@@ -104,9 +96,8 @@ _INSTEAD = {
 
 
 def not_a_result(path: Path, also: Sequence[str] = ()) -> str | None:
-    """For the readers (report, compare, plot): None when ``path`` may be a result (a run,
-    a sweep, a file, or the output of a command in ``also``: plot and report --html draw a
-    league or skill folder), else what it is instead, in words."""
+    """For the readers (report, compare, plot): None when ``path`` may be a result (or the
+    output of a command in ``also``), else what it is instead, in words."""
     found = folder_kind(path)
     if found is None or found[0] in ("run", "sweep", *also):
         return None
@@ -115,11 +106,8 @@ def not_a_result(path: Path, also: Sequence[str] = ()) -> str | None:
 
 
 def enclosing_output(path: Path) -> tuple[Path, str, str] | None:
-    """The nearest folder above ``path`` (after following symlinks) holding a unosim
-    command's output that has folders of its own, as (folder, kind, the file that says so),
-    or None.  A command's ``--out`` inside one would mix its files into that output (a run
-    inside a run is read as part of it; a run into a sweep's point replaces the point
-    behind the sweep's back).  A folder of figures (``plot``) has no folders to disturb."""
+    """The nearest folder above ``path`` (symlinks followed) holding a unosim output that has
+    folders of its own, as (folder, kind, the file that says so), or None."""
     for parent in resolve_out(path).parents:
         found = folder_kind(parent)
         if found is not None and found[0] != "plot":
@@ -174,9 +162,8 @@ class Output:
                                                         "sha256": dict(sorted(self.sha256.items()))})
 
     def path(self, name: str) -> Path:
-        """Claim ``name`` (relative to the folder) for a writer of this command's own; its
-        digest is recorded when the command ends (:meth:`_close`): a file there before
-        that is not trusted (a command killed while it wrote, or a user's file since)."""
+        """Claim ``name`` (relative to the folder) for a writer of this command's own; its digest
+        is recorded when the command ends."""
         if name not in self.files or name in self.sha256:
             if name not in self.files:
                 self.files.append(name)
@@ -185,9 +172,7 @@ class Output:
         return self.root / name
 
     def _close(self) -> None:
-        """The command is over: a claimed name with no file is dropped, and every file it
-        claimed is recorded as the command left it (a file it did not claim this time keeps
-        the digest it had)."""
+        """The command is over: drop claimed names with no file and record every claimed file."""
         kept: dict[str, str] = {}
         for f in self.files:
             path = self.root / f
@@ -236,9 +221,8 @@ class Output:
 
 
 def _extended(old: Any, new: dict[str, Any], extends: Sequence[str]) -> dict[str, Any] | None:
-    """The identity of a kept output continued with settings ``new``: ``new``, with any
-    key of ``extends`` it lacks (or holds None) taken from ``old``; None when the two
-    differ in anything else, or both hold a key of ``extends`` with other values."""
+    """``new`` with any key of ``extends`` it lacks taken from ``old``; None when the two
+    identities differ in anything else."""
     if not isinstance(old, dict):
         return None
     merged = dict(new)
@@ -251,10 +235,8 @@ def _extended(old: Any, new: dict[str, Any], extends: Sequence[str]) -> dict[str
 
 
 def _ours(root: Path, name: str, manifest: dict[str, Any]) -> bool:
-    """Whether listed file ``name`` is still what its command left: its bytes those whose
-    digest the manifest holds.  A listed name without a digest is not (its command was
-    killed before it recorded the file, and a user may have saved one there since); only a
-    manifest written before digests were kept, holding none at all, is taken at its word."""
+    """Whether listed file ``name`` still has the digest the manifest holds (a manifest
+    holding no digests at all is taken at its word)."""
     digests = manifest.get("sha256")
     f = root / name
     if not isinstance(digests, dict) or not (f.exists() or f.is_symlink()):
@@ -272,12 +254,9 @@ def _diff(old: Any, new: dict[str, Any]) -> str:
 @contextmanager
 def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force: bool = False,
                  names: Sequence[str] = (), option: str = "--out", extends: Sequence[str] = ()) -> Iterator[Output]:
-    """Own the folder ``out`` for the ``with`` block as command ``kind`` with these
-    settings (``identity``: what makes its files what they are); ``names``: the files it
-    may write, checked before anything is done (see the module docstring for the rules);
-    ``extends``: keys of ``identity`` a kept output may lack or gain (the yielded
-    :class:`Output`'s ``identity`` then holds the kept value of a key the call left None).
-    Raises :class:`GuardError` (one line) when the folder may not be written."""
+    """Own the folder ``out`` for the ``with`` block as command ``kind`` with these settings;
+    ``names``: the files it may write; ``extends``: keys of ``identity`` a kept output may lack
+    or gain.  Raises :class:`GuardError` (one line) when the folder may not be written."""
     root = resolve_out(out)
     shown = Path(out)
     where = f"{shown}" if str(shown) == str(root) else f"{shown} (= {root})"

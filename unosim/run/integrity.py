@@ -1,16 +1,8 @@
 """What keeps a result whole: one writer at a time, an atomic manifest, verified parts.
 
-A result directory is trusted only as far as it can be checked: every part is recorded,
-once it is complete on disk (written, fsynced, renamed), in the result's part journal
-(``_unosim_parts.jsonl``, one line per part appended and fsynced: the part's chunk, its
-unit range, its rows, and a CRC-32 and size of its bytes).  Resume, ``unosim repair`` and
-``unosim report`` hash every part against that record (CRC-32 is a small share of
-reading the data) and check its footer (row count, the unit range in its
-column statistics, the run's identity digest ``unosim.run_id``): a flipped bit, a part of
-another run, a copy under another name or a stray file is never counted.
-
-Nothing a run did not write is ever deleted: a part that fails its check, or a Parquet file
-the run does not recognise, is moved to ``DIR/_rejected/`` with a line saying why.
+Every complete part is recorded in the part journal (``_unosim_parts.jsonl``: chunk, unit
+range, rows, CRC-32 and size); readers check parts against it and their footers, and a part
+that fails is moved to ``DIR/_rejected/``, never deleted.
 """
 
 from __future__ import annotations
@@ -46,12 +38,9 @@ class LockedError(Exception):
 
 @contextmanager
 def hold_lock(directory: Path, option: str = "--out", create: bool = True, what: str | None = None) -> Iterator[None]:
-    """Hold an exclusive lock on ``directory`` (created if missing, when ``create``) for
-    the ``with`` block; ``what`` names it in the refusal (a sweep that holds the folder).
-
-    The lock is a ``flock`` on the directory itself, so no lock file is left behind in a
-    user's folder, and the kernel drops it when the holder dies however it dies (kill -9
-    included): a stale lock cannot exist."""
+    """Hold an exclusive ``flock`` on ``directory`` (created if missing, when ``create``) for
+    the ``with`` block; ``what`` names it in the refusal.  The kernel drops it when the holder
+    dies, so no lock goes stale."""
     try:
         if create and not directory.exists():
             directory.mkdir(parents=True)
@@ -122,9 +111,8 @@ def part_index(path: Path) -> int | None:
 
 @dataclass(frozen=True)
 class PartCheck:
-    """What a part must be: chunk ``index`` covering units ``start..start+count-1`` (hands,
-    or matches when ``unit_column`` is ``"match"``), with ``rows`` rows when known, and
-    these metadata values."""
+    """What a part must be: chunk ``index`` covering units ``start..start+count-1``, with
+    ``rows`` rows when known, and these metadata values."""
 
     index: int
     start: int
@@ -170,9 +158,7 @@ def check_part(path: Path, want: PartCheck) -> str | None:
 
 
 def probe_writable(directory: Path) -> None:
-    """Raise OSError unless a file can be created in ``directory``.  The probe's name holds
-    this process's id and a random token, so it can never be a user's file, and this
-    process removes it."""
+    """Raise OSError unless a file can be created in ``directory``."""
     probe = directory / f".unosim-probe-{os.getpid()}-{uuid.uuid4().hex}"
     try:
         probe.write_bytes(b"")
@@ -259,9 +245,8 @@ def write_records(directory: Path, records: dict[int, PartRecord]) -> None:
 
 
 def reject(directory: Path, f: Path, why: str) -> str:
-    """Move ``f`` into ``directory/_rejected/`` (never delete it: it may be a user's file)
-    and note why in ``_rejected/why.txt``; the line saying so is returned.  A Parquet file's
-    name gets ``.rejected`` after it, so no ``DIR/**/*.parquet`` glob reads it as rows."""
+    """Move ``f`` into ``directory/_rejected/`` (a Parquet file gets ``.rejected`` appended) and
+    note why in ``_rejected/why.txt``; returns the line saying so."""
     dest = directory / REJECTED
     dest.mkdir(exist_ok=True)
     tail = ".rejected" if f.name.endswith(".parquet") else ""

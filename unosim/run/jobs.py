@@ -1,16 +1,8 @@
 """Jobs: what one result is made of, as a plan of chunks.
 
-A job is a config, a mode, a count, a seed and a chunk size (plus ``max_hands`` for
-matches) and, usually, an output directory.  Every way of playing goes through a job:
-``unosim run`` (hands, ``--matches``, ``--rotate-seats``), every point of a sweep, the Dask
-path and ``unosim duel`` (a job without output).  The job validates its arguments once,
-here, and cuts its count into chunks: chunk ``i`` holds units ``start .. start+count-1``
-and becomes part file ``i``.  Chunk boundaries never change rows (a hand's randomness
-depends on the seed and its index only; a match's on the seed and the match index), they
-only decide file boundaries, which is what makes resuming possible.
-
-The modes (what a unit is, what a row adds, how it is played and counted) are the
-:class:`unosim.run.modes.Mode` objects of :data:`MODES`; a job holds its mode and asks it.
+A job is a config, a mode, a count, a seed, a chunk size and usually an output directory;
+every way of playing goes through one.  Chunk ``i`` holds units ``start .. start+count-1``
+and becomes part file ``i``; chunk boundaries never change rows.
 """
 
 from __future__ import annotations
@@ -117,9 +109,8 @@ class Job:
         return self.mode.manifest(self)
 
     def run_id(self) -> str:
-        """The run's identity: a digest of everything that changes its rows (config, seed,
-        mode and seat rotation, ``max_hands``, engine version).  Every part carries it, so a
-        part of any other run is refused whatever its name or footer says."""
+        """The run's identity: a digest of everything that changes its rows (config, seed, mode,
+        rotation, ``max_hands``, engine version)."""
         ident = {"config": self.cfg.to_toml(), "seed": self.seed, **self.mode.identity(), "max_hands": self.max_hands,
                  "engine_version": ENGINE_VERSION}
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:32]
@@ -138,9 +129,8 @@ class Job:
         return chunks(self.count, self.chunk_size)
 
     def prepare(self, force: bool = False, resume: bool = False, adopt: bool = False) -> set[int]:
-        """Create (or check, to resume) the output directory; the chunks already done, each
-        part checked against :meth:`part_checks` (what it found goes to :attr:`notes`).
-        A job without output has none done."""
+        """Create (or check, to resume) the output directory; returns the chunks already done,
+        each part checked against :meth:`part_check`."""
         if self.out is None:
             return set()
         result = ResultDir(self.out)
@@ -149,9 +139,7 @@ class Job:
         return done
 
     def part_check(self, index: int) -> PartCheck | None:
-        """What part ``index`` must be (None: no such chunk in this run): its units' range,
-        its row count where the mode fixes it, and this run's identity digest, seed,
-        config, mode and engine."""
+        """What part ``index`` must be (None: no such chunk in this run)."""
         plan = self.chunks()
         if not 0 <= index < len(plan):
             return None
@@ -185,12 +173,9 @@ def make_job(cfg: RulesConfig, mode: str | Mode = "hands", count: int = 1, seed:
              chunk_size: int | None = None, max_hands: int | None = None, out: str | Path | None = None,
              label: str = "", extra_metadata: dict[str, Any] | None = None,
              count_option: str | None = None, rotate: bool = False, shape: Shape | None = None) -> Job:
-    """A validated job.  ``mode``: a :class:`Mode` or its name in :data:`MODES`.
-    ``chunk_size`` and ``max_hands`` default by mode; ``count_option`` names the count in
-    errors when a command calls it otherwise (``unosim duel --hands``).  ``rotate``
-    (matches, tournaments): every unit once per rotation of the bots (the ``rotated_``
-    mode); the default chunk then holds 1/players as many units, so a part keeps about
-    the rows of an unrotated one."""
+    """A validated job.  ``mode``: a :class:`Mode` or its name; ``chunk_size`` and
+    ``max_hands`` default by mode; ``count_option`` names the count in errors; ``rotate``:
+    every unit once per rotation of the bots (the ``rotated_`` mode)."""
     kind = mode_named(mode, rotate)
     chosen = chunk_size is not None
     if chunk_size is None:  # the default, grown for a run so long that it would pass MAX_PARTS files

@@ -1,17 +1,8 @@
 """The local executor: the chunks of every job through one pipeline of threads.
 
-The kernel plays the next chunk on all cores while a background thread compresses and
-writes the last one, so writing costs almost no wall time, and the chunks of all jobs
-(the points of a sweep) follow each other without a pause, so small jobs leave no core
-idle.  Hands are played in slices of :data:`SLICE` straight into the chunk's rows, which
-are its file columns (int32, each contiguous: :func:`unosim.engine.batch.new_out`); two
-such buffers take turns, one played while the other is written, so a run touches little
-fresh memory and memory stays flat.  A thread counts each slice into the summary while
-the kernel plays the next.  Matches and rotated deals are played a chunk at a time (a
-match's rows are not known before it ends).  See benchmarks/README.md.
-
-A stop (an exception, Ctrl-C) lets the write in flight finish, so only whole parts are
-ever left, and the same command resumes.
+The kernel plays the next chunk on all cores while a thread writes the last; hands are
+played in slices of :data:`SLICE` into two row buffers that take turns (benchmarks/README.md).
+A stop lets the write in flight finish, so only whole parts are left.
 """
 
 from __future__ import annotations
@@ -39,9 +30,8 @@ SLICE = 25_000  # hands per kernel call within a chunk: the progress and Ctrl-C 
 
 def _write_rows(result: ResultDir | None, chunk: tuple[int, int, int], rows: np.ndarray,
                 columns: list[tuple[str, int]], meta: dict[bytes, bytes], counted: Future) -> None:
-    """On the writer thread: wait for the chunk's last slice to be counted (the counter
-    runs in order, so every slice is), then write the part, the rows' columns as they
-    are, and record it in the journal."""
+    """On the writer thread: wait for the chunk's last slice to be counted, then write the
+    part and record it in the journal."""
     counted.result()
     if result is not None:
         table = Columns.of_rows(rows, columns, chunk[1]).table(meta)

@@ -1,10 +1,7 @@
 """Match play and the scoring systems (docs/rules.md S1-S4, R4, H12, H13, R13).
 
-:func:`run_matches` plays matches on all cores and stores one row per hand: the O1 record
-plus ``match``, ``hand_in_match``, the running totals per scoring system and the flags of
-each system's last hand (``pos_end``, ``neg_end``, ``chips_end``, ``capped``).  The columns
-and the choices the contract left open (the ``hand`` index, the ``max_hands`` cap, H13
-last_standing): docs/output.md and docs/design.md, "Matches and tournaments".
+:func:`run_matches` stores one row per hand: the O1 record plus the match columns
+(docs/output.md; the choices left open: docs/design.md, "Matches and tournaments").
 """
 
 from __future__ import annotations
@@ -37,9 +34,8 @@ __all__ = [
 
 @dataclass
 class MatchScore:
-    """A match scored by :func:`score_match`.  Totals are per seat (team members show the
-    team total), one row per hand scored; ``pos_end``/``neg_end`` the 0-based hand where
-    that system ended (None: not ended); winners are seats (ties: all of them)."""
+    """A match scored by :func:`score_match`: per-seat totals, one row per hand; ``pos_end``/
+    ``neg_end`` the 0-based hand where that system ended (None: not ended); winners are seats."""
 
     pos_totals: np.ndarray
     neg_totals: np.ndarray
@@ -208,11 +204,9 @@ SYSTEMS = tuple(outcomes.BEST.items())
 
 
 def match_outcomes(results: str | Path | pd.DataFrame) -> pd.DataFrame:
-    """One row per match of a match run: ``match``, ``first_dealer``, ``hands`` (all hands
-    played), and per system (``pos`` S1, ``neg`` S2, ``chips`` S4) ``<sys>_hands`` (hands until it ended, NaN
-    if it did not), ``<sys>_winner`` (the winning seat, -1 for a tie, -2 if it did not end)
-    and ``<sys>_win_<s>`` (credit of seat s: 1/k for a k-way tie).  With teams every member
-    of the winning team gets the team's credit, so ``<sys>_winner`` is -1 (a tie of seats)."""
+    """One row per match: ``match``, ``first_dealer``, ``hands`` and per system (``pos`` S1,
+    ``neg`` S2, ``chips`` S4) ``<sys>_hands`` (NaN if it did not end), ``<sys>_winner`` (-1 a
+    tie, -2 not ended) and ``<sys>_win_<s>`` (seat s's credit, 1/k for a k-way tie)."""
     import pandas as pd
 
     df = results if isinstance(results, pd.DataFrame) else pd.read_parquet(results)

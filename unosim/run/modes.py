@@ -1,10 +1,7 @@
 """The run modes: what a unit of a run is, and everything that follows from it.
 
-Each kind of unit (``hands``, ``rotated``, ``matches``, ``rotated_matches``,
-``tournaments``, ``rotated_tournaments``) is one :class:`Mode` of :data:`MODES`.  A mode
-carries its output columns, its parameters, its kernel call (:meth:`Mode.player`), its
-summary counts (:meth:`Mode.count`), its manifest keys and its run lines.  A new mode is
-one more object here.  Results on disk keep the mode names they were written with.
+Each kind of unit (hands, matches, tournaments, each also rotated) is one :class:`Mode`
+of :data:`MODES`: its columns, kernel call, summary counts, manifest keys and run lines.
 """
 
 from __future__ import annotations
@@ -304,9 +301,8 @@ class TournamentsMode(Mode):
 
 
 def by_bot(job: Any, shares: Any) -> str:
-    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a
-    label that lists many parameters, a tuned bot's, is cut to ``weights(...)``: the
-    config seat number says which bot it is)."""
+    """``0 greedy 48.10%  1 counter 51.90%``: each config seat's bot and its share (a long
+    label cut to ``weights(...)``)."""
     labels = [bot_label(name, params) for name, params in job.cfg.seats]
     labels = [lab if len(lab) <= 40 else f"{lab.split('(')[0]}(...)" for lab in labels]
     return "  ".join(f"{i} {lab} {v:6.2%}" for i, (lab, v) in enumerate(zip(labels, shares)))

@@ -1,9 +1,7 @@
 """Who won: match and tournament winners, shared credit, seat positions (numpy, no kernel).
 
-The summaries and the reports count outcomes with these functions.  The winners of a
-scoring system are the seats at its best total (highest under S1 and S4, lowest under S2);
-k tied winners get 1/k each.  Positions count seats clockwise from a dealer (0 is the
-dealer).  In rotation r the bot of config seat i sits at seat (i + r) mod n.
+Winners are the seats at the best total (highest under S1 and S4, lowest under S2), k tied
+winners 1/k each; positions count clockwise from a dealer (0).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Playing one chunk of a job on this process: the kernel calls of every mode.
 
-Everything here runs wherever a chunk is played (the local executor, a Dask worker), and
-nothing here writes files: a mode's :class:`Player` (``job.mode.player(job, workers)``)
-turns (start, count) into kernel rows and the rows into an Arrow table, and the
-executors decide where the table goes.
+Nothing here writes files: a mode's :class:`Player` turns (start, count) into an Arrow
+table, and the executors decide where it goes.
 """
 
 from __future__ import annotations
@@ -56,12 +54,8 @@ def has_search(P: np.ndarray) -> bool:
 
 def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
                buffer: np.ndarray | None = None) -> np.ndarray:
-    """Hands start..start+count-1 as kernel rows (the unit every backend runs): int32, the
-    file columns' type (:func:`unosim.engine.batch.new_out`).
-
-    ``buffer``: rows of :func:`new_out` (or a slice of them) to play into, so a long run
-    does not pay for fresh zeroed pages every chunk (the kernel writes every column of
-    every row); its first ``count`` rows are returned."""
+    """Hands start..start+count-1 as int32 kernel rows; ``buffer``: rows of :func:`new_out`
+    to play into (reused across chunks), of which the first ``count`` are returned."""
     out = buffer if buffer is not None and buffer.shape[0] >= count else new_out(count)
     # blocks go to the kernel's threads one at a time (dynamic scheduling), so a core that
     # is also busy writing Parquet takes fewer blocks instead of holding the others up
@@ -87,9 +81,7 @@ def play_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: int,
 
 
 def match_columns(players: int) -> list[tuple[str, int]]:
-    """(name, column of the match kernel's rows) in file order: the hand columns of a
-    normal run with ``match`` .. ``chips_end`` after the scalars, then per seat ``points``,
-    ``cards``, ``rank``, ``pos_total``, ``neg_total``, ``chips_total``."""
+    """(name, column of the match kernel's rows) in file order."""
     from unosim.engine.matches import (M_CAPPED, M_CHIPS0, M_CHIPS_END, M_HAND_IN_MATCH, M_MATCH, M_NEG0,
                                        M_NEG_END, M_POS0, M_POS_END)
 
@@ -120,12 +112,9 @@ def _mout() -> int:
 
 
 class Slabs:
-    """The kernel's per-block row buffers, ``(blocks, rows, N_MOUT)``, reused across chunks.
-
-    They start small (``rows`` = 2048, about 150 matches of the official rules per block
-    and call) and double, up to ``max_hands`` rows, only when a block could not fit even
-    one match into its empty slab, so memory follows the longest match seen, never the
-    cap: ``blocks x rows x N_MOUT x 8`` bytes (16 blocks x 2048 rows = 20 MB)."""
+    """The kernel's per-block row buffers, ``(blocks, rows, N_MOUT)``, reused across chunks;
+    ``rows`` starts at 2048 and doubles, up to ``max_hands``, only when a block cannot fit one
+    match."""
 
     def __init__(self, workers: int, max_hands: int = DEFAULT_MAX_HANDS, rows: int = _START_ROWS,
                  blocks: int | None = None) -> None:
@@ -148,12 +137,8 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
                      max_hands: int = DEFAULT_MAX_HANDS, slabs: Slabs | None = None,
                      split: bool = False) -> np.ndarray:
     """Rows of matches ``start .. start+count-1``, in match order (kernel columns ``M_*``);
-    ``split``: one random stream per hand, as seat-rotated runs play them.
-
-    Each block plays its matches into its slab and stops when the next match does not fit;
-    the matches it did not finish go to the next kernel call (see
-    :mod:`unosim.engine.matches`).  Which block plays a match never changes its rows.  A
-    table with search seats plays them with its own kernel (the same match loop)."""
+    ``split``: one random stream per hand, as seat-rotated runs play them.  Which block plays
+    a match never changes its rows."""
     if not 1 <= max_hands <= HAND_STRIDE:
         raise RunError(f"--max-hands: must be between 1 and {HAND_STRIDE:,} (got {max_hands})")
     from unosim.engine import search_batch
@@ -201,11 +186,8 @@ def play_match_chunk(P: np.ndarray, seed: int, start: int, count: int, workers: 
 
 
 class Player:
-    """Plays the chunks of one job on this process, on ``workers`` cores: independent
-    hands.  A mode's player (``job.mode.player(job, workers)``) holds what the job's
-    chunks share: the parameter vector(s), the kernel's buffers, the file columns and
-    metadata.  ``job`` is a :class:`unosim.run.jobs.Job` (jobs.py imports the modes, which
-    import this module, so the type is not imported here)."""
+    """Plays the chunks of one job of independent hands on ``workers`` cores, holding what
+    the chunks share (parameters, buffers, columns, metadata)."""
 
     def __init__(self, job: Any, workers: int) -> None:
         self.job = job

@@ -1,9 +1,7 @@
 """`unosim repair DIR`: rebuild a result's lost or damaged manifest from its own parts.
 
-Every part carries the run's config, seed, mode, count and chunk size in its metadata, so
-one readable part is enough to rebuild the job, hence the manifest; every other part is
-then checked against it as on any resume (footers only) and a part that fails is removed,
-so the same `unosim run` command finishes the result exactly.
+One readable part's metadata rebuilds the job, hence the manifest; every other part is
+checked against it and removed if it fails, so the same `unosim run` finishes the result.
 """
 
 from __future__ import annotations

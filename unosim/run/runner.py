@@ -1,15 +1,8 @@
 """Running jobs: the one entry point of every command that plays.
 
-``unosim run`` (hands, ``--matches``, ``--rotate-seats``), every point of a sweep, the Dask
-path and ``unosim duel`` all build :class:`unosim.run.jobs.Job` objects and call
-:func:`run_job` (one job) or :func:`execute` (prepared jobs, one pipeline).  Where the
-chunks are played is the only choice left: on this machine (:mod:`unosim.run.local`,
-threads) or on Dask workers (:mod:`unosim.run.cluster`).  Rows never depend on it: a
-chunk's rows depend on the config, the seed and the chunk's units only, whoever plays
-it and however the run was chunked.
-
-:func:`run_hands` and :func:`run_matches` are the Python API of ``unosim run``: a job
-built from their arguments, run.
+Commands build :class:`unosim.run.jobs.Job` objects and call :func:`run_job` or
+:func:`execute`, locally (:mod:`unosim.run.local`) or on Dask (:mod:`unosim.run.cluster`);
+rows never depend on where.  :func:`run_hands` and :func:`run_matches` are the Python API.
 """
 
 from __future__ import annotations
@@ -37,10 +30,8 @@ __all__ = ["DEFAULT_CHUNK", "Progress", "RunError", "StoreError", "Summary", "ch
 
 def execute(jobs: Sequence[Job], done: Sequence[set[int]] | None = None, *, workers: int | None = None,
             client: Any = None, progress: Progress | None = None) -> list[Summary]:
-    """Play every chunk of the (prepared) ``jobs`` that is not in ``done`` (per job, the
-    chunks :meth:`Job.prepare` found written), locally on ``workers`` cores or, given a
-    Dask ``client``, as tasks (``workers``: cores per task on each worker).  One summary
-    per job."""
+    """Play every chunk of the prepared ``jobs`` not in ``done``, locally on ``workers`` cores
+    or as tasks of a Dask ``client``; one summary per job."""
     done = list(done) if done is not None else [set() for _ in jobs]
     if client is not None:
         return run_dask(client, jobs, done, workers, progress)
@@ -70,10 +61,8 @@ def run_job(job: Job, *, workers: int | None = None, client: Any = None, force: 
 def run_hands(cfg: RulesConfig, games: int, seed: int, out: str | Path, *, workers: int | None = None,
               chunk_size: int = DEFAULT_CHUNK, force: bool = False, resume: bool = False,
               progress: Progress | None = None, rotate_seats: bool = False) -> Summary:
-    """Play ``games`` independent hands of ``cfg`` and store them under ``out``.
-
-    ``rotate_seats``: play every hand index once per rotation of the bots over the seats
-    (``games x players`` rows, with ``rotation`` and ``bot_<s>`` columns; see seating.py)."""
+    """Play ``games`` independent hands of ``cfg`` and store them under ``out``
+    (``rotate_seats``: every hand once per rotation of the bots)."""
     job = make_job(cfg, "rotated" if rotate_seats else "hands", games, seed, chunk_size=chunk_size, out=out)
     return run_job(job, workers=workers, force=force, resume=resume, progress=progress)
 
@@ -82,11 +71,8 @@ def run_matches(cfg: RulesConfig, matches: int, seed: int, out: str | Path, *, w
                 chunk_size: int | None = None, force: bool = False, resume: bool = False,
                 progress: Progress | None = None, max_hands: int = DEFAULT_MAX_HANDS,
                 rotate_seats: bool = False) -> Summary:
-    """Play ``matches`` matches of ``cfg`` (docs/rules.md S1-S3) and store one row per hand
-    under ``out``; chunks of ``chunk_size`` matches (default: ``DEFAULT_MATCH_CHUNK``, a
-    ``players``-th of it rotated).  Rows depend on (config, seed,
-    max_hands) only.  ``rotate_seats``: every match once per rotation of the bots over
-    the seats, on the same deals (seating.py)."""
+    """Play ``matches`` matches of ``cfg`` and store one row per hand under ``out``
+    (``rotate_seats``: every match once per rotation of the bots, on the same deals)."""
     job = make_job(cfg, "matches", matches, seed, chunk_size=chunk_size, max_hands=max_hands, out=out,
                    rotate=rotate_seats)
     return run_job(job, workers=workers, force=force, resume=resume, progress=progress)

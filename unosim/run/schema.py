@@ -1,14 +1,9 @@
 """The file-metadata schema of a result: its ``unosim.*`` keys, their writer and reader.
 
-Every Parquet part file carries the run's metadata as key-value pairs in its schema, so
-a part copied elsewhere still says which config, seed, bots and engine made it (O1).
-The writers (:func:`run_metadata`, plus the optional extras the match, sweep and
-rotated-seat runners add) and the readers (:func:`read_metadata` for the raw strings,
-:class:`RunInfo` for typed values, used by the reports) share the key names defined
-here, so a key renamed on one side cannot silently vanish on the other.
-
-The bytes written must never change for a given run: golden rows and resumed runs
-compare them.  Values are written as ``str(value)`` in UTF-8; lists and dicts as JSON.
+The writers (:func:`run_metadata` and the runners' extras) and the readers
+(:func:`read_metadata`, :class:`RunInfo`) share the key names defined here.  The bytes
+written must never change for a given run: values are ``str(value)`` in UTF-8, lists and
+dicts JSON.
 """
 
 from __future__ import annotations
@@ -95,11 +90,8 @@ def run_metadata(cfg: RulesConfig, seed: int, mode: str, extra: dict[str, Any] |
 
 
 def decode(meta: Mapping[bytes, bytes] | Mapping[str, str] | None) -> dict[str, str]:
-    """The ``unosim.*`` entries of a file's key-value metadata as text, full keys kept.
-
-    Other keys (pandas' and pyarrow's own) are left out; undecodable bytes become U+FFFD
-    rather than an error, so a damaged file still reports.
-    """
+    """The ``unosim.*`` entries of a file's key-value metadata as text, full keys kept
+    (undecodable bytes become U+FFFD)."""
     out: dict[str, str] = {}
     for k, v in (meta or {}).items():
         key = k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)
@@ -182,11 +174,7 @@ class RunInfo:
     def from_metadata(cls, meta: Mapping[bytes, bytes] | Mapping[str, str] | None,
                       names: Sequence[str]) -> RunInfo:
         """Parse a file's metadata; fall back on its column ``names`` where keys are absent.
-
-        The fallbacks (players from the ``points_<s>`` columns, mode from ``match``, one
-        bot name repeated for every seat) keep hand-made or partially written files
-        reportable; a malformed value reads as absent rather than failing the report.
-        """
+        A malformed value reads as absent rather than failing the report."""
         full = decode(meta)
         get = full.get
         seats = sum(1 for c in names if c.startswith("points_"))

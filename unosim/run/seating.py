@@ -1,10 +1,7 @@
 """Fair seatings: every deal played once per rotation of the bots over the seats.
 
-With ``rotate_seats`` every hand (match, tournament) is played once per rotation r: the bot
-the config puts at seat i sits at seat (i + r) mod n, and every rotation deals the same
-cards, as in duplicate bridge.  Rows gain ``rotation`` and ``bot_<s>`` columns.  Nothing
-here is compiled: rotating permutes the per-seat blocks of ``P``.  Why: docs/which_bot.md,
-"Fair comparisons".
+In rotation r the bot of config seat i sits at seat (i + r) mod n on the same cards; rows
+gain ``rotation`` and ``bot_<s>``.  Why: docs/which_bot.md, "Fair comparisons".
 """
 
 from __future__ import annotations
@@ -27,11 +24,8 @@ __all__ = ["SeatRotation", "bot_label", "join_rotations", "rotated_params", "sea
 
 
 def bot_label(name: str, params: dict[str, Any]) -> str:
-    """The bot's own name when the config gives one (``name = "tuned"`` in its inline
-    table, as a bot file has), else ``name``, or ``name(p=v, ...)`` listing the
-    parameters that differ from the defaults (a tuned bot's 14 would fill a legend); a
-    search's rollout bot given whole shows by its own name the same way:
-    ``search(rollout_bot=tuned-standard-2p)``."""
+    """The bot's own name when the config gives one, else ``name`` or ``name(p=v, ...)``
+    listing the parameters that differ from the defaults."""
     return param_text({**params, "strategy": name})
 
 
@@ -86,9 +80,8 @@ class SeatRotation:
         return [self.labels[instance_at(s, r, self.n)] for s in range(self.n)]
 
     def play(self, play_chunk, seed: int, start: int, count: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-        """Units start..start+count-1 once per rotation: (rows, rotation of each row), the
-        rotations one after another.  ``play_chunk(P, seed, start, count, workers)`` is the
-        runner's kernel call (hands, or matches with one stream per hand)."""
+        """Units start..start+count-1 once per rotation: (rows, rotation of each row);
+        ``play_chunk(P, seed, start, count, workers)`` is the runner's kernel call."""
         parts = [play_chunk(P, seed, start, count, workers) for P in self.params]
         return join_rotations(parts)
 
@@ -98,9 +91,8 @@ class SeatRotation:
         return np.where(w >= 0, instance_at(w, rotation, self.n), -1)
 
     def add_columns(self, table: pa.Table, rotation: np.ndarray, instances: np.ndarray | None = None) -> pa.Table:
-        """``rotation`` after ``hand`` (when present), ``bot_<s>`` strings at the end.
-        ``instances``: the config seat at each (row, seat) when it is not the row's
-        rotation of seat s (a tournament's table seats its players by the schedule)."""
+        """``rotation`` after ``hand`` (when present), ``bot_<s>`` strings at the end;
+        ``instances``: the config seat at each (row, seat) when not the rotation's."""
         import pyarrow as pa
 
         col = pa.array(rotation.astype(np.int32))

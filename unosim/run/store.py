@@ -1,12 +1,7 @@
 """Parquet output: one row per hand, one file per chunk, written atomically.
 
-A result is a directory (``runs/standard.parquet/``) of ``part-NNNNNN.parquet`` files
-plus a ``_unosim.json`` manifest and the part journal ``_unosim_parts.jsonl`` (each
-complete part's range and checksum, see integrity.py).  Each part is written to a temporary name and renamed
-into place, so an interrupted run leaves only whole chunks and can be resumed;
-``pandas.read_parquet`` and ``pyarrow.dataset`` read the directory as one table.
-Every part carries the run's metadata (config TOML, seed, versions, bots), so a part
-copied elsewhere still says where it came from.
+A result is a directory of ``part-NNNNNN.parquet`` files, the ``_unosim.json`` manifest and
+the part journal (integrity.py); every part carries the run's metadata.
 """
 
 from __future__ import annotations
@@ -53,8 +48,7 @@ def column_names(players: int, extra: Iterable[tuple[str, int]] = ()) -> list[tu
 
 
 def _numpy_type(name: str) -> type:
-    """The file type of a column: flags as booleans, hand/match indices as int64, every
-    other count or seat as int32."""
+    """The file type of a column: flags bool, hand/match indices int64, the rest int32."""
     if name in _BOOL_COLUMNS or name.startswith(_BOOL_PREFIXES):
         return np.bool_
     if name in _INT64_COLUMNS:
@@ -63,19 +57,15 @@ def _numpy_type(name: str) -> type:
 
 
 def hand_column(low: np.ndarray, start: int) -> np.ndarray:
-    """The int64 hand indices of rows whose int32 ``hand`` column holds their low 32 bits
-    (:func:`unosim.engine.batch.new_out`), every index in ``start .. start + 2**32 - 1``
-    (a chunk's rows, each rotation's alike)."""
+    """The int64 hand indices of rows whose int32 ``hand`` column holds their low 32 bits,
+    every index in ``start .. start + 2**32 - 1``."""
     offset = (low.view(np.uint32) - np.uint32(start & 0xFFFFFFFF)).astype(np.int64)
     return offset + start
 
 
 class Columns:
-    """One chunk's columns in their file types, as Arrow arrays over their buffers.
-
-    :meth:`of_rows` takes the kernel's rows: its int32 rows (:func:`unosim.engine.batch.new_out`)
-    are the int32 columns themselves (views, no copy); int64 rows (matches, tournaments)
-    are cast.  ``Columns(columns, count)`` is an empty chunk of ``count`` rows."""
+    """One chunk's columns in their file types, as Arrow arrays over their buffers;
+    ``Columns(columns, count)`` is an empty chunk of ``count`` rows."""
 
     def __init__(self, columns: list[tuple[str, int]], count: int) -> None:
         self.columns = columns
@@ -84,8 +74,8 @@ class Columns:
 
     @classmethod
     def of_rows(cls, rows: np.ndarray, columns: list[tuple[str, int]], start: int | None = None) -> Columns:
-        """The columns of kernel ``rows``; ``start``: the chunk's first index, which int32
-        rows need for their int64 ``hand`` column (:func:`hand_column`)."""
+        """The columns of kernel ``rows`` (int32 rows are viewed, not copied); ``start``: the
+        chunk's first index, for an int32 ``hand`` column."""
         self = cls.__new__(cls)
         self.columns, self.count = columns, len(rows)
         self.data = []
@@ -120,17 +110,13 @@ class Columns:
 
 def to_table(out: np.ndarray, columns: list[tuple[str, int]], metadata: dict[bytes, bytes],
              start: int | None = None) -> pa.Table:
-    """The kernel's rows as an Arrow table with compact types (``start``: see
-    :meth:`Columns.of_rows`)."""
+    """The kernel's rows as an Arrow table with compact types."""
     return Columns.of_rows(out, columns, start).table(metadata)
 
 
 def writer_options(schema: pa.Schema, rows: int) -> dict[str, Any]:
-    """``pyarrow.parquet.write_table``'s options for a part of ``rows`` rows and this
-    ``schema`` (docs/design.md, "Parquet parts"): one row group, LZ4, a checksum in every
-    page header (unosim.load, resume and repair verify them), statistics everywhere.
-    Integer columns are delta-encoded, flags plain, and text (bot labels, a sweep's
-    settings) keeps its dictionary."""
+    """``pyarrow.parquet.write_table``'s options for a part (docs/design.md, "Parquet
+    parts"): one row group, LZ4, page checksums, delta-encoded integers, dictionary text."""
     import pyarrow as pa
 
     ints = [f.name for f in schema if pa.types.is_integer(f.type)]
@@ -151,19 +137,10 @@ class ResultDir:
                 checks: Callable[[int], PartCheck | None] | None = None) -> set[int]:
         """Create (or check, to resume) the directory; returns the chunks already done.
 
-        The manifest gets the engine version added (results of another engine never mix).
-        The same run already there is resumed, finished or not: the same command finishes
-        an interrupted run, and on a finished one has nothing left to do.  Every part kept is
-        first verified (``checks``: chunk index -> what that part must be, None for an index
-        outside the run; see :meth:`verified`): a damaged part, one of another run or a
-        stray Parquet file is moved to ``_rejected/`` and its chunk played again, each said
-        in :attr:`notes`.  A different run is refused, naming what changed (for the config:
-        the keys); so is a folder holding another command's output.  ``force`` replaces
-        the old result (the files its journal lists only, see :func:`remove_result`);
-        ``adopt`` (a sweep whose manifest matched) lets a point folder hold files of the
-        user's beside a new result.  A folder whose manifest is damaged or missing but whose
-        parts are unosim's is rebuilt with ``resume`` (:func:`damaged_manifest` says what
-        is wrong otherwise)."""
+        The same run already there is resumed, its parts verified by ``checks`` (chunk index
+        -> what that part must be); a different run is refused naming what changed, unless
+        ``force`` replaces it.  ``adopt`` (a sweep whose manifest matched) lets a point folder
+        hold the user's files; ``resume`` rebuilds a folder whose manifest is damaged."""
         from unosim.run.guard import refuse_other_output
 
         self.notes: list[str] = []
@@ -201,15 +178,9 @@ class ResultDir:
         return self.verified(checks) if checks is not None else self.done()
 
     def verified(self, checks: Callable[[int], PartCheck | None]) -> set[int]:
-        """The chunks whose part passes its checks: its bytes match its journal record
-        (CRC-32 and size), its footer says it is the chunk its name claims, of this run
-        (identity digest, unit range, rows), and every page decodes against its own
-        checksum (written in each page header: a part checks itself, whatever its record
-        says).  A part the journal does not list (its writer died between the rename and
-        the record, or the journal was lost) is never recorded afterwards: nothing proves
-        its bytes are the ones written.  Every other Parquet file here is moved to
-        ``_rejected/`` (its chunk is played again) and said in :attr:`notes`; the journal is
-        rewritten to list exactly the parts kept."""
+        """The chunks whose part matches its journal record, its footer and its page
+        checksums; every other Parquet file goes to ``_rejected/`` (said in :attr:`notes`)
+        and the journal is rewritten to list exactly the parts kept."""
         records = read_records(self.path) or {}
         good: dict[int, PartRecord] = {}
         for f in sorted(self.path.iterdir()):
@@ -241,11 +212,8 @@ class ResultDir:
         return {i for f in self.path.glob("part-*.parquet") if (i := part_index(f)) is not None}
 
     def write_chunk(self, index: int, table: pa.Table, start: int = 0, count: int = 0) -> PartRecord:
-        """Write one chunk atomically: a reader sees the whole part or none of it; its
-        record (units ``start..start+count-1``, CRC-32 and size of the bytes on disk) is
-        returned for :meth:`record`.  The temporary name is unique to the writer, so two
-        writers of the same chunk (a Dask task re-run while the first attempt still runs)
-        never mix their bytes: each renames a whole file, the same rows, into place."""
+        """Write one chunk atomically under a temporary name unique to the writer; returns
+        its record (units ``start..start+count-1``, CRC-32 and size) for :meth:`record`."""
         import pyarrow.parquet as pq
 
         if self.shape is not None:
@@ -272,15 +240,12 @@ _PROBE = re.compile(r"\.unosim-probe-\d+-[0-9a-f]{32}")
 
 
 def _entries(path: Path) -> bool:
-    """Whether ``path`` holds anything but a ``_rejected`` folder and the write probe of a
-    process killed in the instant it existed (its name is unosim's alone; it stays, as
-    only its maker removes it)."""
+    """Whether ``path`` holds anything but a ``_rejected`` folder and a dead writer's probe."""
     return any(f.name != REJECTED and not _PROBE.fullmatch(f.name) for f in path.iterdir())
 
 
 def _decodes(path: Path) -> str | None:
-    """None if every page of the part decodes and matches its page checksum (parts
-    written before page checksums: decodes), else why not."""
+    """None if every page of the part decodes and matches its page checksum, else why not."""
     import pyarrow.parquet as pq
 
     try:
@@ -301,14 +266,8 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
 
 
 def remove_result(path: Path) -> list[str]:
-    """``--force``: delete the unosim result at ``path``, only what it provably wrote.
-
-    Only a directory whose manifest proves it a result qualifies.  A part is deleted only
-    when the result's journal lists it and its bytes match the record (a user's file under
-    a part's name, or beside a stray manifest, is not); every other Parquet file is moved to
-    ``_rejected/`` (so nothing of it mixes with the new result), every other file stays,
-    and so does the directory itself (it may be a symlink).  Returns the lines saying what
-    was moved."""
+    """``--force``: delete the unosim result at ``path``, only the parts its journal proves
+    it wrote; other Parquet files go to ``_rejected/``.  Returns the lines saying what moved."""
     if not path.is_dir() or read_manifest(path / MANIFEST) is None:
         raise StoreError(f"--out: {path} is not a unosim result; --force only replaces a unosim result")
     records = read_records(path) or {}

@@ -1,9 +1,7 @@
 """The one summary of a job: counts over the chunks played by this command.
 
-Executors build it with :meth:`Summary.add` on kernel rows or :meth:`Summary.merge` of the
-summaries Dask tasks send back.  The counts are sums, so chunk order does not change them.
-Every mode counts hands, turns, stalls and the winner's seat from the dealer; match,
-tournament and rotated modes add their own counts (:meth:`unosim.run.modes.Mode.count`).
+Built by :meth:`Summary.add` on kernel rows or :meth:`Summary.merge` of Dask tasks'
+summaries; the counts are sums, so chunk order does not change them.
 """
 
 from __future__ import annotations
@@ -26,9 +24,8 @@ def _zeros() -> np.ndarray:
 
 @dataclass
 class Summary:
-    """What one job played now.  ``units``: hands, matches or deals (what the job counts);
-    ``rows``: hands.  ``started``/``ended``: the clock (``time.perf_counter``) around the
-    job's chunks, after the kernel was loaded (``startup`` seconds)."""
+    """What one job played now.  ``units``: hands, matches or deals; ``rows``: hands;
+    ``started``/``ended``: ``time.perf_counter`` around the job's chunks."""
 
     label: str
     mode: Mode
@@ -86,9 +83,8 @@ class Summary:
     # ----------------------------------------------------------------------- counting
 
     def add(self, rows: np.ndarray, rotation: np.ndarray | None = None) -> None:
-        """Count kernel rows: a slice of hands, or a whole chunk of matches (a match's rows
-        are never split) or of rotated deals (``rotation``: each row's rotation); what
-        else the rows hold, the mode counts (:meth:`Mode.count`)."""
+        """Count kernel rows (``rotation``: each row's rotation, for rotated deals); the mode
+        counts the rest (:meth:`Mode.count`)."""
         self.rows += len(rows)
         self.turns_sum += int(rows[:, O_TURNS].sum())
         stalled = rows[:, O_STALLED] != 0

@@ -1,10 +1,7 @@
 """Sweeps over rule grids: many configs, one Parquet dataset, resumable, local or on Dask.
 
-A sweep file names a base config, the keys to vary (``[axes]``, ``one_at_a_time`` or
-``grid``) and the table settings to cross (``[strata]``); docs/sweeps.md shows one.  Each
-point is an ordinary result in ``DIR/point-NNNN/``, and every point uses the sweep's seed
-(common random numbers).  The same command resumes a stopped sweep; a changed sweep is
-refused.  Points run as jobs through :func:`unosim.run.runner.execute`.
+A sweep file (docs/sweeps.md) names a base config, the keys to vary and the table settings
+to cross; each point is an ordinary result in ``DIR/point-NNNN/``, all on the sweep's seed.
 """
 
 from __future__ import annotations
@@ -63,9 +60,8 @@ class SweepError(ValueError):
 
 @dataclass(frozen=True)
 class Point:
-    """One config of the sweep.  ``values``: varied key (``section.key``) -> value, in
-    partition order; ``rel``: its directory under the output; ``label``: what differs from
-    the base (``stacking=draw2,players=4``; ``base,players=4`` for a base point)."""
+    """One config of the sweep.  ``values``: varied key -> value, in partition order;
+    ``rel``: its directory; ``label``: what differs from the base (``stacking=draw2,players=4``)."""
 
     values: tuple[tuple[str, Any], ...]
     cfg: RulesConfig
@@ -106,8 +102,7 @@ class Sweep:
 
     def with_count(self, unit: str, count: int | None) -> Sweep:
         """The sweep with ``count`` hands (``unit = "hands"``) or matches per point instead of
-        the file's (``unosim sweep --hands/--matches``); the manifest records it, so resuming
-        with another count is refused like any other change."""
+        the file's (``--hands/--matches``)."""
         if count is None:
             return self
         if unit != self.unit:
@@ -337,9 +332,8 @@ _NAME_MAX = 64  # a config name's length (rules/keys.py NAME_RULE)
 
 
 def point_name(name: str, label: str) -> str:
-    """The config name of a point, ``<sweep>:<label>``; past a name's 64 characters it is
-    cut and ends in a digest of the whole, so every point of any valid grid has a valid,
-    distinct name (its folder and its label keep every value)."""
+    """The config name of a point, ``<sweep>:<label>``, cut past 64 characters and ended in a
+    digest of the whole, so every point's name is valid and distinct."""
     full = f"{name}:{label}"
     if len(full) <= _NAME_MAX:
         return full
@@ -455,9 +449,8 @@ def _sweep_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
 
 
 def remove_sweep(root: Path, manifest: dict[str, Any]) -> None:
-    """``--force`` on a sweep: remove each point's result that its manifest lists (through
-    :func:`remove_result`, so only unosim files go), the point folders left empty, and the
-    sweep manifest; a point path that would leave ``root`` is ignored."""
+    """``--force`` on a sweep: remove each listed point's result (unosim files only), the
+    point folders left empty, and the sweep manifest."""
     base = root.resolve()
     for rel in manifest.get("points", {}) if isinstance(manifest.get("points"), dict) else ():
         point = (root / rel)
@@ -475,12 +468,9 @@ def remove_sweep(root: Path, manifest: dict[str, Any]) -> None:
 
 def prepare_sweep(sweep: Sweep, out: str | Path, *, force: bool = False,
                   resume: bool = False) -> tuple[list[Job], list[set[int]]]:
-    """Create (or check) the sweep directory and every point's; returns the jobs and, per
-    job, the chunks already written.
-
-    The same sweep already there is resumed, finished or not (every kept part checked,
-    see :meth:`unosim.run.store.ResultDir.prepare`); a different sweep is refused naming
-    the difference; ``force`` replaces it (its files only)."""
+    """Create (or check, to resume) the sweep directory and every point's; returns the jobs
+    and, per job, the chunks already written.  A different sweep is refused naming the
+    difference; ``force`` replaces it (its files only)."""
     root = Path(out)
     jobs = sweep_jobs(sweep, root)
     manifest = sweep_manifest(sweep, jobs)

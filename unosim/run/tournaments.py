@@ -1,9 +1,7 @@
 """The partner-rotation tournament (docs/rules.md T1): schedule, seating, rows.
 
-For 4 or 8 players, each keeping its bot; the schedule seats them so that every player
-partners every other once.  At a table partners sit at seats 0/2 and 1/3 with H12
-``teams = 2``.  Rows (round, table, hand) carry the O1 record, the seating, the players'
-S1 and S2 running totals and, on the last row, the champions; docs/output.md lists them.
+For 4 or 8 players, each keeping its bot, every player partnering every other once;
+partners sit at seats 0/2 and 1/3 with ``teams = 2``.  The rows: docs/output.md.
 """
 
 from __future__ import annotations
@@ -103,10 +101,8 @@ def tournament_columns(players: int) -> list[tuple[str, int]]:
 
 @dataclass
 class Tournament:
-    """A config's tournament: its schedule, one parameter vector per (round, table), and
-    the kernel call.  ``table_config(r, x)`` is the config a table plays (its 4 seats'
-    bots, ``teams = 2``).  ``rotation`` r moves the bots over the player numbers: player
-    p plays the bot the config lists for player (p - r) mod n (seat-rotated runs)."""
+    """A config's tournament: its schedule, one parameter vector per (round, table), and the
+    kernel call.  In ``rotation`` r player p plays the bot listed for player (p - r) mod n."""
 
     cfg: RulesConfig
     rotation: int = 0
@@ -182,9 +178,8 @@ def score_tournament(rows: pd.DataFrame, players: int) -> tuple[np.ndarray, np.n
 
 
 def tournament_outcomes(results: Any) -> pd.DataFrame:
-    """One row per tournament: ``tournament``, and per system (``pos`` S1, ``neg`` S2)
-    ``<sys>_champions`` (how many share the title) and ``<sys>_win_<p>`` (player p's
-    credit: 1/k for a k-way tie)."""
+    """One row per tournament: ``tournament``, and per system (``pos``, ``neg``)
+    ``<sys>_champions`` and ``<sys>_win_<p>`` (player p's credit, 1/k for a k-way tie)."""
     import pandas as pd
 
     df = results if isinstance(results, pd.DataFrame) else pd.read_parquet(results)

@@ -1,10 +1,7 @@
 """Compiling the engine: saying so while it happens, and doing it ahead of time.
 
-A command that must compile says so first on stderr (even with ``--quiet``);
-``unosim warmup`` compiles every kernel ahead of time, and the engine functions that
-``unosim.scenario`` and the tests call from Python.  When several kernels are cold a
-helper process compiles some of them beside this one.  Each kernel compiles under its own
-lock file, so no two processes compile the same kernel.
+``unosim warmup`` compiles every kernel and the engine functions called from Python; each
+kernel compiles under its own lock, a helper process taking some when several are cold.
 """
 
 from __future__ import annotations
@@ -142,11 +139,7 @@ def _trace_tournament() -> tuple[Any, Callable[[], None]]:
 
 def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
     """The engine functions called from Python, each with the argument types it is called
-    with: a call from Python compiles a version of its own unless a kernel compiled the
-    function for the same types.  ``scenarios``: what :class:`unosim.scenario.Scenario`
-    calls, the hand set-up the invariant harness calls and the match scoring the tests
-    call; ``decisions``: the search's options and choices, as the search tests ask them one
-    position at a time."""
+    with (``scenarios``: unosim.scenario and the tests; ``decisions``: the search's)."""
     from numba import types as T
 
     from unosim.engine import batch, choices, jump, matches, search, search_batch, turns, worlds
@@ -246,11 +239,9 @@ def cold_kernels(names: tuple[str, ...] = tuple(KERNELS)) -> list[str]:
 
 def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = None,
                 progress: Callable[[str, float], None] | None = None) -> dict[str, float]:
-    """Compile the ``cold`` kernels now, saying so: one line as the compile starts (even
-    ``quiet``: silence for minutes reads as a hang) and one when it ends, with its time;
-    between them an elapsed clock only on a terminal unless ``quiet`` (a file or a pipe
-    gets the two lines and nothing else).  ``progress(name, seconds)`` is called as each
-    kernel is ready.  Seconds per kernel."""
+    """Compile the ``cold`` kernels now, with a line as the compile starts (even ``quiet``)
+    and one when it ends; ``progress(name, seconds)`` is called as each kernel is ready.
+    Returns the seconds per kernel."""
     stream = stream or sys.stderr
     print(f"unosim: compiling the engine ({', '.join(cold)}; first run only, {EXPECTED}); "
           f"cached in {cache_folder()}", file=stream, flush=True)
@@ -286,9 +277,8 @@ def compile_now(cold: list[str], quiet: bool = False, stream: IO[str] | None = N
 
 @contextmanager
 def compile_notice(names: tuple[str, ...], quiet: bool = False, stream: IO[str] | None = None) -> Iterator[None]:
-    """Before a command's work: the ``names`` kernels that must compile are compiled first
-    (:func:`compile_now`), so the compile is announced, timed and reported once, apart
-    from the work that follows."""
+    """Before a command's work: compile the ``names`` kernels that are cold first
+    (:func:`compile_now`), announced apart from the work that follows."""
     cold = cold_kernels(names)
     if cold:
         compile_now(cold, quiet, stream)
@@ -300,9 +290,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 
 @contextmanager
 def _compile_lock(name: str, wait: bool) -> Iterator[bool]:
-    """Hold kernel ``name``'s compile lock (one per kernel and checkout, in the cache folder)
-    for the block; without ``wait`` the block gets False at once if another process holds
-    it.  The lock is the operating system's, so it dies with a killed holder."""
+    """Hold kernel ``name``'s compile lock for the block; without ``wait`` the block gets
+    False at once if another process holds it."""
     checkout = hashlib.sha1(str(_PACKAGE).encode()).hexdigest()[:8]
     try:
         folder = Path(cache_folder()) / "compiling"
@@ -354,9 +343,7 @@ def _helper_order(names: list[str]) -> list[str]:
 
 def _start_helper(cold: list[str]) -> subprocess.Popen[bytes] | None:
     """A process compiling the kernels of ``cold`` that nobody has taken yet, when there are
-    several and a second core; None otherwise.  It imports this same unosim and caches
-    where this process does (its environment is this one's).  A second core is one numba
-    may use here (``NUMBA_NUM_THREADS``, which a user sets to keep unosim to one core)."""
+    several and numba may use a second core; None otherwise."""
     from unosim.run.workers import max_workers
 
     if fcntl is None or len(cold) < 2 or max_workers() < 2:
@@ -368,9 +355,7 @@ def _start_helper(cold: list[str]) -> subprocess.Popen[bytes] | None:
 
 
 def _help(names: list[str]) -> None:
-    """The helper's work: each kernel of ``names`` that is neither cached nor locked by
-    another process, compiled.  (A helper that fails leaves its kernels to the process
-    that started it, which compiles what it does not find cached.)"""
+    """The helper's work: each kernel of ``names`` neither cached nor locked elsewhere, compiled."""
     for name in names:
         with _compile_lock(name, wait=False) as mine:
             if mine and not _warm(name):

@@ -1,12 +1,7 @@
-"""How many cores the kernel uses: checked in one place, set only for as long as a call
-plays.
+"""How many cores the kernel uses: checked in one place, set only while a call plays.
 
-Numba's thread count is process state (per thread, in fact: each Python thread that
-calls a parallel kernel has its own).  A library that set it and left it would change what
-the caller's next numba call runs on, in a notebook for instance; so the count is set by
-:func:`kernel_workers` around the code that plays and put back as it was afterwards, and
-:func:`check_workers` only checks a count (a bad ``--workers`` is refused before any output
-is touched).
+Numba's thread count is per-thread process state, so :func:`kernel_workers` sets it around
+the code that plays and puts it back afterwards.
 """
 
 from __future__ import annotations
@@ -39,9 +34,8 @@ def check_workers(workers: int | None) -> int:
 
 @contextmanager
 def kernel_workers(workers: int | None) -> Iterator[int]:
-    """Run the block's kernels on ``workers`` cores (all when None; checked as
-    :func:`check_workers` does) and give the count; numba's thread count of the calling
-    thread is restored on the way out, however the block ends."""
+    """Run the block's kernels on ``workers`` cores (all when None) and give the count; the
+    calling thread's numba thread count is restored on the way out."""
     count = check_workers(workers)
     before = numba.get_num_threads()
     numba.set_num_threads(count)
