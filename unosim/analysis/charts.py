@@ -1,7 +1,5 @@
-"""More figures on :mod:`unosim.analysis.figures`'s helpers: the balance chart of a sweep, match
-wins by bot, and tournament champions.  They are reached as ``plots.plot_balance`` and so on;
-the helpers are called through the ``figures`` module (``figures.save``), so one patch of it
-sees every figure."""
+"""More figures on :mod:`unosim.analysis.figures`'s helpers: a sweep's balance chart, match
+wins by bot, tournament champions (reached as ``plots.plot_balance`` and so on)."""
 
 from __future__ import annotations
 
@@ -30,11 +28,8 @@ _BALANCE = {
 
 
 def _clip_limit(vals: np.ndarray) -> float:
-    """Half-width of a panel's x axis: wide enough for the typical rows' intervals, not for
-    an outlier's (``last_standing`` adds 140 turns at 7 players where stacking takes 1 to 3).
-
-    The limit is the largest interval end within 5 times the median |end|; ends beyond it are
-    clipped and labelled with their value."""
+    """Half-width of a panel's x axis: the largest interval end within 5 times the median
+    |end|; ends beyond it are clipped and labelled."""
     ends = np.abs(vals[np.isfinite(vals)])
     if not len(ends):
         return 1.0
@@ -68,16 +63,9 @@ def _base_caption(rep: rp.Report) -> str:
 def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
     """The balance chart: one row per rule change, its table sizes side by side in the row.
 
-    One panel per metric (mean turns, dealer+1 win share, mean cards drawn, skill index and
-    its ceiling when measured): each point is a rule value's difference from the base point of its table size,
-    with its 95% interval, coloured by table size.  Rows are grouped by rule (a rule's values
-    one under the other, the rule with the largest effect on top).  Each panel has its own
-    scale, set by its typical rows: an interval reaching beyond it is clipped at the edge
-    (an arrow) and labelled with its value.  A point whose rule never acted ("never
-    triggered", "no hand changed") is a hollow grey marker at zero; a difference that
-    remains with the false discovery rate held over the panel's rows (the report's
-    ``discovery``) carries the tables' †.  The title is short; one caption line under the
-    panels says the base config and the bots.
+    One panel per metric, each point a rule value's difference from its table size's base
+    with its 95% interval; a rule that never acted is a hollow grey marker at zero, and a
+    ``discovery`` carries the tables' †.
     """
     rep = report if isinstance(report, rp.Report) else rp.balance_report(report)
     if rep.kind != "balance":
@@ -172,8 +160,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
 
 def _per_seat_held(rep: rp.Report, section: str) -> F.Shares:
     """A bot section's wins per seat held: its ``win_per_seat`` rows, else its ``win_share``
-    divided by the seats the bot held (from the result's bots).  An interval for x / m
-    divided by k is one for x / (m k), so the scaled Wilson interval keeps its coverage."""
+    divided by the seats the bot held."""
     per = F.share_table(rep, section, "win_per_seat", numeric=False)
     if per:
         return per
@@ -188,10 +175,7 @@ def _per_seat_held(rep: rp.Report, section: str) -> F.Shares:
 
 
 def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% intervals.
-
-    One axes per scoring system, one group per config, one bar per bot: the bot's match win
-    credit over the matches times the seats it held (fair value 1 / players)."""
+    """Match wins per seat held, by bot, under S1, S2 and S4: minus the even share, 95% intervals."""
     rep = F.summary(report)
     systems = [(sys, name) for sys, name in F.WINNERS if len(rep.figure(f"match_{sys}_bot", "win_share"))]
     fig, axes = F.new(len(systems) or 1, size=(4.8, 3.8), sharey=True)
@@ -217,11 +201,7 @@ def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None
 
 
 def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """T1 champion share per player and per bot, S1 and S2, minus the even share (95% Wilson).
-
-    Top row: each player's share of the titles; bottom row: each bot's titles per player it
-    had (fair value 1 / players).  Under T1 player p keeps seat p, so the player panel is also
-    the seat panel: a player's edge is its seat's and its bot's together."""
+    """T1 champion share per player and per bot, S1 and S2, minus the even share (95% Wilson)."""
     rep = F.summary(report)
     systems = (("pos", "S1 (highest total)"), ("neg", "S2 (lowest total)"))
     fig, axes = F.new(2, 2, size=(5.0, 3.4))

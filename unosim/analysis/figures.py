@@ -1,8 +1,5 @@
 """The helpers every figure of :mod:`unosim.analysis.plots` and :mod:`unosim.analysis.charts`
-draws with: figures outside pyplot, wrapped titles, legends outside the axes, distinct colours,
-share tables and difference bars, and :func:`save` (names the bots, notes incomplete results,
-writes the PNG).  Both figure modules call them through this module (``figures.save``), so
-one patch of it sees every figure."""
+draws with; both call them through this module (``figures.save``), so one patch sees all."""
 
 from __future__ import annotations
 
@@ -82,12 +79,7 @@ def new(
 
 
 def fit_titles(fig: Figure) -> None:
-    """Re-wrap any title wider than its axes (or the figure) once the layout is known.
-
-    The first wrap in :func:`wrap` guesses from the figure size; constrained layout then
-    shrinks axes to make room for labels and legends, so titles are measured and wrapped
-    again until they fit (a few passes at most).
-    """
+    """Re-wrap any title wider than its axes (or the figure) once the layout is known."""
     for _ in range(3):
         fig.draw_without_rendering()
         r = fig.canvas.get_renderer()
@@ -160,9 +152,7 @@ def title(ax: Any, text: str) -> None:
 
 
 def fig_legend(fig: Figure, handles: Sequence[Any], labels: Sequence[str], title: str | None = None) -> None:
-    """One legend for the figure, outside every axes, on the right.  Not below: the caption
-    (:func:`caption`) takes the bottom margin, and constrained layout would put the two on
-    top of each other."""
+    """One legend for the figure, outside every axes, on the right (the caption takes the bottom)."""
     if not handles:
         return
     limit = MAX_WIDTH.get()
@@ -244,12 +234,8 @@ def diff_bars(
     even: Callable[[str, dict[Any, Any]], float],
     empty: str = "no hand decided:\nno win shares",
 ) -> tuple[list[Any], list[str]]:
-    """One group per config, one bar per key: share - even share in points, with intervals;
-    a config with no share at all (every hand stalled) says ``empty`` where its bars would
-    stand, so an empty group never reads as shares of zero.
-
-    Returns the legend handles and labels (one per key drawn).
-    """
+    """One group per config, one bar per key: share - even share in points, with intervals
+    (``empty`` for a config with no share); returns the legend handles and labels."""
     labels = list(data)
     width = 0.8 / max(len(keys), 1)
     x = np.arange(len(labels))

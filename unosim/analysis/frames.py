@@ -1,13 +1,7 @@
 """``unosim.load``: any result as one pandas DataFrame, its parts verified.
 
-A run, a sweep, a match, tournament or rotated run, a league: every part the result's journal
-lists must be there with its recorded size, and every page decoded must match its CRC
-(parts are written with page CRCs; parts without them, and every part when a filter prunes
-by footer statistics, are hashed whole against the journal while the data is read).  A
-damaged part is named in the error, never returned.  ``columns`` and ``filters`` go down to
-the Parquet reader, so only what is asked is decoded.  Results of schema 1 (a sweep's
-``key=value`` folders) read too: their folder values become the setting columns a new
-sweep's rows carry.
+Every part the journal lists must be there and match its recorded size and page CRCs; a
+damaged part is named in the error, never returned.
 """
 
 from __future__ import annotations
@@ -56,11 +50,9 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
     """Every row of the result at ``path`` (a run, a sweep, a league, a skill folder, a
     part file) as one DataFrame; a sweep's rows carry their point's settings as columns.
 
-    ``columns``: only these columns (an unknown name is an error listing the result's);
-    ``filters``: rows where they hold (``[("table_players", "==", 4)]`` or a pyarrow
-    expression), applied as the Parquet is read; ``table``: of a skill folder, which of
-    :data:`SKILL_TABLES` (default its skill table).  What the reader must know (an incomplete
-    or unverified result) is a warning; a damaged part is a ValueError naming it."""
+    ``columns``: only these columns; ``filters``: rows where they hold (``[("table_players",
+    "==", 4)]`` or a pyarrow expression); ``table``: of a skill folder, which of
+    :data:`SKILL_TABLES`.  A damaged part is a ValueError naming it."""
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such result file or directory: {p}")

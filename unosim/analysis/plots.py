@@ -1,10 +1,7 @@
 """Matplotlib figures of reports.
 
-Every function takes a :class:`unosim.analysis.report.Report` (or result paths), returns the
-:class:`~matplotlib.figure.Figure` and writes a PNG when ``path`` is given.  Figures are
-built without pyplot, so nothing leaks in long sweeps and a notebook's backend is left
-alone.  Win shares are drawn as differences from the even share, with the report's 95%
-intervals; the legend sits outside the axes.  Why: docs/design.md, "Figures".
+Every function takes a report (or result paths), returns the Figure and writes a PNG when
+``path`` is given; figures are built without pyplot.  Why: docs/design.md, "Figures".
 """
 
 from __future__ import annotations
@@ -43,13 +40,8 @@ __all__ = [
 
 
 def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Hand win share by seat and by position after the dealer, per config.
-
-    Two axes, one above the other; in each, one group per config and one bar per seat: its
-    win share minus the even share 1 / players, in percentage points, with the 95% Wilson
-    interval. The dashed line is zero (a fair seat); a bar whose interval misses it is a
-    real seat effect. Legends sit to the right of the axes.
-    """
+    """Hand win share by seat and by position after the dealer, per config: each bar the share
+    minus the even share 1 / players, in points, with the 95% Wilson interval."""
     rep = F.summary(report)
     sections = (
         ("seat", "by seat", lambda k: f"seat {k}", "seat"),
@@ -77,12 +69,7 @@ def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None 
 
 
 def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Hand wins per seat held, by bot, minus the even share 1 / players (points, 95% Wilson).
-
-    ``win_per_seat`` is a bot's wins over the seat-hands it held, so its fair value is
-    1 / players however many seats the bot had; on a ``--rotate-seats`` run every bot held
-    every seat equally often and the differences are the bots' own strength.
-    """
+    """Hand wins per seat held, by bot, minus the even share 1 / players (points, 95% Wilson)."""
     rep = F.summary(report)
     data = F.share_table(rep, "bot", "win_per_seat", numeric=False)
     labels = list(data)
@@ -114,13 +101,8 @@ def plot_game_length(
     path: str | os.PathLike[str] | None = None,
     tail: float = 0.995,
 ) -> Figure:
-    """Distribution of ``column`` (``turns`` or ``cards_played``), one step line per config.
-
-    Drawn as probability per value from the report's exact histograms; the x axis stops
-    at the ``tail`` quantile of the longest config so stalls at ``max_turns`` do not
-    squash the picture (they are counted in the report's stalled share). The legend sits
-    to the right of the axes.
-    """
+    """Distribution of ``column`` (``turns`` or ``cards_played``), one step line per config;
+    the x axis stops at the ``tail`` quantile of the longest config."""
     rep = F.summary(report)
     fig, (ax,) = F.new(1, size=(8.0, 4.0))
     xmax = 1
@@ -163,13 +145,8 @@ def _target(rep: rp.Report, label: str) -> str:
 
 
 def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Match win share per seat under S1 (positive), S2 (negative) and S4 (chips) scoring.
-
-    One axes per config with matches; per seat one bar per system: its match win share
-    minus the even share 1 / players in percentage points, with the 95% Wilson interval
-    (ties under S2 are shared 1/k, so shares sum to 1 per system). One legend, right of
-    the axes.
-    """
+    """Match win share per seat under S1, S2 and S4 scoring, minus the even share 1 / players
+    in points, with the 95% Wilson interval; one axes per config with matches."""
     rep = F.summary(report)
     labels = _match_labels(rep)
     ncols = min(max(len(labels), 1), 3)
@@ -233,11 +210,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
 
 
 def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Distribution of hands per match: one axes per scoring system, one step line per config.
-
-    S1 and S2 are side by side (same y scale) rather than told apart by line style, so each
-    config keeps one colour; the legend sits right of the axes.
-    """
+    """Distribution of hands per match: one axes per scoring system, one step line per config."""
     rep = F.summary(report)
     present = [
         (sys, name)
@@ -289,22 +262,8 @@ def plot_all(
 ) -> list[Path]:
     """Write every figure that applies to ``paths`` into ``out_dir``; return the files.
 
-    For runs (files or run directories): ``win_share.png``, ``turns.png``,
-    ``cards_played.png``; with bots that differ by seat (or a ``--rotate-seats`` run)
-    ``bot_win_share.png``; with match results ``match_winners.png`` and
-    ``hands_per_match.png``.
-
-    With a tournament run: ``champions.png`` (champion share per player and per bot) and no
-    ``win_share.png`` (under T1 a seat is a player and its bot); with match results by bot:
-    ``match_bots.png``.  (A league or a skill directory: ``unosim.page.plot_results``.)
-
-    For each partitioned sweep directory: ``balance_<dir>.png`` only. A sweep has dozens
-    of points (29 rule values x 3 tables for ``configs/sweeps/house_rules.toml``); one bar
-    group or line per point gives dozens of overlapping labels and colours no reader can
-    tell apart, while the balance chart already shows each point against its base, with
-    intervals. To plot single points, pass their leaf directories (the ones holding the
-    part files, ``runs/house_rules/point-0007``): a leaf is a run. A sweep
-    with no base point (so no balance chart) is plotted as runs.
+    Runs get :func:`run_figures`'s figures; a sweep directory with a base point gets
+    ``balance_<dir>.png`` only (its points' own figures: pass their ``point-NNNN`` folders).
     """
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     out = Path(out_dir)
@@ -340,13 +299,8 @@ def plot_all(
 
 
 def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
-    """Every figure of a summary report: (file name, a function drawing it, ``path=`` to write) (what :func:`plot_all` writes for runs
-    and ``unosim report --html`` embeds).
-
-    Seat panels only where seats mean something: a tournament run (T1 seats player p at
-    seat p in every round, so a seat is a player and its bot) gets champion shares per
-    player and per bot instead of hand win shares by seat.
-    """
+    """Every figure of a summary report: (file name, a function drawing it, ``path=`` to
+    write).  A tournament run gets champion shares instead of hand win shares by seat."""
     modes = {m.get("mode", "") for m in rep.sources.values()}
     figs: list[tuple[str, Callable[..., Figure]]] = []
     from unosim.run.modes import seat_shares

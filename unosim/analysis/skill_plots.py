@@ -1,8 +1,6 @@
 """The figures of the skill commands: the tuning curve, the league table, the skill chart.
 
-Each answers one question at a glance and says in its title what the reader sees; every
-estimate carries its 95% interval, and the chance level (the even share, a strength of 0)
-is drawn, because "better than what?" is the first question a reader asks.
+Every estimate carries its 95% interval, and the chance level is drawn.
 """
 
 from __future__ import annotations
@@ -48,11 +46,9 @@ def _save(fig, path: PathLike | None):
 def plot_curve(history: pd.DataFrame, even: float, title: str, path: PathLike | None = None,
                check: tuple[float, float, float] | None = None, start: tuple[float, float, float] | None = None,
                measure: str = "win share against the field", percent: bool = True):
-    """Fitness per generation (a win share, or with ``percent`` False points per hand,
-    named by ``measure``): every candidate (grey dots), the search's mean (line, with its
-    interval) and, at the end, the tuned bot on fresh deals (``check``: value, low, high)
-    beside its starting point on the same deals (``start``).  Each generation's deals
-    differ, so the line moves with their luck as well as with the search."""
+    """Fitness per generation (a win share, or with ``percent`` False points per hand): every
+    candidate, the search's mean with its interval and, at the end, the tuned bot's ``check``
+    beside its ``start`` (each value, low, high) on the same fresh deals."""
     k = 100 if percent else 1
     sign = "%" if percent else ""
 
@@ -101,14 +97,9 @@ def plot_league(table: pd.DataFrame, title: str, path: PathLike | None = None):
 
 
 def plot_skill(table: pd.DataFrame, title: str, path: PathLike | None = None):
-    """The skill index of every point, one row per rule set and a colour per table size:
-    0 is a game of pure luck (the tuned bot wins no more than B0), 100% one the tuned bot
-    always wins.  The base point of each table size is drawn as a vertical line.  With
-    replicates (``replicates`` > 1) a point is the mean of its tunings and its bar the
-    interval with the search's noise (skill/replicates.py), which the axis says.  A table
-    with the ceiling (`unosim skill --ceiling`) adds, in each row, the search player's
-    index as a hollow diamond: the tuned bot is the lower bound, the search the ceiling
-    (the legend says which marker is which)."""
+    """The skill index of every point, one row per rule set and a colour per table size, the
+    base point of each size a vertical line; a table with the ceiling adds the search player's
+    index as a hollow diamond."""
     t = table.copy()
     roof = "ceiling_norm" in t and bool(t["ceiling_norm"].notna().any())
     labels = list(dict.fromkeys(t["rules"]))

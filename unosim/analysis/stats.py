@@ -1,17 +1,8 @@
 """Interval estimates and effect sizes for reports.
 
-Every function is vectorised over numpy arrays (scalars work too) and takes summary
-statistics rather than raw samples where that is possible: reports aggregate
-10-million-row files one row group at a time and keep only counts, sums and
-histograms, so the formulas must run on those.
-
-Conventions
------------
-* ``confidence`` is two-sided (0.95 gives the 2.5% and 97.5% bounds).
-* A difference is always ``first - second`` (``other - baseline`` in reports), and
-  its effect size carries the same sign.
-* Undefined results (no observations, zero variance where it divides) are ``nan``,
-  never an exception: a report over a config where nothing happened must still print.
+Vectorised over numpy arrays, from summary statistics rather than raw samples.
+``confidence`` is two-sided; a difference is ``first - second``; undefined results are
+``nan``, never an exception.
 """
 
 from __future__ import annotations
@@ -64,13 +55,8 @@ def z_value(confidence: float = 0.95) -> float:
 def wilson_interval(
     successes: ArrayLike, n: ArrayLike, confidence: float = 0.95
 ) -> tuple[np.ndarray | float, np.ndarray | float]:
-    """Wilson score interval for a binomial proportion.
-
-    Chosen over Wald because win shares near 0 or 1 (stalls, a dominant bot) and small
-    test runs are common: Wilson never leaves [0, 1] and keeps its coverage there.
-    ``successes`` may be fractional (a k-way shared match win counts 1/k); the formula
-    only needs the observed proportion. ``n == 0`` gives ``nan``.
-    """
+    """Wilson score interval for a binomial proportion (it stays in [0, 1] near 0 and 1).
+    ``successes`` may be fractional; ``n == 0`` gives ``nan``."""
     x = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
     z = z_value(confidence)
@@ -98,15 +84,9 @@ def proportion(successes: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> 
 def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
     """A share sum(x) / sum(n) from per-cluster totals, with the cluster-robust interval.
 
-    For plays that come in correlated groups: the seat rotations of one match (or
-    tournament, or deal) share its deals, so they are one observation, not ``n``.  The
-    share is a ratio estimator; its standard error is the delta method's over clusters,
-    ``sqrt(k/(k-1) * sum((x_c - p n_c)^2)) / sum(n)`` for k clusters (the sandwich
-    estimator of survey sampling), and the interval normal, clipped to [0, 1].  Fewer
-    than two clusters (or no plays) give ``nan`` bounds.  A share of exactly 0 or 1 (no
-    stall in any deal) has no spread to estimate, and the normal interval would shrink
-    to the point; it gets the Wilson interval of k independent clusters instead (every
-    cluster one observation: the widest the correlation can make it)."""
+    The standard error is the sandwich estimator's over clusters (:func:`_ratio`) and the
+    interval normal, clipped to [0, 1]; fewer than two clusters give ``nan`` bounds.  A share
+    of exactly 0 or 1 gets the Wilson interval of k independent clusters instead."""
     p, se, k = _ratio(x, n)
     if not np.isfinite(se):
         return Interval(p, math.nan, math.nan)
@@ -118,8 +98,7 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
 
 def _ratio(x: ArrayLike, n: ArrayLike) -> tuple[float, float, int]:
     """``sum(x) / sum(n)`` over k clusters, its sandwich standard error
-    ``sqrt(k/(k-1) * sum((x_c - r n_c)^2)) / sum(n)`` (nan for fewer than two clusters;
-    the ratio too when there is nothing to divide by), and k."""
+    ``sqrt(k/(k-1) * sum((x_c - r n_c)^2)) / sum(n)`` (nan for fewer than two clusters), and k."""
     xs = np.asarray(x, dtype=float)
     ns = np.asarray(n, dtype=float)
     k, total = len(xs), float(ns.sum())
@@ -133,14 +112,9 @@ def _ratio(x: ArrayLike, n: ArrayLike) -> tuple[float, float, int]:
 
 
 def clustered_mean(sums: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
-    """A mean sum(sums) / sum(n) from per-cluster totals, with the cluster-robust interval.
-
-    The mean's counterpart of :func:`clustered_share`, for the same groups (the seat
-    rotations of one deal play the same cards, so their game lengths move together): the
-    same sandwich standard error ``sqrt(k/(k-1) * sum((s_c - m n_c)^2)) / sum(n)`` over k
-    clusters, with Student's t on k-1 degrees of freedom (when every cluster holds one
-    observation it is the ordinary t interval).  Fewer than two clusters give ``nan``
-    bounds; no spread between clusters gives the point itself."""
+    """A mean sum(sums) / sum(n) from per-cluster totals, with the cluster-robust interval:
+    the sandwich standard error with Student's t on k-1 degrees of freedom (``nan`` bounds for
+    fewer than two clusters)."""
     m, se, k = _ratio(sums, n)
     if not np.isfinite(se):
         return Interval(m, math.nan, math.nan)
@@ -155,12 +129,8 @@ def mean_interval_from_moments(
     confidence: float = 0.95,
     method: str = "t",
 ) -> Interval:
-    """Interval for a mean given its sample mean, sample sd (ddof=1) and size.
-
-    ``method="t"`` uses Student's t with n-1 degrees of freedom (exact for normal data,
-    and indistinguishable from the normal interval at report sizes); ``"normal"`` uses z.
-    Fewer than two observations give a ``nan`` interval.
-    """
+    """Interval for a mean given its sample mean, sample sd (ddof=1) and size: Student's t
+    (``method="t"``) or z (``"normal"``); fewer than two observations give ``nan``."""
     mu = np.asarray(mean, dtype=float)
     s = np.asarray(sd, dtype=float)
     m = np.asarray(n, dtype=float)
@@ -196,18 +166,9 @@ def diff_proportions(
     confidence: float = 0.95,
     method: str = "newcombe",
 ) -> Interval:
-    """Difference ``p1 - p2`` of two independent proportions with an interval.
-
-    ``method="newcombe"`` (default) is Newcombe's hybrid score interval (his method 10,
-    Statistics in Medicine 1998): it combines the two Wilson intervals,
-
-        low  = d - sqrt((p1 - l1)^2 + (u2 - p2)^2)
-        high = d + sqrt((u1 - p1)^2 + (p2 - l2)^2),
-
-    and inherits Wilson's good behaviour near 0 and 1, where Wald collapses to a zero
-    width. ``method="wald"`` gives ``d +- z * sqrt(p1 q1 / n1 + p2 q2 / n2)`` for
-    comparison with textbooks.
-    """
+    """Difference ``p1 - p2`` of two independent proportions with an interval: Newcombe's
+    hybrid score interval (his method 10, 1998; :func:`diff_intervals` of two Wilson
+    intervals) by default, or ``method="wald"``."""
     p1, l1, u1 = proportion(x1, n1, confidence)
     p2, l2, u2 = proportion(x2, n2, confidence)
     p1, l1, u1, p2, l2, u2 = (np.asarray(a, dtype=float) for a in (p1, l1, u1, p2, l2, u2))
@@ -235,12 +196,8 @@ def diff_means(
     n2: ArrayLike,
     confidence: float = 0.95,
 ) -> Interval:
-    """Welch's interval for ``mean1 - mean2`` (unequal variances).
-
-    Welch rather than the pooled t because rule changes move the spread of game length
-    as much as its centre. Degrees of freedom by Welch-Satterthwaite. When both standard
-    errors are 0 the interval is the point itself.
-    """
+    """Welch's interval for ``mean1 - mean2`` (unequal variances, Welch-Satterthwaite df);
+    when both standard errors are 0 the interval is the point itself."""
     a = np.asarray(sd1, dtype=float) ** 2 / np.asarray(n1, dtype=float)
     b = np.asarray(sd2, dtype=float) ** 2 / np.asarray(n2, dtype=float)
     d = np.asarray(mean1, dtype=float) - np.asarray(mean2, dtype=float)
@@ -256,10 +213,8 @@ def diff_means(
 
 def normal_interval(estimate: float, se: float, z: float, lowest: float = -math.inf,
                     highest: float = math.inf) -> Interval:
-    """``estimate +- z se`` within [``lowest``, ``highest``], what the quantity can be (a
-    share [0, 1], a difference of shares [-1, 1]): a few matches can put a normal bound past
-    it, and a bound no result can reach is no information.  A standard error that is not
-    finite gives ``nan`` bounds."""
+    """``estimate +- z se`` clipped to [``lowest``, ``highest``], what the quantity can be;
+    a standard error that is not finite gives ``nan`` bounds."""
     if not np.isfinite(se):
         return Interval(estimate, math.nan, math.nan)
     return Interval(estimate, max(lowest, estimate - z * se), min(highest, estimate + z * se))
@@ -269,14 +224,8 @@ def diff_intervals(
     est1: ArrayLike, low1: ArrayLike, high1: ArrayLike,
     est2: ArrayLike, low2: ArrayLike, high2: ArrayLike,
 ) -> Interval:
-    """``est1 - est2`` of two independent estimates, its interval built from their own.
-
-    The MOVER construction (Zou and Donner, 2008): ``low = d - sqrt((e1 - l1)^2 + (u2 - e2)^2)``,
-    ``high = d + sqrt((u1 - e1)^2 + (e2 - l2)^2)``.  Newcombe's interval
-    (:func:`diff_proportions`) is this applied to two Wilson intervals; applied to
-    cluster-robust intervals it carries whatever noise each side's interval counts (the
-    rotations of a deal moving together), which a formula from hands and successes alone
-    cannot see.  A side without an interval gives ``nan``."""
+    """``est1 - est2`` of two independent estimates, its interval built from their own by
+    the MOVER construction (Zou and Donner, 2008); a side without an interval gives ``nan``."""
     e1, l1, u1, e2, l2, u2 = (np.asarray(a, dtype=float) for a in (est1, low1, high1, est2, low2, high2))
     d = e1 - e2
     low = d - np.sqrt((e1 - l1) ** 2 + (u2 - e2) ** 2)
@@ -285,11 +234,7 @@ def diff_intervals(
 
 
 def cohen_h(p1: ArrayLike, p2: ArrayLike) -> np.ndarray | float:
-    """Cohen's h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)).
-
-    The effect size for proportions: the arcsine transform makes 0.01 -> 0.02 count as
-    much larger than 0.50 -> 0.51, as it should for a seat advantage. 0.2 is "small".
-    """
+    """Cohen's h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)), the effect size for proportions."""
     a = np.clip(np.asarray(p1, dtype=float), 0.0, 1.0)
     b = np.clip(np.asarray(p2, dtype=float), 0.0, 1.0)
     return _out(2.0 * np.arcsin(np.sqrt(a)) - 2.0 * np.arcsin(np.sqrt(b)))
@@ -303,11 +248,8 @@ def cohen_d(
     sd2: ArrayLike,
     n2: ArrayLike,
 ) -> np.ndarray | float:
-    """Cohen's d = (mean1 - mean2) / pooled sd, pooled with n-1 weights.
-
-    Lets a change in turns and a change in cards drawn be ranked on one scale.
-    A pooled sd of 0 gives 0 when the means agree and ``nan`` otherwise.
-    """
+    """Cohen's d = (mean1 - mean2) / pooled sd, pooled with n-1 weights; a pooled sd of 0
+    gives 0 when the means agree and ``nan`` otherwise."""
     m1 = np.asarray(n1, dtype=float)
     m2 = np.asarray(n2, dtype=float)
     s1 = np.asarray(sd1, dtype=float)
@@ -324,10 +266,8 @@ DISCOVERY_RATE = 0.05
 
 
 def discoveries(p: ArrayLike, rate: float = DISCOVERY_RATE) -> np.ndarray:
-    """Which of many tests remain with the false discovery rate held at ``rate`` over all
-    of them (Benjamini-Hochberg, scipy's ``false_discovery_control``); a missing p-value
-    (nan) is never one.  With a hundred rules tested at 95%, about five intervals exclude
-    0 by chance alone: these are the differences that remain once that is allowed for."""
+    """Which of many tests remain with the false discovery rate held at ``rate``
+    (Benjamini-Hochberg); a missing p-value (nan) is never one."""
     p = np.asarray(p, dtype=float)
     out = np.zeros(p.shape, dtype=bool)
     ok = np.isfinite(p)
@@ -337,10 +277,8 @@ def discoveries(p: ArrayLike, rate: float = DISCOVERY_RATE) -> np.ndarray:
 
 
 def p_value(estimate: ArrayLike, se: ArrayLike, df: float | None = None) -> np.ndarray | float:
-    """Two-sided p-value of ``estimate`` against 0 with standard error ``se``: Student t
-    with ``df`` degrees of freedom, normal when None or not finite (as the intervals of
-    unosim.studies.replicates).  A difference measured as exactly 0 with no error (a rule
-    that changed no deal) has p = 1; a missing estimate or error gives nan."""
+    """Two-sided p-value of ``estimate`` against 0 with standard error ``se``: Student t with
+    ``df`` degrees of freedom, normal when None or not finite; 0 with no error has p = 1."""
     est, se = np.asarray(estimate, dtype=float), np.asarray(se, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.abs(est) / se
@@ -352,7 +290,6 @@ def p_value(estimate: ArrayLike, se: ArrayLike, df: float | None = None) -> np.n
 
 def p_from_interval(estimate: ArrayLike, low: ArrayLike, high: ArrayLike,
                     confidence: float = 0.95) -> np.ndarray | float:
-    """:func:`p_value` of an estimate with a symmetric normal interval ``[low, high]`` at
-    ``confidence``: its standard error is the half-width over z."""
+    """:func:`p_value` of an estimate with a symmetric normal interval ``[low, high]``."""
     half = (np.asarray(high, dtype=float) - np.asarray(low, dtype=float)) / 2
     return p_value(estimate, half / z_value(confidence))

@@ -1,11 +1,8 @@
 """Summaries of simulation results: loading, reports, comparisons and renderers.
 
-Data flows one way: Parquet result files -> per-source aggregates (:mod:`.sources`,
-:mod:`.stream`) -> the figures (:mod:`.hands`, :mod:`.matches`, :mod:`.paired`) -> a long
-table (:class:`Report`, :mod:`.model`) -> report functions (:mod:`.summary`,
-:mod:`.compare`, :mod:`.balance`) -> renderers (:mod:`.render`) and plots.  The names
-below are the public API.  The choices that change numbers (denominators, clusters,
-intervals): docs/design.md, "Reports".
+Parquet results -> per-source aggregates (:mod:`.sources`, :mod:`.stream`) -> figures ->
+a long table (:class:`Report`) -> reports -> renderers and plots.  The choices that change
+numbers: docs/design.md, "Reports".
 """
 
 from unosim.analysis.report.balance import BALANCE_SORTS, balance_report, sort_balance

@@ -52,10 +52,7 @@ def _find_key(tree: Mapping[str, Any], key: str) -> Any:
 
 
 def _registry_defaults() -> dict[str, Any]:
-    """Defaults from the config key registry, by short and by full (``rules.x``) name.
-
-    Imported lazily: reports must not need the engine side of the package to load.
-    """
+    """Defaults from the config key registry, by short and by full (``rules.x``) name."""
     from unosim.rules.config import describe_keys
 
     out: dict[str, Any] = {}
@@ -119,33 +116,14 @@ def balance_report(
 ) -> Report:
     """Effect of every swept rule value on game length, the dealer+1 win share and cards drawn.
 
-    ``dataset_dir`` is a sweep (``point-NNNN`` folders whose parts name their varied keys'
-    values; or, schema 1, ``stacking=draw2/players=4/...`` folders).
-    ``players`` is a stratum, not an effect: each point is compared with the *base
-    point* of the same player count, the partition where every other varied key has its
-    base value. The base value of a key is, in order: ``base[key]`` (when ``base`` is None:
-    the base values ``unosim sweep`` stores in every file, ``unosim.sweep_base``); the value
-    in the configs stored in the files' ``unosim.config`` metadata when all files agree on
-    it (they then carry the sweep's base config); the default in the config key registry
-    (``unosim.rules.config.describe_keys``); else the first value in sorted order (with a
-    warning). A point differing from its base point in several keys is reported under
-    the joined change (``stacking=all,draw=until_playable``).
-
-    Metrics: ``turns`` (mean, Cohen's d), ``dealer1_win_share`` (the dealer+1 win share: the
-    share of decided hands won by the seat after the dealer, Cohen's h) and ``cards_drawn``
-    (mean, d). Rows are sorted by |effect|, largest first.  Every point of a sweep plays
-    the base point's deals, so the intervals are paired hand by hand (:mod:`.paired`; a
-    note says so); a point whose hands do not pair with its base's (another seed or hand
-    count, hand-made partitions) gets Welch's and Newcombe's intervals instead.
-
-    ``status`` says when a zero effect means nothing (:mod:`.triggers`): "never triggered"
-    (the counter showing the rule acting is zero in every hand: e.g. no bot multi-plays)
-    or "no hand changed" (turns, winners and cards drawn identical to the base, hand for
-    hand); "" when the rule acted.
-
-    ``skill``: the output of `unosim skill` for the same sweep (default: the sibling
-    ``<dataset_dir>.skill`` when it exists) adds a ``skill`` metric: the normalised skill
-    index's difference from the base point (:mod:`.skill`).
+    ``dataset_dir`` is a sweep; each point is compared with the base point of the same player
+    count, where every other varied key has its base value (``base[key]``, else the sweep's
+    stored base, the files' config, the key registry's default, or the first value sorted).
+    Metrics: ``turns`` and ``cards_drawn`` (mean, Cohen's d) and ``dealer1_win_share``
+    (Cohen's h), sorted by |effect|; intervals are paired by hand where the hands pair
+    (:mod:`.paired`), else Welch's and Newcombe's.  ``status`` says when a zero effect means
+    nothing (:mod:`.triggers`).  ``skill``: a `unosim skill` folder of the sweep (default: the
+    sibling ``<dataset_dir>.skill``) adds the ``skill`` metric.
     """
     sources = discover([dataset_dir])
     keys = list(dict.fromkeys(k for s in sources for k in s.partition))
@@ -299,10 +277,8 @@ def _num(v: Any) -> tuple[int, float, str]:
 
 
 def _base_text(base: Source | None, players_key: str | None) -> str:
-    """The base point in a few words: the official rules, and the keys its config sets
-    otherwise (``official rules but noise_chance=0.05``, as the rows name changes); the table size is a
-    stratum, so it is left out.  Lists every varied key's base value when the stored
-    config cannot be read."""
+    """The base point in a few words (``official rules but noise_chance=0.05``), its table
+    size left out."""
     from unosim.rules.config import ConfigError, default_config, parse_config
 
     if base is None:

@@ -74,21 +74,12 @@ def compare(
 ) -> Report:
     """Every figure of ``others`` against ``baseline``: difference, interval, effect size.
 
-    Inputs are paths (summarised here, in one discovery so labels are disambiguated
-    together) or summary Reports. The baseline must be a single config. Differences
-    are ``other - baseline``: shares get Newcombe's interval and Cohen's h, means
-    Welch's interval and Cohen's d; two hand runs given as paths with the same hand indices
-    (one seed: the same deals) get their hand figures' intervals paired hand by hand
-    (:mod:`.paired`, a note says so); a figure of a seat-rotated run (a ``clusters`` value
-    on either side) gets the difference of its cluster-robust intervals
-    (:func:`unosim.analysis.stats.diff_intervals`) instead; counts and quantiles get the
-    plain difference.  Each difference gets a p-value (``p``, read off its interval as a
-    normal one's) and ``discovery``: whether it remains with the false discovery rate at
-    1 - ``confidence`` over the differences of its section for its compared result
-    (``model.COMPARE_FAMILY``; Benjamini-Hochberg; the renderers mark it †): among the seats' win
-    shares, one interval in twenty excludes 0 by chance.
-    Figures present on one side only (e.g. seat 5 against a 4-player baseline) are left
-    out.
+    Inputs are paths or summary Reports; the baseline must be a single config.  Differences are
+    ``other - baseline``: shares get Newcombe's interval and Cohen's h, means Welch's and
+    Cohen's d, hand runs of the same deals paired intervals (:mod:`.paired`), seat-rotated
+    figures the difference of their cluster-robust intervals.  Each gets a ``p`` and
+    ``discovery`` (Benjamini-Hochberg over its section at 1 - ``confidence``).  Figures present
+    on one side only are left out.
     """
     other_list = [others] if isinstance(others, (Report, str, os.PathLike, Result)) else list(others)
     found: dict[str, Source] = {}

@@ -47,11 +47,9 @@ class Rows:
 
     def mean(self, section: str, figure: str, key: Any, mean: float, sd: float, n: int,
              clusters: tuple[np.ndarray, np.ndarray] | None = None, floor: float | None = None) -> None:
-        """A mean with its t interval, or, given ``clusters`` (each cluster's sum and count
-        of hands: the rotations of one deal), the cluster-robust one
-        (:func:`unosim.analysis.stats.clustered_mean`); ``sd`` stays the per-hand spread.
-        ``floor``: the least value a hand can have (0 for a count), below which no mean
-        lies, so neither does the interval (a rare counter's would reach below 0)."""
+        """A mean with its t interval, or the cluster-robust one given ``clusters`` (each
+        cluster's sum and count); ``floor``: the least value a hand can have, which bounds the
+        interval."""
         if clusters is None:
             _, lo, hi = stats.mean_interval_from_moments(mean, sd, n, self.confidence)
         else:

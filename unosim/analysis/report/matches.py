@@ -1,6 +1,5 @@
-"""Match figures under S1 (positive), S2 (negative) and S4 (chips) scoring, from the rows
-where a system's match ended (ties shared 1/k, see the package docstring), and how often
-two systems crown the same winner."""
+"""Match figures under S1, S2 and S4 scoring from the rows where a system's match ended,
+and how often two systems crown the same winner."""
 
 from __future__ import annotations
 
@@ -80,9 +79,8 @@ def match_rows(agg: Aggregate, out: Rows, dists: dict[str, np.ndarray]) -> None:
 
 
 class _Figures:
-    """A system's match figures from one value per ended match (a match of a seat-rotated
-    run once per rotation): plain sums, or, given ``cluster`` (each row's match), per-match
-    sums for the cluster-robust intervals, since a match's rotations play the same deals."""
+    """A system's match figures from one value per ended match: plain sums, or per-match sums
+    given ``cluster`` (each row's match) for the cluster-robust intervals."""
 
     def __init__(self, out: Rows, cluster: np.ndarray | None) -> None:
         self.out, self.cluster = out, cluster
@@ -103,9 +101,7 @@ class _Figures:
 
 def agreement_rows(crowned: dict[str, dict], out: Rows) -> None:
     """Section ``match_agreement``: for each pair of systems, the share of the matches both
-    ended in which they crown the same winner (the same set of seats: a tie must be the
-    same tie), with its interval.  A seat-rotated run's plays are keyed (match, rotation)
-    and clustered by match."""
+    ended in which they crown the same winner (the same set of seats), with its interval."""
     names = [s for s, _ in _SYSTEMS if s in crowned]
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -130,10 +126,8 @@ def _values_rows(fig: _Figures, sec: str, name: str, vals: np.ndarray, quantiles
 
 
 def tournament_rows(agg: Aggregate, out: Rows) -> None:
-    """T1: tournaments played, and per system (S1 ``pos``: highest total; S2 ``neg``:
-    lowest) each player's and each bot's champion share (ties shared 1/k), with intervals.
-    A bot's share is its players' credit together; ``win_per_seat`` divides by the players
-    it had (its fair value is 1 / players, as for a single player)."""
+    """T1: tournaments played, and per system each player's and each bot's champion share
+    (ties shared 1/k), with intervals."""
     champs = agg.champions()
     if not champs:
         return
@@ -161,10 +155,8 @@ def tournament_rows(agg: Aggregate, out: Rows) -> None:
 
 def _rotated_tournament_rows(champs: dict[str, np.ndarray], keys: np.ndarray, labels: list[str],
                              out: Rows) -> None:
-    """T1 with the bots rotated over the player numbers: in rotation r player p plays the
-    bot the config lists for player (p - r) mod n, so per-player shares measure the player
-    numbers (seats of the schedule) and per-bot shares the bots; a tournament's rotations
-    share its deals and are one cluster of the bots' intervals."""
+    """T1 with the bots rotated over the player numbers: per-player shares measure the
+    schedule's seats and per-bot shares the bots, a tournament's rotations one cluster."""
     n = len(labels)
     tournament, rotation = keys[:, 0], keys[:, 1]
     cluster = np.unique(tournament, return_inverse=True)[1]

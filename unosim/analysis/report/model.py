@@ -1,9 +1,5 @@
 """The report table: the column sets reports read and write, :class:`Report`, and the
-false discovery marks every report of differences carries (:func:`with_discoveries`).
-
-Every report function returns a :class:`Report`; the renderers and the plots only read
-it, so this module sits below all of them.
-"""
+false discovery marks of reports of differences (:func:`with_discoveries`)."""
 
 from __future__ import annotations
 
@@ -56,14 +52,9 @@ FIGURE_NAMES = {
 
 @dataclass
 class Report:
-    """A report: a long table of figures plus what is needed to render and plot it.
-
-    ``table`` has one row per figure (columns ``TABLE_COLUMNS`` for summaries; see
-    :func:`compare` and :func:`balance_report` for theirs), so CSV and JSON output are
-    the table itself and comparisons are joins. ``dists`` holds, per label, integer
-    histograms (index = value) of ``turns``, ``cards_played`` and hands per match, for
-    plots. ``sources`` maps each label to its short metadata.
-    """
+    """A report: a long table of figures (one row each) plus what is needed to render and
+    plot it: ``dists``, per label, integer histograms for plots; ``sources``, each label's
+    short metadata."""
 
     kind: str
     table: pd.DataFrame
@@ -105,12 +96,9 @@ def discovery_legend(rate: float, over: str) -> str:
 
 def with_discoveries(table: pd.DataFrame, confidence: float,
                      by: str | list[str] | tuple[str, ...] = "metric") -> pd.DataFrame:
-    """``table`` with ``p`` (each difference's two-sided p-value: a skill row's own, from
-    its Student t, else from its interval as a normal one) and ``discovery`` (whether it
-    remains with the false discovery rate at 1 - ``confidence`` over every row of the same
-    ``by``: a balance report's metric, a comparison's section of one compared result;
-    Benjamini-Hochberg).
-    A row without an interval has no p-value and is never a discovery."""
+    """``table`` with ``p`` (each difference's two-sided p-value) and ``discovery`` (whether
+    it remains with the false discovery rate at 1 - ``confidence`` over the rows of the same
+    ``by``); a row without an interval is never a discovery."""
     inverted = np.atleast_1d(stats.p_from_interval(table["diff"], table["low"], table["high"], confidence))
     own = table["p"].to_numpy(float) if "p" in table else np.full(len(table), np.nan)
     out = table.assign(p=np.where(np.isfinite(own), own, inverted), discovery=False)

@@ -1,10 +1,7 @@
 """Differences of two hand runs that played the same deals, paired hand by hand.
 
-Two runs of one seed deal the same cards to hand h whatever their rules, so their
-difference is measured per hand (common random numbers).  A mean takes the paired t
-interval; a share the delta method's standard error over hands.  Both runs stream in
-lockstep, so memory stays flat.  Which figures are paired, and why: docs/design.md,
-"Paired differences".
+A mean takes the paired t interval, a share the delta method's standard error over hands;
+both runs stream in lockstep.  Why: docs/design.md, "Paired differences".
 """
 
 from __future__ import annotations
@@ -37,9 +34,8 @@ _BLOCK = 1 << 17
 
 
 def pairable(a: Source, b: Source) -> bool:
-    """Whether two sources can be paired by hand: unrotated hand runs (one row per hand) of
-    the same table size, read from files.  The hand indices themselves are compared while
-    streaming."""
+    """Whether two sources can be paired by hand: unrotated hand runs of the same table
+    size, read from files."""
     try:
         modes = [mode_of_file(s.info.mode, s.info.rotate_seats) for s in (a, b)]
     except KeyError:  # a mode no run writes
@@ -89,8 +85,7 @@ def _figures(b: dict[str, np.ndarray], players: int, teams: int,
 
 class _Sums:
     """What one figure's interval needs of its pairs: the totals of v_h = (x1, n1, x2, n2)
-    and their Gram matrix sum(v_h v_h'), since u_h (module docstring) is w . v_h with
-    w = (1/N1, -p1/N1, -1/N2, p2/N2)."""
+    and their Gram matrix sum(v_h v_h')."""
 
     def __init__(self) -> None:
         self.total = np.zeros(4)
@@ -121,9 +116,7 @@ class _Sums:
 
 
 def paired_intervals(other: Source, base: Source, confidence: float = 0.95) -> dict[FigureKey, stats.Interval] | None:
-    """``other - base`` of every paired figure (module docstring), or None when the two
-    cannot be paired (not both unrotated hand runs of one table size, or their hand
-    indices differ)."""
+    """``other - base`` of every paired figure, or None when the two cannot be paired."""
     if not pairable(other, base):
         return None
     players, teams = other.info.players, min(other.info.teams, base.info.teams)

@@ -82,10 +82,7 @@ def _fmt_num(v: float, digits: int = 2, sign: bool = False) -> str:
 
 
 def _pct_digits(high: float) -> int:
-    """Decimals for a percentage: 2, or 4 when the whole interval is below 0.1%.
-
-    Stall shares of 1 in 100,000 must not print as 0.00% [0.00, 0.00].
-    """
+    """Decimals for a percentage: 2, or 4 when the whole interval is below 0.1%."""
     return 4 if not math.isnan(high) and 0 < high < 0.001 else 2
 
 
@@ -230,8 +227,7 @@ def _head(report: Report) -> list[str]:
 
 def notes_of(report: Report) -> list[str]:
     """What the reader must know first: the report's notes, then what a † means where the
-    table marks its discoveries (a balance report or a comparison with more than one row
-    per column)."""
+    table marks discoveries."""
     t = report.table
     rate = report.discovery_rate
     by, over, many = ((list(COMPARE_FAMILY), "its section in its column", "figures") if report.kind == "compare"
@@ -252,11 +248,8 @@ def _title(report: Report) -> str:
 
 
 def _terminal_columns() -> int:
-    """The width of the terminal the text goes to: ``COLUMNS`` if set, else the terminal that
-    ``sys.stdout`` is, else 120 (a pipe, a file, a caller's buffer).  Not
-    ``shutil.get_terminal_size``, which asks the process's original stdout: a command run
-    in-process (click's runner, a notebook) would take the width of whatever terminal
-    started the process."""
+    """The width of the terminal the text goes to: ``COLUMNS`` if set, else ``sys.stdout``'s
+    terminal, else 120."""
     env = os.environ.get("COLUMNS", "")
     if env.isdigit() and int(env) > 0:
         return int(env)
@@ -267,11 +260,8 @@ def _terminal_columns() -> int:
 
 
 def to_text(report: Report, width: int | None = None) -> str:
-    """A fixed-width table, split into column blocks so it fits ``width`` characters.
-
-    ``width`` defaults to the terminal width (at least 80). Sections are header lines;
-    each config is one column, so a single-config report is one screen tall.
-    """
+    """A fixed-width table, split into column blocks so it fits ``width`` characters (default:
+    the terminal's, at least 80)."""
     if width is None:
         width = max(_terminal_columns(), 80)
     from unosim.analysis.report.words import findings
@@ -350,10 +340,7 @@ def _json_value(v: Any) -> Any:
 
 
 def to_json(report: Report) -> str:
-    """JSON: kind, title, baseline, per-label metadata and the table as records.
-
-    NaN becomes null so the output is strict JSON.
-    """
+    """JSON: kind, title, baseline, per-label metadata and the table as records (NaN as null)."""
     records = [{k: _json_value(v) for k, v in rec.items()} for rec in report.table.to_dict("records")]
     doc = {
         "kind": report.kind,

@@ -1,14 +1,8 @@
 """The balance report's skill column: the skill index `unosim skill` measured per point.
 
-`unosim skill SWEEP` writes ``skill.parquet`` (one row per point: the tuned bot's win share
-at a table of B0, normalised so 0 is pure luck; see unosim/studies/skill_index.py) into its own
-directory, by default ``runs/<sweep>.skill`` next to the sweep's dataset
-``runs/<sweep>``.  The balance report of a sweep looks there (or where ``skill=`` says)
-and adds, per rule change, the difference of the normalised skill index from the base
-point of the same table size.  A run with ``--ceiling`` also measured the search player
-(no tuning: the ceiling beside the tuned bot's lower bound); its index's difference is a
-second metric, ``skill_ceiling``.  The file is read as a table, never imported from the
-skill package: the analysis layer sits below it.
+Read from ``skill.parquet`` (by default in ``runs/<sweep>.skill``) as a table: per rule
+change, the normalised index's difference from its base point (``skill``), and the search
+player's (``skill_ceiling``) where measured.
 """
 
 from __future__ import annotations
@@ -91,13 +85,9 @@ def _quantile(row: Mapping[str, Any], confidence: float) -> float:
 
 def skill_rows(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], dict[str, Any]]], table: pd.DataFrame,
                norm: Any, confidence: float = 0.95) -> list[dict[str, Any]]:
-    """One ``skill`` row per (point partition, base partition, the point's other row
-    fields) whose two points both have a skill index.  The two are tuned and measured
-    apart, so their variances add; with replicates each includes the search's noise and
-    the interval uses their Student t (unosim/studies/replicates.py).  With the ceiling
-    (``ceiling_norm``) also one ``skill_ceiling`` row: the search is not tuned, so its
-    errors are its measurements' and the interval normal; against the skill run's base
-    point it is paired by deal (``ceiling_diff_se``, where the run kept it)."""
+    """One ``skill`` row per (point, base point) pair that both have a skill index, their
+    variances added (Student t with replicates); with the ceiling also a ``skill_ceiling`` row,
+    paired by deal where the run kept ``ceiling_diff_se``."""
     by_part = {_key(json.loads(r["partition"]), norm): r for r in table.to_dict("records")}
     out = []
     for point, base, fields in pairs:

@@ -1,8 +1,6 @@
 """Reading results: inputs expanded into labelled sources, and :func:`load` into frames.
 
-Only the Parquet schemas (column names and ``unosim.*`` metadata, parsed by
-:class:`unosim.run.schema.RunInfo`) are read here; the data is read by :func:`load`
-(projected to the requested columns) or streamed by :mod:`.stream`.
+Only the schemas are read here; the data is read by :func:`load` or streamed by :mod:`.stream`.
 """
 
 from __future__ import annotations
@@ -48,11 +46,8 @@ class Source:
 
 @dataclass
 class Result:
-    """What :func:`load` returns per source: a frame with its metadata.
-
-    Also accepted by the report functions in place of paths (e.g. filtered frames
-    from a notebook).
-    """
+    """What :func:`load` returns per source: a frame with its metadata (the report functions
+    take it in place of paths)."""
 
     label: str
     frame: pd.DataFrame
@@ -67,10 +62,7 @@ class Result:
 
 
 def _parse_partition(rel: Path) -> dict[str, str]:
-    """``stacking=draw2/players=4`` -> {"stacking": "draw2", "players": "4"}.
-
-    Values are URL-unquoted, as pyarrow's hive partitioning writes them quoted.
-    """
+    """``stacking=draw2/players=4`` -> {"stacking": "draw2", "players": "4"}, values URL-unquoted."""
     out: dict[str, str] = {}
     for part in rel.parts:
         if "=" in part:
@@ -153,10 +145,8 @@ def _one_run(leaf: Path, files: Sequence[Path], first: Any) -> None:
 
 
 def _seats_present(where: Path, info: RunInfo, names: Sequence[str]) -> None:
-    """Refuse a result whose metadata names more or fewer seats than its columns hold (a
-    seat without columns would be reported as never winning).  A tournament's tables seat
-    fewer than its players: only results with a seat per player are checked.  A sweep
-    point's parts carry the sweep's widest table (its seats beyond the point's are null)."""
+    """Refuse a result whose metadata names more or fewer seats than its columns hold (only
+    results with a seat per player are checked)."""
     from unosim.run.modes import seat_shares
 
     if not seat_shares(info.mode):
@@ -178,9 +168,7 @@ _HASHERS: Any = None
 
 
 def _no_overlap(leaf: Path, files: Sequence[Path]) -> None:
-    """Without a journal, at least refuse files whose units overlap (a part copied under
-    another name would count its hands twice): the unit ranges from the footers' column
-    statistics (no data read)."""
+    """Without a journal, refuse files whose units overlap, from the footers' statistics."""
     spans = []
     for f in files:
         try:
@@ -227,17 +215,10 @@ def _hash_later(rec: Any, f: Path) -> Any:
 
 def _verified(leaf: Path, files: Sequence[Path], stem: str,
               hashed: bool = True, root: Path | None = None) -> tuple[list[Path], tuple[str, ...], tuple[Any, ...]]:
-    """The parts of the result in ``leaf`` that may be counted, and the notes the reader
-    must see first.
-
-    A result with a part journal (unosim.run.integrity) is verified: every part it lists
-    must have exactly its recorded bytes (CRC-32 and size) and cover its recorded chunk of
-    the run's plan, else one line refuses the folder; a listed part that is missing makes
-    the result incomplete (a note); a Parquet file the journal does not list (a stray
-    ``extra.parquet``, a copy under another name) is named in a note and never counted.
-    A folder without a journal cannot be checked: its report says it is unverified.
-    ``hashed`` False: the caller checks the pages it reads instead (their CRCs, schema 2).
-    ``root``: the result given (a sweep), whose writer may be the one writing ``leaf``."""
+    """The parts of the result in ``leaf`` that may be counted, and the notes the reader must
+    see first.  A journal's parts must match their records (a missing one is a note, an
+    unlisted file never counted); a folder without one is unverified.  ``hashed`` False: the
+    caller checks the pages it reads instead; ``root``: the result given."""
     from unosim.run.integrity import being_written, read_records
     from unosim.run.store import MANIFEST, PART, expected_parts, read_manifest
 
@@ -319,9 +300,8 @@ def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tu
 
 
 def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) -> list[Source]:
-    """Expand inputs into labelled sources (see the package docstring for labels).
-    ``page_checked``: the caller reads with page checksum verification, so parts written
-    with page CRCs (schema 2) are not hashed whole; the others still are."""
+    """Expand inputs into labelled sources; ``page_checked``: the caller verifies page
+    checksums, so parts with page CRCs are not hashed whole."""
     pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any, tuple[str, ...]]] = []
     for origin, item in enumerate(inputs):
         if isinstance(item, Result):
@@ -409,15 +389,9 @@ def as_inputs(paths: Any) -> list[Any]:
 def load(
     paths: PathLike | Result | Sequence[PathLike | Result], columns: Sequence[str] | None = None
 ) -> list[Result]:
-    """Read result files into pandas frames, one :class:`Result` per source.
-
-    Only ``columns`` are read (pyarrow column projection; ``None`` reads all). A
-    directory gives one Result per leaf partition, with the partition values in
-    ``Result.partition`` (not as columns: they are constant within a source). Integer
-    and bool columns keep their int32/int64/bool dtypes; ``bot_<s>`` strings come back
-    as categoricals, never as object columns. Asking for a column a source does not
-    have is an error naming it.
-    """
+    """Read result files into pandas frames, one :class:`Result` per source (a directory:
+    one per leaf partition, in ``Result.partition``).  Only ``columns`` are read (None: all);
+    a column a source lacks is an error naming it."""
     out: list[Result] = []
     for src in discover(as_inputs(paths)):
         cols = list(src.names) if columns is None else list(columns)

@@ -1,9 +1,5 @@
-"""One streaming pass over the needed columns of each source into exact aggregates.
-
-Every summarised column is a small non-negative integer, so exact histograms stand in
-for the data: means, standard deviations and quantiles come out exact, in a few hundred
-MB for 10 million rows.
-"""
+"""One streaming pass over the needed columns of each source into exact aggregates
+(integer histograms stand in for the data)."""
 
 from __future__ import annotations
 
@@ -25,12 +21,8 @@ _Batch = dict[str, Any]  # column -> numpy array, or (codes, names) for bot_<s>
 
 
 def _needed_counters(sources: Sequence[Source]) -> list[str]:
-    """House-rule counters that are non-zero in at least one source.
-
-    Decided from the Parquet column statistics (max per row group) without reading
-    the data, so an all-zero counter costs nothing; a column without statistics is
-    assumed non-zero and read.
-    """
+    """House-rule counters that are non-zero in at least one source, from the column
+    statistics (a column without them is read)."""
     shown: list[str] = []
     for col in HOUSE_COUNTERS:
         for src in sources:
@@ -63,13 +55,8 @@ def _column_may_be_nonzero(path: Path, col: str) -> bool:
 
 
 def _iter_batches(src: Source, columns: Sequence[str], batch_rows: int = 1 << 18) -> Iterator[_Batch]:
-    """Yield the source's data as dicts of numpy arrays, one record batch at a time.
-
-    ``bot_<s>`` columns are read dictionary-encoded and yielded as ``(codes, names)``
-    so 10 million strings never become Python objects. Batches of 256k rows without
-    pre-buffering measured fastest and leanest on 10M-row files (the temporaries of a
-    batch then stay in cache; whole 1M-row groups cost more time and memory).
-    """
+    """Yield the source's data as dicts of numpy arrays, one record batch at a time;
+    ``bot_<s>`` columns as ``(codes, names)``."""
     cols = [c for c in columns if c in src.names]
     bot_cols = [c for c in cols if c.startswith("bot_")]
     if src.frame is not None:
@@ -147,12 +134,8 @@ class HistStats:
 
 
 def hist_quantile(h: np.ndarray, q: float) -> float:
-    """Quantile of the data an integer histogram describes, without sorting 10 million values.
-
-    The median is the textbook one (numpy's "linear": the mean of the two middle values of
-    an even count); every other quantile is numpy's "inverted_cdf", the smallest value with
-    at least a share ``q`` of the data at or below it, so the tails of counts (turns, cards,
-    hands) read as whole numbers: a p99 of 98, never 97.91 beside a p90 of 83."""
+    """Quantile of the data an integer histogram describes: the median numpy's "linear", every
+    other quantile its "inverted_cdf" (so tails read as whole numbers)."""
     cum = np.cumsum(np.asarray(h, dtype=np.int64))
     n = int(cum[-1]) if len(cum) else 0
     if n == 0:
@@ -168,20 +151,9 @@ def hist_quantile(h: np.ndarray, q: float) -> float:
 class ClusterSums:
     """Per-cluster counts of a seat-rotated run, for cluster-robust share intervals.
 
-    The rotations of one deal (of one match, of one tournament) play the same cards, so
-    its hands are one observation of a share, not ``rotations`` of them.  The interval
-    (:func:`unosim.analysis.stats.clustered_share`) needs each cluster's totals, so every
-    share of the hand figures keeps one array over the run's clusters, indexed by the
-    cluster's number (``hand`` of a rotated hand run, else ``match`` or ``tournament``)
-    and grown as the pass meets higher numbers.  A deal's counts fit in one byte (it has
-    ``rotations`` hands; the arrays widen to four bytes if a file repeats a deal more
-    than 127 times), a match's or tournament's take four.  For 10 million deals that is
-    10 MB per array: 2 + 2 x seats + teams + 2 x bots arrays, about 180 MB for 4 seats
-    and 4 bots.  The means (game length, the counters) keep each cluster's sum of the
-    column, for :func:`unosim.analysis.stats.clustered_mean`: four bytes per deal and
-    column (eight if a sum outgrows them), 40 MB per column for 10 million deals.  Each
-    batch adds with one ``bincount`` over the range of cluster numbers it holds (a
-    rotation's block of consecutive deals), so the pass stays one pass."""
+    The rotations of one deal (match, tournament) are one observation, so every share keeps one
+    array over the clusters, indexed by cluster number and grown as the pass meets higher ones;
+    the means keep each cluster's sum.  Each batch adds with one ``bincount``."""
 
     def __init__(self, key: str) -> None:
         self.key = key

@@ -56,26 +56,15 @@ SAME_CHAMPIONS = ("at 4 players everyone plays every hand, so each player's S1 t
 def hand_report(
     paths: PathLike | Result | Sequence[PathLike | Result], confidence: float = 0.95
 ) -> Report:
-    """Per-hand figures for every source: hands, stalls, win shares, length, counters.
-
-    Streams each file reading only the needed columns (see the package docstring for
-    the denominators and the exact-histogram quantiles).
-    """
+    """Per-hand figures for every source: hands, stalls, win shares, length, counters."""
     return _build(paths, True, False, confidence, "hands")
 
 
 def match_report(
     paths: PathLike | Result | Sequence[PathLike | Result], confidence: float = 0.95
 ) -> Report:
-    """Match figures under S1 (positive), S2 (negative) and S4 (chips) for sources with
-    ``match``, and tournament figures (T1) for sources with ``tournament``.
-
-    Per system: matches, winner share per seat/team/bot (ties shared 1/k), hands per
-    match (mean, median, p90) and the final totals (winner, runner-up, margin); for every
-    pair of systems the share of matches where both crown the same winner.  Per
-    tournament system: champion share per player and per bot.  Sources without match or
-    tournament columns are skipped.
-    """
+    """Match figures under S1, S2 and S4 for sources with ``match``, and T1 figures for
+    sources with ``tournament``; other sources are skipped."""
     return _build(paths, False, True, confidence, "matches")
 
 

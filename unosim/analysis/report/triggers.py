@@ -1,15 +1,9 @@
 """Did a swept rule act at all?  The balance report's guard against reading "+0.00" as
-"this rule changes nothing" when the rule simply never fired.
+"this rule changes nothing" when the rule never fired.
 
-Two checks, per point of a sweep against its base point (same seed: common random
-numbers, so an inert rule plays exactly the base's hands):
-
-* **never triggered**: the O1 counter that shows the key acting is zero in every hand
-  (:data:`TRIGGERS`, the one place keys map to counters).  For a rule that *forbids*
-  something (``voluntary_draw = false``, H8) the counter is read at the base point: the
-  rule acts only if the base's bots did the thing it forbids.
-* **no hand changed**: the point's turns, winners and cards drawn are identical to the
-  base's, hand for hand (a fingerprint of those columns), whatever the key.
+**never triggered**: the counter that shows the key acting (:data:`TRIGGERS`) is zero in
+every hand; **no hand changed**: turns, winners and cards drawn equal the base's, hand for
+hand.
 """
 
 from __future__ import annotations
@@ -98,12 +92,8 @@ def fingerprint(src: Source) -> str:
 
 
 def status(point: Source, base: Source, keys: Sequence[str], cache: dict[str, str]) -> str:
-    """``NEVER_TRIGGERED``, ``NO_HAND_CHANGED`` or "" for a point against its base point.
-
-    ``keys`` are the changes (``key=value``) of the point; it never triggered when every one of
-    them has a trigger and none acted.  ``cache`` keeps fingerprints by label (the base
-    point is shared by a stratum's points).
-    """
+    """``NEVER_TRIGGERED``, ``NO_HAND_CHANGED`` or "" for a point (its changes ``keys``)
+    against its base point; ``cache`` keeps fingerprints by label."""
     trigs = [trigger_of(k) for k in keys]
     if keys and all(t is not None for t in trigs):
         acted = False

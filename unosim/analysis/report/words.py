@@ -1,10 +1,5 @@
-"""The findings of a report in words: the sentences that open its page and its text.
-
-Each sentence is computed from the report's own table (a figure, its 95% interval, and
-whether the interval excludes 0), so it changes with the figures.  One function per kind
-of result: :func:`findings` (a run, a comparison, a sweep's balance report),
-:func:`league_findings` and :func:`skill_findings`.
-"""
+"""The findings of a report in words: the sentences that open its page and its text,
+computed from the report's own table."""
 
 from __future__ import annotations
 
@@ -175,8 +170,7 @@ def league_findings(table: pd.DataFrame, players: int | None = None) -> list[str
 
 def skill_findings(frame: pd.DataFrame, d: pd.DataFrame) -> list[str]:
     """A `unosim skill` folder in words: the base point's index per table size, and how many
-    rules move it beyond their intervals (``d``: the folder's verdicts, as docs/skill.md
-    reads them, :func:`unosim.studies.skill_index.verdicts`)."""
+    rules move it beyond their intervals."""
     out = []
     base = frame[frame["is_base"]].sort_values("players")
     if len(base):
