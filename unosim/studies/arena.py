@@ -1,10 +1,7 @@
 """The arena: one bot at a table of a field, every deal played once per seat rotation.
 
-The tuner asks for the figure of thousands of candidate bots.  The candidate sits at
-config seat 0, every deal is played once per rotation and every candidate of a question
-plays the same deals, so answers are fair and comparable.  Its parameters are written
-straight into ``P``, as :func:`unosim.rules.config.to_params` would.  What is measured is
-an :class:`Objective`: ``hands``, ``points`` or ``matches`` (docs/bots.md, "Tuning a bot").
+The candidate sits at config seat 0 and every candidate of a question plays the same deals;
+it is measured by an :class:`Objective` (docs/bots.md, "Tuning a bot").
 """
 
 from __future__ import annotations
@@ -100,9 +97,7 @@ class Share:
         return float(np.sqrt(k / (k - 1) * (r * r).sum()) / d)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """The cluster-robust interval, deals as clusters; a share's within [0, 1]
-        (:func:`unosim.analysis.stats.clustered_share`: a few matches can put a normal
-        bound past 100%)."""
+        """The cluster-robust interval, deals as clusters; a share's within [0, 1]."""
         iv = (clustered_share(self.wins, self.decided, confidence) if self.bounded
               else normal_interval(self.share, self.se, z_value(confidence)))
         return iv.low, iv.high
@@ -115,10 +110,8 @@ class Share:
         return iv.estimate, iv.low, iv.high
 
     def difference_se(self, other: Share, scale: float = 1.0, other_scale: float = 1.0) -> float:
-        """Standard error of ``scale * self.share - other_scale * other.share``, the two
-        measured on the same deals (deal i of each is one pair: the delta method over the
-        pairs).  The scales let two normalised indexes with different even shares differ
-        (``(share - e) / (1 - e)`` is ``share / (1 - e)`` plus a constant)."""
+        """Standard error of ``scale * self.share - other_scale * other.share``, the two measured
+        on the same deals (the delta method over the pairs)."""
         k = len(self.wins)
         d1, d2 = self.decided.sum(), other.decided.sum()
         if k < 2 or len(other.wins) != k or not d1 or not d2:
@@ -133,9 +126,8 @@ def share_of(wins: np.ndarray, decided: np.ndarray, bounded: bool = True) -> Sha
 
 
 class Arena:
-    """Config seat 0 holds the bot under test, seats 1..n-1 the ``field`` (one bot for all,
-    or one per seat, cycled), under ``cfg``'s rules.  ``even`` is a seat's fair share: 1/n,
-    or 1/teams under H12 (a win is then the bot's team winning)."""
+    """Config seat 0 holds the bot under test, seats 1..n-1 the ``field`` (cycled), under
+    ``cfg``'s rules; ``even`` is a seat's fair share (1/n, or 1/teams under H12)."""
 
     def __init__(self, cfg: RulesConfig, field: list[Bot], workers: int) -> None:
         if not field:
@@ -164,9 +156,8 @@ class Arena:
 
     def play(self, bots: list[Bot], seed: int, start: int, deals: int,
              objective: str | Objective = "hands") -> list[Share]:
-        """Deals ``start .. start+deals-1`` of ``seed`` (matches, for a match objective),
-        each once per rotation, for every bot in turn at seat 0: one :class:`Share` of the
-        ``objective`` per bot, all on the same deals."""
+        """Deals ``start .. start+deals-1`` of ``seed`` for every bot in turn at seat 0: one
+        :class:`Share` of the ``objective`` per bot, all on the same deals."""
         obj = Objective.parse(objective)
         return [self.measure(self.params(b), seed, start, deals, obj)[obj.name] for b in bots]
 

@@ -1,10 +1,8 @@
 """`unosim design`: rule sets of a space that meet a table's targets, each checked by a direct run.
 
-The screen's fitted models predict every figure of a rule set in microseconds, so an
-optuna NSGA-II search runs on them (targets as constraints, the figures to raise or lower
-as objectives).  The proposed sets are then played on new deals; only their measured
-figures, with intervals, decide whether a target is met.  Details: docs/design.md,
-"Designing a variant".
+An optuna NSGA-II search runs on the screen's fitted models; the proposed sets are then
+played on new deals, and only their measured figures decide whether a target is met.
+Details: docs/design.md, "Designing a variant".
 """
 
 from __future__ import annotations
@@ -146,8 +144,7 @@ def _pareto(t: pd.DataFrame, goals: list[tuple[str, float]]) -> pd.DataFrame:
 
 def pick(front: pd.DataFrame, k: int, names: list[str]) -> pd.DataFrame:
     """Up to ``k`` sets: spread along the Pareto front; else, from the best of the rest, sets
-    that differ in as many keys as they can (the models err alike on near twins, so a
-    direct run of each would teach little more than one)."""
+    that differ in as many keys as they can."""
     if "pareto" in front and front["pareto"].sum() > k:
         p = front[front["pareto"]]
         return p.iloc[np.unique(np.linspace(0, len(p) - 1, k).round().astype(int))]
@@ -246,9 +243,8 @@ def save(out: Path, info: dict[str, Any], table: pd.DataFrame) -> None:
 
 
 def side_by_side(space: Space, chosen: pd.DataFrame, measured: pd.DataFrame, targets: list[Target]) -> pd.DataFrame:
-    """Per verified set: its settings (``set``: what differs from the reference values), and
-    per figure the prediction, the measurement and its interval; ``meets`` whether every
-    target's interval is inside its range."""
+    """Per verified set: its settings (``set``: what differs from the reference values), per
+    figure the prediction, the measurement and its interval, and ``meets``."""
     from unosim.studies.space import point_values
 
     names = [f.name for f in space.factors]

@@ -1,10 +1,7 @@
 """`unosim duel A B`: two bots compared fairly at any table size, as A - B with an interval.
 
-Both bots play every seat pattern on every deal, so ``duel B A`` reports exactly minus
-``duel A B`` on the same seed, and the deal's luck cancels from A - B.  Without ``others``
-A sits alone at a table of B's and the reverse; with ``others`` A and B sit at every pair
-of seats.  Intervals treat a deal as the unit; :func:`duel_matches` does the same for
-matches.  Details: docs/which_bot.md.
+Both bots play every seat pattern on every deal, so the deal's luck cancels from A - B;
+without ``others`` each sits alone at a table of the other.  Details: docs/which_bot.md.
 """
 
 from __future__ import annotations
@@ -228,9 +225,8 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
 
 def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: int, z: float, *,
              left: bool) -> tuple[tuple[DuelLine, ...], float, float, float]:
-    """A duel's lines (A, B, and the others per seat) and A - B with its interval, paired by
-    unit (deal or match): what a hand duel and a match duel both print.  ``left``: the
-    points left in hand per hand (hand duels; a match duel has none)."""
+    """A duel's lines (A, B, the others per seat) and A - B with its interval, paired by
+    unit; ``left``: report the points left in hand (hand duels)."""
     labels = {"A": "A: " + bot_name(a, "A"), "B": "B: " + bot_name(b, "B")}
     if others is not None:
         labels["O"] = f"others: {bot_name(others, '--others')} x{n - 2}"
@@ -303,9 +299,8 @@ class MatchDuelResult:
 def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed: int = 0, others: str | None = None,
                  cfg: RulesConfig | None = None, workers: int | None = None, confidence: float = 0.95,
                  max_hands: int = DEFAULT_MAX_HANDS) -> MatchDuelResult:
-    """Play ``matches`` matches to ``match_target`` in every seating of A and B (module
-    docstring): each bot's share of the S1 matches won where it sits alone, and A - B
-    paired by match."""
+    """Play ``matches`` matches to ``match_target`` in every seating of A and B: each bot's
+    share of the S1 matches won where it sits alone, and A - B paired by match."""
     if not 1 <= matches <= MAX_MATCHES:
         raise RunError(f"--matches: must be between 1 and {MAX_MATCHES:,} matches (got {matches:,})")
     tables = _tables(a, b, players, seed, others, cfg)

@@ -1,16 +1,8 @@
 """Which format best crowns the better player?  One strong bot against B0 bots, side by side.
 
-A format is how a table decides who is best: a single hand, a match to ``match_target``
-under S1, S2 or S4 (one sequence of hands scored three ways, S3), or a partner-rotation
-tournament (T1, its S1 and S2 champions).  :func:`play_formats` plays each format with one
-strong bot and ``players - 1`` others (``random``, B0, by default) and :func:`format_report`
-reads the results: the strong bot's share of the wins (shared titles count 1/k), with
-its interval, beside the even share 1 / players.  The format that gives the strong bot
-the largest share is the one that best tells the better player from luck.
-
-Seats matter, so no format seats the strong bot in one place only: single hands are
-played in every rotation of the bots, matches and tournaments split evenly over its seat.
-:func:`plot_formats` draws the report as one bar per format with its interval.
+A format is a single hand, a match under S1, S2 or S4, or a T1 tournament; the format that
+gives the strong bot the largest share of wins best tells the better player from luck.
+Every format spreads the strong bot evenly over the seats.
 """
 
 from __future__ import annotations
@@ -57,13 +49,9 @@ def formats_config(strong: str, others: str = "random", players: int = 4, at: in
 def play_formats(strong: str, others: str = "random", *, players: int = 4, hands: int = 20_000,
                  matches: int = 400, tournaments: int = 400, seed: int = 0, cfg: RulesConfig | None = None,
                  out: str | Path | None = None, workers: int | None = None) -> dict[str, list[Path]]:
-    """Play every format for ``strong`` against ``others`` and return the result paths by
-    run kind (``hands``, ``matches``, ``tournaments``), for :func:`format_report`.
-
-    ``hands`` deals are each played once per seat rotation; ``matches`` and
-    ``tournaments`` are split evenly over the strong bot's seat or player number (rounded
-    up).  ``out``: the folder for the results (a new temporary folder when None); an
-    existing result there is resumed.  ``players`` must be 4 or 8 for tournaments."""
+    """Play every format for ``strong`` against ``others``; returns the result paths by run
+    kind (``hands``, ``matches``, ``tournaments``).  ``out``: the folder (a temporary one when
+    None), an existing result there resumed; tournaments need 4 or 8 ``players``."""
     root = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="unosim-formats-"))
     paths: dict[str, list[Path]] = {"hands": [], "matches": [], "tournaments": []}
     cfg0 = formats_config(strong, others, players, 0, cfg)
@@ -83,11 +71,9 @@ def play_formats(strong: str, others: str = "random", *, players: int = 4, hands
 
 
 def format_report(results: Mapping[str, Sequence[str | Path]], bot: str, confidence: float = 0.95) -> Report:
-    """The share of wins of ``bot`` in every format the ``results`` hold (by run kind, as
-    :func:`play_formats` returns them), pooled over the results of a kind: one row per
-    format in section ``formats`` (``key`` the format, ``stat`` "share"; the single hand's
-    interval clustered by deal as in its rotated run, the others Wilson over the pooled runs),
-    and ``even`` (1 / players) in the ``sd`` column's place as ``even_share``."""
+    """The share of wins of ``bot`` in every format the ``results`` hold, pooled over a kind's
+    results: one row per format in section ``formats``, and ``even_share`` (1 / players) in
+    the ``sd`` column's place."""
     rows: list[dict[str, Any]] = []
     sources: dict[str, dict[str, str]] = {}
     reports = {kind: summarize(list(paths), confidence) for kind, paths in results.items() if paths}
@@ -115,9 +101,8 @@ def format_report(results: Mapping[str, Sequence[str | Path]], bot: str, confide
 
 
 def plot_formats(report: Report, ax: Any = None, path: str | Path | None = None) -> Any:
-    """One bar per format: the bot's share of wins with its interval, the even share as a
-    dashed line.  Draws on ``ax`` (a new figure when None); ``path``: also save a PNG.
-    Returns the figure."""
+    """One bar per format with its interval, the even share dashed, on ``ax`` (a new figure
+    when None); ``path``: also save a PNG.  Returns the figure."""
     import matplotlib
 
     if ax is None and path is not None:

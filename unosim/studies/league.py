@@ -1,10 +1,8 @@
 """`unosim league`: every bot against every other, and a strength for each.
 
-Every table of n distinct bots plays every deal in all n! seatings, on the same seed, so
-no bot gets a better neighbour or better cards.  Strengths are a Plackett-Luce top-1 fit
-(log-odds centred on the average bot) with deal-level bootstrap intervals, and a test
-says when they do not describe the tables.  Details: docs/which_bot.md, "Leagues" and
-docs/design.md, "Leagues".
+Every table of n distinct bots plays every deal in all n! seatings; strengths are a
+Plackett-Luce top-1 fit with deal-level bootstrap intervals and a goodness-of-fit test.
+Details: docs/which_bot.md and docs/design.md, "Leagues".
 """
 
 from __future__ import annotations
@@ -107,9 +105,8 @@ class League:
         return factorial(self.players - 1)
 
     def labels(self) -> list[str]:
-        """Each bot's label in the rows' ``bot_<s>`` columns: seating.bot_label, or, for bots
-        that label would not tell apart (two searches over two rollout bots of one name), the
-        bot's name in the league (each one of its own), which its seats then carry."""
+        """Each bot's label in the rows' ``bot_<s>`` columns: seating.bot_label, or the bot's name
+        in the league where that label would not tell two bots apart."""
         plain = [bot_label(b.strategy, b.params) for b in self.bots]
         return [b.name if plain.count(lab) > 1 else lab for b, lab in zip(self.bots, plain)]
 
@@ -191,12 +188,9 @@ def make_league(cfg: RulesConfig, bots: list[Bot], *, players: int | None = None
 def run_league(league: League, out: str | Path, *, workers: int | None = None, force: bool = False,
                progress: Callable[[int], None] | None = None,
                finish: Callable[[], None] | None = None) -> list[Summary]:
-    """Play every table and order still missing under ``out`` (resumable: the same command
-    keeps every finished part), then call ``finish`` (the command's own files), all under the
-    folder's lock.  A directory holding another league is refused, naming it, unless
-    ``force``, which first removes the old league's tables (their verified parts only), so
-    nothing of a larger old league is left for a report to mix in.  A table folder that is
-    a symlink is refused: a league writes inside ``out`` only."""
+    """Play every table and order still missing under ``out`` (resumable), then call
+    ``finish``, all under the folder's lock.  Another league there is refused unless
+    ``force``, which first removes its tables."""
     from unosim.run.guard import refuse_other_output, resolve_out
 
     root = resolve_out(out)
@@ -235,11 +229,9 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
 
 
 def write_owned(root: Path, name: str, write: Callable[[Path], Any]) -> str | None:
-    """Write the league's own file ``name`` (its leaderboard table or figure) in ``root``:
-    ``write(temporary path)``, its SHA-256 recorded in the league's manifest, then renamed
-    into place.  A file already there that the manifest does not record as the league's
-    (a user's leaderboard saved in the folder, or one edited since) is moved to
-    ``_rejected/`` first, never overwritten; the line saying so is returned."""
+    """Write the league's own file ``name`` in ``root`` through ``write(temporary path)``, its
+    SHA-256 recorded in the manifest; a file there the league did not write is moved to
+    ``_rejected/`` first (the line saying so is returned)."""
     from unosim.run.guard import _digest
     from unosim.run.integrity import reject
 
@@ -263,11 +255,8 @@ def write_owned(root: Path, name: str, write: Callable[[Path], Any]) -> str | No
 
 
 def _remove_tables(root: Path, owned: dict[str, str]) -> None:
-    """``--force``: the old league's tables (their verified parts, see
-    :func:`unosim.run.store.remove_result`), its leaderboard (when it is the one the league
-    wrote: ``owned`` holds its digest; else it is set aside in ``_rejected/``) and its
-    manifest; a table folder left empty goes too, one holding a user's file stays (its
-    Parquet files set aside)."""
+    """``--force``: remove the old league's tables (verified parts only), its own leaderboard
+    (``owned`` holds its digest), its manifest and the table folders left empty."""
     from unosim.run.guard import _digest
     from unosim.run.integrity import reject
 
@@ -291,9 +280,8 @@ def _remove_tables(root: Path, owned: dict[str, str]) -> None:
 
 
 def read_counts(league: League, out: str | Path, blocks: int = BLOCKS) -> np.ndarray:
-    """Wins of each table's bots per block of deals, from the Parquet rows: an array
-    (tables, blocks, players), entry [t, k, i] the decided hands bot ``tables[t][i]`` won on
-    the deals of block k (deal d is in block d * blocks // deals), over all its seatings."""
+    """Wins of each table's bots per block of deals: an array (tables, blocks, players),
+    [t, k, i] the hands bot ``tables[t][i]`` won on the deals of block k, over all seatings."""
     labels = league.labels()
     index = {lab: i for i, lab in enumerate(labels)}
     n, D = league.players, league.deals
@@ -330,10 +318,8 @@ def _information(M: np.ndarray, N: np.ndarray, p: np.ndarray, m: int) -> np.ndar
 
 def fit_counts(M: np.ndarray, C: np.ndarray, m: int, start: np.ndarray | None = None,
                ridge: float = 1e-6) -> np.ndarray:
-    """Plackett-Luce top-1 strengths (mean 0) from per-table win counts: ``M`` (tables,
-    players) the bots at each table, ``C`` their wins.  Newton's method on the concave
-    log-likelihood (steps capped at 1 so a bot that never won walks down safely); a tiny
-    ridge keeps such a bot's strength finite, as choix's ``alpha`` does."""
+    """Plackett-Luce top-1 strengths (mean 0) from per-table win counts (``M`` the bots at
+    each table, ``C`` their wins), by Newton's method with a tiny ridge, as choix's ``alpha``."""
     theta = np.zeros(m) if start is None else start.astype(float).copy()
     N = C.sum(axis=1)
     gauge = np.full((m, m), 1.0 / m)
@@ -355,8 +341,7 @@ def fit_counts(M: np.ndarray, C: np.ndarray, m: int, start: np.ndarray | None = 
 @dataclass(frozen=True)
 class Fit:
     """A league's fit: strengths, their bootstrap and Fisher standard errors, and the
-    goodness-of-fit test (``stat`` Hotelling's T^2, ``df``, ``p``; None when the model is
-    saturated or the deals too few to estimate the residuals' covariance)."""
+    goodness-of-fit test (Hotelling's T^2 ``stat``, ``df``, ``p``; None when not estimable)."""
 
     theta: np.ndarray
     se_boot: np.ndarray
@@ -369,13 +354,9 @@ class Fit:
 
 
 def _goodness(M: np.ndarray, c: np.ndarray, theta: np.ndarray, m: int) -> tuple[float | None, int, float | None]:
-    """Observed minus predicted wins per (table, bot), tested against 0 (module docstring).
-
-    Each block k of deals gives a residual vector u_k (its wins minus its decided hands x
-    the fitted chances); their sum is the residual r.  Fitting the strengths projects r by
-    Q = I - G I^+ A' (A sums a bot's entries, G = d(expected wins)/d(strength), I = A'G),
-    so the test is Hotelling's T^2 of the projected block residuals against mean 0, in the
-    df = tables x (n-1) - (m-1) dimensions the fit leaves free, read as an F statistic."""
+    """Observed minus predicted wins per (table, bot), tested against 0: Hotelling's T^2 of
+    the per-block residuals projected by Q = I - G I^+ A' (A sums a bot's entries,
+    G = d(expected wins)/d(strength), I = A'G), read as an F statistic."""
     T, nb, n = c.shape
     df = T * (n - 1) - (m - 1)
     if df <= 0 or nb <= df + 1:
@@ -409,9 +390,8 @@ def _goodness(M: np.ndarray, c: np.ndarray, theta: np.ndarray, m: int) -> tuple[
 
 
 def fit_table(league: League, counts: np.ndarray, replicates: int = BOOTSTRAP) -> Fit:
-    """Strengths, their deal-level bootstrap and Fisher errors and the goodness of fit from
-    :func:`read_counts`' array.  The resamples are drawn from the league's seed, so the same
-    league gives the same intervals."""
+    """Strengths, their deal-level bootstrap (drawn from the league's seed) and Fisher errors
+    and the goodness of fit, from :func:`read_counts`' array."""
     m = len(league.bots)
     M = np.array(league.tables, dtype=np.int64)
     C = counts.sum(axis=1)
@@ -435,9 +415,7 @@ def fit_table(league: League, counts: np.ndarray, replicates: int = BOOTSTRAP) -
 
 def fit_league(league: League, out: str | Path, confidence: float = 0.95, replicates: int = BOOTSTRAP,
                fit: list | None = None) -> pd.DataFrame:
-    """The leaderboard: per bot its strength with its (bootstrap) interval, the Fisher
-    interval for comparison, wins, hands played and win share, strongest first.  ``fit``: a
-    list the :class:`Fit` is appended to (for the goodness line)."""
+    """The leaderboard, strongest first; ``fit``: a list the :class:`Fit` is appended to."""
     m = len(league.bots)
     counts = read_counts(league, out)
     f = fit_table(league, counts, replicates)

@@ -1,10 +1,7 @@
 """Search noise: a figure of a tuned bot, combined over independently tuned replicates.
 
-Another seed tunes another bot, so ``--replicates K`` tunes K times and this module
-combines them: the plain mean, with variance tau^2 / K + mean(v) / K, tau^2 the
-between-replicate variance by the method of moments, pooled over the points of one table
-size, and a Student t interval.  With K = 1 the interval is the measurement's alone.  Why:
-docs/skill.md, "Search noise".
+The mean has variance tau^2 / K + mean(v) / K (tau^2 by the method of moments, pooled per
+table size) and a Student t interval.  Why: docs/skill.md, "Search noise".
 """
 
 from __future__ import annotations
@@ -19,9 +16,8 @@ __all__ = ["Combined", "combine", "quantile"]
 
 @dataclass(frozen=True)
 class Combined:
-    """Per point: the mean over replicates, its standard error (search noise included),
-    the replicates' own standard deviation; and, for the group, tau^2 and the degrees of
-    freedom of the intervals (None: no replicates to estimate the search noise)."""
+    """Per point: the mean over replicates, its standard error and the replicates' sd; for
+    the group, tau^2 and the intervals' degrees of freedom (None: no search noise estimate)."""
 
     mean: np.ndarray
     se: np.ndarray

@@ -1,11 +1,8 @@
 """`unosim screen`: which rules matter, alone and in pairs, over a whole rule space.
 
-The space's design (:mod:`.space`) runs as a sweep.  Per figure, an OLS model
-(statsmodels) of every main effect and two-way interaction is fitted to the point means,
-with a covariance clustered by deal (hand index); the terms' p-values are held at a false
-discovery rate (Benjamini-Hochberg).  Sobol first and total indices (SALib) are computed
-on the fitted model, and a five-fold held-out check says how well it predicts points it
-did not see.  Details: docs/design.md, "Screening".
+Per figure an OLS model of every main effect and two-way interaction is fitted to the
+design's point means (covariance clustered by deal, p-values held at a false discovery
+rate), with Sobol indices and a held-out check.  Details: docs/design.md, "Screening".
 """
 
 from __future__ import annotations
@@ -50,9 +47,8 @@ values become the delta method's pseudo-values of the log of the point's mean.""
 
 
 def model_scale(figure: str, y: np.ndarray) -> np.ndarray:
-    """The per-hand values the model is fitted to: ``y`` itself, or for a :data:`LOG`
-    figure log(mean) + (y - mean) / mean per point (mean over hands: the log of the mean;
-    their spread over deals: the delta method's)."""
+    """The per-hand values the model is fitted to: ``y`` itself, or for a :data:`LOG` figure
+    log(mean) + (y - mean) / mean per point."""
     if figure not in LOG:
         return y
     m = y.mean(axis=1, keepdims=True)
@@ -93,9 +89,8 @@ def _players(frame: pd.DataFrame, seats: Sequence[str]) -> np.ndarray:
 
 
 def model_matrix(rows: np.ndarray, counts: Sequence[int]) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
-    """Treatment-coded main effects and two-way interactions of level-index ``rows``:
-    the columns and, per column, (factor, level, factor, level) with -1 for none (the
-    intercept is (-1, -1, -1, -1), a main effect (j, l, -1, -1))."""
+    """Treatment-coded main effects and two-way interactions of level-index ``rows``: the
+    columns and, per column, (factor, level, factor, level) with -1 for none."""
     rows = np.asarray(rows)
     mains = [(j, lv) for j, c in enumerate(counts) for lv in range(1, c)]
     ind = np.column_stack([rows[:, j] == lv for j, lv in mains]).astype(np.float64) if mains else \
@@ -128,11 +123,8 @@ class Model:
 
 
 def fit_figure(figure: str, y: np.ndarray, rows: np.ndarray, counts: Sequence[int]) -> Model:
-    """OLS of the per-hand figure ``y`` (points x hands) on the model of ``rows``, fitted by
-    statsmodels to the point means (the same estimate as on every hand, since a point's
-    settings are the same in all its hands).  The covariance is the sandwich clustered by
-    deal: each deal's score sums its residual over every point (with statsmodels'
-    small-sample factor), so the correlation common deals bring is counted."""
+    """OLS of the per-hand figure ``y`` (points x hands) on the model of ``rows``, fitted to the
+    point means with the sandwich covariance clustered by deal."""
     import statsmodels.api as sm
 
     x, names = model_matrix(rows, counts)
@@ -150,10 +142,8 @@ def fit_figure(figure: str, y: np.ndarray, rows: np.ndarray, counts: Sequence[in
 
 
 def term_table(model: Model, space: Space) -> pd.DataFrame:
-    """One row per coefficient: what it is (``a``, ``a_value``, ``b``, ``b_value``), its
-    estimate, standard error, 95% interval, p-value and whether it remains at the false
-    discovery rate (every term but the intercept counted).  ``low_fit``/``high_fit``: the
-    interval from the points' scatter about the model (HC3), which also counts its misfit."""
+    """One row per coefficient: what it is, its estimate, standard error, 95% interval,
+    p-value and discovery; ``low_fit``/``high_fit``: the interval with the model's misfit (HC3)."""
     f = space.factors
     se = np.sqrt(np.clip(np.diag(model.cov), 0, None))
     from scipy.stats import t as student
@@ -181,12 +171,9 @@ def term_table(model: Model, space: Space) -> pd.DataFrame:
 
 def sobol_indices(model: Model, counts: Sequence[int], names: Sequence[str], n: int = 1024,
                   seed: int = 0, draws: int = 40) -> pd.DataFrame:
-    """Sobol first and total indices of the fitted model (SALib), each key's values
-    equally likely: the share of the figure's variance over the space that each key
-    explains alone (first) and with every other (total).  ``*_conf``: SALib's bootstrap
-    half-width (its own sampling); ``*_low``/``*_high``: the 2.5 and 97.5 percentiles over
-    ``draws`` models drawn from the fit's misfit-counting covariance (HC3), so the interval
-    also says how sure the model is."""
+    """Sobol first and total indices of the fitted model (SALib), each key's values equally
+    likely; ``*_conf``: SALib's bootstrap half-width; ``*_low``/``*_high``: percentiles over
+    ``draws`` models drawn from the fit's HC3 covariance."""
     from SALib.analyze import sobol as analyze
     from SALib.sample import sobol as sample
 
@@ -215,9 +202,8 @@ def sobol_indices(model: Model, counts: Sequence[int], names: Sequence[str], n: 
 
 def held_out(y: np.ndarray, rows: np.ndarray, counts: Sequence[int], figure: str, folds: int = 5,
              seed: int = 0) -> dict[str, Any]:
-    """The model's error on points it was not fitted to: each fifth of the points
-    predicted from a fit to the rest (root mean square), beside the noise of one point's
-    mean (its standard error over hands)."""
+    """The model's root mean square error on each fifth of the points fitted without it,
+    beside the standard error of one point's mean."""
     x, _ = model_matrix(rows, counts)
     means = y.mean(axis=1)
     fold = np.random.default_rng(seed).permutation(len(means)) % folds

@@ -103,9 +103,8 @@ def screen_text(result: dict[str, Any], top: int = 5) -> str:
 
 
 def interaction_matrix(result: dict[str, Any], figure: str) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Keys, and per pair of keys the interaction largest in size over their values, whether
-    its interval excludes 0, and whether its interval with the model's misfit does too
-    (symmetric matrices)."""
+    """Keys, and per pair of keys the largest interaction over their values and whether its
+    interval (and that with the model's misfit) excludes 0, as symmetric matrices."""
     names = [f["key"].rpartition(".")[2] for f in result["meta"]["factors"]]
     idx = {n: i for i, n in enumerate(names)}
     size = np.zeros((len(names), len(names)))

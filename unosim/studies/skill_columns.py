@@ -1,6 +1,5 @@
-"""Every column of a skill folder's table (skill.parquet, `unosim skill`): its type, from
-the code that writes it, its unit and meaning; docs/data.md's skill block is generated
-from here and a test fails when the two differ."""
+"""Every column of a skill folder's table: its type, unit and meaning (docs/data.md's
+skill block is generated from here)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The settings `unosim skill` runs at by default, in one place: the command's options,
-notebooks/skill.ipynb and docs/skill.md's run all read them here (no heavy imports, so
-the command line starts without numpy)."""
+"""The settings `unosim skill` runs at by default, in one place (no heavy imports)."""
 
 BUDGET = 300
 """Tuning evaluations per point and replicate."""

@@ -1,10 +1,8 @@
 """The skill index of a rule set, and of every point of a sweep (`unosim skill`).
 
-Tune the strongest ``weights`` bot for the rules, then seat it at a table of B0 bots on
-fresh deals: ``skill = share - 1/n`` and ``skill_norm`` the same as a fraction of
-``1 - 1/n``.  Every point is tuned ``replicates`` times; ``--ceiling`` also measures the
-``search`` player (:class:`Ceiling`).  The index is a lower bound.  Meaning and output:
-docs/skill.md.
+A ``weights`` bot tuned for the rules sits at a table of B0 bots on fresh deals:
+``skill = share - 1/n``, ``skill_norm`` the same as a fraction of ``1 - 1/n``; ``--ceiling``
+also measures the ``search`` player (:class:`Ceiling`).  Meaning and output: docs/skill.md.
 """
 
 from __future__ import annotations
@@ -213,12 +211,8 @@ def _deal_share(row: dict[str, Any]) -> Share | None:
 
 def ceiling_columns(rows: pd.DataFrame, bases: Mapping[int, str] | None = None) -> dict[str, dict[str, Any]]:
     """Per point label, the ceiling columns of :class:`SkillPoint` from the rows of
-    :data:`CEILING_FILE`: the search's figures as measured (one measurement, no search
-    noise), the tuned bot's at the counter table combined over its replicates as
-    :func:`combine_points` combines its share (search noise pooled per table size).
-    ``bases`` (table size -> the base point's label) adds ``ceiling_diff_se``: the search's
-    index minus its base's, paired by deal (every point's ceiling is measured on the same
-    deals of the run's seed, so their common luck cancels)."""
+    :data:`CEILING_FILE`, the tuned bot's combined over its replicates; ``bases`` (table size
+    -> the base point's label) adds ``ceiling_diff_se``, paired by deal."""
     from unosim.studies.replicates import combine
 
     out: dict[str, dict[str, Any]] = {}
@@ -273,10 +267,8 @@ def read_skill(path: str | Path) -> pd.DataFrame:
 
 
 def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
-    """The per-point table from every replicate's figures (``raw``: one row per point and
-    replicate, :func:`measure`'s keys plus the point's own): shares and first-seat edges
-    averaged over the replicates, intervals with the search's noise pooled per table size
-    (unosim/studies/replicates.py), the skill indexes derived from the share."""
+    """The per-point table from every replicate's figures (``raw``): shares averaged over the
+    replicates, intervals with the search's noise pooled per table size, the indexes derived."""
     from unosim.studies.replicates import combine
 
     if not len(raw):
@@ -321,8 +313,7 @@ def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
 def write_tables(root: Path, raw_rows: list[dict], ceiling_rows: list[dict] | None,
                  replicates: int | None = None) -> list[SkillPoint]:
     """Every table of a skill run in ``root`` from its rows (``ceiling_rows`` None: no
-    ceiling); the points, as written to ``skill.parquet``: with ``replicates``, only those
-    with every replicate among ``raw_rows`` (the others' rows are kept, not combined)."""
+    ceiling); returns the points whose replicates are all among ``raw_rows``."""
     raw = pd.DataFrame(raw_rows)
     whole = raw if replicates is None or not len(raw) else \
         raw[raw.groupby("label")["label"].transform("size") == replicates].reset_index(drop=True)
@@ -342,20 +333,11 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 progress: Callable[[str, int, int], None] | None = None,
                 tune_progress: Callable[[int, float], None] | None = None,
                 ceiling: Ceiling | None = None) -> list[SkillPoint]:
-    """The skill index of every point of ``sweep`` into ``out``: per point and replicate r
-    (seed + r) a tuned bot (``out/_points/<point>/bot.toml``, or ``.../replicate=<r>/bot.toml``
-    with several replicates, its history and curve) unless ``bot`` is given, measured on
-    fresh deals of that seed; a row per replicate in ``out/_skill_replicates.pq`` and per
-    point in ``out/skill.parquet`` (:func:`combine_points`).  Resumable: a point whose
-    replicates are all there with the same settings is kept, the others are (re)done; both
-    tables are rewritten after every point.  ``progress(label, i, total)`` before each point.
-    A replicate kept without its point's others (a Dask run's) is kept too, not redone.
-
-    ``ceiling``: also the search player and the tuned bot at the counter table (module
-    docstring), rows in ``out/_skill_ceiling.pq``, kept on resuming as the tuned rows
-    are: a finished run given a ceiling measures only the ceiling, and tunes nothing.
-
-    unosim/studies/skill_tasks.py runs the same as Dask tasks, writing the same files."""
+    """The skill index of every point of ``sweep`` into ``out``: per point and replicate a
+    tuned bot (unless ``bot`` is given) measured on fresh deals, a row per replicate in
+    ``_skill_replicates.pq`` and per point in ``skill.parquet``.  Resumable: kept replicates of
+    the same settings are not redone.  ``ceiling``: also the search player and the tuned bot at
+    the counter table, in ``_skill_ceiling.pq``.  ``progress(label, i, total)`` before each point."""
     root = Path(out)
     pl = plan(sweep, root, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=bot,
               replicates=replicates, ceiling=ceiling)
@@ -496,18 +478,10 @@ def _render_bracket(frame: pd.DataFrame, width: int) -> list[str]:
 
 
 def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
-    """Each point's normalised skill minus its table size's base point, with an interval
-    (the two tuned and measured apart: their variances add).  With replicates the standard
-    errors include the search's noise and the interval uses their Student t; a frame
-    without them (one tuning per point, or a hand-made one) reads each error off its
-    normal interval.  With the ceiling (``--ceiling``) also the search's difference
-    (``ceiling_diff``, ``ceiling_low``, ``ceiling_high``: one measurement each, normal, paired
-    by deal where the run kept ``ceiling_diff_se``, else their variances added).  ``p`` and
-    ``ceiling_p``: each difference's two-sided p-value against 0, from the same error and
-    distribution as its interval (so p < 0.05 exactly where the interval excludes 0);
-    ``discovery`` and ``ceiling_discovery``: whether a difference remains with the false
-    discovery rate held at ``stats.DISCOVERY_RATE`` over all of its bound's (the † of the
-    printout, the page and docs/skill.md)."""
+    """Each point's normalised skill minus its table size's base point, with an interval (the
+    variances added; Student t with replicates), and the ceiling's (``ceiling_diff`` ..) where
+    measured.  ``p``/``ceiling_p``: the two-sided p-values of those intervals;
+    ``discovery``/``ceiling_discovery``: Benjamini-Hochberg at ``stats.DISCOVERY_RATE``."""
     from unosim.studies.replicates import quantile
 
     def se_of(r: Any) -> float:

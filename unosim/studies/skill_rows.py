@@ -1,7 +1,5 @@
-"""The rows and files of a skill run (`unosim skill`), shared by the two ways it runs:
-point after point on this machine (unosim/studies/skill_index.py) and as Dask tasks
-(unosim/studies/skill_tasks.py).  One definition of a row and of where a point's files go
-is what makes both write the same tables, and either resume the other's run."""
+"""The rows and files of a skill run, shared by its local (skill_index.py) and Dask
+(skill_tasks.py) runs, so either resumes the other's."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""`unosim skill` on Dask: a skill run's independent pieces of work as Dask tasks.
+"""`unosim skill` on Dask: each replicate and ceiling measurement as a task.
 
-Each replicate of a point and each ceiling measurement is one task, run on a worker's
-kernel thread; it sends back only numbers and the tuned bot.  The driver writes every file
-as tasks finish, so the output path need not be shared and the same command resumes an
-interrupted run.  Same seed, same rows, whatever machine played them.
+Tasks send back numbers and bots only; the driver writes every file, so the output path
+need not be shared.
 """
 
 from __future__ import annotations
@@ -28,9 +26,9 @@ __all__ = ["ceiling_task", "replicate_task", "skill_dask"]
 
 def replicate_task(cfg: RulesConfig, label: str, *, budget: int, deals: int, check_deals: int, seed: int,
                    bot: Bot | None, counter: bool, workers: int) -> dict[str, Any]:
-    """One replicate of a point: a bot tuned for ``cfg`` against B0 (unless ``bot`` is
-    given), measured on the check deals of ``seed``; with ``counter`` also at a table of
-    counter bots (the ceiling's tuned row).  Returns the bot, its history, the figures."""
+    """One replicate of a point: a bot tuned against B0 (unless ``bot`` is given), measured on
+    the check deals of ``seed`` (with ``counter`` also at a counter table); returns the bot,
+    its history, the figures."""
     t0 = time.perf_counter()
     history = None
     used = bot
@@ -60,10 +58,8 @@ def skill_dask(client: Any, sweep: Sweep, out: str | Path, *, budget: int, deals
                progress: Callable[[str, int, int], None] | None = None,
                ceiling: Ceiling | None = None) -> list[SkillPoint]:
     """:func:`unosim.studies.skill_index.skill_sweep` with its replicates and ceiling
-    measurements as tasks on ``client``'s cluster (``workers``: cores per task on a
-    worker, all when None): the same files and rows, each task's written as it finishes,
-    what an earlier run of the same settings left kept.  ``progress(what, i, total)``
-    after each task, once its rows are written.  On an error or an interrupt the other tasks are cancelled."""
+    measurements as tasks on ``client``'s cluster; ``progress(what, i, total)`` after each
+    task.  On an error or an interrupt the other tasks are cancelled."""
     from distributed import as_completed  # a client in hand: Dask is installed
 
     root = Path(out)

@@ -1,10 +1,7 @@
 """Rule spaces: the keys a screening varies, their values, and the design that picks its points.
 
-A space file (docs/how-to/design.md) names a base config, the settings every point shares
-(``[set]``), the keys to vary with every value each may take (``[factors]``, the first
-value the reference) and the hands per point.  :func:`design` picks the points with
-scipy's orthogonal-array Latin hypercube (strength 2): every two keys meet in nearly every
-pair of values equally often, which is what a model of pairwise interactions needs.
+A space file names a base config, shared settings (``[set]``), the keys to vary with their
+values (``[factors]``, the first the reference) and the hands per point.
 """
 
 from __future__ import annotations
@@ -151,9 +148,8 @@ def _prime(n: int) -> bool:
 
 
 def design_size(space: Space) -> int:
-    """Points of the design: p squared for the smallest prime p that holds every factor
-    (p + 1 of them at most), gives half again as many points as the model has terms, and
-    at least the space's ``points``."""
+    """Points of the design: p squared for the smallest prime p that holds every factor, gives
+    half again as many points as the model has terms, and at least the space's ``points``."""
     need = max(space.min_points, math.ceil(1.5 * terms([len(f.levels) for f in space.factors])), 9)
     p = max(2, len(space.factors) - 1)
     while not (_prime(p) and p * p >= need):
@@ -165,9 +161,8 @@ def design_size(space: Space) -> int:
 
 
 def design(space: Space) -> np.ndarray:
-    """The design: one row per point, one column per factor, each cell a level index.
-    A strength-2 orthogonal-array Latin hypercube (scipy.stats.qmc), each column cut into
-    as many equal bins as its factor has values."""
+    """The design: one row per point, one column per factor, each cell a level index (a
+    strength-2 orthogonal-array Latin hypercube, scipy.stats.qmc)."""
     from scipy.stats import qmc
 
     n = design_size(space)

@@ -1,10 +1,7 @@
 """`unosim tune`: the strongest `weights` bot for a rule set, found by CMA-ES.
 
-CMA-ES (``cma``) searches the 14 ``weights`` parameters inside :data:`SPACE`, scaled so that
-one unit is one ``scale``.  A candidate's fitness is its figure under the objective in an
-:class:`~unosim.studies.arena.Arena`; a generation's candidates share fresh deals.  The
-tuned bot is the distribution's mean after the last generation, measured afresh by
-:func:`check`.  Why: docs/bots.md, "Tuning a bot".
+CMA-ES searches the 14 ``weights`` parameters inside :data:`SPACE`; a candidate's fitness
+is its figure in an :class:`~unosim.studies.arena.Arena`.  Why: docs/bots.md, "Tuning a bot".
 """
 
 from __future__ import annotations
@@ -80,9 +77,8 @@ def default_popsize() -> int:
 
 @dataclass
 class TuneResult:
-    """What a search found.  ``history``: one row per evaluation (generation, candidate:
-    -1 for the mean, each parameter, fitness and its interval); ``interrupted``: stopped by
-    Ctrl-C (``bot`` is then the mean so far)."""
+    """What a search found.  ``history``: one row per evaluation (candidate -1 the mean);
+    ``interrupted``: stopped by Ctrl-C (``bot`` is then the mean so far)."""
 
     bot: Bot
     history: pd.DataFrame
@@ -124,10 +120,8 @@ def check_args(budget: int, deals: int, seed: int, popsize: int | None = None) -
 
 
 def default_name(cfg: RulesConfig, field: list[Bot], objective: str | Objective = "hands") -> str:
-    """A tuned bot's name, which every table, legend and duel shows: ``tuned-<config>-<n>p``,
-    then ``-vs-<field>`` unless the field is B0 alone and ``-<objective>`` unless it is
-    ``hands``, so two bots tuned for different fields or objectives never share a name
-    (reports count a bot's wins by its name)."""
+    """A tuned bot's name, ``tuned-<config>-<n>p``, then ``-vs-<field>`` unless the field is B0
+    alone and ``-<objective>`` unless it is ``hands``."""
     obj = Objective.parse(objective)
     name = f"tuned-{cfg.name}-{cfg.players}p"
     labels = list(dict.fromkeys(b.name for b in field))
@@ -141,12 +135,10 @@ def default_name(cfg: RulesConfig, field: list[Bot], objective: str | Objective 
 def tune(cfg: RulesConfig, field: list[Bot], *, budget: int = 600, deals: int = 1000, seed: int = 0,
          workers: int = 1, popsize: int | None = None, name: str | None = None,
          progress: Callable[[int, float], None] | None = None, objective: str | Objective = "hands") -> TuneResult:
-    """Search the ``weights`` parameters for the strongest bot against ``field`` under
-    ``cfg`` (module docstring).  ``budget``: evaluations (each generation costs popsize + 1:
-    its candidates and the mean); ``deals``: deals per evaluation (matches, for a match
-    ``objective``), each played once per rotation.  ``progress(generation, mean's
-    fitness)`` after every generation.  Ctrl-C ends the search at once and returns the
-    mean so far (``interrupted``)."""
+    """Search the ``weights`` parameters for the strongest bot against ``field`` under ``cfg``.
+    ``budget``: evaluations (popsize + 1 a generation); ``deals``: per evaluation;
+    ``progress(generation, mean's fitness)`` after every generation.  Ctrl-C returns the mean
+    so far (``interrupted``)."""
     obj = Objective.parse(objective)
     lam = check_args(budget, deals, seed, popsize)
     cma = _cma()
@@ -203,10 +195,8 @@ _FIGURE_NAMES = {"hands": "hands won", "points": "points per hand", "matches:s1"
 
 @dataclass(frozen=True)
 class Check:
-    """The tuned bot on fresh deals, under the tuning ``objective``: against the field,
-    and at a table of the best built-in strategy; the start and the built-ins against the
-    field on the same deals.  ``figures``: the tuned bot under every objective
-    (:data:`FIGURES`), against the field and at a table of ``counter``."""
+    """The tuned bot on fresh deals under the tuning ``objective``, against the field and at a
+    table of the best built-in; ``figures``: under every objective (:data:`FIGURES`)."""
 
     deals: int
     even: float
@@ -271,9 +261,7 @@ class Check:
 
 def check(cfg: RulesConfig, bot: Bot, field: list[Bot], *, deals: int = 10_000, seed: int = 0,
           workers: int = 1, objective: str | Objective = "hands", matches: int = CHECK_MATCHES) -> Check:
-    """Measure ``bot`` on deals (and matches) the search never saw (indices from
-    :data:`CHECK_START`): under ``objective`` against the built-ins, then under every
-    objective against the field and at a table of ``counter``."""
+    """Measure ``bot`` on deals the search never saw (from :data:`CHECK_START`)."""
     if not 1 <= deals <= 10_000_000:
         raise RunError(f"--check-deals: must be between 1 and 10,000,000 (got {deals})")
     if not 1 <= matches <= 1_000_000:
