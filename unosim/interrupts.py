@@ -1,10 +1,8 @@
 """How every `unosim` command ends on a signal: one line, the right exit status.
 
-SIGINT (Ctrl-C), SIGTERM and SIGHUP stop any command the same way: the signal is raised
-in the main thread as a KeyboardInterrupt, so the executors let the write in flight finish
-(only whole parts are ever left), and the command ends with one line on stderr saying
-what was kept and the exact command that resumes, exit 128 + the signal (130, 143, 129),
-instead of click's bare "Aborted!".
+SIGINT, SIGTERM and SIGHUP are raised in the main thread as a KeyboardInterrupt, so only
+whole parts are left; the command says what was kept and how to resume, and exits 128 +
+the signal.
 """
 
 from __future__ import annotations
@@ -38,9 +36,8 @@ _KEPT = {
 
 
 class Unosim(click.Group):
-    """The `unosim` group: SIGINT, SIGTERM and SIGHUP end any command within moments in
-    one line (what was kept, the exact command that resumes), exit 128 + the signal
-    (130 for Ctrl-C, 143 for SIGTERM), instead of click's bare "Aborted!"."""
+    """The `unosim` group: SIGINT, SIGTERM and SIGHUP end any command in one line, exit 128 +
+    the signal, instead of click's bare "Aborted!"."""
 
     def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
         import signal
@@ -90,9 +87,7 @@ def exit_status() -> int:
 
 def interruptible(fn: Any, *args: Any) -> Any:
     """``fn(*args)``, a kernel call that releases the GIL, on a helper thread while this
-    thread waits in a way a signal ends: a search kernel may spend minutes in one decision,
-    and a signal's handler runs only between Python bytecodes.  Stopped so, the call is
-    abandoned (its rows are never used; the daemon thread ends with the process)."""
+    thread waits in a way a signal ends (the call is then abandoned)."""
     import threading
 
     import numba

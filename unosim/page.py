@@ -1,10 +1,7 @@
 """One page to share: a result's report, figures, config and bots in a single HTML file.
 
-``unosim report RESULT... --html FILE`` writes it.  The page is self-contained (figures
-as ``data:`` URIs, inline style and script, no network), so it opens the same anywhere.
-It opens with the findings in words (analysis/report/words.py), the notes and the bots;
-then the figures, each drawn for a laptop and for a phone; then the sortable tables, each
-with what its marks mean; then each result's config.
+``unosim report RESULT... --html FILE`` writes it, self-contained: findings, notes, bots,
+figures (each for a laptop and a phone), sortable tables, configs.
 """
 
 from __future__ import annotations
@@ -113,9 +110,8 @@ def _png(fig: Any) -> tuple[str, float, int]:
 
 
 def _figure(draw: Callable[[], Any], caption: str) -> str:
-    """A figure drawn twice, for a laptop and for a phone (the page shows the one that fits):
-    each image carries its smallest text and dpi (``data-font-pt``, ``data-dpi``), so a
-    test can tell the size of that text on screen."""
+    """A figure drawn for a laptop and for a phone, each image carrying its smallest text and
+    dpi (``data-font-pt``, ``data-dpi``)."""
     from unosim.analysis.figures import max_width
 
     imgs = []
@@ -378,10 +374,8 @@ def _ours(path: Path) -> bool:
 
 def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
                skill: str | os.PathLike[str] | None = None) -> Path:
-    """Write :func:`page` to ``out`` (its folder is created); return the path.  Like every
-    writing command, it never replaces a file it did not write: an existing ``out`` (a
-    symlink judged by its target) is replaced only when it is an earlier page of this
-    command.  The page goes to a temporary name first and is renamed into place."""
+    """Write :func:`page` to ``out`` (its folder created); return the path.  An existing
+    ``out`` is replaced only when it is an earlier page of this command."""
     import uuid
 
     dest = Path(out)

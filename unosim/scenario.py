@@ -1,9 +1,5 @@
-"""Build a hand in any position and drive the compiled engine from it.
-
-Scenario tests (one per rule of docs/rules.md) and notebooks use this to say "seat 1 holds
-R5 W+4, the top card is B5, the draw pile is G2 R9" and then call the very kernel
-functions a batch run uses.  Nothing here is on the hot path.
-"""
+"""Build a hand in any position and drive the compiled engine from it (scenario tests,
+notebooks)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
 """`unosim trace`: replay one hand of a run and tell it in plain words.
 
-The kernel replays the hand exactly as the run played it, writing events into a log
-array: a hand of a batch from (seed, hand index); a hand of a match (S1-S4) from the
-match's stream, the match's earlier hands played again unlogged; a hand of a tournament
-(T1) from its table's round the same way.  A hand of a seat-rotated run (``rotation``)
-is replayed with that rotation's seating and, for matches and tournaments, the run's
-one-stream-per-hand randomness (seating.py).  This module only turns those integers into
-sentences.
+The kernel replays the hand exactly as the run played it (a match's or tournament's
+earlier hands again unlogged, a rotated run in its rotation), writing events into a log
+array; this module turns those integers into sentences.
 """
 
 from __future__ import annotations
@@ -72,9 +68,8 @@ def replay_match(cfg: RulesConfig, seed: int, match: int, hand: int, capacity: i
 def replay_tournament(cfg: RulesConfig, seed: int, tournament: int, rnd: int, table: int, hand: int,
                       capacity: int = 200_000, rotation: int | None = None
                       ) -> tuple[np.ndarray, np.ndarray, RulesConfig, list[int]]:
-    """(final state, events, the table's config, the player at each seat) of hand ``hand``
-    of table ``table`` in round ``rnd`` of tournament ``tournament`` of a T1 run (in its
-    rotation ``rotation`` of the bots over the player numbers, for a seat-rotated run)."""
+    """(final state, events, the table's config, the player at each seat) of hand ``hand`` of
+    table ``table`` in round ``rnd`` of tournament ``tournament`` (in ``rotation``)."""
     from unosim.run.tournaments import Tournament
 
     t = Tournament(cfg, rotation or 0)

@@ -1,10 +1,7 @@
 """The `unosim` command: parse, call the Python API, print.  Nothing else lives here.
 
-Every user error (bad config, bad option, unusable path) ends as one ``Error: ...`` line
-naming the key or option, with exit status 2; tracebacks are for bugs only.  One module
-per group of commands: :mod:`.run` (run, sweep, duel, configs, warmup, repair),
-:mod:`.trace` (trace, rules), :mod:`.report` (report, compare, plot), :mod:`.skill`
-(tune, skill), :mod:`.league`; :mod:`.common` holds the group and what they share.
+Every user error ends as one ``Error: ...`` line naming the key or option, with exit
+status 2; :mod:`.common` holds the group and what the command modules share.
 """
 
 from __future__ import annotations

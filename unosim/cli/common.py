@@ -38,11 +38,9 @@ def user_errors(*kinds: type[Exception]) -> Iterator[None]:
 
 
 def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, configs: Sequence[Any] = ()) -> Any:
-    """Say at once, on stderr, when a kernel of this command's run mode (a
-    :class:`unosim.run.modes.Mode`) must compile first (even --quiet: minutes of silence
-    read as a hang); nothing on Dask, whose workers compile.  ``cfg`` (or ``configs``, a
-    sweep's points): the run's configs, whose search seats make the run play the search
-    tables' kernel."""
+    """Say at once on stderr (even --quiet) when a kernel of this command's run mode must
+    compile first; nothing on Dask, whose workers compile.  ``cfg`` or ``configs``: the run's
+    configs, whose search seats choose the search tables' kernel."""
     from contextlib import nullcontext
 
     if client is not None:
@@ -55,9 +53,8 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, confi
 
 
 def default_out(*parts: str) -> Path:
-    """``runs/<parts joined>``: a command's output folder when ``--out`` is not given, named
-    after a config or sweep; a name's spaces become ``_`` (``name = "my table"`` writes
-    ``runs/my_table.parquet``), so the folder is easy to type in a shell."""
+    """``runs/<parts joined>``, a name's spaces as ``_``: a command's output folder when
+    ``--out`` is not given."""
     return Path("runs") / "".join(parts).replace(" ", "_")
 
 
@@ -70,10 +67,8 @@ def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 
 
 def refuse_nested(out: Path, option: str = "--out") -> None:
-    """Refuse an output folder that lies inside another unosim output (a run result, a
-    sweep, a league, a tune or skill folder; a folder of figures has nothing to disturb):
-    its files would become part of that output, or replace a sweep's point or a league's
-    table behind the sweep's back."""
+    """Refuse an output folder that lies inside another unosim output whose files it would
+    become part of or replace."""
     from unosim.run.guard import enclosing_output
 
     found = enclosing_output(out)
@@ -85,9 +80,8 @@ def refuse_nested(out: Path, option: str = "--out") -> None:
 
 @contextmanager
 def one_line(out: Path | None = None) -> Iterator[None]:
-    """Every failure of a run as one ``Error:`` line: bad options and outputs (RunError,
-    StoreError, SweepError, a second writer), and the machine's own (a full disk, a path too
-    long): those name the file, and say that every finished part is kept."""
+    """Every failure of a run as one ``Error:`` line; the machine's own (a full disk, a path
+    too long) name the file and say that every finished part is kept."""
     from unosim.run.integrity import LockedError
     from unosim.run.jobs import RunError
     from unosim.run.store import StoreError
@@ -144,9 +138,8 @@ def plural(n: int, noun: str) -> str:
 
 
 def report_paths(paths: tuple[str, ...], also: tuple[str, ...] = ()) -> list[Path]:
-    """The RESULTS of report, compare and plot: each must exist and be a run result, a
-    sweep or a result file (or the output of a command in ``also``: plot and report --html
-    draw a league or skill folder); another command's folder is one line saying what it is."""
+    """The RESULTS of report, compare and plot: each must exist and be a run result, a sweep,
+    a result file or the output of a command in ``also``."""
     from unosim.run.guard import not_a_result
 
     missing = [p for p in paths if not Path(p).exists()]
@@ -187,9 +180,8 @@ def dask_client(scheduler: str | None, cluster: str | None, workers: int | None 
 
 @contextmanager
 def warnings_as_lines(category: type[Warning]) -> Iterator[None]:
-    """Warnings of ``category`` (something a command's user must know, such as a kept
-    table that cannot be read) as one ``Warning:`` line on stderr when they happen, every
-    time; other warnings as Python shows them."""
+    """Warnings of ``category`` as one ``Warning:`` line on stderr, every time; other warnings
+    as Python shows them."""
     import warnings
 
     shown = warnings.showwarning

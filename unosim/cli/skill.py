@@ -1,7 +1,4 @@
-"""`unosim tune` and `unosim skill`: parse, call unosim.studies, print.
-
-Errors follow the CLI's rule: one ``Error: ...`` line naming the option, exit status 2,
-never a traceback."""
+"""`unosim tune` and `unosim skill`: parse, call unosim.studies, print."""
 
 from __future__ import annotations
 
@@ -207,9 +204,8 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
 
 def _tune_replicates(config: str, out: str | None, players: int | None, seed: int, replicates: int) -> None:
     """`unosim tune --replicates K`: the command once per replicate (seed + r, into
-    DIR/replicate=<r>), then every check figure over the replicates with the search noise
-    in its interval (unosim/studies/replicates.py); DIR/bot.toml is the median replicate's
-    bot (by its check against the field: a typical tuned bot, not the luckiest)."""
+    DIR/replicate=<r>), then the check figures over the replicates; DIR/bot.toml is the
+    median replicate's bot."""
     if not 2 <= replicates <= 100:
         raise UserError(f"--replicates: must be between 1 and 100 (got {replicates})")
     if not 0 <= seed or seed + replicates > 2**63:
@@ -394,9 +390,8 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
 
 
 def _rename_old_files(g: Any) -> None:
-    """A skill folder written when its other tables sat beside skill.parquet under plain
-    names: its own files renamed to today's (skill_replicates.parquet -> _skill_replicates.pq,
-    points/ -> _points/, ...), so the command resumes it and the folder reads as one table."""
+    """Rename a skill folder's files of the older layout (skill_replicates.parquet,
+    points/, ...) to today's names, so the command resumes it."""
     from unosim.studies.skill_rows import OLD_NAMES, POINTS_DIR
 
     new_of = {v: k for k, v in OLD_NAMES.items()}
