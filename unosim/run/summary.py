@@ -134,18 +134,9 @@ class Summary:
                 getattr(self, f"bot_{system}_credit")[:] += outcomes.by_instance(credit, rotation[at_end])
             by_pos = outcomes.credit_from_dealer(credit, dealer0[ended[:, M_MATCH] - m0])
             hands = int((ended[:, M_HAND_IN_MATCH] + 1).sum())
-            if system == "pos":
-                self.pos_matches += len(ended)
-                self.pos_hands += hands
-                self.pos_credit += by_pos
-            elif system == "chips":
-                self.chips_matches += len(ended)
-                self.chips_hands += hands
-                self.chips_credit += by_pos
-            else:
-                self.neg_matches += len(ended)
-                self.neg_hands += hands
-                self.neg_credit += by_pos
+            setattr(self, f"{system}_matches", getattr(self, f"{system}_matches") + len(ended))
+            setattr(self, f"{system}_hands", getattr(self, f"{system}_hands") + hands)
+            getattr(self, f"{system}_credit")[:] += by_pos
 
     def add_bots(self, rows: np.ndarray, rotation: np.ndarray) -> None:
         """Rotated seats: wins and points per config seat (bot instance i sits at seat
