@@ -52,17 +52,11 @@ _SECTION_TITLES = {
 def _row_name(section: str, figure: str, key: str, stat: str) -> str:
     """The row caption of a figure in rendered tables."""
     if figure in ("win_share", "win_per_seat"):
+        word = next((w for w in ("seat", "team", "player") if section.endswith(w)), None)
         if section.endswith("after_dealer"):
-            k = int(key)
-            who = "dealer" if k == 0 else f"dealer+{k}"
-        elif section.endswith("seat"):
-            who = f"seat {key}"
-        elif section.endswith("team"):
-            who = f"team {key}"
-        elif section.endswith("player"):
-            who = f"player {key}"
+            who = "dealer" if int(key) == 0 else f"dealer+{int(key)}"
         else:
-            who = key
+            who = key if word is None else f"{word} {key}"
         held = "player" if section.startswith("tournament") else "seat"
         return who if figure == "win_share" else f"{who} (per {held} held)"
     name = figure.replace("_", " ")
