@@ -29,21 +29,13 @@ __all__ = ["MODES", "Mode", "mode_named", "mode_of_file", "seat_shares"]
 class Mode:
     """A run of independent hands; the other modes override what differs.
 
-    ``file_mode``: the ``mode`` of the manifest and ``unosim.mode`` of the part files, which
-    is also the kernel it runs; ``job_name``: the mode the run's identity digest names;
-    ``rotate_flag``: the digest's and the part check's ``rotate`` flag, set for a rotated
-    match or tournament run (rotated hands were a mode of their own before matches
-    rotated, and their digest has no flag); ``count_key``: the manifest key of the count; ``option``: the option
-    that sets the count; ``unit``: one unit, as progress and part checks count it;
-    ``units``: the units the count counts, in text; ``rotated``: every unit is played once
-    per rotation of the bots; ``matches``: a unit is a match (``max_hands`` applies);
-    ``sliced``: the chunk may be played in slices into reused buffers (rows are
-    independent hands); ``by_seat``: a row's seats are the config's seats, so hand win
-    shares by seat mean something (a tournament's tables seat players by its schedule).
-
-    Methods take the job (:class:`unosim.run.jobs.Job`) and the summary
-    (:class:`unosim.run.summary.Summary`) as arguments, untyped: both modules import this
-    one."""
+    ``file_mode``: the manifest's and parts' ``mode``, and the kernel it runs; ``job_name``: the
+    mode the identity digest names; ``rotate_flag``: the digest's ``rotate`` flag (rotated
+    matches and tournaments); ``count_key``/``option``: the count's manifest key and option;
+    ``unit``/``units``: one unit, and the units counted, in text; ``rotated``: every unit once
+    per rotation of the bots; ``matches``: ``max_hands`` applies; ``sliced``: a chunk may be
+    played in slices; ``by_seat``: a row's seats are the config's.  Methods take the job and
+    the summary untyped (both modules import this one)."""
 
     name: str = "hands"
     file_mode: str = "hands"
