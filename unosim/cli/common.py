@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -198,8 +198,8 @@ def warnings_as_lines(category: type[Warning]) -> Iterator[None]:
         yield
 
 
-class _NoBar:
-    """The progress bar where none is drawn."""
+class _NoBar(nullcontext):
+    """The progress bar where none is drawn (a context manager, as a tqdm bar is)."""
 
     def update(self, n: float = 1) -> None:
         pass

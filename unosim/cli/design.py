@@ -34,15 +34,10 @@ def play_screen(space: Any, out: Path, workers: int | None, scheduler: str | Non
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
         bar = progress_bar(quiet, total=space.hands * len(points), unit="hands", unit_scale=True)
-        try:
-            notice = compiling(MODES["hands"], quiet, client, configs=[p.cfg for p in points])
-            with warnings.catch_warnings(), one_line(out), notice:
-                warnings.simplefilter("ignore")
-                return run_screen(space, out, workers=workers, client=client, force=force, progress=bar.update)
-        except (SpaceError, SweepError, StoreError, ValueError) as e:
-            raise UserError(str(e)) from None
-        finally:
-            bar.close()
+        with (user_errors(SpaceError, SweepError, StoreError, ValueError), bar, warnings.catch_warnings(),
+              one_line(out), compiling(MODES["hands"], quiet, client, configs=[p.cfg for p in points])):
+            warnings.simplefilter("ignore")
+            return run_screen(space, out, workers=workers, client=client, force=force, progress=bar.update)
 
 
 @main.command()

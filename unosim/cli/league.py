@@ -60,12 +60,9 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
         for note in filter(None, notes):
             click.echo(f"Warning: {note}", err=True)
 
-    try:
-        kernels = ("hands", "search_hands") if any(bot.strategy == "search" for bot in lg.bots) else ("hands",)
-        with one_line(dest), compile_notice(kernels, quiet=quiet):
-            summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
-    finally:
-        bar.close()
+    kernels = ("hands", "search_hands") if any(bot.strategy == "search" for bot in lg.bots) else ("hands",)
+    with bar, one_line(dest), compile_notice(kernels, quiet=quiet):
+        summaries = run_league(lg, dest, workers=workers, force=force, progress=bar.update, finish=finish)
     for s in summaries:
         for note in s.notes:
             click.echo(f"  checked: {note}")

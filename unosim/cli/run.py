@@ -88,12 +88,9 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     with dask_client(scheduler, cluster, workers) as client:
         # shown only on a terminal, and only from the first progress on (after any compile)
         bar = progress_bar(quiet, total=job.count, unit=job.mode.unit, unit_scale=True)
-        try:
-            with one_line(job.out), compiling(job.mode, quiet, client, cfg):
-                summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
-                                  progress=bar.update)
-        finally:
-            bar.close()
+        with bar, one_line(job.out), compiling(job.mode, quiet, client, cfg):
+            summary = run_job(job, workers=workers, client=client, force=force, resume=resume,
+                              progress=bar.update)
     where = f", Dask at {scheduler or 'a LocalCluster'}" if client is not None else ""
     for line in _run_lines(job, summary, where):
         click.echo(line)
@@ -173,14 +170,11 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
     check_workers(workers, scheduler)
     with dask_client(scheduler, cluster, workers) as client:
         bar = progress_bar(quiet, total=total, unit=sw.run_mode.unit, unit_scale=True)
-        try:
-            notice = compiling(sw.run_mode, quiet, client, configs=[p.cfg for p in sw.points])
-            with warnings.catch_warnings(), one_line(out_path), notice:
-                warnings.simplefilter("ignore")  # sw.warnings were printed above
-                s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
-                              progress=bar.update)
-        finally:
-            bar.close()
+        with (bar, warnings.catch_warnings(), one_line(out_path),
+              compiling(sw.run_mode, quiet, client, configs=[p.cfg for p in sw.points])):
+            warnings.simplefilter("ignore")  # sw.warnings were printed above
+            s = run_sweep(sw, out_path, workers=workers, client=client, force=force, resume=resume,
+                          progress=bar.update)
     where = f"Dask at {scheduler}" if scheduler else ("a Dask LocalCluster" if cluster else "local")
     click.echo(f"{sw.name}: {len(sw.points)} points x {sw.count:,} {sw.unit} ({sw.mode}), seed {sw.seed}, "
                f"{where} -> {out_path}")

@@ -139,14 +139,9 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         bar.set_postfix_str(f"mean's {obj.name} {obj.format(share)}")
         bar.update(1)
 
-    try:
-        with compile_notice(("hands", "matches"), quiet=quiet):
-            res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step,
-                         objective=obj)
-    except RunError as e:
-        raise UserError(str(e)) from None
-    finally:
-        bar.close()
+    with user_errors(RunError), bar, compile_notice(("hands", "matches"), quiet=quiet):
+        res = search(cfg, field_bots, budget=budget, deals=deals, seed=seed, workers=w, progress=step,
+                     objective=obj)
     about = {"config": cfg.name, "players": cfg.players, "field": ",".join(b.name for b in field_bots),
              "budget": budget, "deals": deals, "seed": seed, "objective": obj.name, "generations": res.generations,
              "interrupted": res.interrupted}
