@@ -23,7 +23,7 @@ from typing import Any
 
 __all__ = ["JOURNAL", "LockedError", "PartCheck", "PartRecord", "REJECTED", "append_record", "being_written",
            "check_part", "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject",
-           "write_json_atomic", "write_records", "write_text_atomic"]
+           "temporary", "write_json_atomic", "write_records", "write_text_atomic"]
 
 _PART = re.compile(r"part-(\d{6})\.parquet")
 JOURNAL = "_unosim_parts.jsonl"
@@ -78,19 +78,25 @@ def being_written(directory: Path) -> bool:
     return False
 
 
+@contextmanager
+def temporary(path: Path) -> Iterator[Path]:
+    """``path`` for the block, deleted after it unless the block renamed it into place."""
+    try:
+        yield path
+    finally:
+        if path.exists():
+            path.unlink()
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` so that a reader (or a later run after a crash or a full disk) sees the
     old file or the new one, never a torn or empty one: temp file, fsync, rename, fsync dir."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
+    with temporary(path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")) as tmp:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     dfd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dfd)

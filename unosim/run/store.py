@@ -19,7 +19,7 @@ import numpy as np
 
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
 from unosim.run.integrity import (JOURNAL, REJECTED, PartCheck, PartRecord, append_record, check_part, file_crc,
-    part_index, probe_writable, read_records, reject, write_json_atomic, write_records)
+    part_index, probe_writable, read_records, reject, temporary, write_json_atomic, write_records)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -219,16 +219,12 @@ class ResultDir:
         if self.shape is not None:
             table = self.shape(table)
         final = self.path / PART.format(index)
-        tmp = final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")
-        try:
+        with temporary(final.with_name(f"{final.name}.{uuid.uuid4().hex[:12]}.tmp")) as tmp:
             pq.write_table(table, tmp, **writer_options(table.schema, table.num_rows))
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
             crc, size = file_crc(tmp)  # the bytes now on disk (read back from the page cache)
             os.replace(tmp, final)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
         return PartRecord(index, start, count, table.num_rows, crc, size)
 
     def record(self, rec: PartRecord) -> None:

@@ -26,7 +26,7 @@ from unosim.rules.botfile import Bot
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.rules.config import RulesConfig
 from unosim.run.dataset import Shape
-from unosim.run.integrity import hold_lock, write_json_atomic
+from unosim.run.integrity import hold_lock, temporary, write_json_atomic
 from unosim.run.jobs import Job, RunError, make_job
 from unosim.run.runner import execute
 from unosim.run.seating import bot_label
@@ -241,16 +241,12 @@ def write_owned(root: Path, name: str, write: Callable[[Path], Any]) -> str | No
     note = None
     if (f.exists() or f.is_symlink()) and (name not in owned or owned[name] != _digest(f)):
         note = reject(root, f, "not the file this league wrote (a user's, or edited since)")
-    tmp = f.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{name}")
-    try:
+    with temporary(f.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{name}")) as tmp:
         write(tmp)
         with open(tmp, "rb") as t:
             os.fsync(t.fileno())
         write_json_atomic(root / LEAGUE_MANIFEST, {**manifest, OWNED: {**owned, name: _digest(tmp)}})
         os.replace(tmp, f)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return note
 
 

@@ -22,6 +22,7 @@ from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
 from unosim.rules.botfile import Bot, param_text, resolve_bot
 from unosim.rules.config import ConfigError, RulesConfig, strategies, to_params
 from unosim.rules.validate import check_seats
+from unosim.run.integrity import temporary
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep
@@ -251,13 +252,9 @@ def ceiling_columns(rows: pd.DataFrame, bases: Mapping[int, str] | None = None) 
 
 def _write_table(path: Path, points: list[SkillPoint]) -> None:
     """The table, atomically: a reader sees the old file or the new one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
+    with temporary(path.with_name(f".{path.name}.{os.getpid()}.tmp")) as tmp:
         skill_frame(points).to_parquet(tmp, index=False)
         os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def read_skill(path: str | Path) -> pd.DataFrame:
