@@ -20,14 +20,10 @@ __all__ = ["UserError", "command", "main"]
 
 
 def command() -> None:
-    """The installed `unosim` program: :func:`main`, ended without the interpreter's teardown.
-
-    Freeing numba's, pyarrow's and the kernels' modules one by one at exit is a fixed cost
-    paid after the work is done, on one core, by every command; it is what keeps a short
-    run on two workers from being twice as fast as on one.  By the time ``main`` returns,
-    every output file is closed, so the process runs the exit handlers (a Dask client's
-    close among them), flushes its streams and ends.  If a thread the interpreter would wait
-    for still runs, it ends the ordinary way, which waits for it."""
+    """The installed `unosim` program: :func:`main`, ended without the interpreter's teardown
+    (freeing numba's and pyarrow's modules costs every command a fixed time on one core).
+    Exit handlers run and streams flush; a still running non-daemon thread ends it the
+    ordinary way."""
     try:
         main()
         status = 0
