@@ -18,10 +18,6 @@ from unosim.run.jobs import Job, Mode
 __all__ = ["Summary", "wall_seconds"]
 
 
-def _zeros() -> np.ndarray:
-    return np.zeros(0)
-
-
 @dataclass
 class Summary:
     """What one job played now.  ``units``: hands, matches or deals; ``rows``: hands;
@@ -41,27 +37,27 @@ class Summary:
     startup: float = 0.0
     started: float = 0.0
     ended: float = 0.0
-    wins_from_dealer: np.ndarray = field(init=False, default_factory=_zeros)
+    wins_from_dealer: np.ndarray = field(init=False)
     capped: int = 0
     pos_matches: int = 0
     neg_matches: int = 0
     pos_hands: int = 0
     neg_hands: int = 0
-    pos_credit: np.ndarray = field(init=False, default_factory=_zeros)
-    neg_credit: np.ndarray = field(init=False, default_factory=_zeros)
+    pos_credit: np.ndarray = field(init=False)
+    neg_credit: np.ndarray = field(init=False)
     chips_matches: int = 0
     chips_hands: int = 0
-    chips_credit: np.ndarray = field(init=False, default_factory=_zeros)
-    champ_pos: np.ndarray = field(init=False, default_factory=_zeros)
-    champ_neg: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_wins: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_points_won: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_points_left: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_pos_credit: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_neg_credit: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_chips_credit: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_champ_pos: np.ndarray = field(init=False, default_factory=_zeros)
-    bot_champ_neg: np.ndarray = field(init=False, default_factory=_zeros)
+    chips_credit: np.ndarray = field(init=False)
+    champ_pos: np.ndarray = field(init=False)
+    champ_neg: np.ndarray = field(init=False)
+    bot_wins: np.ndarray = field(init=False)
+    bot_points_won: np.ndarray = field(init=False)
+    bot_points_left: np.ndarray = field(init=False)
+    bot_pos_credit: np.ndarray = field(init=False)
+    bot_neg_credit: np.ndarray = field(init=False)
+    bot_chips_credit: np.ndarray = field(init=False)
+    bot_champ_pos: np.ndarray = field(init=False)
+    bot_champ_neg: np.ndarray = field(init=False)
     notes: list[str] = field(default_factory=list)  # what resuming found (damaged parts replayed)
     part: Any = None  # a Dask task's part record (integrity.PartRecord), for the driver's journal
 
