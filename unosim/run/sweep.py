@@ -234,9 +234,7 @@ def _load_base(base: Any, root: Path) -> RulesConfig:
             raise SweepError(f"base: expected the path of a config file or a bundled config's name, got {base!r}")
         # a path next to the sweep file wins; else a bundled name ("standard"), as on the command line
         return load_config(find_config(base, root=root))
-    except ConfigError as e:
-        raise SweepError(f"base: {e}") from None
-    except FileNotFoundError as e:
+    except (ConfigError, FileNotFoundError) as e:
         raise SweepError(f"base: {e}") from None
 
 
