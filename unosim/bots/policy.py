@@ -59,9 +59,8 @@ def choose_play(st, P, rng, p):
 def may_draw_holding(st, P, p):
     """Whether p's -1 from :func:`choose_play` can mean a draw while holding a legal card
     (R7): never for B0, which draws only when nothing is legal, nor under forced play (H8),
-    where a -1 is B0's.  Two integer reads, so the engine scans the hand for the O1
-    ``voluntary_draws`` count only when the answer could be yes: a scan after every
-    draw costs a table of B0 bots a large share of its kernel speed (benchmarks/versus.py)."""
+    where a -1 is B0's.  The engine scans the hand for the O1 ``voluntary_draws`` count
+    only when the answer could be yes."""
     return strategy(st, p) != Strategy.random and rule(st, P_VOLUNTARY_DRAW) != 0
 
 

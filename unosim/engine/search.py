@@ -361,11 +361,8 @@ def searched_answer(st, P, rng, log, ctx):
     a Wild Draw Four when its rollout bot would (R8), else stacks or takes it as
     :func:`decide_answer` finds; every other seat answers by its strategy.
 
-    Why the challenge is not searched: a world deals the Wild Draw Four's player its
-    other cards at random, so most sampled hands held the colour and the card looks like
-    a bluff, where every strategy at its defaults never bluffs (``bluff_rate`` 0);
-    searched, challenges cost the search a third of its lead in 500-point matches
-    (benchmarks/README.md)."""
+    The challenge is not searched: a sampled world deals the Wild Draw Four's player its
+    other cards at random, so the card mostly looks like a bluff (docs/design.md)."""
     v = st[S_CUR]
     if ctx[C_SEAT0 + v * C_STRIDE] == 0:
         return ASK

@@ -146,8 +146,7 @@ def decide_all(states, P, ctxs, p, seeds, out):
     """``out[i]``: :func:`unosim.engine.search.choice_at` for seat p in ``states[i]`` with
     the context ``ctxs[i]`` (brought up to date in place) and the search stream
     ``seeds[i]``.  The decisions compiled as the batch kernels are, where a game makes
-    them (``choice_at`` called from Python runs the engine's lightly optimized code):
-    what benchmarks/search_speed.py times."""
+    them (``choice_at`` called from Python runs the engine's lightly optimized code)."""
     for i in prange(states.shape[0]):
         out[i] = choice_at(states[i], P, ctxs[i], p, seeds[i])
 

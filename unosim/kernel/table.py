@@ -23,8 +23,7 @@ def next_seat(st, p):
 @jit(inline=True)
 def rule(st, i):
     """Rule switch i (a ``P_*`` index below ``P_SCORE0``) as the integer reset() copied
-    into the state: an integer compare instead of a float load and compare, several times
-    a turn (benchmarks/README.md, "Figures measured").  This is the one way compiled code reads a switch during a hand,
+    into the state.  This is the one way compiled code reads a switch during a hand,
     compared with its named code: ``rule(st, P_STACKING) == Stacking.draw2``.  Only code
     with no hand state reads ``P`` itself: reset() (which makes the copy), the dealer
     choice before a hand and the match scoring after it.  Probabilities (``uno_forget``,
@@ -70,9 +69,8 @@ def add_card(st, p, k, n):
 @jit()
 def hand_points(st, P, p):
     """Points of the cards left in p's hand (R1, H5, H17), from the integer copy of the
-    score table that reset() puts in the state, not from P's floats: a branch-free
-    integer loop the compiler vectorises (far faster than reading P kind by kind).
-    ``P`` is unused; it keeps the signature of every other rule helper."""
+    score table that reset() puts in the state, not from P's floats (a branch-free
+    integer loop the compiler vectorises).  ``P`` is unused; it keeps the signature of every other rule helper."""
     if st[S_HS0 + p] == 0:
         return 0
     base = S_HAND0 + p * N_KINDS
