@@ -16,7 +16,7 @@ from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD_DRAW4
 from unosim.rules.params import P_VOLUNTARY_DRAW
 from unosim.rules.strategies import Strategy
 from . import aggressor, color_keeper, counter, greedy, rlcard_random, weights, wild_saver
-from .common import NEG, Ask, cand, goes_out_with, legal_copies, legal_slots, legal_view, maybe_bluff, tie
+from .common import NEG, Ask, cand, goes_out_with, legal_slots, legal_view, maybe_bluff, tie
 
 
 @jit(inline=True)
@@ -76,8 +76,7 @@ def choose_play(st, P, rng, p, code):
     while slots:
         k = cand(lowest_bit(slots), c, tr)
         slots &= slots - 1
-        n = legal_copies(st, base, k, wok, w4ok)
-        take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.play, k, x), n, best, ties)
+        take, best, ties = tie(rng, score(st, P, rng, p, code, Ask.play, k, x), st[base + k], best, ties)
         if take:
             choice = k
     if (choice >= 0 and rule(st, P_VOLUNTARY_DRAW) != 0 and not goes_out_with(st, P, p, choice)

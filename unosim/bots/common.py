@@ -111,20 +111,6 @@ def cand(i, c, tr):
 
 
 @jit(inline=True)
-def legal_copies(st, base, k, wok, w4ok):
-    """Copies of candidate k held at ``base`` that may be played (0: none, or a wild that
-    may not be played now)."""
-    if k < 0:
-        return 0
-    n = st[base + k]
-    if k == WILD:
-        return n if wok else 0
-    if k == WILD_DRAW4:
-        return n if w4ok else 0
-    return n
-
-
-@jit(inline=True)
 def legal_slots(st, base, c, tr, wok, w4ok):
     """A mask with bit i set when candidate slot i (:func:`cand`) holds a card that may be
     played: the loops visit only those, instead of testing all 18 slots one by one."""

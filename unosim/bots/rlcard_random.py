@@ -6,12 +6,13 @@ colour).  What RLCard has no action for is answered as B0 does.  Details: docs/b
 "rlcard_random".
 """
 
+from unosim.kernel.bits import lowest_bit
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_HAND0
 from unosim.families.answers import ANSWER_KINDS, answer_copies
 from unosim.kernel.rng import below
 from unosim.rules.cards import N_COLORS, WILD
-from .common import N_CAND, NEG, NO, YES, Ask, cand, legal_copies, legal_view
+from .common import NEG, NO, YES, Ask, cand, legal_slots, legal_view
 
 
 @jit(inline=True)
@@ -26,20 +27,22 @@ def choose_play(st, P, rng, p):
     kind), or -1 (draw) when nothing is legal."""
     base = S_HAND0 + p * N_KINDS
     c, tr, wok, w4ok = legal_view(st, P, p)
+    legal = legal_slots(st, base, c, tr, wok, w4ok)
     total = 0
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        if legal_copies(st, base, k, wok, w4ok) > 0:
-            total += actions(k)
+    slots = legal
+    while slots:
+        total += actions(cand(lowest_bit(slots), c, tr))
+        slots &= slots - 1
     if total == 0:
         return -1
     u = below(rng, total)
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        if legal_copies(st, base, k, wok, w4ok) > 0:
-            u -= actions(k)
-            if u < 0:
-                return k
+    slots = legal
+    while slots:
+        k = cand(lowest_bit(slots), c, tr)
+        slots &= slots - 1
+        u -= actions(k)
+        if u < 0:
+            return k
     return -1
 
 

@@ -13,9 +13,10 @@ state as the engine would have, so a playout goes on with the engine's plain ste
 from __future__ import annotations
 
 from unosim.bots import policy
-from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_copies, legal_view
+from unosim.bots.common import N_CAND, can_bluff, cand, is_opponent, legal_slots, legal_view
 from unosim.families.answers import ANSWER_KINDS, answer_copies, answers_on
 from unosim.families.stacking import group_answers, stack_copies
+from unosim.kernel.bits import lowest_bit
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_HELD, S_JUMP_SAID, S_JUMP_YES, S_NP, S_PLAN, S_RANK0, S_TARGET
 from unosim.kernel.moves import group_size
@@ -54,11 +55,11 @@ def options(st, P, p, opt):
     n = 0
     c, tr, wok, w4ok = legal_view(st, P, p)
     base = S_HAND0 + p * N_KINDS
-    for i in range(N_CAND):
-        k = cand(i, c, tr)
-        if legal_copies(st, base, k, wok, w4ok) > 0:
-            opt[n] = k
-            n += 1
+    slots = legal_slots(st, base, c, tr, wok, w4ok)
+    while slots:
+        opt[n] = cand(lowest_bit(slots), c, tr)
+        slots &= slots - 1
+        n += 1
     if can_bluff(st, P, p):
         opt[n] = WILD_DRAW4
         n += 1

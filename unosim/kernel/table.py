@@ -70,7 +70,8 @@ def add_card(st, p, k, n):
 def hand_points(st, P, p):
     """Points of the cards left in p's hand (R1, H5, H17), from the integer copy of the
     score table that reset() puts in the state, not from P's floats (a branch-free
-    integer loop the compiler vectorises).  ``P`` is unused; it keeps the signature of every other rule helper."""
+    integer loop the compiler vectorises).  ``P`` is unused; it keeps the signature of
+    every other rule helper."""
     if st[S_HS0 + p] == 0:
         return 0
     base = S_HAND0 + p * N_KINDS
