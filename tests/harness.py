@@ -160,6 +160,12 @@ def check_state(st: np.ndarray, rules: Rules, deck: np.ndarray, where: str) -> N
     if not np.array_equal(st[L.S_HS0:L.S_HS0 + n], hands.sum(axis=1)):
         _fail(where, f"hand sizes {st[L.S_HS0:L.S_HS0 + n].tolist()} != per-kind sums "
                      f"{hands.sum(axis=1).tolist()}", st)
+    per_colour = [hands[:, c * 13:(c + 1) * 13].sum(axis=1) for c in range(4)]
+    colours = np.stack(per_colour + [hands[:, 52:].sum(axis=1)], axis=1)
+    packed = (colours << (L.COLOUR_BITS * np.arange(5))).sum(axis=1)
+    if not np.array_equal(st[L.S_COLOURS0:L.S_COLOURS0 + n], packed):
+        _fail(where, f"colour counts {st[L.S_COLOURS0:L.S_COLOURS0 + n].tolist()} "
+                     f"!= the hands' {packed.tolist()}", st)
     if not (0 <= st[L.S_NDRAW] <= slots.MAX_CARDS and 1 <= st[L.S_NDISC] <= slots.MAX_CARDS):
         _fail(where, "pile sizes out of range", st)
     if st[L.S_TOTAL] != 108 * rules.decks:

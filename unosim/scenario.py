@@ -13,6 +13,7 @@ from unosim.rules.config import RulesConfig, default_config, to_params
 from .engine import hand as H
 from .engine import search, search_batch
 from unosim.kernel import layout as L
+from unosim.kernel.table import add_card
 
 
 def _kinds(text: str | Iterable[str]) -> list[int]:
@@ -51,8 +52,7 @@ class Scenario:
         H.reset(st, P, (cur - 1) % n if dealer is None else dealer)
         for seat, text in hands.items():
             for k in _kinds(text):
-                st[L.S_HAND0 + seat * L.N_KINDS + k] += 1
-                st[L.S_HS0 + seat] += 1
+                add_card(st, seat, k, 1)
         pile = _kinds(draw)[::-1]  # the top of the pile is the end of the array
         for i, k in enumerate(pile):
             st[L.S_DRAW0 + i] = k

@@ -104,7 +104,10 @@ def test_harness_is_not_vacuous() -> None:
     st[L.S_HAND0 + 0 * L.N_KINDS + 5] += 1  # a card out of nowhere, hand size not updated
     with pytest.raises(InvariantError, match="hand sizes"):
         check_state(st, rules, deck, "corrupt")
-    st[L.S_HS0] += 1  # the sizes agree again, but now 109 cards are in play
+    st[L.S_HS0] += 1  # the sizes agree again, but the colour counts do not
+    with pytest.raises(InvariantError, match="colour counts"):
+        check_state(st, rules, deck, "corrupt")
+    st[L.S_COLOURS0] += 1 << (L.COLOUR_BITS * (5 // 13))  # they agree, but 109 cards are in play
     with pytest.raises(InvariantError, match="conserved"):
         check_state(st, rules, deck, "corrupt")
     out = batch_rows(cfg, 1, 0, 5)

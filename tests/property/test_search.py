@@ -16,6 +16,7 @@ import pytest
 from unosim.engine import search, search_batch
 from unosim.engine.batch import new_out
 from unosim.kernel import layout as L
+from unosim.kernel.table import recount_colours
 from unosim.rules.bundled import bundled_configs
 from unosim.rules.config import load_config, parse_config, to_params
 from unosim.rules import cards
@@ -86,6 +87,8 @@ def permuted(st, rng):
             st[L.S_HAND0 + q * L.N_KINDS + hidden[at]] += 1
             at += 1
     st[L.S_DRAW0:L.S_DRAW0 + nd] = hidden[at:]
+    for q in range(1, n):
+        recount_colours(st, q)
     return st
 
 

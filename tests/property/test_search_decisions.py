@@ -14,6 +14,7 @@ import pytest
 from unosim.engine import hand as H
 from unosim.engine import search, turns
 from unosim.kernel import layout as L
+from unosim.kernel.table import add_card
 from unosim.rules import cards
 from unosim.rules.bundled import bundled_configs
 from unosim.rules.config import load_config
@@ -142,8 +143,7 @@ def pending_positions(cfg, P, seed, count, *, drawn=False):
                 after = st.copy()
                 c = int(after[L.S_DRAW0 + after[L.S_NDRAW] - 1])  # a card of the pile, as a draw gives one
                 after[L.S_NDRAW] -= 1
-                after[L.S_HAND0 + c] += 1
-                after[L.S_HS0] += 1
+                add_card(after, 0, c, 1)
                 after[L.S_DRAWN] += 1
                 if turns.drawn_choice(after, P, 0, c):
                     found.append((after, c))
@@ -232,8 +232,7 @@ def test_a_searched_drawn_card_is_the_card_played_or_kept():
         after[L.S_TURNS] += 1  # the turn opened (R13's count) ...
         after[L.S_NDRAW] -= 1  # ... and R7 came from the pile (kernel.piles.draw_card)
         r7 = cards.parse("R7")
-        after[L.S_HAND0 + r7] += 1
-        after[L.S_HS0] += 1
+        add_card(after, 0, r7, 1)
         after[L.S_DRAWN] += 1
         after[L.S_MAX_DRAW] = max(after[L.S_MAX_DRAW], 1)
         choice = search.choice_at(after, sc.P, sc.ctx.copy(), 0, seed, search.DRAWN, r7)

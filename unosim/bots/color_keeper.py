@@ -13,7 +13,7 @@ Parameters: ``bluff_rate``, ``challenge_rate``.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.moves import color_count
+from unosim.kernel.table import color_count
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
 from .common import ALL_WILDS, Ask, no_context, points, usual
 

@@ -17,9 +17,9 @@ from collections import namedtuple
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_NP, S_RANK0, S_SCR0, S_TOP
-from unosim.kernel.moves import color_count, draw4_honest, is_draw2, reverse_is_skip, wild_allowed
+from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip, wild_allowed
 from unosim.kernel.rng import below, chance
-from unosim.kernel.table import rule
+from unosim.kernel.table import color_count, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, RedZero, WildDraw4
 from unosim.rules.params import BOT_STRIDE, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS, P_WILD_DRAW4, \

@@ -9,8 +9,7 @@ and what its parameters (``bluff_rate``, ``suspicion``) do: docs/bots.md, "count
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_MEM0, S_NDISC,
     S_PENDING, S_PLAY_CARDS, S_PREV_COLOR, S_TOP, S_TOTAL)
-from unosim.kernel.moves import color_count
-from unosim.kernel.table import next_seat, rule
+from unosim.kernel.table import color_count, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.params import P_CHALLENGE_EXTRA, P_DECKS
 from .common import ALL_WILDS, NO, YES, Ask, colour_counts, param, points, usual

@@ -12,7 +12,7 @@ from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_SCR
 from unosim.families.answers import ANSWER_KINDS, answer_copies, answers_in_group
 from unosim.kernel.moves import draw4_honest, group_size, wild_allowed
 from unosim.kernel.rng import below
-from unosim.kernel.table import rule
+from unosim.kernel.table import color_count, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay
 from unosim.rules.params import P_MULTI_PLAY
@@ -30,9 +30,8 @@ def choose_play(st, P, rng, p):
     base = S_HAND0 + p * N_KINDS
     c = st[S_COLOR]
     cb = base + c * NR
-    total = 0
-    for r in range(NR):
-        total += st[cb + r]
+    same = color_count(st, p, c)
+    total = same
     top = st[S_TOP]
     tr = top % NR if top < WILD else -1
     if tr >= 0:
@@ -51,10 +50,12 @@ def choose_play(st, P, rng, p):
     if total == 0:
         return -1
     u = below(rng, total)
-    for r in range(NR):
-        u -= st[cb + r]
-        if u < 0:
-            return c * NR + r
+    if u < same:
+        for r in range(NR):
+            u -= st[cb + r]
+            if u < 0:
+                return c * NR + r
+    u -= same
     if tr >= 0:
         for c2 in range(N_COLORS):
             if c2 != c:

@@ -9,8 +9,7 @@ nothing, and only a seat with a non-zero ``w_next_color_odds`` keeps ``counter``
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_TOP
-from unosim.kernel.moves import color_count
-from unosim.kernel.table import next_seat
+from unosim.kernel.table import color_count, next_seat
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, SKIP, WILD, WILD_DRAW4
 from .common import ALL_WILDS, NO, YES, Ask, colour_counts, is_attack, is_opponent, min_opponent_cards, param, \
     points, usual

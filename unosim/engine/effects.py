@@ -10,12 +10,12 @@ from unosim.families import calls, seven_o
 from unosim.kernel.jit import jit
 
 from ..bots import policy
-from unosim.kernel.layout import (EV_FACING, EV_REVERSE, EV_SKIPPED, N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER, S_COLOR,
-    S_CUR, S_DIR, S_HAND0, S_HS0, S_IN, S_LAST_PLAYER, S_PENDING, S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED,
+from unosim.kernel.layout import (EV_FACING, EV_REVERSE, EV_SKIPPED, S_AS_WILD, S_BLUFF, S_BLUFFER, S_COLOR,
+    S_CUR, S_DIR, S_IN, S_LAST_PLAYER, S_PENDING, S_PENDING_KIND, S_PLAY_CARDS, S_PLAYED,
     S_PREV_COLOR, S_PREV_TOP, S_STACK_LEN, S_TARGET, S_TOP)
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip
 from unosim.kernel.piles import discard
-from unosim.kernel.table import log_event, next_seat, rule, take_choice
+from unosim.kernel.table import add_card, log_event, next_seat, rule, take_choice
 from unosim.rules.cards import RANKS_PER_COLOR, RED_ZERO_DRAW, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import Stacking
 from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_STACKING
@@ -52,14 +52,12 @@ def put_down(st, P, rng, log, p, k, ev):
 def put_down_naming(st, P, rng, log, p, k, ev, named):
     """:func:`put_down`, a wild naming ``named`` (-1: the colour p's strategy names); a
     search seat names the colour it searched (unosim.engine.search)."""
-    base = S_HAND0 + p * N_KINDS
     if k == WILD_DRAW4:
         st[S_BLUFF] = 0 if draw4_honest(st, P, p) else 1
         st[S_BLUFFER] = p
         st[S_PREV_COLOR] = st[S_COLOR]  # what a take-back returns to (H22)
         st[S_PREV_TOP] = st[S_TOP]
-    st[base + k] -= 1
-    st[S_HS0 + p] -= 1
+    add_card(st, p, k, -1)
     discard(st, k)
     st[S_TOP] = k
     st[S_PLAYED] += 1

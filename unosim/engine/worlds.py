@@ -15,7 +15,7 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_JUMPERS, S_LOGCAP,
     S_NDISC, S_NDRAW, S_NLOG, S_NP, S_PILE_KNOWN, S_SCR0)
 from unosim.kernel.rng import below
-from unosim.kernel.table import rule
+from unosim.kernel.table import recount_colours, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_DECKS
 
@@ -97,6 +97,7 @@ def deal_in_order(st, p, pool, m, w):
     for i in range(st[S_NDRAW]):
         w[S_DRAW0 + i] = pool[at] if at < m else 0
         at += 1
+    recount_others(w, n, p)
 
 
 @jit(inline=True)
@@ -240,7 +241,16 @@ def sample_world_within(st, p, pool, m, rng, w, caps, scr):
         else:
             w[S_DRAW0 + d] = pool[i]
             d += 1
+    recount_others(w, n, p)
     return 1
+
+
+@jit(inline=True)
+def recount_others(w, n, p):
+    """The colour counts of every hand but p's, dealt afresh kind by kind."""
+    for q in range(n):
+        if q != p:
+            recount_colours(w, q)
 
 
 __all__ = ["N_GROUPS", "SCRATCH", "deal_in_order", "group_colour", "group_rank", "sample_world", "sample_world_within",

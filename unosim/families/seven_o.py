@@ -7,8 +7,8 @@ cards meet H13.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (EV_GIVEAWAY, EV_PASS_HANDS, EV_SWAP, N_KINDS, S_DIR, S_GIVEAWAYS, S_HAND0, S_HS0,
-    S_IN, S_NP, S_PASSES, S_RANK0, S_SWAPS)
+from unosim.kernel.layout import (EV_GIVEAWAY, EV_PASS_HANDS, EV_SWAP, N_KINDS, S_COLOURS0, S_DIR, S_GIVEAWAYS,
+    S_HAND0, S_HS0, S_IN, S_NP, S_PASSES, S_RANK0, S_SWAPS)
 from unosim.kernel.rng import below
 from unosim.kernel.table import add_card, log_event, next_seat, rule
 from unosim.rules.cards import RANKS_PER_COLOR, RED_ZERO, WILD
@@ -59,6 +59,9 @@ def swap_hands(st, p, q):
     t = st[S_HS0 + p]
     st[S_HS0 + p] = st[S_HS0 + q]
     st[S_HS0 + q] = t
+    t = st[S_COLOURS0 + p]
+    st[S_COLOURS0 + p] = st[S_COLOURS0 + q]
+    st[S_COLOURS0 + q] = t
 
 
 @jit(inline=True)

@@ -4,8 +4,9 @@ The compiled core keeps no objects: a hand in progress is one int64 vector ``st`
 (scalars, then per-seat hand counts, piles and ranks at fixed offsets), the rules are
 one float64 vector ``P`` built once from the config, and each finished hand is one int64
 row of ``out``.  Numba folds these module-level integers into the machine code as
-constants, so naming a slot costs nothing at run time.  Changing any of them changes
-results: bump :data:`ENGINE_VERSION` (stored in every output file).
+constants, so naming a slot costs nothing at run time.  Moving an ``out`` column, or
+changing what the kernel computes, changes results: bump :data:`ENGINE_VERSION` (stored
+in every output file); moving an ``st`` slot does not.
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ S_PILE_KNOWN = S_RULE_STATE0 + len(_RULE_STATE)  # cards on top of the draw pile
 S_HS0 = S_PILE_KNOWN + 1        # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
-S_HAND0 = S_SCR0 + MAX_PLAYERS   # per seat N_KINDS counts
+S_COLOURS0 = S_SCR0 + MAX_PLAYERS  # per seat: its cards of each colour, COLOUR_BITS each (kernel.table.add_card)
+S_HAND0 = S_COLOURS0 + MAX_PLAYERS  # per seat N_KINDS counts
 S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
 S_MEM0 = S_DISC0 + MAX_CARDS               # per seat N_KINDS of bot memory
@@ -89,6 +91,11 @@ S_SCORE0 = S_MEM0 + MAX_PLAYERS * N_KINDS   # N_KINDS points per kind, P_SCORE0 
 S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (reset): the switches, read every turn
 S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (reset)
 N_STATE = S_BOT0 + MAX_PLAYERS
+
+
+COLOUR_BITS = 12
+"""Width of one colour's count in ``st[S_COLOURS0 + seat]``: colours 0-3, then the wilds
+as colour 4, so a colour's count is a shift and a mask, not a sum over its 13 kinds."""
 
 
 def bot_memory(seat: int, word: int = 0) -> int:

@@ -6,22 +6,12 @@ kinds of the colour in force, the same rank in the other three colours, the two 
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_IN, S_TOP
-from unosim.kernel.table import rule
+from unosim.kernel.table import color_count, rule
 from unosim.rules.cards import DRAW2, N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, TwoPlayerReverse, WildDraw4
 from unosim.rules.params import P_MULTI_PLAY, P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST
 
 RULES = ("R5", "H7", "H14", "E1")
-
-
-@jit(inline=True)
-def color_count(st, p, c):
-    """Cards of colour c in seat p's hand (the R8 test counts only these)."""
-    base = S_HAND0 + p * N_KINDS + c * RANKS_PER_COLOR
-    n = 0
-    for r in range(RANKS_PER_COLOR):
-        n += st[base + r]
-    return n
 
 
 @jit(inline=True)

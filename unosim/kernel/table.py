@@ -4,8 +4,9 @@ from numba import types
 from unosim.kernel.jit import jit
 from numba.extending import overload
 
-from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, S_DIR, S_HAND0, S_HS0, S_LOGCAP, S_NLOG, S_NP, S_RANK0,
-    S_RULE0, S_SCORE0)
+from unosim.kernel.layout import (COLOUR_BITS, LOG_WIDTH, N_KINDS, S_COLOURS0, S_DIR, S_HAND0, S_HS0, S_LOGCAP,
+    S_NLOG, S_NP, S_RANK0, S_RULE0, S_SCORE0)
+from unosim.rules.cards import RANKS_PER_COLOR
 from unosim.rules.params import MAX_PLAYERS
 
 
@@ -62,8 +63,27 @@ def take_choice(st, slot, p):
 
 @jit(inline=True)
 def add_card(st, p, k, n):
+    """n copies of kind k into p's hand (n < 0: out of it), its size and colour counts kept."""
     st[S_HAND0 + p * N_KINDS + k] += n
     st[S_HS0 + p] += n
+    st[S_COLOURS0 + p] += n << (COLOUR_BITS * (k // RANKS_PER_COLOR))
+
+
+@jit(inline=True)
+def color_count(st, p, c):
+    """Cards of colour c (0-3; 4: the wilds) in p's hand, from the counts add_card keeps
+    (the R8 test counts only these)."""
+    return (st[S_COLOURS0 + p] >> (COLOUR_BITS * c)) & ((1 << COLOUR_BITS) - 1)
+
+
+@jit()
+def recount_colours(st, p):
+    """p's colour counts from its hand, after code that wrote the hand's kinds directly."""
+    base = S_HAND0 + p * N_KINDS
+    packed = 0
+    for k in range(N_KINDS):
+        packed += st[base + k] << (COLOUR_BITS * (k // RANKS_PER_COLOR))
+    st[S_COLOURS0 + p] = packed
 
 
 @jit()

@@ -145,6 +145,7 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
     from unosim.engine import batch, choices, jump, matches, search, search_batch, turns, worlds
     from unosim.engine import hand as H
     from unosim.families import calls
+    from unosim.kernel import table
 
     I, F1, U1, I1, I2 = T.int64, T.float64[::1], T.uint64[::1], T.int64[::1], T.int64[:, ::1]
     st, P, rng, log, ctx, opt = I1, F1, U1, I2, I1, I1  # noqa: N806 - the engine's own names
@@ -159,7 +160,8 @@ def _python_calls() -> dict[str, list[tuple[Any, tuple[Any, ...]]]]:
             (search.step_at, (st, P, rng, log, ctx)), (search.jumpers, (ctx, I)),
             (batch.hand_dealer, (P, rng, I)), (batch.write_row, (st, P, I2, I, I)),
             (batch.write_row, (st, P, T.int32[:, :], I, I)), (matches.start_match, (P, I1)),
-            (matches.score_row, (P, I1, I1)), (matches.score_rows, (P, I2))],
+            (matches.score_row, (P, I1, I1)), (matches.score_rows, (P, I2)),
+            (table.add_card, (st, I, I, I)), (table.recount_colours, (st, I))],
         "decisions": [
             *[(search.choice_at, choice + (I,) * given + defaults[given:]) for given in range(4)],
             (search_batch.decide_all, (I2, P, I2, I, I1, I1)),
