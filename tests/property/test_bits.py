@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as hs
 from numba import njit
 
@@ -16,6 +16,7 @@ def _compiled(x):
     return bits._lowest_bit(x)
 
 
+@settings(deadline=None)  # the first example compiles _compiled
 @given(hs.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1).filter(lambda x: x != 0))
 def test_lowest_bit_is_the_index_of_the_lowest_set_bit(x: int) -> None:
     expected = next(i for i in range(64) if (x >> i) & 1)
