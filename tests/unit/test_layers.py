@@ -30,6 +30,7 @@ PLACES = {
     "analysis": "analysis", "studies": "studies",
     "cli": "top", "trace": "top", "scenario": "top", "page": "top",
     "interrupts": "root",  # how a signal ends a command: kernels run through it at every layer
+    "compat": "root",  # the TOML reader of each supported Python, for every layer that reads TOML
     "configs": "data",  # TOML files only
 }  # fmt: skip
 

@@ -13,14 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unosim.compat import tomllib
 from unosim.rules.config import ConfigError, strategies
 from unosim.rules.keys import toml_value
 from unosim.rules.validate import bot_key, check_seats, did_you_mean, label_text
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "param_text", "parse_spec", "resolve_bot", "split_bots"]
 

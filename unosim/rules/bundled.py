@@ -13,10 +13,7 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tomli
-    import tomli as tomllib  # type: ignore[no-redef]
+from unosim.compat import tomllib
 
 __all__ = ["bundled_configs", "bundled_sweeps", "describe", "find_config"]
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim.compat import tomllib
 from unosim.rules import cards
 from unosim.rules import params as slots
 from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
@@ -26,11 +27,6 @@ from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError
 from unosim.rules.strategies import STRATEGIES, watches
 from unosim.rules.validate import (MAX_CONFIG_BYTES, check_cross, check_seats, check_value, deck_count,
                                    did_you_mean, key_in, safe_name, type_name)
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tomli
-    import tomli as tomllib  # type: ignore[no-redef]
 
 RULES = ("C1",)
 

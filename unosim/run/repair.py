@@ -10,16 +10,12 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from unosim.compat import tomllib
 from unosim.rules.config import ConfigError, parse_config
 from unosim.run.integrity import hold_lock, part_index
 from unosim.run.jobs import Job, RunError, make_job
 from unosim.run.modes import mode_of_file
 from unosim.run.store import StoreError
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - pyproject allows 3.10 with tomli
-    import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = ["job_from_parts", "repair"]
 

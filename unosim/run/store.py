@@ -339,10 +339,7 @@ def manifest_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
 
 
 def _config_diff(a: str, b: str) -> str:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+    from unosim.compat import tomllib
 
     def flat(text: str) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from unosim.compat import tomllib
 from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress, RunError, check_run, make_job
@@ -35,11 +36,6 @@ from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
 from unosim.run.workers import check_workers
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = ["MODES", "SWEEP_MANIFEST", "Point", "Sweep", "SweepError", "load_sweep", "parse_sweep",
            "prepare_sweep", "run_sweep", "sweep_jobs"]

@@ -16,16 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from unosim.compat import tomllib
 from unosim.rules.config import ConfigError, RulesConfig
 from unosim.rules.keys import NAME_RULE
 from unosim.rules.validate import valid_name
 from unosim.run import sweep as sw
 from unosim.run.dataset import point_folder
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = ["Factor", "Space", "SpaceError", "bundled_spaces", "design", "load_space", "parse_space", "space_sweep"]
 

@@ -18,11 +18,7 @@ from unosim.analysis.report.skill import CEILING_METRIC, SKILL_METRIC, find_skil
 from unosim.analysis.report.sources import Source, discover, source_meta
 from unosim.analysis.report.stream import Aggregate, HistStats, aggregate
 from unosim.analysis.report.triggers import status as trigger_status
-
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from unosim.compat import tomllib
 
 
 def _norm(v: Any) -> str:
