@@ -21,6 +21,7 @@ __all__ = [
     "proportion",
     "clustered_share",
     "clustered_mean",
+    "ratio_estimate",
     "mean_interval",
     "mean_interval_from_moments",
     "diff_proportions",
@@ -84,10 +85,10 @@ def proportion(successes: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> 
 def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
     """A share sum(x) / sum(n) from per-cluster totals, with the cluster-robust interval.
 
-    The standard error is the sandwich estimator's over clusters (:func:`_ratio`) and the
+    The standard error is the sandwich estimator's over clusters (:func:`ratio_estimate`) and the
     interval normal, clipped to [0, 1]; fewer than two clusters give ``nan`` bounds.  A share
     of exactly 0 or 1 gets the Wilson interval of k independent clusters instead."""
-    p, se, k = _ratio(x, n)
+    p, se, k = ratio_estimate(x, n)
     if not np.isfinite(se):
         return Interval(p, math.nan, math.nan)
     if p in (0.0, 1.0):
@@ -96,7 +97,7 @@ def clustered_share(x: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     return normal_interval(p, se, z_value(confidence), 0.0, 1.0)
 
 
-def _ratio(x: ArrayLike, n: ArrayLike) -> tuple[float, float, int]:
+def ratio_estimate(x: ArrayLike, n: ArrayLike) -> tuple[float, float, int]:
     """``sum(x) / sum(n)`` over k clusters, its sandwich standard error
     ``sqrt(k/(k-1) * sum((x_c - r n_c)^2)) / sum(n)`` (nan for fewer than two clusters), and k."""
     xs = np.asarray(x, dtype=float)
@@ -115,7 +116,7 @@ def clustered_mean(sums: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> I
     """A mean sum(sums) / sum(n) from per-cluster totals, with the cluster-robust interval:
     the sandwich standard error with Student's t on k-1 degrees of freedom (``nan`` bounds for
     fewer than two clusters)."""
-    m, se, k = _ratio(sums, n)
+    m, se, k = ratio_estimate(sums, n)
     if not np.isfinite(se):
         return Interval(m, math.nan, math.nan)
     half = float(_st.t.ppf(0.5 + confidence / 2.0, k - 1)) * se

@@ -23,7 +23,7 @@ from unosim.run.jobs import DEFAULT_MAX_HANDS, RunError
 from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.run.workers import kernel_workers
-from unosim.analysis.stats import clustered_share, normal_interval, z_value
+from unosim.analysis.stats import clustered_share, normal_interval, ratio_estimate, z_value
 
 __all__ = ["Arena", "OBJECTIVES", "Objective", "Share", "share_of"]
 
@@ -84,17 +84,12 @@ class Share:
 
     @property
     def share(self) -> float:
-        d = self.decided.sum()
-        return float(self.wins.sum() / d) if d else float("nan")
+        return ratio_estimate(self.wins, self.decided)[0]
 
     @property
     def se(self) -> float:
         """Standard error of the ratio estimator over deals (the delta method)."""
-        k, d = len(self.wins), self.decided.sum()
-        if k < 2 or not d:
-            return float("nan")
-        r = self.wins - self.share * self.decided
-        return float(np.sqrt(k / (k - 1) * (r * r).sum()) / d)
+        return ratio_estimate(self.wins, self.decided)[1]
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The cluster-robust interval, deals as clusters; a share's within [0, 1]."""

@@ -22,6 +22,7 @@ from unosim.run.play import Slabs, play_chunk, play_match_chunk
 from unosim.run.seating import rotated_params
 from unosim.run.workers import check_workers, kernel_workers
 from unosim.analysis.stats import normal_interval, z_value
+from unosim.studies.arena import Share, share_of
 
 __all__ = ["DuelLine", "DuelResult", "MatchDuelResult", "duel", "duel_kernels", "duel_matches", "parse_bot", "render",
            "render_matches"]
@@ -130,20 +131,9 @@ class _Tally:
         self.hands = 0
         self.seats = 1
 
-    def share(self) -> float:
-        d = self.decided.sum()
-        return float(self.wins.sum() / d) if d else float("nan")
-
-    def residual(self) -> np.ndarray:
-        """Each deal's wins minus its decided hands x the share, over the total decided
-        hands: the ratio estimator's influence per deal (the delta method)."""
-        d = self.decided.sum()
-        return (self.wins - self.share() * self.decided) / d if d else np.zeros_like(self.wins)
-
-
-def _se(r: np.ndarray) -> float:
-    k = len(r)
-    return float(np.sqrt(k / (k - 1) * (r * r).sum())) if k > 1 else float("nan")
+    def share(self) -> Share:
+        """The win share with its standard error, deals as the independent unit."""
+        return share_of(self.wins, self.decided)
 
 
 def _tables(a: str, b: str, players: int, seed: int, others: str | None,
@@ -234,13 +224,15 @@ def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: in
     for r in labels:
         t = tally[r]
         k = 1 if r != "O" else n - 2
-        s, se = t.share(), _se(t.residual())
+        sh = t.share()
+        s, se = sh.share, sh.se
         units = max(t.hands, 1)
         iv = normal_interval(s / k, se / k, z, 0.0, 1.0)
         lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k, iv.low, iv.high,
                               t.won / units / k, t.left / units / k if left else float("nan")))
     ta, tb = tally["A"], tally["B"]
-    iv = normal_interval(ta.share() - tb.share(), _se(ta.residual() - tb.residual()), z, -1.0, 1.0)
+    sa, sb = ta.share(), tb.share()
+    iv = normal_interval(sa.share - sb.share, sa.difference_se(sb), z, -1.0, 1.0)
     return tuple(lines), iv.estimate, iv.low, iv.high
 
 
