@@ -62,11 +62,17 @@ def take_choice(st, slot, p):
 
 
 @jit(inline=True)
+def colour_shift(k):
+    """Where kind k's colour sits in its seat's packed colour counts."""
+    return COLOUR_BITS * (k // RANKS_PER_COLOR)
+
+
+@jit(inline=True)
 def add_card(st, p, k, n):
     """n copies of kind k into p's hand (n < 0: out of it), its size and colour counts kept."""
     st[S_HAND0 + p * N_KINDS + k] += n
     st[S_HS0 + p] += n
-    st[S_COLOURS0 + p] += n << (COLOUR_BITS * (k // RANKS_PER_COLOR))
+    st[S_COLOURS0 + p] += n << colour_shift(k)
 
 
 @jit(inline=True)
@@ -82,7 +88,7 @@ def recount_colours(st, p):
     base = S_HAND0 + p * N_KINDS
     packed = 0
     for k in range(N_KINDS):
-        packed += st[base + k] << (COLOUR_BITS * (k // RANKS_PER_COLOR))
+        packed += st[base + k] << colour_shift(k)
     st[S_COLOURS0 + p] = packed
 
 
