@@ -50,11 +50,13 @@ def choose_play(st, P, rng, p):
     if total == 0:
         return -1
     u = below(rng, total)
-    if u < same:
-        for r in range(NR):
-            u -= st[cb + r]
-            if u < 0:
-                return c * NR + r
+    if u < same:  # the first rank whose running count passes u, with no branch to mispredict
+        r = 0
+        run = 0
+        for i in range(NR):
+            run += st[cb + i]
+            r += run <= u
+        return c * NR + r
     u -= same
     if tr >= 0:
         for c2 in range(N_COLORS):
