@@ -168,12 +168,11 @@ def tie(rng, score, n, best, ties):
 
     Returns (take, best, ties): ``take`` says the candidate with ``n`` physical copies
     and ``score`` becomes the current choice."""
-    if score > best:
-        return True, score, n
     if score == best:
         ties += n
         return below(rng, ties) < n, best, ties
-    return False, best, ties
+    more = score > best  # no branch: which of two scores is higher is hard to predict
+    return more, score if more else best, n if more else ties
 
 
 @jit(inline=True)
