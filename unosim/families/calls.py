@@ -59,7 +59,8 @@ def false_call(st, rng, log, p):
 def react(st, P, rng, log, p, k):
     """The table's reaction to the number card k that stays on top: a slap (H10), then a
     silence that p keeps (H11)."""
-    if k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX:
+    # the switches first: they hold all hand long, while which card came is a coin toss to the CPU
+    if (rule(st, P_SLAP_RANK) >= 0 or rule(st, P_SILENT_RANK) >= 0) and k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX:
         r = k % RANKS_PER_COLOR
         if r == rule(st, P_SLAP_RANK):
             slap(st, P, rng, log, p)

@@ -24,20 +24,21 @@ NONE, PASS, SWAP, GIVE = 0, 1, 2, 3
 @jit(inline=True)
 def is_draw10(st, k):
     """H5 ``draw10``: the red 0 is a draw card."""
-    return k == RED_ZERO and rule(st, P_RED_ZERO) == RedZero.draw10
+    return rule(st, P_RED_ZERO) == RedZero.draw10 and k == RED_ZERO
 
 
 @jit(inline=True)
 def hand_move(st, k):
     """What k, a coloured card that is neither a Skip, a Reverse nor a draw card, does to
     the hands: a giveaway red 0 (H5), else a 0 or a 7 under seven-o (H4), else nothing."""
-    if k == RED_ZERO and rule(st, P_RED_ZERO) == RedZero.giveaway:
+    if rule(st, P_RED_ZERO) == RedZero.giveaway and k == RED_ZERO:  # the rule first, as in calls.react
         return GIVE
-    r = k % RANKS_PER_COLOR
-    if r == 0 and rule(st, P_SEVEN_O) != 0:
-        return PASS
-    if r == 7 and rule(st, P_SEVEN_O) != 0:
-        return SWAP
+    if rule(st, P_SEVEN_O) != 0:
+        r = k % RANKS_PER_COLOR
+        if r == 0:
+            return PASS
+        if r == 7:
+            return SWAP
     return NONE
 
 
