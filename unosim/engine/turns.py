@@ -8,13 +8,13 @@ from collections import namedtuple
 from unosim.kernel.jit import jit
 
 from ..bots import policy
-from ..bots.common import legal_slots, legal_view
+from ..bots.common import legal_view
 from unosim.kernel.layout import (DR_PENALTY, DR_TURN, EV_KEEP, EV_PASS, EV_PENALTY, EV_PLAY, EV_SKIPPED, N_KINDS,
     S_BLUFFER, S_COLOR, S_CUR, S_HAND0, S_MAX_DRAW, S_PENDING, S_STACK_DRAWN, S_STACK_LEN, S_TURNS, S_VOL_DRAWS)
 from unosim.families import answers, calls, challenge
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
-from unosim.kernel.table import log_event, next_seat, rule
+from unosim.kernel.table import color_count, log_event, next_seat, rule
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import Draw, DrawnDraw4, DrawnMatch, PlayDrawn
 from unosim.rules.params import P_DRAW, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_MISPLAY, P_PLAY_DRAWN
@@ -41,7 +41,15 @@ def holds_legal(st, P, p):
     """p holds a card it may play honestly now: a draw instead is voluntary (R7), counted
     in O1 ``voluntary_draws`` so a sweep can tell whether forced play (H8) ever acted."""
     c, tr, wok, w4ok = legal_view(st, P, p)
-    return legal_slots(st, S_HAND0 + p * N_KINDS, c, tr, wok, w4ok) != 0
+    if color_count(st, p, c) > 0 or w4ok:
+        return True
+    base = S_HAND0 + p * N_KINDS
+    if wok and st[base + WILD] > 0:
+        return True
+    if tr < 0:
+        return False
+    r = base + tr  # the top's rank in each colour: four plain loads (as a loop, the compiler may gather them)
+    return st[r] + st[r + RANKS_PER_COLOR] + st[r + 2 * RANKS_PER_COLOR] + st[r + 3 * RANKS_PER_COLOR] > 0
 
 
 @jit(inline=True)
