@@ -22,7 +22,6 @@ from unosim.run.seating import SeatRotation
 from unosim.run.runner import play_chunk
 from unosim.analysis.stats import wilson_interval
 from unosim.rules import cards
-from unosim.bots import counter
 
 DULL = "G1 G2"  # a seat that never matters
 
@@ -32,22 +31,15 @@ def build(seats, hands, top, **kw):
     return Scenario.build(hands, top, players=len(seats), seats=seats, **kw)
 
 
-def mem(sc, seat, card):
-    """What seat's counting memory says about a card kind."""
-    return int(sc.st[L.bot_memory(seat, cards.parse(card))])
+def seen(sc, colour):
+    """The watching table's memory of a colour: its cards put on the pile (S_SEEN, 8 bits each)."""
+    return (int(sc.st[L.S_SEEN]) >> (8 * "RYGB".index(colour))) & 255
 
 
-def seen(sc, seat, colour):
-    """A counter's per-colour total (its memory word M_SEEN, 8 bits per colour)."""
-    return (int(sc.st[L.bot_memory(seat, counter.M_SEEN)]) >> (8 * "RYGB".index(colour))) & 255
-
-
-def remember(sc, seat, names):
-    """Write into a counter's memory that it has seen these cards (per kind and per colour)."""
+def remember(sc, names):
+    """Write into the table's memory that these cards went on the pile."""
     for name in names.split():
-        k = cards.parse(name)
-        sc.st[L.bot_memory(seat, k)] += 1
-        sc.st[L.bot_memory(seat, counter.M_SEEN)] += 1 << (8 * (k // 13))
+        sc.st[L.S_SEEN] += 1 << (8 * (cards.parse(name) // 13))
 
 
 # --------------------------------------------------------------------------- the registry
@@ -258,23 +250,23 @@ def test_no_bluff_at_rate_zero_and_no_challenge_at_rate_zero():
 
 # --------------------------------------------------------------------------- counter
 def test_counter_remembers_the_pile_and_restarts_after_a_reshuffle():
-    """Every seat's play is seen by every counter; R11's reshuffle restarts the count."""
+    """Every card put on the pile is counted by colour, once for the whole table: it is
+    what every seat saw.  R11's reshuffle restarts the count; a table of B0 keeps none."""
     sc = build(["random", "counter", "counter"], {0: "R1 R2 B3", 1: "G5 G6", 2: "Y5 Y6"}, top="R5")
     sc.play(0, "R1")
-    for seat in (1, 2):
-        assert mem(sc, seat, "R5") == 1 and mem(sc, seat, "R1") == 1   # the turn-up and the play
-        assert seen(sc, seat, "R") == 2 and seen(sc, seat, "B") == 0
-    assert mem(sc, 0, "R1") == 0                                       # B0 remembers nothing
+    assert seen(sc, "R") == 2 and seen(sc, "B") == 0   # the turn-up and the play
     sc.play(0, "R2")
-    assert mem(sc, 1, "R2") == 1 and mem(sc, 1, "R5") == 1
+    assert seen(sc, "R") == 3
+    sc = build(["random", "random"], {0: "R1 R2 B3", 1: "G5 G6"}, top="R5")
+    sc.play(0, "R1")
+    assert sc.st[L.S_SEEN] == 0
     # a reshuffle leaves only the top card: the next play restarts the count from the pile
     sc = build(["random", "counter"], {0: "R1 R2 B3", 1: "G5 G6"}, top="R5", discard="R7 R8 R9")
-    remember(sc, 1, "R7 R8 R9")
+    remember(sc, "R7 R8 R9")
     sc.st[L.S_NDISC] = 1
     sc.st[L.S_DISC0] = cards.parse("R5")
     sc.play(0, "R1")
-    assert mem(sc, 1, "R7") == 0 and mem(sc, 1, "R5") == 1 and mem(sc, 1, "R1") == 1
-    assert seen(sc, 1, "R") == 2
+    assert seen(sc, "R") == 2
 
 
 def test_counter_remembers_named_colours():
@@ -282,7 +274,7 @@ def test_counter_remembers_named_colours():
     sc.play(0, "W")
     first = sc.color
     sc.play(0, "W")
-    named = int(sc.st[L.bot_memory(1, counter.M_NAMED)])  # 16 x (last but one + 1) + (last + 1)
+    named = int(sc.st[L.S_NAMED])  # 16 x (last but one + 1) + (last + 1)
     assert named == 16 * ("RYGB".index(first) + 1) + "RYGB".index(sc.color) + 1
 
 
@@ -290,7 +282,7 @@ def test_counter_names_the_colour_the_next_player_is_least_likely_to_hold():
     """It holds one red and one blue; 12 blues are on the pile, none red: it names blue."""
     sc = build(["counter", "random"], {0: "W R1 B1", 1: "G1 G2 G3 G4 G5"}, top="Y5",
                discard="B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B7", draw="G6 G7 G8 G9 R2 R3 R4 Y1 Y2 Y3")
-    remember(sc, 0, "B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B7")
+    remember(sc, "B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B7")
     sc.turn()
     assert sc.top == "W" and sc.color == "B"
 
@@ -306,7 +298,7 @@ def test_counter_plays_the_colour_it_can_follow():
 def _counter_faces_draw4(bluffer_hand, counter_hand, seen_red, draw):
     sc = build(["random", "counter"], {0: bluffer_hand, 1: counter_hand}, top="R9", discard="B1 B2",
                draw=draw)
-    remember(sc, 1, " ".join(f"R{1 + i % 9}" for i in range(seen_red)))
+    remember(sc, " ".join(f"R{1 + i % 9}" for i in range(seen_red)))
     sc.play(0, "W+4")
     return sc.step()
 
@@ -369,7 +361,7 @@ def _blue_gone(weight, colour="B"):
     cards of ``colour`` were seen; seat 1 holds 3 cards among the 23 seat 0 cannot see."""
     seat = {"strategy": "weights", **ZERO, "w_next_color_odds": weight}
     sc = build([seat, "random"], {0: "R2 B5", 1: "G1 G2 G3"}, top="R5", draw=" ".join(["Y1"] * 20))
-    remember(sc, 0, " ".join(f"{colour}{1 + i % 9}" for i in range(20)))
+    remember(sc, " ".join(f"{colour}{1 + i % 9}" for i in range(20)))
     return sc
 
 
@@ -394,14 +386,14 @@ def test_weights_next_color_odds_leaves_a_colour_the_next_player_lacks():
     assert sc.turn().top == "R2"
     seat = {"strategy": "weights", **ZERO, "w_next_color_odds": -10.0}
     sc = build([seat, "random"], {0: "W R1 B1", 1: "G1 G2 G3"}, top="G5", draw=" ".join(["Y1"] * 20))
-    remember(sc, 0, " ".join(f"B{1 + i % 9}" for i in range(20)))
+    remember(sc, " ".join(f"B{1 + i % 9}" for i in range(20)))
     sc.turn()
     assert sc.top == "W" and sc.color == "B"
 
 
 def test_weights_watches_only_with_a_colour_odds_weight():
-    """A weights seat keeps counter's memory (P_WATCHERS, policy.observe_play) only when
-    w_next_color_odds is non-zero: the default bot pays nothing and stays as it was."""
+    """A weights seat makes the table keep counter's memory (P_WATCHERS, policy.observe_play)
+    only when w_next_color_odds is non-zero: the default bot pays nothing and stays as it was."""
     odds = {"strategy": "weights", "w_next_color_odds": -1.0}
 
     def watchers(seats):
@@ -410,9 +402,9 @@ def test_weights_watches_only_with_a_colour_odds_weight():
     assert watchers([{"strategy": "weights", "w_wild_hand": 3.0, "w_attack_leader": 1.0}, "random"]) == 0.0
     assert watchers([odds, "random"]) == 1.0 and watchers(["weights", "counter"]) == 1.0
     sc = build([odds, "weights"], {0: "R2 R3", 1: "G1 G2"}, top="R5").turn()
-    assert mem(sc, 0, "R5") == 1 and mem(sc, 0, sc.top) == 1 and seen(sc, 0, "R") == 2
-    sc = build(["weights", "counter"], {0: "R2 R3", 1: "G1 G2"}, top="R5").turn()
-    assert seen(sc, 0, "R") == 0 and seen(sc, 1, "R") == 2
+    assert seen(sc, "R") == 2  # the turn-up and the play
+    sc = build(["weights", "weights"], {0: "R2 R3", 1: "G1 G2"}, top="R5").turn()
+    assert seen(sc, "R") == 0
 
 
 def test_weights_wild_hand_keeps_a_wild_until_the_last_cards():

@@ -474,7 +474,7 @@ def test_h6_counter_weighs_a_group_against_the_colour_before_it():
     """The counter's bluff estimate for a group reads the colour in force before it."""
     from unosim.bots.counter import colour_before_draw4
     sc = group_played("W+4 W+4 G1")
-    assert colour_before_draw4(sc.st, 1) == 0
+    assert colour_before_draw4(sc.st) == 0
 
 
 # --------------------------------------------------------------------------- H7 no wild as last card

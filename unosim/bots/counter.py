@@ -1,14 +1,14 @@
 """`counter`: counts the cards seen on the discard pile and plays the odds.
 
-Its memory, per seat, is ``st[S_MEM0 + seat * 54 + i]``: i in 0-51 counts copies of
-coloured kind i seen since the last reshuffle, 52 holds those counts summed per colour
-(8 bits each), 53 the colours named with the last two wilds.  How it plays, challenges
-and what its parameters (``bluff_rate``, ``suspicion``) do: docs/bots.md, "counter".
+What it remembers is public, so a watching table keeps it once for every seat: the
+coloured cards of each colour put on the pile since the last reshuffle (``S_SEEN``) and
+the colours named with the last two wilds (``S_NAMED``).  How it plays, challenges and
+what its parameters (``bluff_rate``, ``suspicion``) do: docs/bots.md, "counter".
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_MEM0, S_NDISC,
-    S_PENDING, S_PLAY_CARDS, S_PREV_COLOR, S_TOP, S_TOTAL)
+from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_NAMED, S_NDISC,
+    S_PENDING, S_PLAY_CARDS, S_PREV_COLOR, S_SEEN, S_TOP, S_TOTAL)
 from unosim.kernel.table import color_count, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.params import P_CHALLENGE_EXTRA, P_DECKS
@@ -16,39 +16,30 @@ from .common import ALL_WILDS, NO, YES, Ask, colour_counts, param, points, usual
 
 BLUFF_RATE = 0
 SUSPICION = 1
-M_SEEN = 52   # per-colour totals, 8 bits each
-M_NAMED = 53  # 16 x (colour named with the wild before the last + 1) + (last + 1)
 COLOR_COPIES = 25  # cards of one colour in a deck (R1)
 
 
-@jit()
-def recount(st, m):
-    """Restart the counts at memory offset m from the card under the one just played."""
-    for i in range(WILD + 1):
-        st[m + i] = 0
-    b = st[S_DISC0]
-    if b < WILD:
-        st[m + b] += 1
-        st[m + M_SEEN] += 1 << (8 * (b // RANKS_PER_COLOR))
+@jit(inline=True)
+def colour_bit(k):
+    """k's one in ``S_SEEN``: 1 in its colour's 8 bits (0 for a wild)."""
+    return 1 << (8 * (k // RANKS_PER_COLOR)) if k < WILD else 0
 
 
 @jit(inline=True)
-def observe(st, q, k):
-    """Seat q (a counter) sees k put on the discard pile."""
-    m = S_MEM0 + q * N_KINDS
-    if st[S_NDISC] == 2:  # first card over the turn-up or over a reshuffled pile
-        recount(st, m)
+def observe(st, k):
+    """The watching table sees k put on the discard pile."""
+    if st[S_NDISC] == 2:  # first card over the turn-up or over a reshuffled pile: count from it
+        st[S_SEEN] = colour_bit(st[S_DISC0])
     if k < WILD:
-        st[m + k] += 1
-        st[m + M_SEEN] += 1 << (8 * (k // RANKS_PER_COLOR))
+        st[S_SEEN] += colour_bit(k)
     else:
-        st[m + M_NAMED] = (st[m + M_NAMED] & 15) * 16 + st[S_COLOR] + 1
+        st[S_NAMED] = (st[S_NAMED] & 15) * 16 + st[S_COLOR] + 1
 
 
 @jit(inline=True)
-def seen(st, p, c):
-    """Cards of colour c that seat p has seen on the pile since the last reshuffle."""
-    return (st[S_MEM0 + p * N_KINDS + M_SEEN] >> (8 * c)) & 255
+def seen(st, c):
+    """Coloured cards of colour c put on the pile since the last reshuffle."""
+    return (st[S_SEEN] >> (8 * c)) & 255
 
 
 @jit(inline=True)
@@ -60,7 +51,7 @@ def unseen_total(st, p):
 @jit(inline=True)
 def value(st, P, p, c, mine, h, u_total):
     """mine - expected cards of colour c among the h cards of the next player."""
-    unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, p, c) - mine
+    unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, c) - mine
     if unseen < 0:
         unseen = 0
     if u_total <= 0:
@@ -90,7 +81,7 @@ def card_score(P, k, v0, v1, v2, v3):
 
 
 @jit()
-def colour_before_draw4(st, p):
+def colour_before_draw4(st):
     """The colour in force before the Wild Draw Four on top, or before its whole group
     (H6: the colour every seat saw in force then) (-1: not known)."""
     if st[S_PLAY_CARDS] > 1:
@@ -101,7 +92,7 @@ def colour_before_draw4(st, p):
     x = st[S_DISC0 + nd - 2]
     if x < WILD:
         return x // RANKS_PER_COLOR
-    return st[S_MEM0 + p * N_KINDS + M_NAMED] // 16 - 1
+    return st[S_NAMED] // 16 - 1
 
 
 @jit()
@@ -110,7 +101,7 @@ def holds_colour_chance(st, P, p, b, c):
     cannot see (hypergeometric)."""
     h = st[S_HS0 + b]
     u_total = unseen_total(st, p)
-    unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, p, c) - color_count(st, p, c)
+    unseen = COLOR_COPIES * rule(st, P_DECKS) - seen(st, c) - color_count(st, p, c)
     if unseen <= 0 or h <= 0:
         return 0.0
     none = 1.0
@@ -126,7 +117,7 @@ def holds_colour_chance(st, P, p, b, c):
 @jit()
 def bluff_chance(st, P, p):
     """The counter's estimate that the Wild Draw Four it faces is a bluff."""
-    c = colour_before_draw4(st, p)
+    c = colour_before_draw4(st)
     if c < 0:
         return 0.0
     q = holds_colour_chance(st, P, p, st[S_BLUFFER], c)

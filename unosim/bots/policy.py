@@ -14,7 +14,7 @@ from growing with the number of strategies.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.layout import S_BOT0, S_NP, S_PENDING_KIND, S_SCR0
+from unosim.kernel.layout import S_BOT0, S_PENDING_KIND, S_SCR0
 from unosim.families.stacking import can_stack
 from unosim.kernel.moves import group_size
 from unosim.kernel.table import rule
@@ -23,7 +23,7 @@ from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, Stacking
 from unosim.rules.params import P_MULTI_PLAY, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
 from unosim.rules.strategies import Strategy
-from . import best, counter, weights
+from . import best, counter
 from . import random as b0
 from .common import Ask, fewest_cards_opponent, maybe_bluff, param, plan_all
 
@@ -194,15 +194,10 @@ def choose_opponent(st, P, rng, p):
 
 
 @jit(inline=True)
-def observe_play(st, P, p, k):
-    """Every card put on the discard pile (after the colour is named).  Counting seats keep
-    ``counter``'s memory at ``S_MEM0``: every ``counter``, and a ``weights`` seat whose
-    ``w_next_color_odds`` is non-zero (:func:`unosim.bots.weights.watches`); B0 remembers
-    nothing.  Nothing to do without a watching seat at the table (``P_WATCHERS``), so a
-    table of B0 bots pays one read per card."""
-    if rule(st, P_WATCHERS) == 0:
-        return
-    for q in range(st[S_NP]):
-        code = strategy(st, q)
-        if code == Strategy.counter or (code == Strategy.weights and weights.watches(P, q)):
-            counter.observe(st, q, k)
+def observe_play(st, k):
+    """Every card put on the discard pile (after the colour is named).  A table with a
+    watching seat (``P_WATCHERS``: a ``counter``, or a ``weights`` seat whose
+    ``w_next_color_odds`` is non-zero) keeps ``counter``'s memory, once for all seats: it
+    holds only what everyone saw.  A table of B0 bots pays one read per card."""
+    if rule(st, P_WATCHERS) != 0:
+        counter.observe(st, k)

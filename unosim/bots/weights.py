@@ -3,8 +3,8 @@
 Every card the bot may play scores ``sum of w_<feature> x feature``; the best score is
 played, ties at random over physical cards.  The features, the other decisions and why
 the last three features exist: docs/bots.md, "weights".  A feature at weight 0 costs
-nothing, and only a seat with a non-zero ``w_next_color_odds`` keeps ``counter``'s memory
-(:func:`watches`).
+nothing, and only a seat with a non-zero ``w_next_color_odds`` makes the table keep
+``counter``'s memory (:func:`watches`).
 """
 
 from unosim.kernel.jit import jit

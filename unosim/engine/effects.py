@@ -66,7 +66,7 @@ def put_down_naming(st, P, rng, log, p, k, ev, named):
         st[S_COLOR] = policy.choose_color(st, P, rng, p) if named < 0 else named
     else:
         st[S_COLOR] = k // RANKS_PER_COLOR
-    policy.observe_play(st, P, p, k)
+    policy.observe_play(st, k)
     log_event(st, log, ev, p, k, st[S_COLOR])
 
 

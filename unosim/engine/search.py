@@ -17,7 +17,7 @@ from unosim.kernel.borrow import address
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (LOG_WIDTH, N_KINDS, N_STATE, S_CHALLENGES, S_COLOR, S_CUR, S_DISC0, S_DONE,
     S_DRAW0, S_DRAWN, S_GIVEAWAYS, S_HAND0, S_HELD, S_HELD_LAST, S_HS0, S_JUMPERS, S_JUMP_SAID, S_JUMP_YES, S_LOGCAP,
-    S_MEM0, S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED, S_SWAPS, S_TOP, S_WINNER)
+    S_NDISC, S_NDRAW, S_NP, S_PASSES, S_PLAYED, S_SWAPS, S_TOP, S_WINNER)
 from unosim.families import challenge
 from unosim.kernel.moves import group_size, wild_allowed
 from unosim.kernel.rng import stream_start
@@ -119,17 +119,15 @@ def note_draw(st, P, ctx, p, c, top, wok, hs_before, source):
 @jit(inline=True)
 def restore(base, w, n):
     """w back to the world ``base`` for the next playout: the slots a hand of n seats
-    changes (scalars, hands, the live piles, card counters' memory).  The rest (the rules,
-    scores and codes copied in by reset, the piles' dead slots) was copied once and is
-    never read before it is written."""
+    changes (scalars, hands, the live piles).  The rest (the rules, scores and codes
+    copied in by reset, the piles' dead slots) was copied once and is never read before
+    it is written."""
     for i in range(S_HAND0 + n * N_KINDS):
         w[i] = base[i]
     for i in range(base[S_NDRAW]):
         w[S_DRAW0 + i] = base[S_DRAW0 + i]
     for i in range(base[S_NDISC]):
         w[S_DISC0 + i] = base[S_DISC0 + i]
-    for i in range(n * N_KINDS):
-        w[S_MEM0 + i] = base[S_MEM0 + i]
 
 
 @jit()

@@ -6,21 +6,21 @@ from unosim.kernel.jit import jit
 from ..bots import policy
 from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_RETURN, EV_REVERSE, EV_SKIPPED,
     EV_TURN_UP, N_KINDS, S_BOT0, S_COLOR, S_CUR, S_DEALER, S_DIR, S_DRAW0, S_FIRST, S_HAND0, S_IN,
-    S_LAST_PLAYER, S_LOGCAP, S_MEM0, S_NDRAW, S_NP, S_PENDING_KIND, S_RULE0, S_SCORE0, S_SILENT, S_TOP,
+    S_LAST_PLAYER, S_LOGCAP, S_NDRAW, S_NP, S_PENDING_KIND, S_RULE0, S_SCORE0, S_SILENT, S_TOP,
     S_PILE_KNOWN, S_WINNER)
 from unosim.kernel.piles import discard, draw_cards, pop, take, to_top
 from unosim.kernel.table import add_card, hand_points, log_event, next_seat, rule, wrap
 from unosim.rules.cards import DRAW2, NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import FirstCard, FirstPlayer, TurnedReverse, TwoPlayerReverse
 from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT, P_FIRST_CARD,
-    P_FIRST_DRAW2_SKIPS, P_FIRST_PLAYER, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE, P_WATCHERS)
+    P_FIRST_DRAW2_SKIPS, P_FIRST_PLAYER, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE)
 
 RULES = ("R2", "R3", "H15", "H16", "H21", "E5")
 
 
 @jit()
 def reset(st, P, dealer):
-    """Zero the scalars, the seats' hands and (for watching strategies) bot memory, and
+    """Zero the scalars (``counter``'s memory among them) and the seats' hands, and
     copy the score table, the rule switches and the seats' strategy codes in as integers
     (:func:`unosim.kernel.table.rule`); the piles are overwritten by the deal, and the log
     capacity (S_LOGCAP) is kept."""
@@ -29,9 +29,6 @@ def reset(st, P, dealer):
     for i in range(S_HAND0 + n * N_KINDS):
         st[i] = 0
     st[S_LOGCAP] = cap
-    if P[P_WATCHERS] != 0.0:  # only watching strategies (counter) keep memory
-        for i in range(S_MEM0, S_MEM0 + n * N_KINDS):
-            st[i] = 0
     for k in range(N_KINDS):
         st[S_SCORE0 + k] = int(P[P_SCORE0 + k])
     for i in range(P_SCORE0):  # the switches as integers: no float compares on the hot path

@@ -74,7 +74,9 @@ S_HELD_LAST = 52      # ... who played last in its chain ...
 S_HELD_MULT = 53      # ... and the draw penalties that add up so far (jump_in_stack)
 S_JUMP_SAID = 54      # seats (bit q) whose answer to the window's next round is given ...
 S_JUMP_YES = 55       # ... and those of them who jump
-S_RULE_STATE0 = 56    # then the slots the rules declare (keys.Key.state), in switch order
+S_SEEN = 56           # cards of each colour put on the pile since the last reshuffle, 8 bits each (bots.counter)
+S_NAMED = 57          # colours named with the last two wilds: 16 x (last but one + 1) + (last + 1) (bots.counter)
+S_RULE_STATE0 = 58    # then the slots the rules declare (keys.Key.state), in switch order
 _RULES = sorted((k for k in REGISTRY if k.switch is not None), key=lambda k: k.switch)
 _RULE_STATE = tuple(name for k in _RULES for name, _ in k.state)
 globals().update({"S_" + n: S_RULE_STATE0 + i for i, n in enumerate(_RULE_STATE)})  # S_DEFLECTIONS, ...
@@ -86,8 +88,7 @@ S_COLOURS0 = S_SCR0 + MAX_PLAYERS  # per seat: its cards of each colour, COLOUR_
 S_HAND0 = S_COLOURS0 + MAX_PLAYERS  # per seat N_KINDS counts
 S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
-S_MEM0 = S_DISC0 + MAX_CARDS               # per seat N_KINDS of bot memory
-S_SCORE0 = S_MEM0 + MAX_PLAYERS * N_KINDS   # N_KINDS points per kind, P_SCORE0 as integers (reset)
+S_SCORE0 = S_DISC0 + MAX_CARDS   # N_KINDS points per kind, P_SCORE0 as integers (reset)
 S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (reset): the switches, read every turn
 S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (reset)
 N_STATE = S_BOT0 + MAX_PLAYERS
@@ -96,12 +97,6 @@ N_STATE = S_BOT0 + MAX_PLAYERS
 COLOUR_BITS = 12
 """Width of one colour's count in ``st[S_COLOURS0 + seat]``: colours 0-3, then the wilds
 as colour 4, so a colour's count is a shift and a mask, not a sum over its 13 kinds."""
-
-
-def bot_memory(seat: int, word: int = 0) -> int:
-    """The st slot of memory word ``word`` of the bot at ``seat`` (a strategy names its words,
-    e.g. ``bots.counter.M_SEEN``; coloured kinds use their own code as the word)."""
-    return S_MEM0 + seat * N_KINDS + word
 
 
 # --------------------------------------------------------------------------- the hand's counters
