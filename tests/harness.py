@@ -74,6 +74,9 @@ class Rules:
     single_card: bool = True  # no H6 multi-play: a turn puts down one card
     b0_only: bool = True      # every seat is the reference bot at bluff_rate 0 (which never bluffs)
     restricted: bool = True   # wild_draw4 = "restricted" (R8)
+    r7: bool = False          # a turn's draw is checked against the hand held (R7): voluntary draws
+                              # on, one card a turn, no jump-ins (H2), no misplays (H24)
+    wild_last: bool = True    # H7 off: a wild may be the last card
 
     @classmethod
     def of(cls, cfg: RulesConfig) -> "Rules":
@@ -86,6 +89,9 @@ class Rules:
             single_card=cfg.multi_play == "none",
             b0_only=all(name == "random" and not params.get("bluff_rate") for name, params in cfg.seats),
             restricted=cfg.wild_draw4 == "restricted",
+            r7=(cfg.voluntary_draw and cfg.multi_play == "none" and cfg.jump_in == "none"
+                and cfg.misplay == 0.0),
+            wild_last=cfg.wild_last,
         )
 
 
@@ -103,6 +109,7 @@ class Snapshot:
     color: int = -1
     facing: bool = False        # a draw card is pending: the step resolves it (R8, H1)
     cur_has_color: bool = False  # the seat to act holds a card of the colour in force (R8)
+    hand: np.ndarray | None = None  # the seat to act's cards, per kind
 
     @classmethod
     def of(cls, st: np.ndarray, n: int) -> "Snapshot":
@@ -110,7 +117,8 @@ class Snapshot:
         base = L.S_HAND0 + cur * L.N_KINDS + color * 13
         return cls(st[list(MONOTONE)].copy(), int(st[L.S_NDRAW]), int(st[L.S_NDISC]),
                    int(st[L.S_HS0:L.S_HS0 + n].sum()), int(st[L.S_NLOG]), cur, int(st[L.S_TOP]), color,
-                   bool(st[L.S_PENDING_KIND] >= 0), bool(st[base:base + 13].sum() > 0))
+                   bool(st[L.S_PENDING_KIND] >= 0), bool(st[base:base + 13].sum() > 0),
+                   st[L.S_HAND0 + cur * L.N_KINDS:L.S_HAND0 + (cur + 1) * L.N_KINDS].copy())
 
 
 @dataclass(frozen=True)
@@ -221,6 +229,31 @@ def check_step(st: np.ndarray, rules: Rules, before: Snapshot, events: np.ndarra
         _fail(where, f"one step took {turns} turns and played {played} cards", st)
     if not before.facing and rules.single_card:
         check_turn_play(st, rules, before, events, where)
+    if not before.facing and rules.r7:
+        check_voluntary(st, rules, before, int(grow[MONOTONE.index(L.S_VOL_DRAWS)]), events, where)
+
+
+def held_legal(hand: np.ndarray, color: int, top: int, wild_last: bool) -> bool:
+    """R5, R8, H7: could a hand play a card, ``color`` in force on ``top``?  A Wild Draw
+    Four is legal in every R8 mode when no coloured card is (E1: nothing else plays)."""
+    if hand[color * 13:(color + 1) * 13].sum() > 0 or (top < cards.WILD and hand[top % 13:52:13].sum() > 0):
+        return True
+    return (wild_last or hand.sum() > 1) and hand[cards.WILD:].sum() > 0
+
+
+def check_voluntary(st: np.ndarray, rules: Rules, before: Snapshot, vol: int, events: np.ndarray,
+                    where: str) -> None:
+    """R7: a turn that opens with a draw counts one voluntary draw exactly when the seat
+    held a card it could play, whatever its strategy (B0, search or any other)."""
+    for ev, a, k, reason in events:
+        if ev in (L.EV_DRAW, L.EV_PLAY) and a == before.cur:
+            if ev != L.EV_DRAW or reason != L.DR_TURN:
+                return
+            held = held_legal(before.hand, before.color, before.top, rules.wild_last)
+            if vol != int(held):
+                _fail(where, f"seat {a} drew {'holding' if held else 'without'} a legal card, "
+                             f"voluntary_draws grew by {vol} (R7)", st)
+            return
 
 
 def check_turn_play(st: np.ndarray, rules: Rules, before: Snapshot, events: np.ndarray, where: str) -> None:

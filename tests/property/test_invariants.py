@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from harness import (InvariantError, Rules, batch_rows, check_config, check_rows, check_state,
-                     play_hand_checked)
+from harness import (InvariantError, Rules, Snapshot, batch_rows, check_config, check_rows, check_state,
+                     check_voluntary, play_hand_checked)
 from unosim.rules import cards
 from unosim.rules.config import KEYS, RulesConfig, default_config
 from unosim.kernel import layout as L
@@ -49,6 +49,11 @@ CONFIGS: dict[str, dict] = {
     # R8 challenges in whole hands: B0 never bluffs or challenges, these greedy seats do
     "bluffs_and_challenges_R8": {"seats": [BLUFFER, "random", BLUFFER, "random"]},
     "bluffs_and_challenges_H9": {"seats": [BLUFFER, BLUFFER], "players": 2, "challenge_success_skip": True},
+    # R7: every strategy's voluntary draws against the hand it held (harness.check_voluntary)
+    "strategies_R7": {"seats": ["greedy", {"strategy": "wild_saver", "draw_before_wild": True}, "color_keeper",
+                                {"strategy": "aggressor", "hold_attacks": True}]},
+    "strategies_R7_more": {"seats": ["counter", {"strategy": "weights", "draw_score": 0.0}, "rlcard_random",
+                                     "random"]},
 }
 
 
@@ -114,6 +119,31 @@ def test_harness_is_not_vacuous() -> None:
     out[2, L.O_STALLED] = 1
     with pytest.raises(InvariantError, match="stalled iff"):
         check_rows(out, cfg)
+
+
+def test_r7_check_sees_voluntary_draws_and_catches_a_missed_one() -> None:
+    """R7: the strategies that may decline a legal card do so in these hands, so the check
+    compares real counts; a draw holding a legal card left uncounted fails it."""
+    name = "strategies_R7"
+    results = check_config(config(name, CONFIGS[name]), 11, hands=4)
+    assert sum(int(r.row[L.O_VOL_DRAWS]) for r in results) > 0
+    cfg = default_config()
+    st = play_hand_checked(cfg, 1, 0).st.copy()
+    st[L.S_CUR], st[L.S_COLOR], st[L.S_TOP] = 0, 0, cards.parse("R5")
+    st[L.S_HAND0 + cards.parse("R7")] += 1  # seat 0 holds a red card
+    before = Snapshot.of(st, 4)
+    draw = np.array([[L.EV_DRAW, 0, cards.parse("G1"), L.DR_TURN]])
+    check_voluntary(st, Rules.of(cfg), before, 1, draw, "counted")
+    with pytest.raises(InvariantError, match="R7"):
+        check_voluntary(st, Rules.of(cfg), before, 0, draw, "missed")
+
+
+def test_r7_at_a_search_seat() -> None:
+    """R7 at a search seat, whose state carries its rollout bot's code (here one that never
+    declines a legal card): its draws are still checked against the hand it held."""
+    cfg = config("search_R7", {"seats": ["search", "counter"], "players": 2})
+    for seed in (11, 2**40 + 3):
+        assert all(r.st[L.S_DONE] for r in check_config(cfg, seed, hands=4))
 
 
 # --------------------------------------------------------------------------- hypothesis
