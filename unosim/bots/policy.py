@@ -22,12 +22,14 @@ from unosim.kernel.rng import chance
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, Stacking
 from unosim.rules.params import P_MULTI_PLAY, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
-from unosim.rules.strategies import Strategy
+from unosim.rules.strategies import NEVER_DECLINE, Strategy
 from . import best, counter
 from . import random as b0
 from .common import Ask, fewest_cards_opponent, maybe_bluff, param, plan_all
 
 RULES = ("H8",)
+
+NEVER_DECLINES = sum(1 << getattr(Strategy, name) for name in NEVER_DECLINE)  # bit per code
 
 
 @jit(inline=True)
@@ -56,12 +58,13 @@ def choose_play(st, P, rng, p):
 
 
 @jit(inline=True)
-def may_draw_holding(st, P, p):
-    """Whether p's -1 from :func:`choose_play` can mean a draw while holding a legal card
-    (R7): never for B0, which draws only when nothing is legal, nor under forced play (H8),
-    where a -1 is B0's.  The engine scans the hand for the O1 ``voluntary_draws`` count
-    only when the answer could be yes."""
-    return strategy(st, p) != Strategy.random and rule(st, P_VOLUNTARY_DRAW) != 0
+def may_draw_holding(st, P, p, searched):
+    """Whether p's draw can be a draw while holding a legal card (R7): never under forced
+    play (H8), where a -1 is B0's; always when a search chose it (``searched``: its seat's
+    code is its rollout bot's); else only for a strategy outside ``NEVER_DECLINE``.  The
+    engine scans the hand for the O1 ``voluntary_draws`` count only when the answer could
+    be yes."""
+    return rule(st, P_VOLUNTARY_DRAW) != 0 and (searched or ((NEVER_DECLINES >> strategy(st, p)) & 1) == 0)
 
 
 @jit(inline=True)

@@ -343,7 +343,7 @@ def searched_turn(st, P, rng, log, p, ctx):
         return k, Source.hand
     c, top, hs = st[S_COLOR], st[S_TOP], st[S_HS0 + p]  # what note_draw reads of the turn before the draw
     wok = track and wild_allowed(st, P, p, 1)
-    drawn = draw_in_turn(st, P, rng, log, p)
+    drawn = draw_in_turn(st, P, rng, log, p, searches)
     play = ASK
     if searches and drawn_choice(st, P, p, drawn):
         play = decide_drawn(st, P, log, p, ctx, drawn)

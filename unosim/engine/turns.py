@@ -92,14 +92,15 @@ def turn_with(st, P, rng, log, p, k):
     :func:`take_turn` returns it; a search seat's playouts start here (unosim.engine.search)."""
     if k >= 0:
         return k, Source.hand
-    return after_draw(st, P, rng, log, p, draw_in_turn(st, P, rng, log, p), ASK)
+    return after_draw(st, P, rng, log, p, draw_in_turn(st, P, rng, log, p, False), ASK)
 
 
 @jit(inline=True)
-def draw_in_turn(st, P, rng, log, p):
-    """p chose to draw (R7 counts it as voluntary when it held a legal card): one card
-    (R6), or until a legal one shows (H3).  Returns the card drawn last, -1 if none."""
-    if policy.may_draw_holding(st, P, p) and holds_legal(st, P, p):  # R7: the strategy chose to draw
+def draw_in_turn(st, P, rng, log, p, searched):
+    """p chose to draw (R7 counts it as voluntary when it held a legal card; ``searched``:
+    a search chose it): one card (R6), or until a legal one shows (H3).  Returns the card
+    drawn last, -1 if none."""
+    if policy.may_draw_holding(st, P, p, searched) and holds_legal(st, P, p):  # R7: p chose to draw
         st[S_VOL_DRAWS] += 1
     if rule(st, P_DRAW) == Draw.until_playable:  # H3: draw until a legal card shows, then play it
         got = 0

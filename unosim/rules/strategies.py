@@ -61,6 +61,11 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
 # none at the table the engine skips the per-card loop over seats.
 WATCHERS: frozenset[str] = frozenset({"counter"})
 
+# Strategies that never draw while holding a legal card (R7): they answer ``draw_below`` with
+# no score at all (bots.common.usual), and B0 draws only when nothing is legal.  After their
+# draw the engine skips R7's look for a legal card (the ``voluntary_draws`` count).
+NEVER_DECLINE: frozenset[str] = frozenset({"random", "greedy", "color_keeper", "counter"})
+
 # Strategies that watch only when a parameter is non-zero: ``weights`` reads counter's memory
 # for its ``next_color_odds`` feature, and a seat that gives it no weight must not pay for
 # the memory (the default bot keeps its speed; compiled twin: bots/weights.py ``watches``).
@@ -78,4 +83,4 @@ def watches(name: str, params: dict) -> bool:
 
 assert ROLLOUT_BOTS == Strategy._fields[:Strategy.search], "rollout bots: every strategy before search, in code order"
 
-__all__ = ["ROLLOUT_BOTS", "STRATEGIES", "Strategy", "WATCHERS", "WATCHING_PARAMS", "watches"]
+__all__ = ["NEVER_DECLINE", "ROLLOUT_BOTS", "STRATEGIES", "Strategy", "WATCHERS", "WATCHING_PARAMS", "watches"]
