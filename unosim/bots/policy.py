@@ -1,8 +1,8 @@
 """One entry point per decision, dispatching on the seat's strategy code.
 
 The engine asks these functions and never a strategy directly.  The strategy code sits
-in the rules vector at ``P_BOT0 + seat * BOT_STRIDE`` (config.py writes it, reset() copies
-it into the state).  The engine trusts the answers only as far as the rules allow:
+in the rules vector at ``P_BOT0 + seat * BOT_STRIDE`` (config.py writes it, load_rules()
+copies it into the state).  The engine trusts the answers only as far as the rules allow:
 forced play (H8) is enforced here, and the engine plays whatever card a strategy names,
 so strategies name only legal cards (or a Wild Draw Four bluff, R8).
 
@@ -34,7 +34,7 @@ NEVER_DECLINES = sum(1 << getattr(Strategy, name) for name in NEVER_DECLINE)  # 
 
 @jit(inline=True)
 def strategy(st, p):
-    """Seat p's strategy code, from the copy reset() keeps in the state."""
+    """Seat p's strategy code, from the copy load_rules() keeps in the state."""
     return st[S_BOT0 + p]
 
 

@@ -11,6 +11,7 @@ from numba import prange
 from unosim.kernel.jit import jit, kernel
 from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
+from .setup import load_rules
 from unosim.kernel.layout import (COUNTER_SLOTS, N_COUNTERS, N_OUT, O_CARDS0, O_COUNTER0,
     O_DEALER, O_FIRST, O_HAND, O_POINTS0, O_RANK0, O_STALLED, O_WIN_TEAM, O_WINNER, S_DEALER, S_FIRST, S_HS0,
     S_LOGCAP, S_NP, S_RANK0, S_STALLED, S_WINNER)
@@ -85,6 +86,7 @@ def hands_block(mem, P, seed, start, lo, hi, out):
     st, rng, log, _ = handles(mem)  # log: capacity st[S_LOGCAP] = 0, nothing is logged
     Pv = address(P)
     outv = borrow(out)
+    load_rules(st, Pv)
     for i in range(lo, hi):
         index = start + i
         rng[0] = stream_start(seed, STREAM_HANDS, index)
@@ -115,6 +117,7 @@ def replay(mem, P, log, state, rotate_to, draw_first, hand, seed, stream, base):
     stream, base + h)`` before its dealer is chosen."""
     st, rng, none, _ = handles(mem)
     Pv = address(P)
+    load_rules(st, Pv)
     rng[0] = state
     dealer = rotate_to
     if draw_first:

@@ -21,7 +21,7 @@ from unosim.rules.codes import DrawnDraw4, Finish, MultiPlay
 from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PLAY
 from .effects import is_draw_card, penalty_of, put_down
 from .jump import jump_then_act
-from .setup import deal, reset, turn_first_card
+from .setup import deal, new_hand, reset, turn_first_card
 from .turns import ASK, Source, begin_turn, face_penalty, take_turn
 
 RULES = ("R12", "R13", "H6", "H13")
@@ -159,8 +159,9 @@ def end_hand(st, log):
 
 @jit()
 def play_hand(st, P, rng, log, dealer):
-    """Play one whole hand from the shuffle to the end; the result stays in ``st``."""
-    reset(st, P, dealer)
+    """Play one whole hand from the shuffle to the end on a state that holds P's rules
+    (:func:`unosim.engine.setup.load_rules`); the result stays in ``st``."""
+    new_hand(st, P, dealer)
     build_deck(st, P)
     deal(st, P, rng, log)
     turn_first_card(st, P, rng, log)

@@ -13,6 +13,7 @@ from unosim.kernel.jit import jit, kernel
 from .batch import STREAM_MATCHES, deal_next, replay, write_row
 from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
+from .setup import load_rules
 from .search import C_SEED
 from .search_batch import play_hand as search_hand
 from unosim.kernel.layout import HAND_STRIDE, N_OUT, O_POINTS0, O_RANK0, O_STALLED, O_WINNER
@@ -168,6 +169,7 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split,
     The match ends when S1, S2 and S4 have all ended (S3; under H13 last_standing S2 is
     not kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
     start_match(P, tot)
+    load_rules(st, P)
     if split:
         rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE)
     else:

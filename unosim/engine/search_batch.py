@@ -17,7 +17,7 @@ from unosim.rules.strategies import STRATEGIES, Strategy, watches
 from .batch import STREAM_HANDS, hand_dealer, write_row
 from .search import (C_DECISIONS, C_LEN, C_SEAT0, C_SEED, C_STRIDE, C_TRACK, C_VSTARTED, OBJ_HANDS, OBJ_POINTS,
                      choice_at, search_step)
-from .setup import deal, reset, turn_first_card
+from .setup import deal, load_rules, new_hand, turn_first_card
 
 STREAM_SEARCH = 4
 """The searches' own random stream per hand (batch uses 1 and 2, tournaments 3)."""
@@ -83,7 +83,7 @@ def split_params(P: np.ndarray, matches: bool = False) -> tuple[np.ndarray, np.n
 @jit()
 def play_hand(st, P, rng, log, dealer, ctx):
     """:func:`unosim.engine.hand.play_hand` with the search seats of ``ctx`` searching."""
-    reset(st, P, dealer)
+    new_hand(st, P, dealer)
     build_deck(st, P)
     deal(st, P, rng, log)
     turn_first_card(st, P, rng, log)
@@ -101,6 +101,7 @@ def search_block(mem, ctx_mem, P, seed, start, lo, hi, out):
     ctx = address(ctx_mem)
     Pv = address(P)
     outv = borrow(out)
+    load_rules(st, Pv)
     for i in range(lo, hi):
         index = start + i
         rng[0] = stream_start(seed, STREAM_HANDS, index)
@@ -136,6 +137,7 @@ def _trace(mem, ctx_mem, P, seed, index, log):
     rng[0] = stream_start(seed, STREAM_HANDS, index)
     ctx[C_SEED] = np.int64(stream_start(seed, STREAM_SEARCH, index))
     Pv = address(P)
+    load_rules(st, Pv)
     dealer = hand_dealer(Pv, rng, index)
     play_hand(st, Pv, rng, address(log), dealer, ctx)
 

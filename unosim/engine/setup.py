@@ -20,21 +20,34 @@ RULES = ("R2", "R3", "H15", "H16", "H21", "E5")
 
 @jit()
 def reset(st, P, dealer):
-    """Zero the scalars (``counter``'s memory among them) and the seats' hands, and
-    copy the score table, the rule switches and the seats' strategy codes in as integers
-    (:func:`unosim.kernel.table.rule`); the piles are overwritten by the deal, and the log
-    capacity (S_LOGCAP) is kept."""
-    n = int(P[P_PLAYERS])
-    cap = st[S_LOGCAP]
-    for i in range(S_HAND0 + n * N_KINDS):
-        st[i] = 0
-    st[S_LOGCAP] = cap
+    """A hand's start on any state: :func:`load_rules`, then :func:`new_hand`."""
+    load_rules(st, P)
+    new_hand(st, P, dealer)
+
+
+@jit(inline=True)
+def load_rules(st, P):
+    """Copy the score table, the rule switches and the seats' strategy codes into ``st``
+    as integers (:func:`unosim.kernel.table.rule`): once per state and rules vector, as
+    every hand played on them keeps them."""
     for k in range(N_KINDS):
         st[S_SCORE0 + k] = int(P[P_SCORE0 + k])
     for i in range(P_SCORE0):  # the switches as integers: no float compares on the hot path
         st[S_RULE0 + i] = int(P[i])
     for q in range(MAX_PLAYERS):
         st[S_BOT0 + q] = int(P[P_BOT0 + q * BOT_STRIDE])
+
+
+@jit()
+def new_hand(st, P, dealer):
+    """Zero the scalars (``counter``'s memory among them) and the seats' hands of a state
+    that holds P's rules (:func:`load_rules`); the piles are overwritten by the deal, and
+    the log capacity (S_LOGCAP) is kept."""
+    n = int(P[P_PLAYERS])
+    cap = st[S_LOGCAP]
+    for i in range(S_HAND0 + n * N_KINDS):
+        st[i] = 0
+    st[S_LOGCAP] = cap
     st[S_NP] = n
     st[S_IN] = n
     st[S_DIR] = 1

@@ -13,6 +13,7 @@ from unosim.kernel.jit import jit, kernel
 from .batch import deal_next, replay, write_row
 from unosim.kernel.borrow import address, borrow, handles, scratch
 from .hand import play_hand
+from .setup import load_rules
 from unosim.kernel.layout import HAND_STRIDE, N_OUT, O_POINTS0, O_STALLED, O_WINNER
 from unosim.kernel.rng import stream_start
 from unosim.rules.params import P_HANDS_PER_ROUND
@@ -75,6 +76,7 @@ def play_tournament(st, Ps, seating, rng, log, seed, t, players, rounds, tables,
         for x in range(tables):
             rt = r * tables + x
             P = address(Ps[rt])
+            load_rules(st, P)
             hpr = int(P[P_HANDS_PER_ROUND])
             rng[0] = table_stream(seed, t, r, x, rounds, tables)
             dealer = 0  # T1: seat 0 deals the round's first hand, R4 the next ones

@@ -88,9 +88,9 @@ S_COLOURS0 = S_SCR0 + MAX_PLAYERS  # per seat: its cards of each colour, COLOUR_
 S_HAND0 = S_COLOURS0 + MAX_PLAYERS  # per seat N_KINDS counts
 S_DRAW0 = S_HAND0 + MAX_PLAYERS * N_KINDS  # draw pile, top at S_NDRAW - 1
 S_DISC0 = S_DRAW0 + MAX_CARDS              # discard pile, top at S_NDISC - 1
-S_SCORE0 = S_DISC0 + MAX_CARDS   # N_KINDS points per kind, P_SCORE0 as integers (reset)
-S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (reset): the switches, read every turn
-S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (reset)
+S_SCORE0 = S_DISC0 + MAX_CARDS   # N_KINDS points per kind, P_SCORE0 as integers (load_rules)
+S_RULE0 = S_SCORE0 + N_KINDS    # P[0:P_SCORE0] as integers (load_rules): the switches, read every turn
+S_BOT0 = S_RULE0 + P_SCORE0          # per seat: its strategy code, as P_BOT0 + seat * BOT_STRIDE (load_rules)
 N_STATE = S_BOT0 + MAX_PLAYERS
 
 

@@ -23,10 +23,10 @@ def next_seat(st, p):
 
 @jit(inline=True)
 def rule(st, i):
-    """Rule switch i (a ``P_*`` index below ``P_SCORE0``) as the integer reset() copied
-    into the state.  This is the one way compiled code reads a switch during a hand,
+    """Rule switch i (a ``P_*`` index below ``P_SCORE0``) as the integer load_rules()
+    copied into the state.  This is the one way compiled code reads a switch during a hand,
     compared with its named code: ``rule(st, P_STACKING) == Stacking.draw2``.  Only code
-    with no hand state reads ``P`` itself: reset() (which makes the copy), the dealer
+    with no hand state reads ``P`` itself: load_rules() (which makes the copy), the dealer
     choice before a hand and the match scoring after it.  Probabilities (``uno_forget``,
     ``uno_caught``, ``noise_chance``) and bot parameters are fractions and stay in P."""
     return st[S_RULE0 + i]
@@ -95,7 +95,7 @@ def recount_colours(st, p):
 @jit()
 def hand_points(st, P, p):
     """Points of the cards left in p's hand (R1, H5, H17), from the integer copy of the
-    score table that reset() puts in the state, not from P's floats (a branch-free
+    score table that load_rules() puts in the state, not from P's floats (a branch-free
     integer loop the compiler vectorises).  ``P`` is unused; it keeps the signature of
     every other rule helper."""
     if st[S_HS0 + p] == 0:
