@@ -74,14 +74,14 @@ S_HELD_LAST = 52      # ... who played last in its chain ...
 S_HELD_MULT = 53      # ... and the draw penalties that add up so far (jump_in_stack)
 S_JUMP_SAID = 54      # seats (bit q) whose answer to the window's next round is given ...
 S_JUMP_YES = 55       # ... and those of them who jump
-S_SEEN = 56           # cards of each colour put on the pile since the last reshuffle, 8 bits each (bots.counter)
-S_NAMED = 57          # colours named with the last two wilds: 16 x (last but one + 1) + (last + 1) (bots.counter)
-S_RULE_STATE0 = 58    # then the slots the rules declare (keys.Key.state), in switch order
+S_RULE_STATE0 = 56    # then the slots the rules declare (keys.Key.state), in switch order
 _RULES = sorted((k for k in REGISTRY if k.switch is not None), key=lambda k: k.switch)
 _RULE_STATE = tuple(name for k in _RULES for name, _ in k.state)
 globals().update({"S_" + n: S_RULE_STATE0 + i for i, n in enumerate(_RULE_STATE)})  # S_DEFLECTIONS, ...
 S_PILE_KNOWN = S_RULE_STATE0 + len(_RULE_STATE)  # cards on top of the draw pile in a known order (kernel.piles)
-S_HS0 = S_PILE_KNOWN + 1        # hand sizes, one per seat
+S_SEEN = S_PILE_KNOWN + 1  # cards of each colour put on the pile since the last reshuffle, 8 bits each (bots.counter)
+S_NAMED = S_SEEN + 1  # colours named with the last two wilds: 16 x (last but one + 1) + (last + 1) (bots.counter)
+S_HS0 = S_NAMED + 1             # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
 S_COLOURS0 = S_SCR0 + MAX_PLAYERS  # per seat: its cards of each colour, COLOUR_BITS each (kernel.table.add_card)
