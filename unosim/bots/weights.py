@@ -4,7 +4,7 @@ Every card the bot may play scores ``sum of w_<feature> x feature``; the best sc
 played, ties at random over physical cards.  The features, the other decisions and why
 the last three features exist: docs/bots.md, "weights".  A feature at weight 0 costs
 nothing, and only a seat with a non-zero ``w_next_color_odds`` makes the table keep
-``counter``'s memory (:func:`watches`).
+``counter``'s memory (``rules.strategies.WATCHING_PARAMS``).
 """
 
 from unosim.kernel.jit import jit
@@ -32,13 +32,6 @@ CHALLENGE_RATE = 13
 
 FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number", "attack_next", "copies",
             "next_color_odds", "wild_hand", "attack_leader")
-
-
-@jit(inline=True)
-def watches(P, p):
-    """Whether seat p (a ``weights`` seat) needs the memory of the cards seen: only when
-    ``next_color_odds`` counts, so the default bot stays as cheap as it was."""
-    return param(P, p, W_NEXT_COLOR_ODDS) != 0.0
 
 
 @jit()

@@ -57,8 +57,8 @@ STRATEGIES: dict[str, tuple[int, dict[str, tuple[object, object]]]] = {
                                  "colours": (0, (0, 1)), "deepen": (8, (1, 100)), "promise": (1.0, (0.0, 10.0))}),
 }
 
-# Strategies whose policy.observe_play must see every card put down (card counters); with
-# none at the table the engine skips the per-card loop over seats.
+# Strategies that read counter's memory of the cards put down (policy.observe_play); with
+# none at the table the engine keeps none.
 WATCHERS: frozenset[str] = frozenset({"counter"})
 
 # Strategies that never draw while holding a legal card (R7): they answer ``draw_below`` with
@@ -68,7 +68,7 @@ NEVER_DECLINE: frozenset[str] = frozenset({"random", "greedy", "color_keeper", "
 
 # Strategies that watch only when a parameter is non-zero: ``weights`` reads counter's memory
 # for its ``next_color_odds`` feature, and a seat that gives it no weight must not pay for
-# the memory (the default bot keeps its speed; compiled twin: bots/weights.py ``watches``).
+# the memory (the default bot keeps its speed).
 WATCHING_PARAMS: dict[str, str] = {"weights": "w_next_color_odds"}
 
 
