@@ -120,8 +120,8 @@ def note_draw(st, P, ctx, p, c, top, wok, hs_before, source):
 def restore(base, w, n):
     """w back to the world ``base`` for the next playout: the slots a hand of n seats
     changes (scalars, hands, the live piles).  The rest (the rules, scores and codes
-    copied in by load_rules, the piles' dead slots) was copied once and is never read before
-    it is written."""
+    copied in by load_rules, the piles' dead slots) was copied once and is never read
+    before it is written."""
     for i in range(S_HAND0 + n * N_KINDS):
         w[i] = base[i]
     for i in range(base[S_NDRAW]):

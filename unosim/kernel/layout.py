@@ -79,8 +79,8 @@ _RULES = sorted((k for k in REGISTRY if k.switch is not None), key=lambda k: k.s
 _RULE_STATE = tuple(name for k in _RULES for name, _ in k.state)
 globals().update({"S_" + n: S_RULE_STATE0 + i for i, n in enumerate(_RULE_STATE)})  # S_DEFLECTIONS, ...
 S_PILE_KNOWN = S_RULE_STATE0 + len(_RULE_STATE)  # cards on top of the draw pile in a known order (kernel.piles)
-S_SEEN = S_PILE_KNOWN + 1  # cards of each colour put on the pile since the last reshuffle, 8 bits each (bots.counter)
-S_NAMED = S_SEEN + 1  # colours named with the last two wilds: 16 x (last but one + 1) + (last + 1) (bots.counter)
+S_SEEN = S_PILE_KNOWN + 1       # coloured cards put down since the last reshuffle, 8 bits a colour (bots.counter)
+S_NAMED = S_SEEN + 1            # colours named with the last two wilds: 16 x (last but one + 1) + (last + 1)
 S_HS0 = S_NAMED + 1             # hand sizes, one per seat
 S_RANK0 = S_HS0 + MAX_PLAYERS    # finishing rank, 0 = still in                 H13
 S_SCR0 = S_RANK0 + MAX_PLAYERS   # per-seat scratch: jump-in candidates (H2), a multi-play plan (H6)
