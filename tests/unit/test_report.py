@@ -470,3 +470,28 @@ def test_the_findings_say_what_the_table_holds(tmp_path: Path) -> None:
         n = int(((rows["low"] > 0) | (rows["high"] < 0)).sum())
         assert any(s.startswith(f"{n} of {len(rows)} rule changes move the {name} beyond their intervals")
                    for s in findings(bal)), findings(bal)
+
+
+def test_the_first_seat_edge_of_a_comparison_counts_each_table_size(tmp_path: Path) -> None:
+    """Comparing a 4-player run with a 2-player one, each first seat's edge is against its own
+    even share (1/4 and 1/2), and the edge's change is the share's change less the change of
+    the even share: not the baseline's share against the other table's 1/2."""
+    from unosim.analysis.report.words import findings
+
+    base = write_result(tmp_path / "base.parquet", ten_hands())  # dealer+1 wins 7 of 9 decided
+    dealer = [h % 2 for h in range(10)]
+    winner = [(d + 1) % 2 if h < 5 else d for h, d in enumerate(dealer)]  # dealer+1 wins 5 of 10
+    cols = {"dealer": dealer, "first_player": [(d + 1) % 2 for d in dealer], "winner": winner,
+            "winning_team": winner, "stalled": [False] * 10, "turns": TURNS, "cards_played": PLAYED,
+            "cards_drawn": DRAWN, "reshuffles": [0] * 10}  # fmt: skip
+    other = write_result(tmp_path / "two.parquet", cols, players=2, name="two")
+    cmp = rp.compare(base, [other])
+    first = get(cmp, "after_dealer", "win_share", "1", "share", label="two")
+    shift = 1 / 2 - 1 / 4
+    said = [s for s in findings(cmp) if s.startswith("The first seat's edge")]
+    assert said == [f"The first seat's edge (dealer+1 against an even share) goes from "
+                    f"{100 * (7 / 9 - 1 / 4):+.1f} to {100 * (5 / 10 - 1 / 2):+.1f} points: "
+                    f"{100 * (first['diff'] - shift):+.1f} [{100 * (first['low'] - shift):+.1f}, "
+                    f"{100 * (first['high'] - shift):+.1f}], it "
+                    + ("moves beyond its interval." if first["low"] - shift > 0 or first["high"] - shift < 0
+                       else "does not move measurably.")]

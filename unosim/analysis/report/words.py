@@ -88,11 +88,15 @@ def _compare(rep: Report, label: str) -> list[str]:
             out.append(f"{label} does not change the hand's length measurably ({_num(turns['diff'])} turns "
                        f"{_iv(turns.low, turns.high)} against {rep.baseline}'s {turns.base:.1f}).")
     first = _row(t, label, "after_dealer", "win_share", str(1 % n) if n else "1", "share")
-    if first is not None and n and math.isfinite(first['diff']):
-        a, b = 100 * (first.base - 1 / n), 100 * (first.value - 1 / n)
-        moves = "moves beyond its interval" if _clear(first.low, first.high) else "does not move measurably"
+    # each edge against its own table's even share: a baseline of another table size has another
+    n_base = _players(rep, rep.baseline) if rep.baseline is not None else n
+    if first is not None and n and n_base and math.isfinite(first['diff']):
+        a, b = 100 * (first.base - 1 / n_base), 100 * (first.value - 1 / n)
+        shift = 1 / n - 1 / n_base  # the change of the even share, a constant: the edge's difference is the share's less it
+        d, lo, hi = first['diff'] - shift, first.low - shift, first.high - shift
+        moves = "moves beyond its interval" if _clear(lo, hi) else "does not move measurably"
         out.append(f"The first seat's edge (dealer+1 against an even share) goes from {_num(a)} to {_num(b)} points: "
-                   f"{_num(100 * first['diff'])} {_iv(first.low, first.high, 100)}, it {moves}.")
+                   f"{_num(100 * d)} {_iv(lo, hi, 100)}, it {moves}.")
     moved = t[(t["label"] == label) & t["low"].notna() & ((t["low"] > 0) | (t["high"] < 0))]
     marked = int(moved["discovery"].sum()) if "discovery" in moved else 0
     rows = int(((t["label"] == label) & t["low"].notna()).sum())
