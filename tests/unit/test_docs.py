@@ -235,3 +235,19 @@ def test_the_sweep_page_explains_the_base_the_balance_report_names() -> None:
     page = " ".join((DOCS / "sweeps.md").read_text().split())
     assert f'"official rules but noise_chance={chance}"' in page
     assert "only a card of `silent_rank` starts one" in page and "still plays the official rules" in page
+
+
+def test_the_worked_example_tells_the_compile_from_loading_the_engine() -> None:
+    """A run compiles a cold engine before its clock starts, announced in two lines of its own
+    (unosim/run/warmup.py); "after N s loading the engine" is the cached engine's load. The
+    worked example says so, and does not call the compile the "loading the engine" time."""
+    import inspect
+
+    from unosim.run import warmup
+
+    source = inspect.getsource(warmup.compile_now)
+    assert "unosim: compiling the engine (" in source and "unosim: engine compiled in " in source
+    page = " ".join((DOCS / "worked_example.md").read_text().split())
+    assert 'which is the "loading the engine" time' not in page
+    assert "`unosim: compiling the engine ...` and `unosim: engine compiled in ... s`" in page
+    assert '"loading the engine" is loading the compiled engine from the cache' in page
