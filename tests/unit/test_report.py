@@ -495,3 +495,23 @@ def test_the_first_seat_edge_of_a_comparison_counts_each_table_size(tmp_path: Pa
                     f"{100 * (first['high'] - shift):+.1f}], it "
                     + ("moves beyond its interval." if first["low"] - shift > 0 or first["high"] - shift < 0
                        else "does not move measurably.")]
+
+
+def test_a_folder_of_results_reports_each_and_loads_none(tmp_path: Path) -> None:
+    """A plain folder holding two runs (``runs/a.parquet``, ``runs/b.parquet``, as ``unosim
+    run`` names them by default): the report gives each its column, where a result folder
+    named ``*.parquet`` was taken for an unreadable Parquet file; ``unosim.load`` refuses it,
+    naming both, rather than mixing two runs' rows that no column tells apart."""
+    import warnings
+
+    import unosim
+
+    root = tmp_path / "runs"
+    write_result(root / "a.parquet" / "part-000000.parquet", ten_hands(), name="a")
+    write_result(root / "b.parquet" / "part-000000.parquet", ten_hands(turns=[t + 30 for t in TURNS]), name="b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no part journal: each result is "unverified"
+        assert rp.hand_report(root).labels == ["a", "b"]
+        with pytest.raises(ValueError, match=r"runs: holds 2 separate results \(a\.parquet, b\.parquet\), not one"):
+            unosim.load(root)
+        assert len(unosim.load(root / "a.parquet")) == 10

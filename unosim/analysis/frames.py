@@ -72,6 +72,7 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
         return _read([skill], columns, expr, pq.read_schema(skill).names)
     # a filter prunes by footer statistics, which no page CRC covers: then every part is hashed
     sources = discover([p], page_checked=expr is None)
+    _one_result(p, sources)
     for s in sources:
         for note in s.notes:
             warnings.warn(note, stacklevel=3)  # the caller of unosim.load
@@ -84,6 +85,22 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
     for s in sources:
         s.confirm()
     return frame
+
+
+def _one_result(p: Path, sources: Sequence[Source]) -> None:
+    """Refuse a plain folder holding several separate results (``runs/``): their rows have no
+    column telling them apart (a sweep's have ``point``, a league's its bots), so one frame
+    would mix them silently."""
+    from unosim.run.guard import folder_kind
+
+    if len(sources) < 2 or not p.is_dir() or folder_kind(p) is not None:
+        return
+    if all(s.partition or "point" in s.names for s in sources):
+        return  # a sweep's points (its manifest lost, or the old key=value layout)
+    leaves = sorted({s.files[0].parent.relative_to(p).as_posix() for s in sources if s.files})
+    shown = ", ".join(leaves[:5]) + (f" and {len(leaves) - 5} more" if len(leaves) > 5 else "")
+    raise ValueError(f"{p}: holds {len(sources)} separate results ({shown}), not one; load each by its own path "
+                     f"(unosim.load({str(p / leaves[0])!r})), or compare them with `unosim report`")
 
 
 def _check_columns(columns: Sequence[str] | None, names: Sequence[str]) -> list[str] | None:

@@ -317,6 +317,8 @@ def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) ->
             for f in sorted(path.rglob("*.parquet")):
                 if any(x.startswith(("_", ".")) for x in f.relative_to(path).parts):
                     continue  # _rejected/, temporary and hidden files: never part of a result
+                if not f.is_file():
+                    continue  # a result folder named like runs/<name>.parquet: its parts are under it
                 groups.setdefault(f.parent, []).append(f)
             if not groups:
                 raise FileNotFoundError(f"no .parquet files under {path}")
