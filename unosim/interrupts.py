@@ -44,31 +44,45 @@ class Unosim(click.Group):
 
         self._argv = list(sys.argv[1:] if args is None else args)
         LAST_SIGNAL.clear()  # this command's signal only (tests invoke many in one process)
+        DROPPED.clear()
         if threading_main():
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 try:
                     signal.signal(sig, _raise_interrupted)
                 except (ValueError, OSError):  # pragma: no cover - not the main thread
                     pass
-        return super().main(args, *a, **kw)
+        hook = sys.unraisablehook
+        sys.unraisablehook = _recording(hook)
+        try:
+            return super().main(args, *a, **kw)
+        finally:
+            sys.unraisablehook = hook
 
     def invoke(self, ctx: click.Context) -> Any:
+        import signal
+
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as e:
-            import shlex
-            import signal
+            self._interrupted(ctx, e.signum if isinstance(e, Interrupted) else signal.SIGINT)
+        except Exception:
+            if not DROPPED:
+                raise
+            self._interrupted(ctx, DROPPED[-1])  # the error came of the interrupt a callback dropped
 
-            signum = e.signum if isinstance(e, Interrupted) else signal.SIGINT
-            # --force again would replace what was just kept
-            argv = [str(x) for x in getattr(self, "_argv", []) if x != "--force"]
-            name = next((x for x in argv if x in self.commands), "")
-            kept = _KEPT.get(name)
-            what = signal.Signals(signum).name
-            line = (f"unosim: interrupted ({what}); {kept}; resume with: unosim {shlex.join(argv)}" if kept
-                    else f"unosim: interrupted ({what}); nothing was written")
-            click.echo(line, err=True)
-            ctx.exit(128 + int(signum))
+    def _interrupted(self, ctx: click.Context, signum: int) -> None:
+        import shlex
+        import signal
+
+        # --force again would replace what was just kept
+        argv = [str(x) for x in getattr(self, "_argv", []) if x != "--force"]
+        name = next((x for x in argv if x in self.commands), "")
+        kept = _KEPT.get(name)
+        what = signal.Signals(signum).name
+        line = (f"unosim: interrupted ({what}); {kept}; resume with: unosim {shlex.join(argv)}" if kept
+                else f"unosim: interrupted ({what}); nothing was written")
+        click.echo(line, err=True)
+        ctx.exit(128 + int(signum))
 
 
 def threading_main() -> bool:
@@ -110,6 +124,35 @@ def interruptible(fn: Any, *args: Any) -> Any:
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+DROPPED: list[int] = []  # signals whose interrupt a callback from C dropped (see _recording)
+
+
+def _recording(hook: Any) -> Any:
+    """An unraisable hook that records, silently, a KeyboardInterrupt Python could not raise:
+    one raised in a callback from C (numba's compiler gets one from LLVM as it emits each
+    function), which Python would print ("Exception ignored ...", a traceback) and drop; the
+    compile then goes on, or fails with an error of its own.  :func:`raise_dropped` and
+    :meth:`Unosim.invoke` end the command on it instead."""
+    import signal
+
+    def record(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_type, type) and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            DROPPED.append(int(getattr(unraisable.exc_value, "signum", signal.SIGINT)))
+        else:
+            hook(unraisable)
+
+    return record
+
+
+def raise_dropped() -> None:
+    """Raise the interrupt a callback from C dropped, if any (after a compile)."""
+    import signal
+
+    if DROPPED:
+        signum = DROPPED[-1]
+        raise KeyboardInterrupt() if signum == signal.SIGINT else Interrupted(signum)
 
 
 def _raise_interrupted(signum: int, frame: Any) -> None:
