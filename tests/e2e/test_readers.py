@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
 
@@ -24,6 +25,28 @@ from cli_checks import invoke
 from cli_checks import one_error as _one_error
 
 
+Start = Callable[[list[str]], "subprocess.Popen[str]"]
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Start]:
+    """Start ``python -m unosim.cli ARGS`` in tmp_path, in a session of its own (so SIGINT
+    is not ignored); a child still running when the test ends, passed or failed, is
+    killed with its helpers, never left to run on."""
+    children: list[subprocess.Popen[str]] = []
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+    def spawn(args: list[str]) -> subprocess.Popen[str]:
+        children.append(subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                                         cwd=tmp_path))
+        return children[-1]
+
+    yield spawn
+    for p in children:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
 
 
 def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
@@ -78,12 +101,10 @@ def test_result_like_files_without_metadata_and_a_false_skill_table(tmp_path: Pa
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_a_signal_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, sig: int, code: int) -> None:
+def test_a_signal_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, start: Start, sig: int, code: int) -> None:
     out = tmp_path / "r"
     args = ["run", "standard", "--hands", "4000000", "--chunk-size", "50000", "--seed", "1", "--out", str(out), "--quiet"]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, start_new_session=True)  # a new session: SIGINT not ignored
+    p = start(args)
     journal = out / "_unosim_parts.jsonl"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
@@ -115,7 +136,8 @@ def _sweep_file(tmp_path: Path) -> Path:
     ("tune", None),
     ("duel", "nothing was written"),
 ])
-def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str, kept: str | None) -> None:
+def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, start: Start, command: str,
+                                                    kept: str | None) -> None:
     """SIGINT mid-work ends each long command within seconds, exit 130, with one line saying
     what was kept and (for what writes parts) the command that resumes; never a traceback."""
     out = tmp_path / "o"
@@ -128,9 +150,7 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
         "tune": ["tune", "standard", "--budget", "100000", "--out", str(out), "--quiet"],
         "duel": ["duel", "counter", "greedy", "--players", "4", "--hands", "5000000"],
     }[command]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    p = start(args)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and command != "duel" and not out.exists():
         time.sleep(0.1)  # the command has parsed its options and holds its folder
@@ -153,17 +173,15 @@ def test_ctrl_c_ends_every_long_command_in_one_line(tmp_path: Path, command: str
 @pytest.mark.slow
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 @pytest.mark.parametrize("command", ["skill", "duel"])
-def test_a_signal_is_named_and_a_search_decision_does_not_hold_it(tmp_path: Path, command: str, sig: int,
-                                                                  code: int) -> None:
+def test_a_signal_is_named_and_a_search_decision_does_not_hold_it(tmp_path: Path, start: Start, command: str,
+                                                                  sig: int, code: int) -> None:
     """SIGTERM during `unosim skill` (stopped inside a tuning) says SIGTERM and exits 143;
     a duel whose search plays 10,000 worlds x 10,000 rollouts per decision (minutes each)
     ends on either signal within moments."""
     out = tmp_path / "o"
     args = {"skill": ["skill", str(_sweep_file(tmp_path)), "--budget", "100000", "--out", str(out), "--quiet"],
             "duel": ["duel", "search:worlds=10000,rollouts=10000", "counter", "--players", "2", "--hands", "2"]}[command]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    p = start(args)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and command == "skill" and not out.exists():
         time.sleep(0.1)
@@ -180,14 +198,12 @@ def test_a_signal_is_named_and_a_search_decision_does_not_hold_it(tmp_path: Path
 
 
 @pytest.mark.slow
-def test_ctrl_c_before_tunes_first_generation(tmp_path: Path) -> None:
+def test_ctrl_c_before_tunes_first_generation(tmp_path: Path, start: Start) -> None:
     """Stopped before any generation ends, tune writes the starting bot and an empty
     history, draws no curve, and exits 130 in one line (no traceback)."""
     out = tmp_path / "t"
     args = ["tune", "standard", "--budget", "100000", "--deals", "1000000", "--out", str(out), "--quiet"]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    p = start(args)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not out.exists():
         time.sleep(0.02)
@@ -200,16 +216,14 @@ def test_ctrl_c_before_tunes_first_generation(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_tunes_final_check_ends_promptly(tmp_path: Path) -> None:
+def test_ctrl_c_during_tunes_final_check_ends_promptly(tmp_path: Path, start: Start) -> None:
     """The final check of a big --check-deals plays its deals in slices, so SIGINT in the
     middle of it ends the command within a second or two (the kernel cannot be stopped,
     only not called again); bot.toml and history.parquet, written before the check, stay."""
     out = tmp_path / "t"
     args = ["tune", "standard", "--players", "2", "--budget", "12", "--deals", "20", "--check-deals", "5000000",
             "--out", str(out), "--quiet"]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    p = subprocess.Popen([sys.executable, "-m", "unosim.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, start_new_session=True, cwd=tmp_path)
+    p = start(args)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (out / "history.parquet").exists():
         time.sleep(0.1)  # the search is over and the check has begun
