@@ -197,10 +197,11 @@ def test_cli_run_report_and_trace_of_a_tournament(tmp_path: Path) -> None:
                                   "--table", "0", "--hand", "1"])
     assert r.exit_code == 0, r.output
     assert "Hand 1 of round 2, table 0, of tournament 7" in r.stdout and "seat 0: player 0 (counter)" in r.stdout
-    for bad, word in ((["--round", "3", "--table", "0"], "--round"), (["--round", "0", "--table", "1"], "--table"),
-                      (["--round", "0", "--table", "0", "--hand", "2"], "--hand")):
+    for bad, words in ((["--round", "3", "--table", "0"], "--round: a 4-player tournament has 3 rounds: give 0 to 2"),
+                       (["--round", "0", "--table", "1"], "--table: a 4-player tournament has one table: give 0"),
+                       (["--round", "0", "--table", "0", "--hand", "2"], "--hand")):
         r = CliRunner().invoke(main, ["trace", str(config), "--tournament", "0", *bad])
-        assert r.exit_code == 2 and word in r.output, r.output
+        assert r.exit_code == 2 and words in r.output, r.output
 
 
 def test_a_local_dask_cluster_plays_the_very_rows_of_a_local_run(tmp_path: Path) -> None:

@@ -96,10 +96,10 @@ def _trace_tournament(cfg: Any, seed: int, tournament: int, rnd: int | None, tab
 
     if not 0 <= tournament < MAX_SEQUENCES:
         raise UserError(f"--tournament: must be between 0 and {MAX_SEQUENCES - 1} (got {tournament})")
-    if rnd is None or not 0 <= rnd < rounds:
-        raise UserError(f"--round: give a round between 0 and {rounds - 1} (got {rnd})")
-    if table is None or not 0 <= table < tables:
-        raise UserError(f"--table: give a table between 0 and {tables - 1} (got {table})")
+    for option, value, count in (("round", rnd, rounds), ("table", table, tables)):
+        if value is None or not 0 <= value < count:
+            allowed = f"one {option}: give 0" if count == 1 else f"{count} {option}s: give 0 to {count - 1}"
+            raise UserError(f"--{option}: a {cfg.players}-player tournament has {allowed} (got {value})")
     if hand >= cfg.hands_per_round:
         raise UserError(f"--hand: a table plays {cfg.hands_per_round} hands per round "
                         f"(tournament.hands_per_round); got {hand}")
