@@ -472,6 +472,14 @@ def test_the_findings_say_what_the_table_holds(tmp_path: Path) -> None:
                    for s in findings(bal)), findings(bal)
 
 
+def test_a_figure_that_rounds_to_zero_reads_plus_zero() -> None:
+    """The findings never say "-0.0 turns": a difference that rounds to zero reads +0.0."""
+    from unosim.analysis.report.words import _iv, _num
+
+    assert (_num(-0.04), _num(-0.06), _num(0.04), _num(-0.0004, digits=3)) == ("+0.0", "-0.1", "+0.0", "+0.000")
+    assert _iv(-0.0004, 0.02, 100) == "[+0.0, +2.0]" and _num(-0.04, sign=False) == "0.0"
+
+
 def test_the_first_seat_edge_of_a_comparison_counts_each_table_size(tmp_path: Path) -> None:
     """Comparing a 4-player run with a 2-player one, each first seat's edge is against its own
     even share (1/4 and 1/2), and the edge's change is the share's change less the change of

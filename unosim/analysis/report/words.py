@@ -14,6 +14,7 @@ __all__ = ["findings", "league_findings", "skill_findings"]
 
 
 def _num(x: float, sign: bool = True, digits: int = 1) -> str:
+    x = x if round(x, digits) != 0 else 0.0  # a figure that rounds to zero reads 0.0, never -0.0
     return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
 
 
