@@ -21,6 +21,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import unosim
+
 from cli_checks import invoke
 from cli_checks import one_error as _one_error
 
@@ -61,6 +63,9 @@ def test_other_commands_folders_are_named_not_read(tmp_path: Path) -> None:
     (tune / "_unosim_output.json").write_text('{"kind": "tune", "files": []}')
     for cmd in (("report", tune), ("plot", tune, "--out", tmp_path / "p"), ("report", tune, "--html", tmp_path / "x.html")):
         one_error(invoke(*cmd), "is the output of `unosim tune`", "bot.toml")
+    pd.DataFrame({"generation": [0]}).to_parquet(tune / "history.parquet")
+    with pytest.raises(ValueError, match="is the output of `unosim tune`.*bot.toml"):
+        unosim.load(tune)  # the library says what the folder is, as the commands do
 
 
 def test_a_league_s_report_is_its_leaderboard(tmp_path: Path) -> None:

@@ -70,6 +70,10 @@ def load(path: str | Path, columns: Sequence[str] | None = None, filters: Filter
             raise FileNotFoundError(f"{p}: no {table} table ({skill.name}: a run without --ceiling has none)")
     if skill is not None:
         return _read([skill], columns, expr, pq.read_schema(skill).names)
+    from unosim.run.guard import not_a_result
+
+    if (other := not_a_result(p, also=("league",))) is not None:  # a tune's folder, a plot's
+        raise ValueError(other)
     # a filter prunes by footer statistics, which no page CRC covers: then every part is hashed
     sources = discover([p], page_checked=expr is None)
     _one_result(p, sources)
