@@ -115,6 +115,21 @@ def test_an_incomplete_result_says_so_in_the_title(two: rp.Report) -> None:
         assert_readable(fig)
 
 
+def test_a_figure_carries_the_notes_and_bots_of_its_own_results(tmp_path: Path) -> None:
+    """A figure of some of the results (matches only) says nothing of the others: not
+    their notes, not their bots; a note of no result in particular stays on every figure."""
+    hands = write_result(tmp_path / "h.parquet", ten_hands(), name="hands_only", bots=["greedy"] * 4)
+    rep = rp.summarize([hands, match_file(tmp_path)])
+    h, m = rep.labels
+    rep.notes.extend([f"{h} is incomplete: 1 of 2 chunks", f"a fact of the tournaments ({h})", "for every result"])
+    said = plots.plot_match_winners(rep)
+    title, caption = said.get_suptitle().replace("\n", " "), said.get_supxlabel()
+    assert "incomplete" not in title and "tournaments" not in title and "note: for every result" in title
+    assert "greedy" not in caption and "bots:" in caption
+    both = plots.plot_win_share(rep)
+    assert f"note: {h} is incomplete" in both.get_suptitle().replace("\n", " ") and "greedy" in both.get_supxlabel()
+
+
 def test_tick_labels_break_between_words() -> None:
     assert figures.break_label("small_sweep:stacking=all,players=2", 18) == "small_sweep:\nstacking=all,\nplayers=2"
     assert figures.break_label("standard", 18) == "standard"

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
 from unosim.analysis.report.render import bots_of
+from unosim.run.bots_text import bots_line
 from unosim.analysis.report.paired import PAIRED
 
 DPI = 120
@@ -103,10 +104,12 @@ def caption(fig: Figure, text: str) -> None:
     fig.supxlabel(wrap(text, fig.get_figwidth(), 10.0), fontsize="small", color="0.25")
 
 
-def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None) -> Figure:
-    """Name the bots, fit the titles, say when the results are incomplete, write the PNG."""
-    bots = bots_of(rep) if rep is not None else ""
-    notes = list(dict.fromkeys(rep.notes)) if rep is not None else []
+def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None = None,
+         labels: Sequence[str] | None = None) -> Figure:
+    """Name the bots, fit the titles, say when the results are incomplete, write the PNG.
+    ``labels``: the results the figure shows (None: all of ``rep``'s), whose bots and notes
+    it carries."""
+    bots, notes = shown(rep, labels) if rep is not None else ("", [])
     # results whose content could not be checked (no part journal) and how intervals were
     # paired say so in the caption; what the reader must know first (an unfinished run or
     # sweep) goes in the title
@@ -124,6 +127,18 @@ def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=DPI)
     return fig
+
+
+def shown(rep: rp.Report, labels: Sequence[str] | None) -> tuple[str, list[str]]:
+    """The bots and notes of the results ``labels`` (None: all) of ``rep``: a note that
+    opens with another result's label, or ends with it in brackets, is that result's."""
+    notes = list(dict.fromkeys(rep.notes))
+    if labels is None:
+        return bots_of(rep), notes
+    others = [lab for lab in rep.sources if lab not in labels]
+    notes = [n for n in notes if not any(n.startswith((f"{lab}:", f"{lab} ")) or n.endswith(f"({lab})")
+                                         for lab in others)]
+    return bots_line({lab: rep.sources.get(lab, {}).get("seating", "") for lab in labels}), notes
 
 
 def colors(n: int) -> list[Any]:

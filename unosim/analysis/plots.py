@@ -65,7 +65,7 @@ def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None 
         f"Hand win share minus the even share {F.even_note(players)}, in percentage points, "
         f"with 95% intervals{F.for_labels(labels)}",
     )
-    return F.save(fig, path, rep)
+    return F.save(fig, path, rep, labels)
 
 
 def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -92,7 +92,7 @@ def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | N
         f"Hand wins per seat held, by bot, minus the even share {F.even_note(players)} "
         f"(percentage points, 95% intervals){F.for_labels(labels)}",
     )
-    return F.save(fig, path, rep)
+    return F.save(fig, path, rep, labels)
 
 
 def plot_game_length(
@@ -126,7 +126,7 @@ def plot_game_length(
     if drawn:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="config",
                   title_fontsize="small", frameon=False, ncols=1 if len(drawn) <= 16 else 2)  # fmt: skip
-    return F.save(fig, path, rep)
+    return F.save(fig, path, rep, names)
 
 
 # ------------------------------------------------------------------------------ match figures
@@ -190,7 +190,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     if not labels:
         axes[0].set_axis_off()
         F.suptitle(fig, "Match win share by seat: no match results")
-        return F.save(fig, path, rep)
+        return F.save(fig, path, rep, labels)
     F.suptitle(
         fig,
         f"Match win share by seat minus {F.even_note(players)} (percentage points, 95% intervals)"
@@ -206,7 +206,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
         axes[min(ncols, len(labels)) - 1].legend(
             list(handles.values()), [n.split(" (")[0] for n in handles], loc="upper left",
             bbox_to_anchor=(1.01, 1.0), fontsize="small", title="scoring", title_fontsize="small", frameon=False)
-    return F.save(fig, path, rep)
+    return F.save(fig, path, rep, labels)
 
 
 def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -242,7 +242,7 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
         + F.for_labels(labels),
     )
     F.fig_legend(fig, list(handles.values()), list(handles), title="config")
-    return F.save(fig, path, rep)
+    return F.save(fig, path, rep, labels)
 
 
 # ------------------------------------------------------------------------------ everything
