@@ -49,7 +49,7 @@ def test_every_rendering_names_the_bots(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["report", str(path)])
     assert res.exit_code == 0 and "bots: counter, random x3" in res.output
     fig = plot_win_share(rep)
-    assert "bots: counter, random x3" in fig.get_supxlabel().replace("\n", " ")
+    assert "bots: counter, random x3" in fig.get_supxlabel().replace("\n", " ") and "default" not in fig.get_supxlabel()
 
 
 def test_a_sweep_names_its_bots(tmp_path: Path) -> None:
@@ -59,7 +59,7 @@ def test_a_sweep_names_its_bots(tmp_path: Path) -> None:
     assert said in rp.to_text(bal)
     res = CliRunner().invoke(main, ["report", str(root), "--view", "summary"])
     assert res.exit_code == 0 and said in res.output
-    assert "bots: random at every seat" in plot_balance(bal).get_supxlabel().replace("\n", " ")
+    assert "bots: random at every seat (the default)" in plot_balance(bal).get_supxlabel().replace("\n", " ")
 
 
 def test_default_bots_are_said_out_loud(tmp_path: Path) -> None:

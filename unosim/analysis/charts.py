@@ -145,7 +145,7 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     axes[0].set_ylabel("rule change", fontsize="small")
     name = next((lab.split(":")[0] for lab in t["label"]), "") if len(t) and "label" in t else ""
     F.suptitle(fig, f"{name + ': ' if name else ''}each rule change minus the base of its table size, 95% intervals")
-    caption = "; ".join(x for x in (_base_caption(rep), f"bots: {bots_of(rep)}" if bots_of(rep) else "") if x)
+    caption = "; ".join(x for x in (_base_caption(rep), F.bots_caption(bots_of(rep))) if x)
     inert = " Hollow grey: never triggered or no hand changed." if status else ""
     if marked and rep.discovery_rate is not None:
         inert += f" †: remains with the false discovery rate at {rep.discovery_rate:.0%} over the panel's rows."

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
 from unosim.analysis.report.render import bots_of
-from unosim.run.bots_text import bots_line
+from unosim.run.bots_text import bots_line, said
 from unosim.analysis.report.paired import PAIRED
 
 DPI = 120
@@ -115,7 +115,7 @@ def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None
     # sweep) goes in the title
     unverified = [n for n in notes if "unverified" in n or PAIRED in n]
     notes = [n for n in notes if n not in unverified]
-    below = fig.get_supxlabel() or (f"bots: {bots}" if bots else "")
+    below = fig.get_supxlabel() or bots_caption(bots)
     if unverified or (bots and not fig.get_supxlabel()):
         caption(fig, "; ".join([below.rstrip(".")] * bool(below) + unverified))
     if notes:
@@ -127,6 +127,12 @@ def save(fig: Figure, path: str | os.PathLike[str] | None, rep: rp.Report | None
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=DPI)
     return fig
+
+
+def bots_caption(bots: str) -> str:
+    """``bots: ...`` for a caption, saying when they are the default ('' for no bots known;
+    the whole of the report's default note is too long under a figure)."""
+    return f"bots: {bots}" + (" (the default)" if said(bots) != bots else "") if bots else ""
 
 
 def shown(rep: rp.Report, labels: Sequence[str] | None) -> tuple[str, list[str]]:
