@@ -93,7 +93,7 @@ def _compare(rep: Report, label: str) -> list[str]:
     n_base = _players(rep, rep.baseline) if rep.baseline is not None else n
     if first is not None and n and n_base and math.isfinite(first['diff']):
         a, b = 100 * (first.base - 1 / n_base), 100 * (first.value - 1 / n)
-        shift = 1 / n - 1 / n_base  # the change of the even share, a constant: the edge's difference is the share's less it
+        shift = 1 / n - 1 / n_base  # the even share's change: the edge changes by the share's change less it
         d, lo, hi = first['diff'] - shift, first.low - shift, first.high - shift
         moves = "moves beyond its interval" if _clear(lo, hi) else "does not move measurably"
         out.append(f"The first seat's edge (dealer+1 against an even share) goes from {_num(a)} to {_num(b)} points: "
