@@ -246,3 +246,16 @@ def test_every_bot_of_a_rotated_match_run_has_a_per_seat_share_and_a_bar(tmp_pat
     fig = charts.plot_match_bots(rep)
     legend = [x.get_text() for x in fig.legends[0].get_texts()]
     assert legend == sorted(BOTS)
+
+
+def test_the_match_bots_figure_says_nothing_of_a_hands_run_beside(tmp_path):
+    """Plotted with a hands run, the match figure carries neither that run's note nor its bots."""
+    from result_files import ten_hands, write_result
+    from unosim.analysis import charts
+
+    hands = write_result(tmp_path / "h.parquet", ten_hands(), name="hands_only", bots=["greedy"] * 4)
+    rep = rp.summarize([hands, _rotated_matches(tmp_path / "m.parquet")])
+    rep.notes.append(f"{rep.labels[0]} is incomplete: 1 of 2 chunks")
+    fig = charts.plot_match_bots(rep)
+    assert "incomplete" not in fig.get_suptitle() and "greedy" not in fig.get_supxlabel()
+    assert fig.get_supxlabel().startswith("bots:")

@@ -185,8 +185,10 @@ def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None
         p = F.players(rep, lab)
         return 1.0 / p if p else 0.0
 
+    drawn: dict[str, None] = {}  # the results drawn, in order
     for ax, (sys, name) in zip(axes, systems):
         data = _per_seat_held(rep, f"match_{sys}_bot")
+        drawn.update(dict.fromkeys(data))
         keys = sorted({k for v in data.values() for k in v})
         hs, names = F.diff_bars(ax, data, keys, short_label, even)
         handles.update(zip(names, hs))
@@ -195,9 +197,9 @@ def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None
         ax.set_ylabel("match wins per seat held − 1/players\n(percentage points)")
         ax.yaxis.set_tick_params(labelleft=True)
     F.suptitle(fig, "Match wins per seat held, by bot, minus the even share (percentage points, 95% intervals)"
-                   + F.for_labels(list(dict.fromkeys(rep.table["label"]))))
+                   + F.for_labels(list(drawn)))
     F.fig_legend(fig, list(handles.values()), list(handles), title="bot")
-    return F.save(fig, path, rep)
+    return F.save(fig, path, rep, list(drawn))
 
 
 def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -210,12 +212,14 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
         p = F.players(rep, lab) or len(shares)
         return 1.0 / p if p else 0.0
 
+    drawn: dict[str, None] = {}  # the results drawn, in order
     for col, (sys, name) in enumerate(systems):
         for row, (section, figure, numeric, key_name, what) in enumerate((
                 (f"tournament_{sys}_player", "win_share", True, lambda k: f"player {k}", "player"),
                 (f"tournament_{sys}_bot", "win_per_seat", False, short_label, "bot"))):
             ax = axes[row * 2 + col]
             data = F.share_table(rep, section, figure, numeric=numeric)
+            drawn.update(dict.fromkeys(data))
             keys = sorted({k for v in data.values() for k in v})
             hs, names = F.diff_bars(ax, data, keys, key_name, even)
             F.title(ax, f"{name}: champion share by {what}" + (" (per player held)" if what == "bot" else ""))
@@ -225,5 +229,5 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
                 ax.legend(hs, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
                           title=what, title_fontsize="small", frameon=False)  # fmt: skip
     F.suptitle(fig, "Tournament (T1) champion share minus the even share, in percentage points, with 95% intervals"
-                   + F.for_labels(list(dict.fromkeys(rep.table["label"]))))
-    return F.save(fig, path, rep)
+                   + F.for_labels(list(drawn)))
+    return F.save(fig, path, rep, list(drawn))
