@@ -376,3 +376,19 @@ def test_skill_never_replaces_an_unrecorded_figure(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert (k / "_rejected" / "_skill.png").read_bytes() == b"my figure"
     assert (k / "_skill.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_folder_that_cannot_be_made_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside a folder nobody may write (an immutable one, even for root), plot, tune and
+    skill give the reason, as run and sweep do, not "No such file or directory"."""
+    run = tmp_path / "r"
+    assert invoke("run", "standard", "--hands", 50, "--out", run, "--quiet").exit_code == 0
+    real = Path.mkdir
+
+    def mkdir(self: Path, *a: object, **kw: object) -> None:
+        if self.name == "sub":
+            raise OSError(errno.EPERM, "Operation not permitted", str(self))
+        real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    refused(invoke("plot", run, "--out", tmp_path / "imm" / "sub"), "--out: cannot create", "Operation not permitted")

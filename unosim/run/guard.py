@@ -264,6 +264,7 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
         raise GuardError(f"{option}: {where} exists and is not a directory; choose another path")
     with ExitStack() as stack:
         try:
+            root.mkdir(parents=True, exist_ok=True)  # here, so a refusal says why (hold_lock's does not)
             stack.enter_context(hold_lock(root, option))
         except OSError as e:
             raise GuardError(f"{option}: cannot create {where}: {e.strerror or e}") from None
