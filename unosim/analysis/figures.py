@@ -18,9 +18,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
+from unosim.analysis.report.paired import PAIRED
 from unosim.analysis.report.render import bots_of
 from unosim.run.bots_text import bots_line, said
-from unosim.analysis.report.paired import PAIRED
 
 DPI = 120
 ZERO = {"color": "0.3", "linestyle": "dashed", "linewidth": 0.9, "zorder": 0.5}
