@@ -19,7 +19,6 @@ from matplotlib.figure import Figure
 
 from unosim.analysis import report as rp
 from unosim.analysis.report.paired import PAIRED
-from unosim.analysis.report.render import bots_of
 from unosim.run.bots_text import bots_line, said
 
 DPI = 120
@@ -138,12 +137,10 @@ def bots_caption(bots: str) -> str:
 def shown(rep: rp.Report, labels: Sequence[str] | None) -> tuple[str, list[str]]:
     """The bots and notes of the results ``labels`` (None: all) of ``rep``: a note that
     opens with another result's label, or ends with it in brackets, is that result's."""
-    notes = list(dict.fromkeys(rep.notes))
-    if labels is None:
-        return bots_of(rep), notes
+    labels = list(rep.sources) if labels is None else labels
     others = [lab for lab in rep.sources if lab not in labels]
-    notes = [n for n in notes if not any(n.startswith((f"{lab}:", f"{lab} ")) or n.endswith(f"({lab})")
-                                         for lab in others)]
+    notes = [n for n in dict.fromkeys(rep.notes)
+             if not any(n.startswith((f"{lab}:", f"{lab} ")) or n.endswith(f"({lab})") for lab in others)]
     return bots_line({lab: rep.sources.get(lab, {}).get("seating", "") for lab in labels}), notes
 
 
