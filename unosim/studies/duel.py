@@ -86,9 +86,6 @@ class DuelResult:
         return self.cfg.players
 
 
-_ARGUMENT = {"bots.seats[0]": "A", "bots.seats[1]": "B"}
-
-
 def _table(base: RulesConfig, seats: list[Any], roles: list[str], players: int) -> RulesConfig:
     """One seating's config; a bad bot is blamed on the argument that named it (A, B or
     --others), not on the config's seat list the user never wrote."""
@@ -129,7 +126,6 @@ class _Tally:
         self.won = 0.0
         self.left = 0.0
         self.hands = 0
-        self.seats = 1
 
     def share(self) -> Share:
         """The win share with its standard error, deals as the independent unit."""
@@ -176,7 +172,6 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
     w = check_workers(workers)
     n = players
     tally = {r: _Tally(hands) for r in ("A", "B", "O")}
-    tally["O"].seats = n - 2
     rows_total = stalled = 0
     buffer = None
     for roles, table in tables:
@@ -299,7 +294,6 @@ def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed
     w = check_workers(workers)
     n = players
     tally = {r: _Tally(matches) for r in ("A", "B", "O")}
-    tally["O"].seats = n - 2
     played = undecided = hands = 0
     slabs = Slabs(w, max_hands)
     for roles, table in tables:
