@@ -6,6 +6,7 @@ without ``others`` each sits alone at a table of the other.  Details: docs/which
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,19 +242,26 @@ def _seating(others: str | None, n: int) -> str:
 def render(res: DuelResult) -> list[str]:
     """The lines `unosim duel` prints."""
     n = res.cfg.players
+    out = [f"{n} players, {res.deals:,} deals x {res.seatings} seatings ({_seating(res.others, n)}) = {res.hands:,} "
+           f"hands ({res.stalled:,} stalled)"]
+    return out + _table_lines(res, "win share", "points won/hand  points left/hand",
+                              lambda x: f"{x.points_won:15.2f}  {x.points_left:16.2f}", "win", "deal")
+
+
+def _table_lines(res: DuelResult | MatchDuelResult, col: str, head: str, figures: Callable[[DuelLine], str],
+                 what: str, unit: str) -> list[str]:
+    """What every duel prints below its first line: each bot's share (``col``) with its
+    interval and ``figures`` (headed ``head``), then A - B (``what`` share, paired by ``unit``)."""
+    n = res.cfg.players
     a, b = res.lines[0].label[3:], res.lines[1].label[3:]
-    how = _seating(res.others, n)
-    col = "alone vs other" if res.others is None and n > 2 else "win share"
-    out = [f"{n} players, {res.deals:,} deals x {res.seatings} seatings ({how}) = {res.hands:,} hands "
-           f"({res.stalled:,} stalled)"]
+    col = "alone vs other" if res.others is None and n > 2 else col
     width = max(len(x.label) for x in res.lines)
-    out.append(f"  {'bot':<{width}}  {col:<14}  95% interval      points won/hand  points left/hand")
+    out = [f"  {'bot':<{width}}  {col:<14}  95% interval      {head}"]
     for x in res.lines:
         share = f"{x.share:8.2%}" if x.seats == 1 else f"{x.share:8.2%}*"
-        out.append(f"  {x.label:<{width}}  {share:<14}  [{x.low:6.2%}, {x.high:6.2%}]  {x.points_won:15.2f}  "
-                   f"{x.points_left:16.2f}")
-    out.append(f"  A - B ({a} - {b}): {100 * res.diff:+.2f} points of win share "
-               f"[{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] (95%, paired by deal)")
+        out.append(f"  {x.label:<{width}}  {share:<14}  [{x.low:6.2%}, {x.high:6.2%}]  {figures(x)}")
+    out.append(f"  A - B ({a} - {b}): {100 * res.diff:+.2f} points of {what} share "
+               f"[{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] (95%, paired by {unit})")
     if any(x.seats > 1 for x in res.lines):
         out.append(f"  * per seat of the others (their seats together: wins x{n - 2}). Even share: {1 / n:.2%} per seat.")
     else:
@@ -327,20 +335,8 @@ def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed
 def render_matches(res: MatchDuelResult) -> list[str]:
     """The lines `unosim duel --matches` prints."""
     n = res.cfg.players
-    a, b = res.lines[0].label[3:], res.lines[1].label[3:]
-    how = _seating(res.others, n)
-    col = "alone vs other" if res.others is None and n > 2 else "match wins"
     out = [f"{n} players, matches to {res.target:,} points (S1): {res.matches:,} matches x {res.seatings} seatings "
-           f"({how}) = {res.played:,} matches, {res.hands:,} hands ({res.undecided:,} stopped by max_hands)"]
-    width = max(len(x.label) for x in res.lines)
-    out.append(f"  {'bot':<{width}}  {col:<14}  95% interval      S1 total at the end")
-    for x in res.lines:
-        share = f"{x.share:8.2%}" if x.seats == 1 else f"{x.share:8.2%}*"
-        out.append(f"  {x.label:<{width}}  {share:<14}  [{x.low:6.2%}, {x.high:6.2%}]  {x.points_won:19.1f}")
-    out.append(f"  A - B ({a} - {b}): {100 * res.diff:+.2f} points of match-win share "
-               f"[{100 * res.diff_low:+.2f}, {100 * res.diff_high:+.2f}] (95%, paired by match)")
-    if any(x.seats > 1 for x in res.lines):
-        out.append(f"  * per seat of the others (their seats together: wins x{n - 2}). Even share: {1 / n:.2%} per seat.")
-    else:
-        out.append(f"  Even share: {1 / n:.2%} per seat.")
-    return out
+           f"({_seating(res.others, n)}) = {res.played:,} matches, {res.hands:,} hands ({res.undecided:,} stopped "
+           "by max_hands)"]
+    return out + _table_lines(res, "match wins", "S1 total at the end", lambda x: f"{x.points_won:19.1f}",
+                              "match-win", "match")
