@@ -376,7 +376,7 @@ def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
                skill: str | os.PathLike[str] | None = None) -> Path:
     """Write :func:`page` to ``out`` (its folder created); return the path.  An existing
     ``out`` is replaced only when it is an earlier page of this command."""
-    import uuid
+    from unosim.run.integrity import write_text_atomic
 
     dest = Path(out)
     target = dest.resolve() if dest.is_symlink() else dest
@@ -386,16 +386,11 @@ def write_html(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
         raise ValueError(f"--html: {dest} exists and is not a page `unosim report --html` wrote, or was changed "
                          "since; choose another file name (a file this command did not write is never replaced)")
     text = page(paths, skill)
-    tmp = target.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{target.name}")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        write_text_atomic(target, text)
     except OSError as e:
         raise ValueError(f"--html: cannot write {dest} ({e.strerror or e})") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return dest
 
 

@@ -7,7 +7,6 @@ varied key (``rules.stacking`` -> ``rules_stacking``); ``_points.pq`` lists the 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,12 +142,12 @@ def points_table(sweep: Any) -> pa.Table:
 
 
 def write_points(root: Path, sweep: Any) -> None:
-    """Write ``_points.pq`` atomically (a temporary name, then a rename)."""
+    """Write ``_points.pq`` atomically (:func:`unosim.run.integrity.write_atomic`)."""
     import pyarrow.parquet as pq
 
-    tmp = root / f"{POINTS_FILE}.tmp"
-    pq.write_table(points_table(sweep), tmp)
-    os.replace(tmp, root / POINTS_FILE)
+    from unosim.run.integrity import write_atomic
+
+    write_atomic(root / POINTS_FILE, lambda tmp: pq.write_table(points_table(sweep), tmp))
 
 
 # A skill folder reads, with any Parquet reader, as one table: skill.parquet.  Every other

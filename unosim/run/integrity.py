@@ -15,7 +15,7 @@ import os
 import re
 import uuid
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +23,7 @@ from typing import Any
 
 __all__ = ["JOURNAL", "LockedError", "PartCheck", "PartRecord", "REJECTED", "append_record", "being_written",
            "check_part", "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject",
-           "temporary", "write_json_atomic", "write_records", "write_text_atomic"]
+           "temporary", "write_atomic", "write_json_atomic", "write_records", "write_text_atomic"]
 
 _PART = re.compile(r"part-(\d{6})\.parquet")
 JOURNAL = "_unosim_parts.jsonl"
@@ -88,13 +88,13 @@ def temporary(path: Path) -> Iterator[Path]:
             path.unlink()
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` so that a reader (or a later run after a crash or a full disk) sees the
-    old file or the new one, never a torn or empty one: temp file, fsync, rename, fsync dir."""
+def write_atomic(path: Path, write: Callable[[Path], Any]) -> None:
+    """Write ``path`` so that a reader (or a later run after a crash or a full disk) sees the
+    old file or the new one, never a torn or empty one: ``write(temporary path)``, fsync,
+    rename, fsync dir."""
     with temporary(path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")) as tmp:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
+        write(tmp)
+        with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     dfd = os.open(path.parent, os.O_RDONLY)
@@ -102,6 +102,11 @@ def write_text_atomic(path: Path, text: str) -> None:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """:func:`write_atomic` of ``text``."""
+    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:

@@ -8,7 +8,6 @@ also measures the ``search`` player (:class:`Ceiling`).  Meaning and output: doc
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
@@ -22,7 +21,7 @@ from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
 from unosim.rules.botfile import Bot, param_text, resolve_bot
 from unosim.rules.config import ConfigError, RulesConfig, strategies, to_params
 from unosim.rules.validate import check_seats
-from unosim.run.integrity import temporary
+from unosim.run.integrity import write_atomic
 from unosim.run.jobs import RunError
 from unosim.run.play import play_chunk
 from unosim.run.sweep import Sweep
@@ -252,9 +251,7 @@ def ceiling_columns(rows: pd.DataFrame, bases: Mapping[int, str] | None = None) 
 
 def _write_table(path: Path, points: list[SkillPoint]) -> None:
     """The table, atomically: a reader sees the old file or the new one."""
-    with temporary(path.with_name(f".{path.name}.{os.getpid()}.tmp")) as tmp:
-        skill_frame(points).to_parquet(tmp, index=False)
-        os.replace(tmp, path)
+    write_atomic(path, lambda tmp: skill_frame(points).to_parquet(tmp, index=False))
 
 
 def read_skill(path: str | Path) -> pd.DataFrame:

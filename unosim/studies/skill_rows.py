@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import pandas as pd
 from unosim.rules.botfile import Bot, dump_bot, load_bot_file
 from unosim.rules.config import ConfigError
 from unosim.run.jobs import RunError
+from unosim.run.integrity import write_atomic
 from unosim.run.dataset import CEILING_FILE, FIGURE_FILE, OLD_NAMES, POINTS_DIR, REPLICATES_FILE, table_path
 from unosim.run.sweep import Sweep, partition_text
 
@@ -138,6 +138,4 @@ def kept_rows(path: Path, settings: str | None) -> dict[str, list[dict]]:
 
 def write_frame(path: Path, frame: pd.DataFrame) -> None:
     """``frame`` to ``path`` atomically: a reader sees the old table or the new one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    write_atomic(path, lambda tmp: frame.to_parquet(tmp, index=False))
