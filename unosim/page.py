@@ -255,9 +255,9 @@ def _kind(path: Path) -> str:
 
     if is_screen(path):
         return "screen"
-    from unosim.analysis.plots import _is_sweep
+    from unosim.run.guard import is_sweep
 
-    return "sweep" if _is_sweep(path) else "run"
+    return "sweep" if is_sweep(path) else "run"
 
 
 def _balance(path: Path, skill: str | os.PathLike[str] | None) -> Any:

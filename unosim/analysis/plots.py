@@ -21,6 +21,7 @@ from unosim.analysis import report as rp
 from unosim.analysis.charts import plot_balance, plot_champions, plot_match_bots
 from unosim.analysis.figures import colors
 from unosim.run.bots_text import short_label
+from unosim.run.guard import is_sweep
 
 __all__ = [
     "plot_win_share",
@@ -248,15 +249,6 @@ def plot_hands_per_match(report: rp.Report | Any, path: str | os.PathLike[str] |
 # ------------------------------------------------------------------------------ everything
 
 
-def _is_sweep(path: Path) -> bool:
-    """A sweep: ``_unosim_sweep.json`` beside its points, or ``key=value`` folders (schema 1)."""
-    if not path.is_dir():
-        return False
-    if (path / "_unosim_sweep.json").is_file():
-        return True
-    return any("=" in part for f in path.rglob("*.parquet") for part in f.relative_to(path).parts[:-1])
-
-
 def plot_all(
     paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out_dir: str | os.PathLike[str]
 ) -> list[Path]:
@@ -279,7 +271,7 @@ def plot_all(
     balances: list[tuple[str, rp.Report]] = []
     for item in items:
         p = Path(item) if isinstance(item, (str, os.PathLike)) else None
-        if p is None or not _is_sweep(p):
+        if p is None or not is_sweep(p):
             runs.append(item)
             continue
         try:

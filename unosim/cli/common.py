@@ -151,17 +151,6 @@ def report_paths(paths: tuple[str, ...], also: tuple[str, ...] = ()) -> list[Pat
     return [Path(p) for p in paths]
 
 
-def is_sweep(path: Path) -> bool:
-    """A sweep dataset: written by `unosim sweep`, or a key=value partitioned directory (schema 1)."""
-    from unosim.run.sweep import SWEEP_MANIFEST
-
-    if not path.is_dir():
-        return False
-    if (path / SWEEP_MANIFEST).exists():
-        return True
-    return any("=" in part for f in path.rglob("*.parquet") for part in f.relative_to(path).parts[:-1])
-
-
 @contextmanager
 def dask_client(scheduler: str | None, cluster: str | None, workers: int | None = None) -> Iterator[Any]:
     """A Dask client for --scheduler / --cluster local, or None (local run, no server)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import UserError, is_sweep, not_empty, refuse_nested, report_paths, main, user_errors
+from .common import UserError, not_empty, refuse_nested, report_paths, main, user_errors
 
 # unosim.analysis.report.BALANCE_SORTS, written out so that the CLI starts without pandas
 # (tests/unit/test_report.py checks the two agree)
@@ -64,6 +64,8 @@ def report(results: tuple[str, ...], fmt: str, view: str = "auto", skill_dir: st
                             f"{paths[0]} is a screen (its report has one view)")
         click.echo(_screen_report(paths[0], fmt))
         return
+    from unosim.run.guard import is_sweep
+
     sweep_dir = len(paths) == 1 and is_sweep(paths[0])
     if view == "balance" and not sweep_dir:
         raise UserError("--view balance: give one sweep directory (written by `unosim sweep`)")

@@ -20,7 +20,7 @@ from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.integrity import JOURNAL, hold_lock, reject, write_json_atomic
 
 __all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "enclosing_output", "folder_kind", "guard_output", "inside",
-           "lock_owners", "not_a_result", "resolve_out"]
+           "is_sweep", "lock_owners", "not_a_result", "resolve_out"]
 
 OUTPUT_MANIFEST = "_unosim_output.json"
 _RUN_MANIFEST = "_unosim.json"
@@ -71,6 +71,15 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
     except OSError:
         part = None
     return ("run", part) if part else None
+
+
+def is_sweep(path: Path) -> bool:
+    """A sweep dataset: written by `unosim sweep`, or a key=value partitioned directory (schema 1)."""
+    if not path.is_dir():
+        return False
+    if (path / _SWEEP_MANIFEST).exists():
+        return True
+    return any("=" in part for f in path.rglob("*.parquet") for part in f.relative_to(path).parts[:-1])
 
 
 def refuse_other_output(root: Path, kind: str, noun: str, error: type[Exception] = GuardError) -> None:
