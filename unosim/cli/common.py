@@ -151,6 +151,23 @@ def report_paths(paths: tuple[str, ...], also: tuple[str, ...] = ()) -> list[Pat
     return [Path(p) for p in paths]
 
 
+def guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any,
+            extends: tuple[str, ...] = ()) -> tuple[Any, Any]:
+    """The output guard (unosim.run.guard) of a command, its refusals as one line: the
+    stack holding it (``with stack:`` around the command's work) and the guarded folder."""
+    from contextlib import ExitStack
+
+    from unosim.run.guard import GuardError, guard_output
+    from unosim.run.integrity import LockedError
+
+    stack = ExitStack()
+    with user_errors(GuardError, LockedError):
+        g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names), extends=extends))
+    for note in g.notes:
+        click.echo(f"Warning: {note}", err=True)
+    return stack, g
+
+
 @contextmanager
 def dask_client(scheduler: str | None, cluster: str | None, workers: int | None = None) -> Iterator[Any]:
     """A Dask client for --scheduler / --cluster local, or None (local run, no server)."""

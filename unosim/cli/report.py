@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import UserError, not_empty, refuse_nested, report_paths, main, user_errors
+from .common import UserError, guarded, not_empty, refuse_nested, report_paths, main, user_errors
 
 # unosim.analysis.report.BALANCE_SORTS, written out so that the CLI starts without pandas
 # (tests/unit/test_report.py checks the two agree)
@@ -194,22 +194,14 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
     import os
     import shutil
     import uuid
-    from contextlib import ExitStack
 
     from unosim.page import plot_results
-    from unosim.run.guard import GuardError, guard_output
-    from unosim.run.integrity import LockedError
 
     paths = report_paths(results, ("league", "skill"))
     refuse_nested(Path(out_dir))
     names = list(_PLOTS) + [f"{kind}_{name}.png" for kind in ("balance", "league", "skill", "interactions", "sobol")
                             for name in {q.name for q in paths} | {q.resolve().name for q in paths}]
-    stack = ExitStack()
-    with user_errors(GuardError, LockedError):
-        g = stack.enter_context(guard_output(out_dir, "plot", {"results": sorted(str(p.resolve()) for p in paths)},
-                                             force=force, names=names))
-    for note in g.notes:
-        click.echo(f"Warning: {note}", err=True)
+    stack, g = guarded(Path(out_dir), "plot", {"results": sorted(str(p.resolve()) for p in paths)}, force, names)
     with stack:
         # drawn into a folder of unosim's own, then each figure claimed with its digest as it
         # takes its name: a figure saved by a killed plot is never one this command trusts

@@ -11,8 +11,8 @@ import click
 
 from unosim.studies import skill_defaults as SKILL
 
-from .common import (UserError, dask_client, default_out, load_config_arg, not_empty, plural, progress_bar,
-                     refuse_nested, user_errors, warnings_as_lines)
+from .common import (UserError, dask_client, default_out, guarded, load_config_arg, not_empty, plural,
+                     progress_bar, refuse_nested, user_errors, warnings_as_lines)
 
 __all__ = ["register"]
 
@@ -115,7 +115,7 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
         refuse_nested(dest)
     identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
                 "check_deals": check_deals, "seed": seed, "objective": obj.name, "check_matches": check_matches}
-    stack, g = _guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
+    stack, g = guarded(dest, "tune", identity, force, ("bot.toml", "history.parquet", "curve.png", "check.json"))
     with stack:
         _tune(g, cfg, field_bots, budget, deals, check_deals, seed, w, quiet, obj, check_matches)
 
@@ -213,8 +213,8 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     # the folder's own files go through the output guard too, taken before any tuning: never over a file tune
     # did not write, and held while the replicates are tuned inside it
     settings = json.loads(json.dumps({k: v for k, v in params.items() if k not in ("workers", "quiet", "force")}))
-    stack, g = _guarded(dest, "tune", {"config": cfg.to_toml(), "replicates": replicates, **settings},
-                        bool(params.get("force")), ("bot.toml", "replicates.json"))
+    stack, g = guarded(dest, "tune", {"config": cfg.to_toml(), "replicates": replicates, **settings},
+                       bool(params.get("force")), ("bot.toml", "replicates.json"))
     with stack:
         _replicates(g, dest, cfg, config, seed, replicates, params)
 
@@ -263,23 +263,6 @@ def _replicates(g: Any, dest: Path, cfg: Any, config: str, seed: int, replicates
     g.write_text("replicates.json", json.dumps(summary, indent=1))
     click.echo(f"wrote {dest / 'bot.toml'} (the bot of replicate={median}, the median against the field), "
                "replicates.json")
-
-
-def _guarded(dest: Path, kind: str, identity: dict[str, Any], force: bool, names: Any,
-             extends: tuple[str, ...] = ()) -> tuple[Any, Any]:
-    """The output guard (unosim.run.guard) of a command, its refusals as one line: the
-    stack holding it (``with stack:`` around the command's work) and the guarded folder."""
-    from contextlib import ExitStack
-
-    from unosim.run.guard import GuardError, guard_output
-    from unosim.run.integrity import LockedError
-
-    stack = ExitStack()
-    with user_errors(GuardError, LockedError):
-        g = stack.enter_context(guard_output(dest, kind, identity, force=force, names=tuple(names), extends=extends))
-    for note in g.notes:
-        click.echo(f"Warning: {note}", err=True)
-    return stack, g
 
 
 @click.command()
@@ -373,7 +356,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         _same_ceiling(dest, identity)
     # connected before the folder is claimed: an unreachable scheduler leaves no folder behind
     with dask_client(scheduler, cluster, workers) as client:
-        stack, g = _guarded(dest, "skill", identity, force, names, extends=("ceiling",))
+        stack, g = guarded(dest, "skill", identity, force, names, extends=("ceiling",))
         with stack:
             _rename_old_files(g)
             if roof is None and g.identity.get("ceiling") is not None:  # a kept ceiling is kept, and shown
