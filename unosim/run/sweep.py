@@ -365,12 +365,12 @@ def _points(name: str, base: RulesConfig, design: str, axes: tuple, strata: tupl
     else:
         combos = [dict(base_of)]
         for k, values in axes:
-            combos += [{**base_of, k: v} for v in values if not _same(v, base_of[k])]
+            combos += [{**base_of, k: v} for v in values if v != base_of[k]]  # both typed by the config
     layers = [dict(zip([k for k, _ in strata], vs)) for vs in itertools.product(*[v for _, v in strata])]
     points: list[Point] = []
     skipped: list[str] = []
     for combo in combos:
-        changed = [f"{_bare(k)}={partition_text(v)}" for k, v in combo.items() if not _same(v, base_of[k])]
+        changed = [f"{_bare(k)}={partition_text(v)}" for k, v in combo.items() if v != base_of[k]]
         for layer in layers:
             values = {**combo, **layer}
             strat = [f"{_bare(k)}={partition_text(v)}" for k, v in layer.items()]
@@ -387,10 +387,6 @@ def _points(name: str, base: RulesConfig, design: str, axes: tuple, strata: tupl
     if not points:
         raise SweepError("every point of the sweep is invalid: " + "; ".join(skipped))
     return points, notes
-
-
-def _same(a: Any, b: Any) -> bool:
-    return a == b  # both typed by the config's validation
 
 
 # --------------------------------------------------------------------------- sweeps
