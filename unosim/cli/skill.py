@@ -402,13 +402,11 @@ def _same_ceiling(dest: Path, identity: dict[str, Any]) -> None:
     """Refuse, naming the ceiling options, a folder whose kept run differs from this one in
     its ceiling only (the guard would call it other settings, and --force redo the tuning)."""
     from unosim.run.guard import OUTPUT_MANIFEST
+    from unosim.run.integrity import read_json
 
-    try:
-        kept = json.loads((dest / OUTPUT_MANIFEST).read_text()).get("identity")
-    except (OSError, ValueError, AttributeError):
-        return  # no kept run, or not one this check reads: the guard judges it
+    kept = (read_json(dest / OUTPUT_MANIFEST) or {}).get("identity")
     if not isinstance(kept, dict) or kept.get("ceiling") in (None, identity["ceiling"]):
-        return
+        return  # no kept run, or not one this check reads (the guard judges it), or the same ceiling
     if {k: v for k, v in kept.items() if k != "ceiling"} == {k: v for k, v in identity.items() if k != "ceiling"}:
         old = _kept_ceiling(kept["ceiling"])
         raise UserError(f"--ceiling-bot/--ceiling-deals: {dest} holds the ceiling of {old.bot.name} on "

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.kernel.layout import ENGINE_VERSION
-from unosim.run.integrity import JOURNAL, hold_lock, reject, write_json_atomic
+from unosim.run.integrity import JOURNAL, hold_lock, read_json, reject, write_json_atomic
 
 __all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "enclosing_output", "folder_kind", "guard_output", "inside",
            "is_sweep", "lock_owners", "not_a_result", "resolve_out"]
@@ -44,14 +44,6 @@ def inside(root: Path, sub: Path) -> bool:
     return s != r and s.is_relative_to(r)
 
 
-def _manifest(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def folder_kind(path: Path) -> tuple[str, str] | None:
     """Which unosim command's output ``path`` holds, as (kind, the file that says so), or None."""
     if not path.is_dir():
@@ -61,7 +53,7 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
     if (path / _LEAGUE_MANIFEST).exists():
         return "league", _LEAGUE_MANIFEST
     if (path / OUTPUT_MANIFEST).exists():
-        m = _manifest(path / OUTPUT_MANIFEST) or {}
+        m = read_json(path / OUTPUT_MANIFEST) or {}
         return str(m.get("kind", "unknown")), OUTPUT_MANIFEST
     for name in (_RUN_MANIFEST, JOURNAL):
         if (path / name).exists():
@@ -281,7 +273,7 @@ def guard_output(out: str | Path, kind: str, identity: dict[str, Any], *, force:
         if found is not None and found[0] != kind:
             raise GuardError(f"{option}: {where} holds the output of `unosim {found[0]}` ({found[1]}); "
                              f"`unosim {kind}` writes its own folder: choose another path")
-        old = _manifest(root / OUTPUT_MANIFEST) if found else None
+        old = read_json(root / OUTPUT_MANIFEST) if found else None
         named = [f for f in (old or {}).get("files", []) if isinstance(f, str) and inside(root, root / f)]
         listed = [f for f in named if _ours(root, f, old)]
         changed = [f for f in named if f not in listed]

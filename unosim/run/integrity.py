@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["JOURNAL", "LockedError", "PartCheck", "PartRecord", "REJECTED", "append_record", "being_written",
-           "check_part", "file_crc", "hold_lock", "part_index", "probe_writable", "read_records", "reject",
+           "check_part", "file_crc", "hold_lock", "part_index", "probe_writable", "read_json", "read_records", "reject",
            "temporary", "write_atomic", "write_json_atomic", "write_records", "write_text_atomic"]
 
 _PART = re.compile(r"part-(\d{6})\.parquet")
@@ -112,6 +112,15 @@ def write_text_atomic(path: Path, text: str) -> None:
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
     """:func:`write_text_atomic` of ``data`` as JSON."""
     write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True))
+
+
+def read_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``, or None for a missing, unreadable or foreign file."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def part_index(path: Path) -> int | None:

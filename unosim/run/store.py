@@ -19,7 +19,7 @@ import numpy as np
 
 from unosim.kernel.layout import ENGINE_VERSION, HAND_COLUMNS, SEAT_COLUMNS
 from unosim.run.integrity import (JOURNAL, REJECTED, PartCheck, PartRecord, append_record, check_part, file_crc,
-    part_index, probe_writable, read_records, reject, temporary, write_json_atomic, write_records)
+    part_index, probe_writable, read_json, read_records, reject, temporary, write_json_atomic, write_records)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -254,11 +254,8 @@ def _decodes(path: Path) -> str | None:
 def read_manifest(path: Path) -> dict[str, Any] | None:
     """A unosim manifest (a JSON object with an ``engine_version``), or None for anything else:
     a missing, unreadable or foreign file proves nothing, so nothing may be deleted on it."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    return data if isinstance(data, dict) and "engine_version" in data else None
+    data = read_json(path)
+    return data if data is not None and "engine_version" in data else None
 
 
 def remove_result(path: Path) -> list[str]:
