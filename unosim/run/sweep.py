@@ -410,11 +410,8 @@ def sweep_manifest(sweep: Sweep, jobs: list[Job]) -> dict[str, Any]:
 
 
 def _sweep_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
-    out = []
-    for k in sorted(set(old) | set(new)):
-        if k == "points" or old.get(k) == new.get(k):
-            continue
-        out.append(f"{k} {json.dumps(old.get(k))} -> {json.dumps(new.get(k))}")
+    top = manifest_diff(*({k: v for k, v in m.items() if k != "points"} for m in (old, new)))
+    out = [top] if top else []
     po, pn = old.get("points", {}), new.get("points", {})
     added = [pn[r]["label"] for r in pn if r not in po]
     removed = [po[r].get("label", r) for r in po if r not in pn]
