@@ -275,22 +275,20 @@ def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
         K = int(group.groupby("label").size().min())
         rows = [group[group["label"] == lab].sort_values("replicate").head(K) for lab in labels]
         figs = {}
-        for q, lo, hi in (("share", "low", "high"), ("edge_tuned", "edge_tuned_low", "edge_tuned_high"),
-                          ("edge_b0", "edge_b0_low", "edge_b0_high")):
+        for names in (("share", "low", "high"), ("edge_tuned", "edge_tuned_low", "edge_tuned_high"),
+                      ("edge_b0", "edge_b0_low", "edge_b0_high")):
+            q, lo, hi = names
             y = np.array([r[q].to_numpy() for r in rows])
             se = np.array([((r[hi] - r[lo]) / (2 * z)).to_numpy() for r in rows])
-            figs[q] = combine(y, se)
+            figs[names] = combine(y, se)
         for i, (lab, r) in enumerate(zip(labels, rows)):
             first = r.iloc[0]
             e = float(first["even"])
             d = {}
-            for q, names in (("share", ("share", "low", "high")),
-                             ("edge_tuned", ("edge_tuned", "edge_tuned_low", "edge_tuned_high")),
-                             ("edge_b0", ("edge_b0", "edge_b0_low", "edge_b0_high"))):
-                c = figs[q]
+            for names, c in figs.items():
                 lo, hi = c.interval()
                 d.update({names[0]: float(c.mean[i]), names[1]: float(lo[i]), names[2]: float(hi[i])})
-            c = figs["share"]
+            c = figs["share", "low", "high"]
             d.update({"even": e, "skill": d["share"] - e, "skill_low": d["low"] - e, "skill_high": d["high"] - e,
                       "skill_norm": (d["share"] - e) / (1 - e), "norm_low": (d["low"] - e) / (1 - e),
                       "norm_high": (d["high"] - e) / (1 - e), "replicates": K,
