@@ -41,8 +41,6 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, confi
     """Say at once on stderr (even --quiet) when a kernel of this command's run mode must
     compile first; nothing on Dask, whose workers compile.  ``cfg`` or ``configs``: the run's
     configs, whose search seats choose the search tables' kernel."""
-    from contextlib import nullcontext
-
     if client is not None:
         return nullcontext()
     from unosim.run.warmup import compile_notice, kernel_for
