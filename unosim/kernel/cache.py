@@ -3,8 +3,9 @@
 Numba reuses a cached compile after checking only the stamp of the function's own file,
 so an edit (or an upgrade) of a helper inlined from another module would otherwise reuse
 stale machine code: wrong rows, silently.  Every compiled function of unosim therefore
-caches under ``numba-<digest of rules/, kernel/, families/, bots/, engine/>``, below the folder the
-user chose with ``NUMBA_CACHE_DIR`` or else ``$XDG_CACHE_HOME/unosim``.
+caches under ``numba-<digest of the compiled sources>``, below the folder the user chose
+with ``NUMBA_CACHE_DIR`` or else ``$XDG_CACHE_HOME/unosim``.  The compiled sources are
+kernel/, families/, bots/, engine/ and the modules of rules/ they import (:data:`COMPILED`).
 
 Each of unosim's dispatchers is given the folder as it is made (by
 :mod:`unosim.kernel.jit`); importing unosim changes neither ``NUMBA_CACHE_DIR`` nor
@@ -20,20 +21,28 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["cache_folder", "sources_digest"]
+__all__ = ["COMPILED", "cache_folder", "compiled_sources", "sources_digest"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_COMPILED = ("rules", "kernel", "families", "bots", "engine")
+COMPILED = ("kernel/*.py", "families/*.py", "bots/*.py", "engine/*.py", "rules/__init__.py", "rules/cards.py",
+            "rules/codes.py", "rules/keys.py", "rules/params.py", "rules/strategies.py")
+"""The files whose contents name the cache folder: every module compiled code imports,
+directly or not (tests/unit/test_cache_key.py checks the list against the imports).  An
+edit to the rest of rules/ (the config's parsing and checks) keeps the compiled code."""
+
+
+def compiled_sources() -> list[Path]:
+    """The files of :data:`COMPILED`, in a fixed order."""
+    return [path for pattern in COMPILED for path in sorted(_PACKAGE.glob(pattern))]
 
 
 @functools.lru_cache(maxsize=1)
 def sources_digest() -> str:
     """The compiled sources' contents, as 12 hex digits."""
     digest = hashlib.sha1()
-    for sub in _COMPILED:
-        for path in sorted((_PACKAGE / sub).glob("*.py")):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    for path in compiled_sources():
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
