@@ -13,8 +13,8 @@ Parameters: ``bluff_rate``, ``challenge_rate``.
 """
 
 from unosim.kernel.jit import jit
-from unosim.kernel.table import color_count
-from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
+from unosim.kernel.table import color_count, kind_colour
+from unosim.rules.cards import WILD, WILD_DRAW4
 from .common import ALL_WILDS, Ask, no_context, points, usual
 
 BLUFF_RATE = 0
@@ -29,7 +29,7 @@ def card_score(st, P, p, k):
         return -1.0
     if k == WILD:
         return -2.0
-    return 100.0 * color_count(st, p, k // RANKS_PER_COLOR) + points(P, k)
+    return 100.0 * color_count(st, p, kind_colour(k)) + points(P, k)
 
 
 @jit(inline=True)

@@ -19,7 +19,7 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_NP, S_RANK0, S_SCR0, S_TOP
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip, wild_allowed
 from unosim.kernel.rng import below, chance
-from unosim.kernel.table import color_count, rule
+from unosim.kernel.table import color_count, kind_colour, kind_rank, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, RedZero, WildDraw4
 from unosim.rules.params import BOT_STRIDE, P_BOT0, P_MULTI_PLAY, P_RED_ZERO, P_SCORE0, P_TEAMS, P_WILD_DRAW4, \
@@ -87,7 +87,7 @@ def legal_view(st, P, p):
     card or -1 after a wild, Wild allowed, Wild Draw Four allowed honestly)."""
     c = st[S_COLOR]
     top = st[S_TOP]
-    tr = top % RANKS_PER_COLOR if top < WILD else -1
+    tr = kind_rank(top) if top < WILD else -1
     wok = wild_allowed(st, P, p, 1)
     w4ok = wok and st[S_HAND0 + p * N_KINDS + WILD_DRAW4] > 0 and draw4_honest(st, P, p)
     return c, tr, wok, w4ok
@@ -141,7 +141,7 @@ def goes_out_with(st, P, p, k):
     base = S_HAND0 + p * N_KINDS
     if mode != MultiPlay.same_rank:
         return st[base + k] == hs
-    r = k % RANKS_PER_COLOR
+    r = kind_rank(k)
     n = 0
     for c in range(N_COLORS):
         n += st[base + c * RANKS_PER_COLOR + r]
@@ -218,9 +218,9 @@ def is_attack(st, P, k):
         return True
     if k == WILD:
         return False
-    if k % RANKS_PER_COLOR == SKIP or is_draw2(k):
+    if kind_rank(k) == SKIP or is_draw2(k):
         return True
-    if k % RANKS_PER_COLOR == REVERSE:
+    if kind_rank(k) == REVERSE:
         return reverse_is_skip(st)
     return k == RED_ZERO and rule(st, P_RED_ZERO) == RedZero.draw10
 
@@ -269,8 +269,8 @@ def plan_all(st, P, rng, p, k, max_wilds):
             n = st[S_HS0 + p] - 1
         st[S_SCR0] = max(n, 1)
         return 0
-    r = k % RANKS_PER_COLOR
-    kc = k // RANKS_PER_COLOR
+    r = kind_rank(k)
+    kc = kind_colour(k)
     same_rank = rule(st, P_MULTI_PLAY) == MultiPlay.same_rank
     choice = kc
     best = NEG

@@ -9,7 +9,7 @@ what its parameters (``bluff_rate``, ``suspicion``) do: docs/bots.md, "counter".
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, S_BLUFFER, S_COLOR, S_DISC0, S_HAND0, S_HS0, S_NAMED, S_NDISC,
     S_PENDING, S_PLAY_CARDS, S_PREV_COLOR, S_SEEN, S_TOP, S_TOTAL)
-from unosim.kernel.table import color_count, next_seat, rule
+from unosim.kernel.table import color_count, kind_colour, kind_rank, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.params import P_CHALLENGE_EXTRA, P_DECKS
 from .common import ALL_WILDS, NO, YES, Ask, colour_counts, param, points, usual
@@ -22,7 +22,7 @@ COLOR_COPIES = 25  # cards of one colour in a deck (R1)
 @jit(inline=True)
 def colour_bit(k):
     """k's one in ``S_SEEN``: 1 in its colour's 8 bits (0 for a wild)."""
-    return 1 << (8 * (k // RANKS_PER_COLOR)) if k < WILD else 0
+    return 1 << (8 * kind_colour(k)) if k < WILD else 0
 
 
 @jit(inline=True)
@@ -75,7 +75,7 @@ def card_score(P, k, v0, v1, v2, v3):
         return -1.0e9
     if k == WILD:
         return -2.0e9
-    c = k // RANKS_PER_COLOR
+    c = kind_colour(k)
     v = v0 if c == 0 else (v1 if c == 1 else (v2 if c == 2 else v3))
     return v + points(P, k) * 1.0e-3
 
@@ -91,7 +91,7 @@ def colour_before_draw4(st):
         return -1
     x = st[S_DISC0 + nd - 2]
     if x < WILD:
-        return x // RANKS_PER_COLOR
+        return kind_colour(x)
     return st[S_NAMED] // 16 - 1
 
 
@@ -138,7 +138,7 @@ def play_values(st, P, p):
     top = st[S_TOP]
     colours = 1 << c if color_count(st, p, c) > 0 else 0
     if top < WILD:
-        tr = top % RANKS_PER_COLOR
+        tr = kind_rank(top)
         for c2 in range(N_COLORS):
             if c2 != c and st[base + c2 * RANKS_PER_COLOR + tr] > 0:
                 colours |= 1 << c2

@@ -17,9 +17,9 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import S_BOT0, S_PENDING_KIND, S_SCR0
 from unosim.families.stacking import can_stack
 from unosim.kernel.moves import group_size
-from unosim.kernel.table import rule
+from unosim.kernel.table import kind_colour, rule
 from unosim.kernel.rng import chance
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
+from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, Stacking
 from unosim.rules.params import P_MULTI_PLAY, P_STACKING, P_TEAMS, P_VOLUNTARY_DRAW, P_WATCHERS
 from unosim.rules.strategies import NEVER_DECLINE, Strategy
@@ -111,8 +111,8 @@ def b0_multi_plan(st, k):
     if k >= WILD:
         st[S_SCR0] = 1
         return 0
-    st[S_SCR0 + k // RANKS_PER_COLOR] = 1
-    return k // RANKS_PER_COLOR
+    st[S_SCR0 + kind_colour(k)] = 1
+    return kind_colour(k)
 
 
 @jit(inline=True)

@@ -12,7 +12,7 @@ from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_NP, S_RANK0, S_SCR
 from unosim.families.answers import ANSWER_KINDS, answer_copies, answers_in_group
 from unosim.kernel.moves import draw4_honest, group_size, wild_allowed
 from unosim.kernel.rng import below
-from unosim.kernel.table import color_count, rule
+from unosim.kernel.table import color_count, kind_colour, kind_rank, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR as NR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay
 from unosim.rules.params import P_MULTI_PLAY
@@ -33,7 +33,7 @@ def choose_play(st, P, rng, p):
     same = color_count(st, p, c)
     total = same
     top = st[S_TOP]
-    tr = top % NR if top < WILD else -1
+    tr = kind_rank(top) if top < WILD else -1
     if tr >= 0:
         for c2 in range(N_COLORS):
             if c2 != c:
@@ -130,11 +130,11 @@ def group_plan(st, P, rng, p, k):
         st[S_SCR0] = group_size(st, P, p, k)
         return 0
     base = S_HAND0 + p * N_KINDS
-    kc = k // NR
+    kc = kind_colour(k)
     if rule(st, P_MULTI_PLAY) != MultiPlay.same_rank:
         st[S_SCR0 + kc] = st[base + k]
         return kc
-    r = k % NR
+    r = kind_rank(k)
     colours = 0
     for c in range(N_COLORS):
         n = st[base + c * NR + r]

@@ -9,8 +9,8 @@ nothing, and only a seat with a non-zero ``w_next_color_odds`` makes the table k
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_TOP
-from unosim.kernel.table import color_count, next_seat
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, SKIP, WILD, WILD_DRAW4
+from unosim.kernel.table import color_count, kind_colour, kind_rank, next_seat
+from unosim.rules.cards import N_COLORS, SKIP, WILD, WILD_DRAW4
 from .common import ALL_WILDS, NO, YES, Ask, colour_counts, is_attack, is_opponent, min_opponent_cards, param, \
     points, usual
 from .counter import holds_colour_chance
@@ -90,13 +90,13 @@ def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
             s += param(P, p, W_DRAW4)
         share = max(max(c0, c1), max(c2, c3))
     else:
-        c = k // RANKS_PER_COLOR
-        r = k % RANKS_PER_COLOR
+        c = kind_colour(k)
+        r = kind_rank(k)
         if r >= SKIP:
             s += param(P, p, W_ACTION)
         share = (c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))) - 1
         top = st[S_TOP]
-        if c != st[S_COLOR] and top < WILD and top % RANKS_PER_COLOR == r:
+        if c != st[S_COLOR] and top < WILD and kind_rank(top) == r:
             s += param(P, p, W_MATCHES_NUMBER)
     if others > 0:
         s += param(P, p, W_COLOR_SHARE) * share / others
@@ -108,7 +108,7 @@ def score_in(st, P, p, k, c0, c1, c2, c3, h_next):
     # the new features: each skipped at weight 0, so the default bot scores as it did
     w = param(P, p, W_NEXT_COLOR_ODDS)
     if w != 0.0:
-        s += w * next_odds(st, P, p, named_colour(st, P, p) if k >= WILD else k // RANKS_PER_COLOR)
+        s += w * next_odds(st, P, p, named_colour(st, P, p) if k >= WILD else kind_colour(k))
     if k >= WILD:
         w = param(P, p, W_WILD_HAND)
         if w != 0.0:

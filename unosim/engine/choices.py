@@ -20,8 +20,8 @@ from unosim.kernel.bits import lowest_bit
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import EV_PLAY, N_KINDS, S_HAND0, S_HELD, S_JUMP_SAID, S_JUMP_YES, S_NP, S_PLAN, S_RANK0, S_TARGET
 from unosim.kernel.moves import group_size
-from unosim.kernel.table import leave_choice, rule
-from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, RED_ZERO, WILD, WILD_DRAW4
+from unosim.kernel.table import kind_rank, leave_choice, rule
+from unosim.rules.cards import N_COLORS, RED_ZERO, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, RedZero
 from unosim.rules.params import MAX_PLAYERS, P_MULTI_PLAY, P_RED_ZERO, P_SEVEN_O, P_VOLUNTARY_DRAW
 from .effects import put_down_naming
@@ -102,7 +102,7 @@ def target_options(st, P, p, opt, n):
     m = n
     for j in range(n):
         k = opt[j]
-        if 0 <= k < WILD and ((seven and k % RANKS_PER_COLOR == 7) or (give and k == RED_ZERO)):
+        if 0 <= k < WILD and ((seven and kind_rank(k) == 7) or (give and k == RED_ZERO)):
             for q in range(st[S_NP]):
                 if st[S_RANK0 + q] == 0 and is_opponent(st, p, q):
                     opt[m] = k + TARGETED * (q + 1)

@@ -15,8 +15,8 @@ from unosim.kernel.layout import (EV_FACING, EV_REVERSE, EV_SKIPPED, S_AS_WILD, 
     S_PREV_COLOR, S_PREV_TOP, S_STACK_LEN, S_TARGET, S_TOP)
 from unosim.kernel.moves import draw4_honest, is_draw2, reverse_is_skip
 from unosim.kernel.piles import discard
-from unosim.kernel.table import add_card, log_event, next_seat, rule, take_choice
-from unosim.rules.cards import RANKS_PER_COLOR, RED_ZERO_DRAW, REVERSE, SKIP, WILD, WILD_DRAW4
+from unosim.kernel.table import add_card, kind_colour, kind_rank, log_event, next_seat, rule, take_choice
+from unosim.rules.cards import RED_ZERO_DRAW, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import Stacking
 from unosim.rules.params import P_DRAW2_AMOUNT, P_DRAW4_AMOUNT, P_STACKING
 
@@ -65,7 +65,7 @@ def put_down_naming(st, P, rng, log, p, k, ev, named):
     if k >= WILD:
         st[S_COLOR] = policy.choose_color(st, P, rng, p) if named < 0 else named
     else:
-        st[S_COLOR] = k // RANKS_PER_COLOR
+        st[S_COLOR] = kind_colour(k)
     policy.observe_play(st, k)
     log_event(st, log, ev, p, k, st[S_COLOR])
 
@@ -102,7 +102,7 @@ def effect(st, P, rng, log, p, k, dmult, smult):
             log_event(st, log, EV_FACING, st[S_CUR], st[S_PENDING], st[S_STACK_LEN])
         return
     if k < WILD:
-        r = k % RANKS_PER_COLOR
+        r = kind_rank(k)
         if r == SKIP or (r == REVERSE and reverse_is_skip(st)):
             s = p
             for _ in range(smult):

@@ -15,7 +15,7 @@ from unosim.kernel.layout import (DR_PENALTY, EV_END, EV_OUT, EV_PENALTY, EV_PLA
     N_KINDS, S_AS_WILD, S_BLUFF, S_BLUFFER, S_CUR, S_DONE, S_HAND0, S_HS0, S_IN, S_MULTI_PLAYS, S_NP, S_PENDING, S_PENDING_KIND,
     S_PLAN, S_PREV_COLOR, S_PREV_TOP, S_RANK0, S_SCR0, S_STACK_DRAWN, S_STACK_LEN, S_STALLED, S_TURNS, S_WINNER)
 from unosim.kernel.piles import build_deck, draw_cards
-from unosim.kernel.table import log_event, next_seat, rule, take_choice
+from unosim.kernel.table import kind_colour, kind_rank, log_event, next_seat, rule, take_choice
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import DrawnDraw4, Finish, MultiPlay
 from unosim.rules.params import P_DRAWN_DRAW4, P_FINISH, P_MAX_TURNS, P_MULTI_PLAY
@@ -57,9 +57,9 @@ def play_multi(st, P, rng, log, p, k):
         count = n
         top = k
     else:
-        r = k % RANKS_PER_COLOR
+        r = kind_rank(k)
         same_rank = rule(st, P_MULTI_PLAY) == MultiPlay.same_rank
-        kc = k // RANKS_PER_COLOR
+        kc = kind_colour(k)
         if not same_rank:
             top_c = kc
         top = top_c * RANKS_PER_COLOR + r

@@ -19,8 +19,8 @@ from unosim.kernel.layout import (EV_JUMP, N_KINDS, S_AS_WILD, S_DIR, S_HAND0, S
 from unosim.families.stacking import stacks_on
 from unosim.kernel.moves import draw4_honest, reverse_is_skip
 from unosim.kernel.rng import below
-from unosim.kernel.table import next_seat, rule
-from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
+from unosim.kernel.table import kind_rank, next_seat, rule
+from unosim.rules.cards import NUMBER_MAX, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import JumpIn, JumpInStack
 from unosim.rules.params import P_JUMP_IN, P_JUMP_IN_STACK, P_MAX_TURNS, P_STACKING
 from unosim.families.calls import uno_moment
@@ -100,7 +100,7 @@ def answered(st, q):
 def next_to_act(st, P, p, k):
     """H2's "who would act next" after p plays k: that seat may not jump in."""
     if k < WILD:
-        r = k % RANKS_PER_COLOR
+        r = kind_rank(k)
         if r == SKIP:
             return next_seat(st, next_seat(st, p))
         if r == REVERSE:
@@ -136,7 +136,7 @@ def jumpable(st, P, k):
     mode = rule(st, P_JUMP_IN)
     if k >= WILD:
         return mode == JumpIn.all
-    if k % RANKS_PER_COLOR <= NUMBER_MAX:
+    if kind_rank(k) <= NUMBER_MAX:
         return True
     return mode >= JumpIn.colored
 

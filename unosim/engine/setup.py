@@ -9,8 +9,8 @@ from unosim.kernel.layout import (DR_PENALTY, EV_DEAL, EV_PENALTY, EV_PLAY, EV_R
     S_LAST_PLAYER, S_LOGCAP, S_NDRAW, S_NP, S_PENDING_KIND, S_RULE0, S_SCORE0, S_SILENT, S_TOP,
     S_PILE_KNOWN, S_WINNER)
 from unosim.kernel.piles import discard, draw_cards, pop, take, to_top
-from unosim.kernel.table import add_card, hand_points, log_event, next_seat, rule, wrap
-from unosim.rules.cards import DRAW2, NUMBER_MAX, RANKS_PER_COLOR, REVERSE, SKIP, WILD, WILD_DRAW4
+from unosim.kernel.table import add_card, hand_points, kind_colour, kind_rank, log_event, next_seat, rule, wrap
+from unosim.rules.cards import DRAW2, NUMBER_MAX, REVERSE, SKIP, WILD, WILD_DRAW4
 from unosim.rules.codes import FirstCard, FirstPlayer, TurnedReverse, TwoPlayerReverse
 from unosim.rules.params import (BOT_STRIDE, MAX_PLAYERS, P_BOT0, P_DRAW2_AMOUNT, P_FIRST_CARD,
     P_FIRST_DRAW2_SKIPS, P_FIRST_PLAYER, P_HAND_SIZE, P_PLAYERS, P_SCORE0, P_TURNED_REVERSE, P_TWO_PLAYER_REVERSE)
@@ -77,7 +77,7 @@ def turnable(k, number_only):
     """R3/H16: may k start the discard pile?"""
     if k == WILD_DRAW4:
         return False
-    return not number_only or (k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX)
+    return not number_only or (k < WILD and kind_rank(k) <= NUMBER_MAX)
 
 
 @jit()
@@ -151,8 +151,8 @@ def turn_first_card(st, P, rng, log):
         st[S_COLOR] = policy.choose_color(st, P, rng, first)
         log_event(st, log, EV_PLAY, -1, k, st[S_COLOR])
     else:
-        st[S_COLOR] = k // RANKS_PER_COLOR
-        r = k % RANKS_PER_COLOR
+        st[S_COLOR] = kind_colour(k)
+        r = kind_rank(k)
         if r == DRAW2:
             got = draw_cards(st, rng, log, first, rule(st, P_DRAW2_AMOUNT), DR_PENALTY)
             log_event(st, log, EV_PENALTY, first, got, DR_PENALTY)

@@ -14,7 +14,7 @@ from unosim.kernel.layout import (DR_PENALTY, DR_TURN, EV_KEEP, EV_PASS, EV_PENA
 from unosim.families import answers, calls, challenge
 from unosim.kernel.moves import is_legal, wild_allowed
 from unosim.kernel.piles import draw_card, draw_cards
-from unosim.kernel.table import color_count, log_event, next_seat, rule
+from unosim.kernel.table import color_count, kind_colour, log_event, next_seat, rule
 from unosim.rules.cards import RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import Draw, DrawnDraw4, DrawnMatch, PlayDrawn
 from unosim.rules.params import P_DRAW, P_DRAWN_DRAW4, P_DRAWN_MATCH, P_MISPLAY, P_PLAY_DRAWN
@@ -67,7 +67,7 @@ def drawn_playable(st, P, p, c):
         return wild_allowed(st, P, p, 1)
     if not is_legal(st, P, p, c):
         return False
-    return rule(st, P_DRAWN_MATCH) == DrawnMatch.any or c >= WILD or c // RANKS_PER_COLOR == st[S_COLOR]
+    return rule(st, P_DRAWN_MATCH) == DrawnMatch.any or c >= WILD or kind_colour(c) == st[S_COLOR]
 
 
 @jit(inline=True)

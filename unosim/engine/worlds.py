@@ -15,7 +15,7 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import (N_KINDS, N_STATE, S_BLUFF, S_DISC0, S_DRAW0, S_HAND0, S_HS0, S_JUMPERS, S_LOGCAP,
     S_NDISC, S_NDRAW, S_NLOG, S_NP, S_PILE_KNOWN, S_SCR0)
 from unosim.kernel.rng import below
-from unosim.kernel.table import recount_colours, rule
+from unosim.kernel.table import kind_colour, kind_rank, recount_colours, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, WILD
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_DECKS
 
@@ -32,7 +32,7 @@ def unknown_pool(st, P, p, pool):
     counts = np.zeros(N_KINDS, np.int64)
     decks = rule(st, P_DECKS)
     for k in range(N_KINDS):
-        copies = 4 if k >= WILD else (1 if k % RANKS_PER_COLOR == 0 else 2)
+        copies = 4 if k >= WILD else (1 if kind_rank(k) == 0 else 2)
         counts[k] = copies * decks - st[S_HAND0 + p * N_KINDS + k]
     for i in range(st[S_NDISC]):
         counts[st[S_DISC0 + i]] -= 1
@@ -103,13 +103,13 @@ def deal_in_order(st, p, pool, m, w):
 @jit(inline=True)
 def group_colour(k):
     """The colour group of kind k (-1 for a wild)."""
-    return k // RANKS_PER_COLOR if k < WILD else -1
+    return kind_colour(k) if k < WILD else -1
 
 
 @jit(inline=True)
 def group_rank(k):
     """The rank group of kind k: N_COLORS + its rank (Wild 13, Wild Draw Four 14)."""
-    return N_COLORS + (k % RANKS_PER_COLOR if k < WILD else RANKS_PER_COLOR + k - WILD)
+    return N_COLORS + (kind_rank(k) if k < WILD else RANKS_PER_COLOR + k - WILD)
 
 
 @jit(inline=True)

@@ -13,8 +13,8 @@ from unosim.kernel.layout import (DR_FALSE_CALL, DR_MISPLAY, DR_NOISE, DR_SLAP, 
 from unosim.kernel.moves import is_legal
 from unosim.kernel.piles import draw_cards
 from unosim.kernel.rng import below, chance
-from unosim.kernel.table import log_event, rule
-from unosim.rules.cards import NUMBER_MAX, RANKS_PER_COLOR, WILD
+from unosim.kernel.table import kind_rank, log_event, rule
+from unosim.rules.cards import NUMBER_MAX, WILD
 from unosim.rules.params import (P_MISPLAY, P_NOISE_CHANCE, P_SILENT_RANK, P_SLAP_RANK, P_UNO_CAUGHT,
     P_UNO_FALSE_CALL, P_UNO_FORGET)
 
@@ -60,8 +60,8 @@ def react(st, P, rng, log, p, k):
     """The table's reaction to the number card k that stays on top: a slap (H10), then a
     silence that p keeps (H11)."""
     # the switches first: they hold all hand long, while which card came is a coin toss to the CPU
-    if (rule(st, P_SLAP_RANK) >= 0 or rule(st, P_SILENT_RANK) >= 0) and k < WILD and k % RANKS_PER_COLOR <= NUMBER_MAX:
-        r = k % RANKS_PER_COLOR
+    if (rule(st, P_SLAP_RANK) >= 0 or rule(st, P_SILENT_RANK) >= 0) and k < WILD and kind_rank(k) <= NUMBER_MAX:
+        r = kind_rank(k)
         if r == rule(st, P_SLAP_RANK):
             slap(st, P, rng, log, p)
         if r == rule(st, P_SILENT_RANK):

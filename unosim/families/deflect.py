@@ -12,7 +12,7 @@ slots, counter and trace event are its record in :mod:`unosim.rules.keys`.
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import (EV_DEFLECT, EV_FACING, EV_REVERSE, N_KINDS, S_COLOR, S_CUR, S_DEFLECTED, S_DEFLECTIONS,
     S_DIR, S_HAND0, S_PENDING, S_STACK_LEN)
-from unosim.kernel.table import log_event, next_seat, rule
+from unosim.kernel.table import kind_colour, kind_rank, log_event, next_seat, rule
 from unosim.rules.cards import N_COLORS, RANKS_PER_COLOR, REVERSE, SKIP, WILD
 from unosim.rules.codes import Deflect
 from unosim.rules.params import P_DEFLECT
@@ -48,9 +48,9 @@ def may_deflect(st, k):
     """May k deflect the pending draw: a Reverse (or, under ``reverse_skip``, a Skip) of
     the current colour, the named colour after a wild?"""
     mode = rule(st, P_DEFLECT)
-    if mode == Deflect.none or k >= WILD or k // RANKS_PER_COLOR != st[S_COLOR]:
+    if mode == Deflect.none or k >= WILD or kind_colour(k) != st[S_COLOR]:
         return False
-    r = k % RANKS_PER_COLOR
+    r = kind_rank(k)
     return r == REVERSE or (r == SKIP and mode == Deflect.reverse_skip)
 
 
@@ -68,7 +68,7 @@ def turn_away(st, log, k):
     and a Reverse flips the direction (with 2 players too: the draw goes back either way)."""
     st[S_DEFLECTIONS] += 1
     st[S_DEFLECTED] = 1
-    if k % RANKS_PER_COLOR == REVERSE:
+    if kind_rank(k) == REVERSE:
         st[S_DIR] = -st[S_DIR]
         log_event(st, log, EV_REVERSE, st[S_DIR], 0, 0)
 

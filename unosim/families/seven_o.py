@@ -10,8 +10,8 @@ from unosim.kernel.jit import jit
 from unosim.kernel.layout import (EV_GIVEAWAY, EV_PASS_HANDS, EV_SWAP, N_KINDS, S_COLOURS0, S_DIR, S_GIVEAWAYS,
     S_HAND0, S_HS0, S_IN, S_NP, S_PASSES, S_RANK0, S_SWAPS)
 from unosim.kernel.rng import below
-from unosim.kernel.table import add_card, log_event, next_seat, rule
-from unosim.rules.cards import RANKS_PER_COLOR, RED_ZERO, WILD
+from unosim.kernel.table import add_card, kind_rank, log_event, next_seat, rule
+from unosim.rules.cards import RED_ZERO, WILD
 from unosim.rules.codes import RedZero
 from unosim.rules.params import P_RED_ZERO, P_SEVEN_O
 
@@ -34,7 +34,7 @@ def hand_move(st, k):
     if rule(st, P_RED_ZERO) == RedZero.giveaway and k == RED_ZERO:  # the rule first, as in calls.react
         return GIVE
     if rule(st, P_SEVEN_O) != 0:
-        r = k % RANKS_PER_COLOR
+        r = kind_rank(k)
         if r == 0:
             return PASS
         if r == 7:

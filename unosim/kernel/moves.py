@@ -6,7 +6,7 @@ kinds of the colour in force, the same rank in the other three colours, the two 
 
 from unosim.kernel.jit import jit
 from unosim.kernel.layout import N_KINDS, S_COLOR, S_HAND0, S_HS0, S_IN, S_TOP
-from unosim.kernel.table import color_count, rule
+from unosim.kernel.table import color_count, kind_colour, kind_rank, rule
 from unosim.rules.cards import DRAW2, N_COLORS, RANKS_PER_COLOR, WILD, WILD_DRAW4
 from unosim.rules.codes import MultiPlay, TwoPlayerReverse, WildDraw4
 from unosim.rules.params import P_MULTI_PLAY, P_TWO_PLAYER_REVERSE, P_WILD_DRAW4, P_WILD_LAST
@@ -41,7 +41,7 @@ def no_other_play(st, p):
     top = st[S_TOP]
     if top >= WILD:
         return True
-    r = top % RANKS_PER_COLOR
+    r = kind_rank(top)
     for c in range(N_COLORS):
         if st[base + c * RANKS_PER_COLOR + r] > 0:
             return False
@@ -53,10 +53,10 @@ def matches(st, k):
     """R5: k matches the colour in force, or the top card's number/symbol, or is wild."""
     if k >= WILD:
         return True
-    if k // RANKS_PER_COLOR == st[S_COLOR]:
+    if kind_colour(k) == st[S_COLOR]:
         return True
     top = st[S_TOP]
-    return top < WILD and k % RANKS_PER_COLOR == top % RANKS_PER_COLOR
+    return top < WILD and kind_rank(k) == kind_rank(top)
 
 
 @jit(inline=True)
@@ -72,7 +72,7 @@ def is_legal(st, P, p, k):
 @jit(inline=True)
 def is_draw2(k):
     """A Draw Two of any colour."""
-    return k < WILD and k % RANKS_PER_COLOR == DRAW2
+    return k < WILD and kind_rank(k) == DRAW2
 
 
 @jit()
@@ -91,7 +91,7 @@ def group_size(st, P, p, k):
         return max(n, 1)
     if mode == MultiPlay.identical:
         return st[base + k]
-    r = k % RANKS_PER_COLOR
+    r = kind_rank(k)
     n = 0
     for c in range(N_COLORS):
         n += st[base + c * RANKS_PER_COLOR + r]

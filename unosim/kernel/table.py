@@ -1,5 +1,6 @@
 """Seats, cards in hands and the trace log: the small helpers every rule uses."""
 
+import numpy as np
 from numba import types
 from unosim.kernel.jit import jit
 from numba.extending import overload
@@ -8,6 +9,19 @@ from unosim.kernel.layout import (COLOUR_BITS, LOG_WIDTH, N_KINDS, S_COLOURS0, S
     S_NLOG, S_NP, S_RANK0, S_RULE0, S_SCORE0)
 from unosim.rules.cards import RANKS_PER_COLOR
 from unosim.rules.params import MAX_PLAYERS
+
+
+@jit(inline=True)
+def kind_colour(k):
+    """The colour (0-3) of a coloured kind k >= 0.  Unsigned: numba's floor division of a
+    signed integer adds a sign fix-up to every use."""
+    return np.int64(np.uint64(k) // np.uint64(RANKS_PER_COLOR))
+
+
+@jit(inline=True)
+def kind_rank(k):
+    """The number or symbol (0-12) of a coloured kind k >= 0, unsigned as :func:`kind_colour`."""
+    return np.int64(np.uint64(k) % np.uint64(RANKS_PER_COLOR))
 
 
 @jit(inline=True)
@@ -64,7 +78,7 @@ def take_choice(st, slot, p):
 @jit(inline=True)
 def colour_shift(k):
     """Where kind k's colour sits in its seat's packed colour counts."""
-    return COLOUR_BITS * (k // RANKS_PER_COLOR)
+    return COLOUR_BITS * kind_colour(k)
 
 
 @jit(inline=True)
