@@ -21,17 +21,17 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from scipy import stats as st
 
 from unosim.rules.botfile import Bot
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.rules.config import RulesConfig
 from unosim.run.dataset import Shape
-from unosim.run.integrity import hold_lock, temporary, write_json_atomic
+from unosim.run.integrity import REJECTED, hold_lock, reject, temporary, write_json_atomic
 from unosim.run.jobs import Job, RunError, make_job
 from unosim.run.runner import execute
 from unosim.run.seating import bot_label
-from unosim.run.guard import inside
-from unosim.run.integrity import REJECTED
+from unosim.run.guard import _digest, inside, refuse_other_output, resolve_out
 from unosim.run.store import MANIFEST, StoreError, read_manifest, remove_result
 from unosim.run.summary import Summary
 from unosim.run.workers import check_workers
@@ -191,8 +191,6 @@ def run_league(league: League, out: str | Path, *, workers: int | None = None, f
     """Play every table and order still missing under ``out`` (resumable), then call
     ``finish``, all under the folder's lock.  Another league there is refused unless
     ``force``, which first removes its tables."""
-    from unosim.run.guard import refuse_other_output, resolve_out
-
     root = resolve_out(out)
     check_workers(workers)  # a bad --workers is refused before the output is touched
     manifest = league.manifest()
@@ -232,9 +230,6 @@ def write_owned(root: Path, name: str, write: Callable[[Path], Any]) -> str | No
     """Write the league's own file ``name`` in ``root`` through ``write(temporary path)``, its
     SHA-256 recorded in the manifest; a file there the league did not write is moved to
     ``_rejected/`` first (the line saying so is returned)."""
-    from unosim.run.guard import _digest
-    from unosim.run.integrity import reject
-
     manifest = read_manifest(root / LEAGUE_MANIFEST) or {}
     owned = manifest.get(OWNED) if isinstance(manifest.get(OWNED), dict) else {}
     f = root / name
@@ -253,9 +248,6 @@ def write_owned(root: Path, name: str, write: Callable[[Path], Any]) -> str | No
 def _remove_tables(root: Path, owned: dict[str, str]) -> None:
     """``--force``: remove the old league's tables (verified parts only), its own leaderboard
     (``owned`` holds its digest), its manifest and the table folders left empty."""
-    from unosim.run.guard import _digest
-    from unosim.run.integrity import reject
-
     for t in sorted(root.glob("table[=-]*")):
         if not t.is_dir() or t.is_symlink():
             continue
@@ -357,8 +349,6 @@ def _goodness(M: np.ndarray, c: np.ndarray, theta: np.ndarray, m: int) -> tuple[
     df = T * (n - 1) - (m - 1)
     if df <= 0 or nb <= df + 1:
         return None, df, None
-    from scipy import stats as st
-
     p = _probabilities(theta, M)
     Nk = c.sum(axis=2)                                             # (T, blocks)
     u = (c - Nk[:, :, None] * p[:, None, :]).transpose(1, 0, 2).reshape(nb, T * n)
