@@ -29,6 +29,7 @@ from unosim.run.workers import kernel_workers
 from unosim.analysis import stats
 from unosim.analysis.stats import wilson_interval
 from unosim.studies.arena import SLICE_HANDS, Arena, Share, share_of
+from unosim.studies.replicates import combine, quantile
 from unosim.studies.skill_rows import (CEILING_FILE, FIGURE_FILE, REPLICATES_FILE, ceiling_row, kept_bot, plan,
                                        point_dir, replicate_row, save_tuned, write_frame)
 from unosim.studies.tune import CHECK_START, tune
@@ -213,8 +214,6 @@ def ceiling_columns(rows: pd.DataFrame, bases: Mapping[int, str] | None = None) 
     """Per point label, the ceiling columns of :class:`SkillPoint` from the rows of
     :data:`CEILING_FILE`, the tuned bot's combined over its replicates; ``bases`` (table size
     -> the base point's label) adds ``ceiling_diff_se``, paired by deal."""
-    from unosim.studies.replicates import combine
-
     out: dict[str, dict[str, Any]] = {}
     if not len(rows):
         return out
@@ -263,8 +262,6 @@ def read_skill(path: str | Path) -> pd.DataFrame:
 def combine_points(raw: pd.DataFrame) -> list[SkillPoint]:
     """The per-point table from every replicate's figures (``raw``): shares averaged over the
     replicates, intervals with the search's noise pooled per table size, the indexes derived."""
-    from unosim.studies.replicates import combine
-
     if not len(raw):
         return []
     points = list(dict.fromkeys(raw["label"]))
@@ -474,8 +471,6 @@ def base_differences(frame: pd.DataFrame) -> pd.DataFrame:
     variances added; Student t with replicates), and the ceiling's (``ceiling_diff`` ..) where
     measured.  ``p``/``ceiling_p``: the two-sided p-values of those intervals;
     ``discovery``/``ceiling_discovery``: Benjamini-Hochberg at ``stats.DISCOVERY_RATE``."""
-    from unosim.studies.replicates import quantile
-
     def se_of(r: Any) -> float:
         se = r.get("norm_se", float("nan"))
         return float(se) if np.isfinite(se) else float((r["norm_high"] - r["norm_low"]) / (2 * 1.959964))
