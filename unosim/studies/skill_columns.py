@@ -4,6 +4,7 @@ skill block is generated from here)."""
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from typing import Any
 
 import pyarrow as pa
@@ -70,9 +71,6 @@ def describe_skill(name: str) -> tuple[str, tuple[str, str]]:
 
 def skill_schema(ceiling: bool = True) -> pa.Schema:
     """The schema of skill.parquet as `unosim skill` writes it (``ceiling``: with --ceiling)."""
-    from dataclasses import fields
-
-
     blank = {"str": "", "int": 0, "bool": False, "float": 0.0, "str | None": "search" if ceiling else None}
     point = SkillPoint(**{f.name: blank[str(f.type)] for f in fields(SkillPoint)})
     return pa.Table.from_pandas(skill_frame([point]), preserve_index=False).schema.remove_metadata()
