@@ -330,8 +330,6 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
     root = Path(out)
     pl = plan(sweep, root, budget=budget, deals=deals, check_deals=check_deals, seed=seed, bot=bot,
               replicates=replicates, ceiling=ceiling)
-    seed, settings, ceiling_settings, kept, kept_ceiling = (pl.seed, pl.settings, pl.ceiling_settings, pl.kept,
-                                                            pl.kept_ceiling)
     base = sweep.base_values()
     done: list[dict] = []
     ceiling_done: list[dict] = []
@@ -342,7 +340,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
 
     def measure_ceiling(i: int, p: Any, bots: dict[int, Bot]) -> None:
         """The point's ceiling rows: those kept, the missing ones measured."""
-        have = {(r["who"], r["field"], int(r["replicate"])): r for r in kept_ceiling.get(p.label, [])}
+        have = {(r["who"], r["field"], int(r["replicate"])): r for r in pl.kept_ceiling.get(p.label, [])}
         want = [("tuned", "counter", r) for r in range(replicates)] + [("ceiling", f, 0) for f in CEILING_FIELDS]
         if any(w not in have for w in want) and progress:
             progress(f"{p.label}: the ceiling ({ceiling.bot.name}, {ceiling.deals:,} deals per field)", i,
@@ -353,11 +351,11 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 continue
             t0 = time.perf_counter()
             if who == "tuned":
-                used, s_r, n = bots.get(r) or kept_bot(root, p, r, replicates, bot), seed + r, check_deals
+                used, s_r, n = bots.get(r) or kept_bot(root, p, r, replicates, bot), pl.seed + r, check_deals
             else:
-                used, s_r, n = ceiling.bot, seed, ceiling.deals
+                used, s_r, n = ceiling.bot, pl.seed, ceiling.deals
             fig = measure_at(p.cfg, used, field, deals=n, seed=s_r, workers=workers)
-            ceiling_done.append(ceiling_row(p, who, field, r, s_r, n, used, ceiling_settings,
+            ceiling_done.append(ceiling_row(p, who, field, r, s_r, n, used, pl.ceiling_settings,
                                             time.perf_counter() - t0, fig))
 
     def tune_point(p: Any, tuned_bots: dict[int, Bot]) -> None:
@@ -366,7 +364,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
             if r in pl.kept_replicates.get(p.label, {}):  # finished on Dask before the point was whole
                 done.append(pl.kept_replicates[p.label][r])
                 continue
-            t0, s_r, where = time.perf_counter(), seed + r, point_dir(root, p, r, replicates)
+            t0, s_r, where = time.perf_counter(), pl.seed + r, point_dir(root, p, r, replicates)
             if bot is None:
                 res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=s_r, workers=workers,
                            progress=tune_progress, name=f"tuned-{p.label}")
@@ -382,14 +380,14 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
             tuned_bots[r] = used
             fig = measure(p.cfg, used, deals=check_deals, seed=s_r, workers=workers)
             done.append(replicate_row(p, base, r, s_r, str(where / "bot.toml") if bot is None else
-                                      (bot.source or bot.name), settings, time.perf_counter() - t0, fig))
+                                      (bot.source or bot.name), pl.settings, time.perf_counter() - t0, fig))
 
     for i, p in enumerate(sweep.points):
         if progress:
             progress(p.label, i, len(sweep.points))
         tuned_bots: dict[int, Bot] = {}  # replicate -> the bot tuned now (a kept one is read from its file)
-        if p.label in kept:
-            done.extend(kept[p.label])
+        if p.label in pl.kept:
+            done.extend(pl.kept[p.label])
             if ceiling is None:
                 continue
         else:
@@ -398,7 +396,7 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
             measure_ceiling(i, p, tuned_bots)
         rest = sweep.points[i + 1:]
         write([row for q in rest for row in pl.kept_replicates.get(q.label, {}).values()],
-              [row for q in rest for row in kept_ceiling.get(q.label, [])])
+              [row for q in rest for row in pl.kept_ceiling.get(q.label, [])])
     return write([], [])
 
 
