@@ -39,9 +39,7 @@ def replicate_task(cfg: RulesConfig, label: str, *, budget: int, deals: int, che
     fig = measure(cfg, used, deals=check_deals, seed=seed, workers=workers)
     out: dict[str, Any] = {"bot": used, "history": history, "fig": fig, "seconds": time.perf_counter() - t0}
     if counter:
-        t1 = time.perf_counter()
-        out["counter"] = (measure_at(cfg, used, "counter", deals=check_deals, seed=seed, workers=workers),
-                          time.perf_counter() - t1)
+        out["counter"] = ceiling_task(cfg, used, "counter", deals=check_deals, seed=seed, workers=workers)
     return out
 
 
