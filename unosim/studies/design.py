@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student
 
 from unosim.run import sweep as sw
 from unosim.run.integrity import write_json_atomic
 from unosim.studies.screen import FIGURES, LOG, Model, hand_figures, model_matrix
-from unosim.studies.space import Space, space_sweep
+from unosim.studies.space import Space, point_values, space_sweep
 
 __all__ = ["DesignError", "Target", "measure", "models", "parse_target", "search", "verify"]
 
@@ -160,8 +161,6 @@ def pick(front: pd.DataFrame, k: int, names: list[str]) -> pd.DataFrame:
 
 def measure(root: Path, points: int, confidence: float = 0.95) -> pd.DataFrame:
     """Each verified set's measured figures with their intervals (mean over hands, t)."""
-    from scipy.stats import t as student
-
     ys, _ = hand_figures(root, points)
     out: dict[str, Any] = {}
     for fig, y in ys.items():
@@ -173,21 +172,17 @@ def measure(root: Path, points: int, confidence: float = 0.95) -> pd.DataFrame:
 
 def verify_sweep(space: Space, chosen: pd.DataFrame, hands: int) -> sw.Sweep:
     """The chosen sets as one sweep on new deals (the space's seed + 1)."""
-    import dataclasses
-
     rows = chosen[[f.name for f in space.factors]].to_numpy(np.int64)
-    check = dataclasses.replace(space, hands=hands, seed=space.seed + 1)
+    check = replace(space, hands=hands, seed=space.seed + 1)
     return space_sweep(check, rows, name=f"{space.name}-verify")
 
 
 def skill(sweep: sw.Sweep, keep: list[int], root: Path, **tuning: Any) -> pd.DataFrame:
     """The skill index (``unosim skill``: a bot tuned per set, then measured against B0) of
     the verified sets ``keep`` only: a tuning per set is too dear for a search."""
-    import dataclasses
-
     from unosim.studies.skill_index import skill_sweep
 
-    part = dataclasses.replace(sweep, points=tuple(sweep.points[i] for i in keep))
+    part = replace(sweep, points=tuple(sweep.points[i] for i in keep))
     found = {p.label: p for p in skill_sweep(part, root, **tuning)}
     rows = [found[sweep.points[i].label] for i in keep]
     return pd.DataFrame({"skill": [p.skill for p in rows], "skill_low": [p.skill_low for p in rows],
@@ -205,8 +200,6 @@ def write_configs(space: Space, chosen: pd.DataFrame, measured: pd.DataFrame, ta
                   out: Path) -> list[Path]:
     """Each set that meets every target (its interval inside the range) as a config file,
     its measured and predicted figures in its header."""
-    from unosim.studies.space import point_values
-
     names = [f.name for f in space.factors]
     written = []
     for i, (row, meas) in enumerate(zip(chosen.itertuples(index=False), measured.itertuples(index=False))):
@@ -245,8 +238,6 @@ def save(out: Path, info: dict[str, Any], table: pd.DataFrame) -> None:
 def side_by_side(space: Space, chosen: pd.DataFrame, measured: pd.DataFrame, targets: list[Target]) -> pd.DataFrame:
     """Per verified set: its settings (``set``: what differs from the reference values), per
     figure the prediction, the measurement and its interval, and ``meets``."""
-    from unosim.studies.space import point_values
-
     names = [f.name for f in space.factors]
     labels = [space.label(point_values(space, r)) for r in chosen[names].to_numpy(np.int64)]
     t = chosen.reset_index(drop=True).assign(set=labels).drop(columns=[c for c in chosen if c.startswith("meets_") or c in ("miss", "pareto")])
