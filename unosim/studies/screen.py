@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student
 
 from unosim.analysis import stats
 from unosim.run import sweep as sw
@@ -146,8 +147,6 @@ def term_table(model: Model, space: Space) -> pd.DataFrame:
     p-value and discovery; ``low_fit``/``high_fit``: the interval with the model's misfit (HC3)."""
     f = space.factors
     se = np.sqrt(np.clip(np.diag(model.cov), 0, None))
-    from scipy.stats import t as student
-
     q = float(student.ppf(0.975, model.df))
     rows = []
     for (j, lv, k, m), est, s in zip(model.names, model.params, se):
