@@ -58,16 +58,6 @@ class Space:
     min_points: int = 0
     path: str = ""
 
-    def factor(self, name: str) -> Factor:
-        for f in self.factors:
-            if name in (f.key, f.name):
-                return f
-        raise SpaceError(f"{name}: not a key of the space; its keys: {', '.join(f.name for f in self.factors)}")
-
-    def config(self, values: Mapping[str, Any], label: str) -> RulesConfig:
-        """The config of one point (``values``: full key -> value)."""
-        return self.base.with_values({**values, "name": sw.point_name(self.name, label)})
-
     def label(self, values: Mapping[str, Any]) -> str:
         """What differs from the reference values (``stacking=all,players=4``; ``base``)."""
         changed = [f"{f.name}={sw.partition_text(values[f.key])}" for f in self.factors
