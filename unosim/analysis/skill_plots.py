@@ -62,16 +62,13 @@ def plot_curve(history: pd.DataFrame, even: float, title: str, path: PathLike | 
     ax.fill_between(mean["generation"], k * mean["low"], k * mean["high"], color="C0", alpha=0.2, lw=0)
     ax.plot(mean["generation"], k * mean["fitness"], color="C0", lw=1.8, label="the search's mean (95% interval)")
     ax.axhline(k * even, color="0.3", ls="--", lw=1, label=f"even {show(k * even)}")
-    if check is not None:
-        x = (mean["generation"].max() if len(mean) else 0) + 1
-        s, lo, hi = (k * v for v in check)
-        ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="D", color="C3", capsize=4,
-                    label=f"tuned bot, fresh deals: {show(s)}")
-    if start is not None:
-        x = (mean["generation"].max() if len(mean) else 0) + 1
-        s, lo, hi = (k * v for v in start)
-        ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt="s", color="0.35", capsize=4,
-                    label=f"its start (defaults), same deals: {show(s)}")
+    x = (mean["generation"].max() if len(mean) else 0) + 1
+    for point, fmt, color, what in ((check, "D", "C3", "tuned bot, fresh deals"),
+                                    (start, "s", "0.35", "its start (defaults), same deals")):
+        if point is not None:
+            s, lo, hi = (k * v for v in point)
+            ax.errorbar([x], [s], yerr=[[s - lo], [hi - s]], fmt=fmt, color=color, capsize=4,
+                        label=f"{what}: {show(s)}")
     ax.set_xlabel("generation (fresh deals each; all candidates of one generation on the same deals)")
     ax.set_ylabel(f"{measure}{f' ({sign})' if sign else ''}")
     ax.set_title(title, fontsize="medium")
