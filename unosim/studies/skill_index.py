@@ -188,17 +188,14 @@ def _normalised(prefix: str, share: float, low: float, high: float, e: float) ->
 
 def measure_at(cfg: RulesConfig, bot: Bot, field: str, *, deals: int, seed: int, workers: int) -> dict:
     """``bot``'s win share at a table of ``field`` bots on the check deals of ``seed``, every
-    deal once from every seat (as :func:`measure`, without the first-seat edges)."""
+    deal once from every seat (as :func:`measure`, without the first-seat edges), and its wins
+    per deal (over the rotations), kept in :data:`CEILING_FILE` so that two points measured on
+    the same deals differ paired by deal (:func:`ceiling_columns`)."""
     arena = Arena(cfg, [resolve_bot(field)], workers)
     s = arena.play([bot], seed, CHECK_START, deals)[0]
     lo, hi = s.interval()
-    return {"even": arena.even, "share": s.share, "low": lo, "high": hi, **deal_columns(s)}
-
-
-def deal_columns(s: Share) -> dict[str, np.ndarray]:
-    """A measurement's wins per deal (over its rotations), kept in :data:`CEILING_FILE` so
-    that two points measured on the same deals differ paired by deal (:func:`ceiling_columns`)."""
-    return {"deal_wins": s.wins.astype(np.int16), "deal_decided": s.decided.astype(np.int16)}
+    return {"even": arena.even, "share": s.share, "low": lo, "high": hi, "deal_wins": s.wins.astype(np.int16),
+            "deal_decided": s.decided.astype(np.int16)}
 
 
 def _deal_share(row: dict[str, Any]) -> Share | None:
