@@ -63,8 +63,7 @@ def start_bot() -> Bot:
 
 
 def _bot(values: np.ndarray, name: str) -> Bot:
-    params = dict(strategies()["weights"][1])
-    out = {p: d for p, (d, _) in params.items()}
+    out = {p: d for p, (d, _) in strategies()["weights"][1].items()}
     for d, v in zip(SPACE, values):
         out[d.name] = float(min(d.hi, max(d.lo, float(v))))
     return Bot(name, "weights", out)
