@@ -248,10 +248,9 @@ class Check:
             lo, hi = s.interval()
             return {"share": s.share, "low": lo, "high": hi}
 
-        d, dlo, dhi = self.tuned.minus(self.start)
         return {"objective": self.objective, "deals": self.deals, "matches": self.matches, "even": self.even,
                 "tuned_vs_field": one(self.tuned), "start_vs_field": one(self.start),
-                "tuned_minus_start": {"diff": d, "low": dlo, "high": dhi},
+                "tuned_minus_start": dict(zip(("diff", "low", "high"), self.tuned.minus(self.start))),
                 "tuned_minus_best_builtin": dict(zip(("diff", "low", "high"), self.tuned.minus(self.builtins[self.best]))),
                 "builtins_vs_field": {k: one(v) for k, v in self.builtins.items()}, "best_builtin": self.best,
                 "tuned_vs_best_builtin_table": one(self.vs_best),
