@@ -123,6 +123,7 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
 def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, check_deals: int, seed: int, w: int,
           quiet: bool, obj: Any, check_matches: int) -> None:
     """`unosim tune` inside its guarded folder ``g``: the search, the files, the check."""
+    from unosim.interrupts import exit_status
     from unosim.rules.botfile import dump_bot
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
@@ -180,8 +181,6 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         if chk is not None:
             g.write_text("check.json", json.dumps(chk.to_dict(), indent=1))
         if res.interrupted and res.generations == 0:  # stopped before a generation ended: no curve
-            from unosim.interrupts import exit_status
-
             click.echo(f"wrote {dest / 'bot.toml'} (the starting bot: no generation finished), history.parquet")
             sys.exit(exit_status())
         g.write("curve.png", lambda p: plot_curve(
@@ -192,8 +191,6 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
         raise UserError(f"{dest}: {e.strerror or e}; bot.toml and history.parquet are written and kept") from None
     click.echo(f"wrote {dest / 'bot.toml'}, history.parquet, curve.png" + (", check.json" if chk else ""))
     if res.interrupted:
-        from unosim.interrupts import exit_status
-
         sys.exit(exit_status())  # 130 for Ctrl-C, 143 for SIGTERM
 
 
