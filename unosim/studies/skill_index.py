@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from unosim.interrupts import LAST_SIGNAL, Interrupted
 from unosim.kernel.layout import O_FIRST, O_STALLED, O_WIN_TEAM, O_WINNER
 from unosim.rules.botfile import Bot, param_text, resolve_bot
 from unosim.rules.config import ConfigError, RulesConfig, strategies, to_params
@@ -366,8 +367,6 @@ def skill_sweep(sweep: Sweep, out: str | Path, *, budget: int, deals: int, check
                 res = tune(p.cfg, [resolve_bot("random")], budget=budget, deals=deals, seed=s_r, workers=workers,
                            progress=tune_progress, name=f"tuned-{p.label}")
                 if res.interrupted:  # the signal that stopped the tuning, so the command exits 143 on SIGTERM
-                    from unosim.interrupts import LAST_SIGNAL, Interrupted
-
                     raise Interrupted(LAST_SIGNAL[-1]) if LAST_SIGNAL else KeyboardInterrupt
                 used = res.bot
                 save_tuned(where, used, res.history, {"tuned_for": p.label, "budget": budget, "deals": deals,
