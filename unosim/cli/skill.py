@@ -94,13 +94,12 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
     inside the output that command holds)."""
     from unosim.engine import matches  # noqa: F401  (the kernels load before the folder: a Ctrl-C then stops the search)
     from unosim.run.jobs import RunError
+    from unosim.studies.arena import Objective
     from unosim.studies.tune import check_args
 
     cfg = _players(load_config_arg(config), players)
     field_bots = _bots(field, "--field")
     w = _workers(workers)
-    from unosim.studies.arena import Objective
-
     with user_errors(RunError):
         obj = Objective.parse(objective)
         check_args(budget, deals, seed)
@@ -128,9 +127,7 @@ def _tune(g: Any, cfg: Any, field_bots: list[Any], budget: int, deals: int, chec
     from unosim.run.jobs import RunError
     from unosim.run.warmup import compile_notice
     from unosim.analysis.skill_plots import plot_curve
-    from unosim.studies.tune import check as final_check
-    from unosim.studies.tune import default_popsize
-    from unosim.studies.tune import tune as search
+    from unosim.studies.tune import check as final_check, default_popsize, tune as search
 
     dest = g.root
     generations = max(0, budget // (default_popsize() + 1))
