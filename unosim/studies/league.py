@@ -409,12 +409,10 @@ def fit_league(league: League, out: str | Path, confidence: float = 0.95, replic
         fit.append(f)
     z = z_value(confidence)
     theta = f.theta
-    wins = np.zeros(m)
-    hands = np.zeros(m)
     C = counts.sum(axis=1)
-    for t, members in enumerate(league.tables):
-        wins[list(members)] += C[t]
-        hands[list(members)] += C[t].sum()
+    M = np.ravel(league.tables)
+    wins = np.bincount(M, C.ravel(), m)
+    hands = np.bincount(M, np.repeat(C.sum(axis=1), league.players), m)
     table = pd.DataFrame({"bot": [b.name for b in league.bots], "strength": theta, "low": theta - z * f.se_boot,
                           "high": theta + z * f.se_boot, "wins": wins.astype(np.int64), "hands": hands.astype(np.int64),
                           "win_share": np.divide(wins, hands, out=np.full(m, np.nan), where=hands > 0),
