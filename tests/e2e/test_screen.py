@@ -12,7 +12,8 @@ import pytest
 
 from cli_checks import invoke, one_error
 from unosim.run.sweep import parse_sweep, run_sweep
-from unosim.studies.screen import fit_figure, hand_figures, model_matrix, read_screen
+from unosim.studies.screen import FIGURES, fit_figure, hand_figures, model_matrix, read_screen
+from unosim.studies.screen_report import plot_sobol
 from unosim.studies.space import design, load_space, parse_space
 
 BOTS = 'bots.seats = {strategy = "wild_saver", bluff_rate = 0.2, challenge_rate = 0.5, draw_before_wild = true}'
@@ -117,6 +118,8 @@ def test_planted_interaction_is_recovered_within_its_interval(tmp_path: Path) ->
     assert plots.exit_code == 0, plots.output
     for name in ("interactions_screen.png", "sobol_screen.png"):
         assert (tmp_path / "plots" / name).stat().st_size > 20_000
+    panels = plot_sobol(read_screen(out)).axes
+    assert [ax.get_title() for ax in panels] == list(FIGURES.values())  # each panel names its figure
     page = invoke("report", out, "--html", tmp_path / "page.html")
     assert page.exit_code == 0, page.output
     text = (tmp_path / "page.html").read_text()

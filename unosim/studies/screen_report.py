@@ -102,7 +102,7 @@ def screen_text(result: dict[str, Any], top: int = 5) -> str:
     return "\n".join(lines)
 
 
-def interaction_matrix(result: dict[str, Any], figure: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+def interaction_matrix(result: dict[str, Any], figure: str) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """Keys, and per pair of keys the largest interaction over their values and whether its
     interval (and that with the model's misfit) excludes 0, as symmetric matrices."""
     names = [f["key"].rpartition(".")[2] for f in result["meta"]["factors"]]
@@ -156,11 +156,11 @@ def plot_sobol(result: dict[str, Any], path: str | os.PathLike[str] | None = Non
     for ax, (key, label) in zip(axes, FIGURES.items()):
         s = result["sobol"][result["sobol"]["figure"] == key].sort_values("total")
         y = np.arange(len(s))
-        for shift, col, label, colour in ((0.2, "total", "total", "#4c72b0"),
-                                          (-0.2, "first", "first (alone)", "#dd8452")):
+        for shift, col, what, colour in ((0.2, "total", "total", "#4c72b0"),
+                                         (-0.2, "first", "first (alone)", "#dd8452")):
             err = (np.clip([s[col] - s[f"{col}_low"], s[f"{col}_high"] - s[col]], 0, None)
                    if f"{col}_low" in s else s[f"{col}_conf"])
-            ax.barh(y + shift, s[col], 0.4, xerr=err, label=label, color=colour)
+            ax.barh(y + shift, s[col], 0.4, xerr=err, label=what, color=colour)
         ax.set_yticks(y, s["factor"], fontsize=7)
         ax.set_xlabel("share of the figure's variance over the space")
         ax.set_title(label, fontsize=10)
