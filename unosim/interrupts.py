@@ -57,6 +57,7 @@ class Unosim(click.Group):
             return super().main(args, *a, **kw)
         finally:
             sys.unraisablehook = hook
+            DROPPED.clear()  # the interrupt was this command's: later calls in the process must not see it
 
     def invoke(self, ctx: click.Context) -> Any:
         import signal

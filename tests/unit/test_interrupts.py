@@ -43,3 +43,7 @@ def test_a_signal_inside_a_callback_from_c_ends_the_command_in_one_line(raised: 
     r = CliRunner().invoke(_group(raised, then), ["run"])
     assert r.exit_code == status, r.output
     assert r.output.strip() == f"unosim: interrupted ({name}); every finished part is kept; resume with: unosim run"
+    try:
+        raise_dropped()  # code run later in the process (a test, a notebook cell) goes on
+    except KeyboardInterrupt:
+        pytest.fail("the command's dropped interrupt outlived it")
