@@ -183,10 +183,7 @@ def probe_writable(directory: Path) -> None:
     try:
         probe.write_bytes(b"")
     finally:
-        try:
-            probe.unlink()
-        except FileNotFoundError:
-            pass
+        probe.unlink(missing_ok=True)
 
 
 def file_crc(path: Path) -> tuple[int, int]:
