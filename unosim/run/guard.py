@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.kernel.layout import ENGINE_VERSION
-from unosim.run.integrity import JOURNAL, hold_lock, read_json, reject, write_json_atomic
+from unosim.run.integrity import JOURNAL, hold_lock, read_json, reject, temporary, write_json_atomic
 
 __all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "enclosing_output", "folder_kind", "guard_output", "inside",
            "is_sweep", "lock_owners", "not_a_result", "resolve_out"]
@@ -199,8 +199,7 @@ class Output:
         keeps the suffix, for writers that choose their format by it), then it is renamed."""
         final = self.root / name
         final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = final.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{final.name}")
-        try:
+        with temporary(final.with_name(f".unosim-{uuid.uuid4().hex[:12]}.{final.name}")) as tmp:
             fn(tmp)
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
@@ -212,9 +211,6 @@ class Output:
             self.sha256[name] = digest  # claimed and recorded with its content before it takes the name
             self._save()
             os.replace(tmp, final)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
         return final
 
     def write_text(self, name: str, text: str) -> Path:
