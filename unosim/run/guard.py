@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.kernel.layout import ENGINE_VERSION
-from unosim.run.integrity import JOURNAL, hold_lock, read_json, reject, temporary, write_json_atomic
+from unosim.run.integrity import JOURNAL, hold_lock, part_index, read_json, reject, temporary, write_json_atomic
 
 __all__ = ["OUTPUT_MANIFEST", "GuardError", "Output", "enclosing_output", "folder_kind", "guard_output", "inside",
            "is_sweep", "lock_owners", "not_a_result", "resolve_out"]
@@ -26,7 +25,6 @@ OUTPUT_MANIFEST = "_unosim_output.json"
 _RUN_MANIFEST = "_unosim.json"
 _SWEEP_MANIFEST = "_unosim_sweep.json"
 _LEAGUE_MANIFEST = "_unosim_league.json"
-_PART = re.compile(r"part-\d{6}\.parquet")
 
 
 class GuardError(Exception):
@@ -59,7 +57,7 @@ def folder_kind(path: Path) -> tuple[str, str] | None:
         if (path / name).exists():
             return "run", name
     try:
-        part = next((f.name for f in path.iterdir() if _PART.fullmatch(f.name)), None)
+        part = next((f.name for f in path.iterdir() if part_index(f) is not None), None)
     except OSError:
         part = None
     return ("run", part) if part else None
