@@ -71,42 +71,41 @@ class MatchScore:
         return pd.DataFrame(d)
 
 
+def _side(s: int, teams: int) -> int:
+    """The side seat ``s`` plays for: its team (H12), else the seat itself."""
+    return s % teams if teams > 1 else s
+
+
 def _gains(r: Mapping[str, Any], n: int, teams: int, ranked: bool) -> tuple[list[int], list[int]]:
     """One hand's S1 and S2 gains per side (nothing for a stalled hand)."""
-    def side(s: int) -> int:
-        return s % teams if teams > 1 else s
-
     sides = teams if teams > 1 else n
     gain_pos = [0] * sides
     gain_neg = [0] * sides
     if not bool(r["stalled"]):
         if ranked:
             for s in range(n):
-                gain_pos[side(s)] += n + 1 - 2 * int(r[f"rank_{s}"])
+                gain_pos[_side(s, teams)] += n + 1 - 2 * int(r[f"rank_{s}"])
         else:
-            ws = side(int(r["winner"]))
+            ws = _side(int(r["winner"]), teams)
             for s in range(n):
-                if side(s) != ws:
+                if _side(s, teams) != ws:
                     gain_pos[ws] += int(r[f"points_{s}"])
-                    gain_neg[side(s)] += int(r[f"points_{s}"])
+                    gain_neg[_side(s, teams)] += int(r[f"points_{s}"])
     return gain_pos, gain_neg
 
 
 def _chip_moves(r: Mapping[str, Any], n: int, teams: int, ranked: bool) -> list[int]:
     """S4, as its text says it: each losing side pays the winning side its own points
     (H13: each side's balance moves by its rank points)."""
-    def side(s: int) -> int:
-        return s % teams if teams > 1 else s
-
     move = [0] * (teams if teams > 1 else n)
     if bool(r["stalled"]):
         return move
     for s in range(n):
         if ranked:
-            move[side(s)] += n + 1 - 2 * int(r[f"rank_{s}"])
-        elif side(s) != side(int(r["winner"])):
-            move[side(s)] -= int(r[f"points_{s}"])
-            move[side(int(r["winner"]))] += int(r[f"points_{s}"])
+            move[_side(s, teams)] += n + 1 - 2 * int(r[f"rank_{s}"])
+        elif _side(s, teams) != _side(int(r["winner"]), teams):
+            move[_side(s, teams)] -= int(r[f"points_{s}"])
+            move[_side(int(r["winner"]), teams)] += int(r[f"points_{s}"])
     return move
 
 
@@ -120,9 +119,6 @@ def running_totals(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]],
     have ended): the quantities S4's invariant speaks of (balance = S1 total - S2 total)."""
     n, teams, ranked = cfg.players, cfg.teams, cfg.finish == "last_standing"
 
-    def side(s: int) -> int:
-        return s % teams if teams > 1 else s
-
     sides = teams if teams > 1 else n
     pos, neg, chips = [0] * sides, [0] * sides, [0] * sides
     out: list[list[list[int]]] = [[], [], []]
@@ -133,7 +129,7 @@ def running_totals(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]],
         neg = [a + b for a, b in zip(neg, gn)]
         chips = [a + b for a, b in zip(chips, mv)]
         for k, tot in enumerate((pos, neg, chips)):
-            out[k].append([tot[side(s)] for s in range(n)])
+            out[k].append([tot[_side(s, teams)] for s in range(n)])
     return tuple(np.array(o, np.int64).reshape(-1, n) for o in out)  # type: ignore[return-value]
 
 
@@ -154,9 +150,6 @@ def score_match(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]], cfg: Rule
     rows = _records(hand_rows)
     n, teams, target = cfg.players, cfg.teams, cfg.match_target
     ranked = cfg.finish == "last_standing"
-
-    def side(s: int) -> int:
-        return s % teams if teams > 1 else s
 
     sides = teams if teams > 1 else n
     pos = [0] * sides
@@ -184,15 +177,15 @@ def score_match(hand_rows: pd.DataFrame | Sequence[Mapping[str, Any]], cfg: Rule
             chips = [a + b for a, b in zip(chips, _chip_moves(r, n, teams, ranked))]
             if h + 1 >= cfg.chips_hands:
                 chips_end = h
-        pos_hist.append([pos[side(s)] for s in range(n)])
-        neg_hist.append([neg[side(s)] for s in range(n)])
-        chips_hist.append([chips[side(s)] for s in range(n)])
+        pos_hist.append([pos[_side(s, teams)] for s in range(n)])
+        neg_hist.append([neg[_side(s, teams)] for s in range(n)])
+        chips_hist.append([chips[_side(s, teams)] for s in range(n)])
     pos_t = np.array(pos_hist, np.int64).reshape(-1, n)
     neg_t = np.array(neg_hist, np.int64).reshape(-1, n)
     chips_t = np.array(chips_hist, np.int64).reshape(-1, n)
-    pos_w = tuple(s for s in range(n) if pos_end is not None and pos[side(s)] == max(pos))
-    neg_w = tuple(s for s in range(n) if neg_end is not None and neg[side(s)] == min(neg))
-    chips_w = tuple(s for s in range(n) if chips_end is not None and chips[side(s)] == max(chips))
+    pos_w = tuple(s for s in range(n) if pos_end is not None and pos[_side(s, teams)] == max(pos))
+    neg_w = tuple(s for s in range(n) if neg_end is not None and neg[_side(s, teams)] == min(neg))
+    chips_w = tuple(s for s in range(n) if chips_end is not None and chips[_side(s, teams)] == max(chips))
     return MatchScore(pos_t, neg_t, pos_end, neg_end, pos_w, neg_w, chips_t, chips_end, chips_w)
 
 
