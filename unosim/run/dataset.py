@@ -52,8 +52,8 @@ def setting_type(values: Iterable[Any]) -> pa.DataType:
     return pa.dictionary(pa.int32(), pa.string())
 
 
-def text(v: Any) -> str:
-    """A value as text (TOML spelling of booleans)."""
+def partition_text(v: Any) -> str:
+    """A value as text, as in a ``key=value`` folder name (TOML spelling of booleans)."""
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
@@ -62,7 +62,8 @@ def constant(value: Any, kind: pa.DataType, n: int) -> pa.Array:
     import pyarrow as pa
 
     if pa.types.is_dictionary(kind):
-        return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([text(value)], pa.string()))
+        codes = pa.array(np.zeros(n, np.int32))
+        return pa.DictionaryArray.from_arrays(codes, pa.array([partition_text(value)], pa.string()))
     if pa.types.is_boolean(kind):
         return pa.array(np.full(n, bool(value)))
     return pa.array(np.full(n, value, dtype=kind.to_pandas_dtype()))

@@ -31,7 +31,7 @@ from unosim.rules.bundled import find_config
 from unosim.rules.keys import NAME_RULE, SECTIONS
 from unosim.rules.validate import valid_name
 from unosim.run.guard import inside, refuse_other_output
-from unosim.run.dataset import POINTS_FILE, point_folder, point_shape, setting_types, write_points
+from unosim.run.dataset import POINTS_FILE, partition_text, point_folder, point_shape, setting_types, write_points
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
 from unosim.run.store import MANIFEST, StoreError, manifest_diff, read_manifest, remove_result
 from unosim.run.summary import Summary
@@ -122,13 +122,6 @@ class Sweep:
 
 def _bare(key: str) -> str:
     return key.rpartition(".")[2]
-
-
-def partition_text(v: Any) -> str:
-    """A value as it appears in a ``key=value`` directory name (TOML spelling)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
 
 
 def load_sweep(path: str | Path) -> Sweep:
