@@ -71,14 +71,6 @@ class SeatRotation:
         P = to_params(self.cfg)
         self.params = [rotated_params(P, self.n, r) for r in range(self.n)]
 
-    @property
-    def rotations(self) -> int:
-        return self.n
-
-    def seat_labels(self, r: int) -> list[str]:
-        """Label of the bot at each seat in rotation r."""
-        return [self.labels[instance_at(s, r, self.n)] for s in range(self.n)]
-
     def play(self, play_chunk, seed: int, start: int, count: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
         """Units start..start+count-1 once per rotation: (rows, rotation of each row);
         ``play_chunk(P, seed, start, count, workers)`` is the runner's kernel call."""
