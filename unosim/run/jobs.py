@@ -27,14 +27,11 @@ from unosim.run.dataset import SCHEMA_VERSION, Shape
 from unosim.run.schema import SCHEMA_VERSION as SCHEMA_VERSION_KEY
 from unosim.run.schema import run_metadata
 from unosim.run.store import ResultDir
-from unosim.run.tournaments import PLAYERS, tournament_rows
+from unosim.run.tournaments import tournament_rows
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_MATCH_CHUNK", "DEFAULT_MAX_HANDS", "DEFAULT_TOURNAMENT_CHUNK", "MAX_CHUNK_ROWS",
-           "MAX_COUNT", "MAX_MATCH_CHUNK", "TOURNAMENT_PLAYERS", "tournament_rows", "HAND_STRIDE", "MODES",
-           "ChunkSpec", "ChunkPlan", "Job", "Mode", "Progress", "RunError", "check_run", "chunks", "make_job"]
-
-TOURNAMENT_PLAYERS = PLAYERS
-"""The table sizes T1 is defined for (4 or 8)."""
+           "MAX_COUNT", "MAX_MATCH_CHUNK", "tournament_rows", "HAND_STRIDE", "MODES", "ChunkSpec", "ChunkPlan", "Job",
+           "Mode", "Progress", "RunError", "check_run", "chunks", "make_job"]
 
 
 class ChunkPlan(Sequence[tuple[int, int, int]]):
