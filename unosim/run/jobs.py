@@ -61,10 +61,6 @@ class ChunkPlan(Sequence[tuple[int, int, int]]):
         start = i * self.size
         return i, start, min(self.size, self.total - start)
 
-    def __iter__(self) -> Iterator[tuple[int, int, int]]:
-        for i in range(len(self)):
-            yield self[i]
-
     def __eq__(self, other: object) -> bool:
         return list(self) == list(other) if isinstance(other, (list, ChunkPlan)) else NotImplemented
 
