@@ -218,10 +218,9 @@ class Player:
             raise RunError(f"bots.seats: the search strategy plays hands and match runs and duels, not yet "
                            f"{self.job.mode.file_mode}")
 
-    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """Kernel rows of units start..start+count-1, and (rotated modes) each row's rotation.
-        ``buffer`` (hands): see :func:`play_chunk`."""
-        return play_chunk(self.P, self.job.seed, start, count, self.workers, buffer), None
+    def rows(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """Kernel rows of units start..start+count-1, and (rotated modes) each row's rotation."""
+        return play_chunk(self.P, self.job.seed, start, count, self.workers), None
 
     def table(self, rows: np.ndarray, rotation: np.ndarray | None, start: int | None = None) -> pa.Table:
         """The rows of units ``start ..`` as the part file's table (compact types, the job's
@@ -240,7 +239,7 @@ class RotatedPlayer(Player):
     def extra_metadata(self) -> dict[str, Any] | None:
         return self.rotation.metadata()
 
-    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def rows(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
         return self.rotation.play(play_chunk, self.job.seed, start, count, self.workers)
 
     def table(self, rows: np.ndarray, rotation: np.ndarray | None, start: int | None = None) -> pa.Table:
@@ -273,7 +272,7 @@ class MatchPlayer(Player):
         else:
             play_matches(self.P, 0, empty, empty, self.slabs.max_hands, self.slabs.array, empty, empty, self.split)
 
-    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def rows(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
         return play_match_chunk(self.P, self.job.seed, start, count, self.workers, self.slabs.max_hands,
                                 self.slabs), None
 
@@ -283,7 +282,7 @@ class RotatedMatchPlayer(RotatedPlayer, MatchPlayer):
 
     split = True
 
-    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def rows(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
         slabs = self.slabs
 
         def matches(P: np.ndarray, seed: int, start: int, count: int, workers: int) -> np.ndarray:
@@ -306,7 +305,7 @@ class TournamentPlayer(Player):
     def _warm(self) -> None:
         self.tournament.warm_up()
 
-    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def rows(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
         return self.tournament.play(self.job.seed, start, count, self.workers), None
 
 
@@ -321,7 +320,7 @@ class RotatedTournamentPlayer(RotatedPlayer, TournamentPlayer):
     def extra_metadata(self) -> dict[str, Any] | None:
         return {**self.rotation.metadata(), **TournamentPlayer.extra_metadata(self)}
 
-    def rows(self, start: int, count: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def rows(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
         return join_rotations([t.play(self.job.seed, start, count, self.workers, split=True) for t in self.tournaments])
 
     def _instances(self, rows: np.ndarray, rotation: np.ndarray) -> np.ndarray | None:
