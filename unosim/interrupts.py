@@ -41,11 +41,12 @@ class Unosim(click.Group):
 
     def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
         import signal
+        import threading
 
         self._argv = list(sys.argv[1:] if args is None else args)
         LAST_SIGNAL.clear()  # this command's signal only (tests invoke many in one process)
         DROPPED.clear()
-        if threading_main():
+        if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 try:
                     signal.signal(sig, _raise_interrupted)
@@ -84,12 +85,6 @@ class Unosim(click.Group):
                 else f"unosim: interrupted ({what}); nothing was written")
         click.echo(line, err=True)
         ctx.exit(128 + int(signum))
-
-
-def threading_main() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
 
 
 LAST_SIGNAL: list[int] = []  # the signal that interrupted this process, for commands that catch it themselves
