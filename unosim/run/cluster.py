@@ -174,13 +174,10 @@ def _kernel_thread() -> ThreadPoolExecutor:
         return _KERNEL_THREAD
 
 
-def _play(spec: ChunkSpec, workers: int | None) -> tuple[Player, np.ndarray, np.ndarray | None]:
-    """On the kernel thread: the chunk's rows, on ``workers`` cores (all when None)."""
-    top = max_workers()
-    w = top if workers is None else max(1, min(workers, top))
-    with kernel_workers(w):  # thread-local in numba: set in the thread that runs the kernel
-        player = spec.job.mode.player(spec.job, w)
-        rows, rotation = player.rows(spec.start, spec.count)
+def _play(spec: ChunkSpec, workers: int) -> tuple[Player, np.ndarray, np.ndarray | None]:
+    """The chunk's rows on ``workers`` cores, run by :func:`on_worker` on the kernel thread."""
+    player = spec.job.mode.player(spec.job, workers)
+    rows, rotation = player.rows(spec.start, spec.count)
     return player, rows, rotation
 
 
@@ -194,14 +191,14 @@ def _same_engine(planned: int) -> None:
 
 
 def on_worker(engine_version: int, workers: int | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """What a Dask worker runs for a study's task: ``fn(*args, workers=w, **kwargs)`` on the
+    """What a Dask worker runs for a chunk or a study's task: ``fn(*args, workers=w, **kwargs)`` on the
     kernel thread after the engine check, ``w`` at most this machine's cores."""
     _same_engine(engine_version)
 
     def call() -> Any:
         top = max_workers()
         w = top if workers is None else max(1, min(workers, top))
-        with kernel_workers(w):
+        with kernel_workers(w):  # thread-local in numba: set in the thread that runs the kernel
             return fn(*args, workers=w, **kwargs)
 
     return _kernel_thread().submit(call).result()
@@ -219,12 +216,11 @@ def need_a_worker(client: Any) -> None:
 def task(spec: ChunkSpec, workers: int | None = None) -> Summary:
     """What a Dask worker runs: the chunk played on the kernel thread, its part written here,
     its summary sent back (a clear error for another engine or an unwritable path)."""
-    _same_engine(spec.engine_version)
     job = spec.job
     summary = Summary.of(job, backend="dask")
     try:
         summary.started = time.perf_counter()
-        player, rows, rotation = _kernel_thread().submit(_play, spec, workers).result()
+        player, rows, rotation = on_worker(spec.engine_version, workers, _play, spec)
         if job.out is not None:
             table = player.table(rows, rotation, spec.start)
             summary.part = ResultDir(job.out, job.shape).write_chunk(spec.index, table, spec.start, spec.count)
