@@ -17,15 +17,13 @@ from typing import Any, overload
 import numpy as np
 
 from unosim.rules.config import RulesConfig, to_params
-from unosim.kernel.layout import HAND_STRIDE
-from unosim.kernel.layout import ENGINE_VERSION
+from unosim.kernel.layout import ENGINE_VERSION, HAND_STRIDE
 from unosim.run.bounds import (DEFAULT_CHUNK, DEFAULT_MATCH_CHUNK, DEFAULT_MAX_HANDS, DEFAULT_TOURNAMENT_CHUNK,
     MAX_CHUNK_ROWS, MAX_COUNT, MAX_MATCH_CHUNK, MAX_PARTS, Progress, RunError, check_run)
 from unosim.run.integrity import PartCheck
 from unosim.run.modes import MODES, Mode, mode_named
 from unosim.run.dataset import SCHEMA_VERSION, Shape
-from unosim.run.schema import SCHEMA_VERSION as SCHEMA_VERSION_KEY
-from unosim.run.schema import run_metadata
+from unosim.run.schema import SCHEMA_VERSION as SCHEMA_VERSION_KEY, run_metadata
 from unosim.run.store import ResultDir
 from unosim.run.tournaments import tournament_rows
 

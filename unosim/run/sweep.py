@@ -24,8 +24,7 @@ from unosim.compat import tomllib
 from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress, RunError, check_run, make_job
-from unosim.run.modes import MODES as RUN_MODES
-from unosim.run.modes import Mode
+from unosim.run.modes import MODES as RUN_MODES, Mode
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
 from unosim.rules.keys import NAME_RULE, SECTIONS
