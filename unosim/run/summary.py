@@ -190,20 +190,17 @@ class Summary:
         if system is None:
             total = self.wins_from_dealer.sum()
             return self.wins_from_dealer / total if total else self.wins_from_dealer.astype(float)
-        m, c = {"pos": (self.pos_matches, self.pos_credit), "neg": (self.neg_matches, self.neg_credit),
-                "chips": (self.chips_matches, self.chips_credit)}[system]
+        m, c = getattr(self, f"{system}_matches"), getattr(self, f"{system}_credit")
         return c / m if m else np.full(self.players, np.nan)
 
     def mean_hands(self, system: str) -> float:
         """Mean hands per ended match under ``"pos"`` (S1), ``"neg"`` (S2) or ``"chips"`` (S4)."""
-        m, h = {"pos": (self.pos_matches, self.pos_hands), "neg": (self.neg_matches, self.neg_hands),
-                "chips": (self.chips_matches, self.chips_hands)}[system]
+        m, h = getattr(self, f"{system}_matches"), getattr(self, f"{system}_hands")
         return h / m if m else float("nan")
 
     def match_bot_credit(self, system: str) -> tuple[np.ndarray, int]:
         """Each config seat's credit of the ``system``'s match wins, and the matches it ended."""
-        return getattr(self, f"bot_{system}_credit"), {"pos": self.pos_matches, "neg": self.neg_matches,
-                                                       "chips": self.chips_matches}[system]
+        return getattr(self, f"bot_{system}_credit"), getattr(self, f"{system}_matches")
 
     def champion_bot_credit(self, system: str) -> tuple[np.ndarray, int]:
         """Each config player's credit of the S1 (``"pos"``) or S2 (``"neg"``) titles, and
