@@ -63,9 +63,8 @@ def seating_text(seats: Sequence[Seat], max_params: int | None = None) -> str:
             runs[-1][1] += 1
         else:
             runs.append([key, 1])
-    parts = []
-    for (name, changed), count in runs:
-        parts.append(name + (f" x{count}" if count > 1 else "") + _params(list(changed), max_params))
+    parts = [name + (f" x{count}" if count > 1 else "") + _params(list(changed), max_params)
+             for (name, changed), count in runs]
     return ", ".join(parts) if parts else "unknown"
 
 
