@@ -34,8 +34,7 @@ def _write_rows(result: ResultDir | None, chunk: tuple[int, int, int], rows: np.
     part and record it in the journal."""
     counted.result()
     if result is not None:
-        table = Columns.of_rows(rows, columns, chunk[1]).table(meta)
-        result.record(result.write_chunk(chunk[0], table, chunk[1], chunk[2]))
+        _write_table(result, chunk, Columns.of_rows(rows, columns, chunk[1]).table(meta))
 
 
 def _write_table(result: ResultDir | None, chunk: tuple[int, int, int], table: pa.Table | None) -> None:
