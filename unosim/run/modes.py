@@ -33,9 +33,9 @@ class Mode:
     mode the identity digest names; ``rotate_flag``: the digest's ``rotate`` flag (rotated
     matches and tournaments); ``count_key``/``option``: the count's manifest key and option;
     ``unit``/``units``: one unit, and the units counted, in text; ``rotated``: every unit once
-    per rotation of the bots; ``matches``: ``max_hands`` applies; ``sliced``: a chunk may be
-    played in slices; ``by_seat``: a row's seats are the config's.  Methods take the job and
-    the summary untyped (both modules import this one)."""
+    per rotation of the bots (over ``rotated_over``); ``matches``: ``max_hands`` applies;
+    ``sliced``: a chunk may be played in slices; ``by_seat``: a row's seats are the config's.
+    Methods take the job and the summary untyped (both modules import this one)."""
 
     name: str = "hands"
     file_mode: str = "hands"
@@ -52,6 +52,7 @@ class Mode:
     sliced: bool = True
     by_seat: bool = True
     rotated_name: str = "rotated"
+    rotated_over: str = "the seats"
     description: str = "independent hands, one row per hand (O1)"
 
     # ------------------------------------------------------------------- parameters
@@ -147,7 +148,10 @@ class Mode:
 
     def notes(self, job: Any) -> list[str]:
         """Lines on how the units were played."""
-        return []
+        if not self.rotated:
+            return []
+        return [f"  each of the {job.count:,} {self.units} played {job.cfg.players} times, the bots rotated over "
+                f"{self.rotated_over} on the same deals; shares with intervals: unosim report {job.out}"]
 
     def figures(self, job: Any, s: Any, start: str) -> list[str]:
         """The rate and the mode's figures (``start``: the engine's loading time, as text)."""
@@ -212,12 +216,6 @@ class MatchesMode(Mode):
     def what(self, job: Any, s: Any) -> str:
         return f"{s.matches:,} matches to {job.cfg.match_target} of {job.cfg.players} players ({s.hands:,} hands)"
 
-    def notes(self, job: Any) -> list[str]:
-        if not self.rotated:
-            return []
-        return [f"  each of the {job.count:,} {self.units} played {job.cfg.players} times, the bots rotated over "
-                f"the seats on the same deals; shares with intervals: unosim report {job.out}"]
-
     def figures(self, job: Any, s: Any, start: str) -> list[str]:
         cfg = job.cfg
         lines = [f"  {s.matches_per_s:,.0f} matches/s ({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands; "
@@ -272,12 +270,6 @@ class TournamentsMode(Mode):
     def what(self, job: Any, s: Any) -> str:
         return f"{s.units:,} partner-rotation tournaments of {job.cfg.players} players ({s.hands:,} hands)"
 
-    def notes(self, job: Any) -> list[str]:
-        if not self.rotated:
-            return []
-        return [f"  each of the {job.count:,} {self.units} played {job.cfg.players} times, the bots rotated over "
-                f"the player numbers on the same deals; shares with intervals: unosim report {job.out}"]
-
     def figures(self, job: Any, s: Any, start: str) -> list[str]:
         lines = [f"  {s.units / s.seconds if s.seconds > 0 else float('nan'):,.0f} tournaments/s "
                  f"({s.seconds:.1f} s{start}); {s.stalled:,} stalled hands"]
@@ -305,7 +297,8 @@ _MATCH = dict(file_mode="matches", job_name="matches", count_key="matches", opti
               rotated_name="rotated_matches")
 _TOURNAMENT = dict(file_mode="tournaments", job_name="tournaments", count_key="tournaments", option="--tournaments",
                    unit="tournament", units="tournaments", default_chunk=DEFAULT_TOURNAMENT_CHUNK,
-                   out_suffix=".tournaments", sliced=False, by_seat=False, rotated_name="rotated_tournaments")
+                   out_suffix=".tournaments", sliced=False, by_seat=False, rotated_name="rotated_tournaments",
+                   rotated_over="the player numbers")
 
 MODES: dict[str, Mode] = {m.name: m for m in (
     Mode(),
