@@ -142,15 +142,13 @@ class Tournament:
         (``split``: one random stream per hand, as seat-rotated runs play them)."""
         k = _kernel()
         out = np.zeros((count * self.rows_per, k.N_TOUT), np.int64)
-        if count:
-            k.play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, int(seed),
-                             int(start), int(count), out, max(1, min(count, workers * 8)), bool(split))
+        k.play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, int(seed), int(start),
+                           int(count), out, max(1, min(count, workers * 8)), bool(split))
         return out
 
     def warm_up(self) -> None:
-        k = _kernel()
-        k.play_tournaments(self.params, self.seating, self.players, self.rounds, self.tables, 0, 0, 0,
-                           np.zeros((0, k.N_TOUT), np.int64), 1, False)
+        """Load (or compile) the tournament kernel: an empty call."""
+        self.play(0, 0, 0, 1)
 
 
 # --------------------------------------------------------------------------- reference scorer
