@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.compat import tomllib
-from unosim.rules.config import ConfigError, strategies
+from unosim.rules.config import ConfigError, seat_entry, strategies
 from unosim.rules.keys import toml_value
 from unosim.rules.validate import bot_key, check_seats, did_you_mean, label_text
 
@@ -36,10 +36,7 @@ class Bot:
 
     def entry(self) -> str | dict[str, Any]:
         """The config's seat entry: the bare name when every parameter is its default."""
-        defaults = {p: d for p, (d, _) in strategies()[self.strategy][1].items()}
-        if self.params == defaults:
-            return self.strategy
-        return {"strategy": self.strategy, **self.params}
+        return seat_entry(self.strategy, self.params)
 
     def key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
         """What makes two bots the same bot (their strategy and parameters, not their name)."""

@@ -33,7 +33,7 @@ RULES = ("C1",)
 __all__ = [
     "KEYS", "SECTIONS", "ConfigError", "Key", "RulesConfig",
     "default_config", "describe_keys", "load_config", "parse_config", "rules_markdown",
-    "encode_rollout", "encode_seat", "safe_name", "strategies", "to_params",
+    "default_params", "encode_rollout", "encode_seat", "safe_name", "seat_entry", "strategies", "to_params",
 ]
 
 
@@ -47,13 +47,22 @@ def strategies() -> Strategies:
     return STRATEGIES
 
 
+def default_params(strategy: str) -> dict[str, Any]:
+    """A strategy's parameters at their defaults, in its order ({} for an unknown name)."""
+    return {p: d for p, (d, _) in STRATEGIES.get(strategy, (0, {}))[1].items()}
+
+
+def seat_entry(strategy: str, params: Mapping[str, Any]) -> str | dict[str, Any]:
+    """A seat's ``[bots] seats`` entry: the bare name when every parameter is its default."""
+    return strategy if params == default_params(strategy) else {"strategy": strategy, **params}
+
+
 # --------------------------------------------------------------------------- the config
 
 
 def _default_seats() -> tuple[tuple[str, dict[str, Any]], ...]:
     name = KEYS["seats"].default
-    params = {p: d for p, (d, _) in STRATEGIES[name][1].items()}
-    return tuple((name, dict(params)) for _ in range(KEYS["players"].default))
+    return tuple((name, default_params(name)) for _ in range(KEYS["players"].default))
 
 
 # A key's type in the record: the Python type of its value ("rank" and number keys with
@@ -116,18 +125,9 @@ class RulesConfig:
         return {k.full: getattr(self, k.name) for k in REGISTRY if k.type != "seats"}
 
     def _seats_spec(self) -> Any:
-        strat = strategies()
-
-        def entry(seat: tuple[str, dict[str, Any]]) -> Any:
-            name, params = seat
-            defaults = {p: d for p, (d, _) in strat[name][1].items()} if name in strat else {}
-            if params == defaults:
-                return name
-            return {"strategy": name, **params}
-
         if all(s == self.seats[0] for s in self.seats):
-            return entry(self.seats[0])
-        return [entry(s) for s in self.seats]
+            return seat_entry(*self.seats[0])
+        return [seat_entry(*s) for s in self.seats]
 
     def to_toml(self) -> str:
         """Canonical TOML: every key with its resolved value and a comment naming its rule
@@ -284,7 +284,7 @@ def encode_rollout(strategy: str, params: dict) -> np.ndarray:
     bot = params["rollout_bot"]
     if isinstance(bot, Mapping):
         return encode_seat(bot["strategy"], bot)
-    return encode_seat(bot, {p: d for p, (d, _) in strategies()[bot][1].items()})
+    return encode_seat(bot, default_params(bot))
 
 
 def to_params(cfg: RulesConfig) -> np.ndarray:

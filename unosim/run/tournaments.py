@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from unosim.kernel.layout import HAND_STRIDE
-from unosim.rules.config import RulesConfig, strategies, to_params
+from unosim.rules.config import RulesConfig, seat_entry, to_params
 from unosim.run import outcomes
 from unosim.run.store import column_names
 
@@ -79,13 +79,6 @@ def schedule(players: int) -> np.ndarray:
     return out
 
 
-def _seat_entry(seat: tuple[str, dict[str, Any]]) -> Any:
-    name, params = seat
-    spec = strategies().get(name, (0, {}))[1]
-    defaults = {p: d for p, (d, _) in spec.items()}
-    return name if params == defaults else {"strategy": name, **params}
-
-
 def tournament_columns(players: int) -> list[tuple[str, int]]:
     """(name, column of the tournament kernel's rows) in file order."""
     k = _kernel()
@@ -123,7 +116,7 @@ class Tournament:
 
     def table_config(self, rnd: int, table: int) -> RulesConfig:
         who = schedule(self.players)[rnd, table]
-        entries = [_seat_entry(self.cfg.seats[(int(p) - self.rotation) % self.players]) for p in who]
+        entries = [seat_entry(*self.cfg.seats[(int(p) - self.rotation) % self.players]) for p in who]
         return self.cfg.with_values({"players": TABLE_SEATS, "teams": 2, "seats": entries})
 
     @property

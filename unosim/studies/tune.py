@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.rules.botfile import Bot
-from unosim.rules.config import RulesConfig, strategies
+from unosim.rules.config import RulesConfig, default_params, strategies
 from unosim.run.jobs import RunError
 from unosim.studies.arena import Arena, Objective, Share
 
@@ -63,7 +63,7 @@ def start_bot() -> Bot:
 
 
 def _bot(values: np.ndarray, name: str) -> Bot:
-    out = {p: d for p, (d, _) in strategies()["weights"][1].items()}
+    out = default_params("weights")
     for d, v in zip(SPACE, values):
         out[d.name] = float(min(d.hi, max(d.lo, float(v))))
     return Bot(name, "weights", out)
@@ -267,7 +267,7 @@ def check(cfg: RulesConfig, bot: Bot, field: list[Bot], *, deals: int = 10_000, 
     obj = Objective.parse(objective)
     count = matches if obj.kind == "matches" else deals
     arena = Arena(cfg, field, workers)
-    builtins = [Bot(n, n, {p: d for p, (d, _) in strategies()[n][1].items()}) for n in BUILTINS]
+    builtins = [Bot(n, n, default_params(n)) for n in BUILTINS]
     measured = [arena.measure(arena.params(b), seed, CHECK_START, count, obj) for b in [bot, start_bot(), *builtins]]
     shares = [m[obj.name] for m in measured]
     by_name = dict(zip(BUILTINS, shares[2:]))
