@@ -350,6 +350,24 @@ def test_a_device_as_config_is_refused_without_reading_it() -> None:
     refused(invoke("run", "/dev/zero", "--hands", 10, "--quiet"), "/dev/zero", "not a regular file")
 
 
+@pytest.mark.parametrize("command, what", [("sweep", "sweep"), ("screen", "space"), ("duel", "bot")])
+def test_a_fifo_or_device_as_sweep_space_or_bot_is_refused_without_reading_it(tmp_path: Path, command: str,
+                                                                              what: str) -> None:
+    """A sweep, a space or a bot file that is a FIFO or a device hung, as a config once did."""
+    import threading
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    tails = {"sweep": ["--out", tmp_path / "o"], "screen": ["--out", tmp_path / "o"], "duel": ["random"]}
+    for path in (fifo, Path("/dev/zero")) if command != "duel" else (fifo,):  # a bot is a .toml or a file
+        box: list = []
+        t = threading.Thread(target=lambda: box.append(invoke(command, path, *tails[command])), daemon=True)
+        t.start()
+        t.join(60)
+        assert box, f"unosim {command} blocked reading {path}"
+        refused(box[0], str(path), f"not a {what} file (not a regular file)")
+
+
 def test_a_run_longer_than_a_million_default_chunks_grows_its_chunks() -> None:
     """Part names hold six digits: a run that would need more than a million parts of the
     default size gets larger ones (and still fits a part in memory)."""

@@ -16,7 +16,7 @@ from typing import Any
 from unosim.compat import tomllib
 from unosim.rules.config import ConfigError, seat_entry, strategies
 from unosim.rules.keys import toml_value
-from unosim.rules.validate import bot_key, check_seats, did_you_mean, label_text
+from unosim.rules.validate import bot_key, check_seats, did_you_mean, label_text, read_toml
 
 __all__ = ["Bot", "dump_bot", "is_bot_file", "load_bot_file", "param_text", "parse_spec", "resolve_bot", "split_bots"]
 
@@ -97,16 +97,9 @@ def load_bot_file(path: str | Path, where: str = "bot") -> Bot:
     """Read and validate a bot file (module docstring); ``where`` names the argument in errors."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise ConfigError(f"{where}: cannot read bot file {str(p)!r}: {e.strerror or e}", where) from None
-    if len(raw) > MAX_BOT_FILE:
-        raise ConfigError(f"{where}: {p} is {len(raw):,} bytes; a bot file is a few lines (at most "
-                          f"{MAX_BOT_FILE:,} bytes)", where)
-    try:
-        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark is no TOML error
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{where}: {p} is not valid TOML: {e}", where) from None
+        _, data = read_toml(p, "bot", limit=MAX_BOT_FILE)
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}", where) from None
     name = data.pop("name", p.stem)
     data.pop("about", None)
     if not isinstance(name, str) or not name.strip():

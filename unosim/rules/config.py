@@ -19,14 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from unosim.compat import tomllib
 from unosim.rules import cards
 from unosim.rules import params as slots
 from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
                                rules_markdown, toml_value)
 from unosim.rules.strategies import STRATEGIES, watches
-from unosim.rules.validate import (MAX_CONFIG_BYTES, check_cross, check_seats, check_value, deck_count,
-                                   did_you_mean, key_in, safe_name, type_name)
+from unosim.rules.validate import (check_cross, check_seats, check_value, deck_count, did_you_mean, key_in, read_toml,
+                                   safe_name, type_name)
 
 RULES = ("C1",)
 
@@ -188,21 +187,7 @@ def load_config(path: str | Path) -> RulesConfig:
     """Read and validate a TOML rules config.  Every problem is a one-line ConfigError.
     A file without ``name`` is labelled by its file name (stem)."""
     p = Path(path)
-    try:
-        if not p.is_file():  # a folder, a pipe or /dev/zero: never read (it may never end)
-            raise FileNotFoundError if not p.exists() else ConfigError(f"{p}: not a config file (not a regular file)")
-        if p.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{p}: {p.stat().st_size:,} bytes is too large for a config "
-                              f"(at most {MAX_CONFIG_BYTES:,})")
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (a Windows editor's) is no TOML error
-    except FileNotFoundError:
-        raise ConfigError(f"config file not found: {p}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read config file {p}: {e}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    text, data = read_toml(p, "config")
     data.setdefault("name", safe_name(p.stem))
     return parse_config(data, source_text=text)
 

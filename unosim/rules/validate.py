@@ -10,8 +10,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from unosim.compat import tomllib
 from unosim.rules import params as slots
 from unosim.rules.keys import BY_SECTION, KEYS, ConfigError, Key
 
@@ -19,8 +21,8 @@ RULES = ("H20",)
 
 Strategies = Mapping[str, tuple[int, Mapping[str, tuple[Any, Any]]]]
 
-__all__ = ["MAX_CONFIG_BYTES", "check_cross", "check_seats", "check_value", "did_you_mean", "key_in", "safe_name",
-           "type_name", "valid_name"]
+__all__ = ["MAX_CONFIG_BYTES", "check_cross", "check_seats", "check_value", "did_you_mean", "key_in", "read_toml",
+           "safe_name", "type_name", "valid_name"]
 
 def key_in(section: str, name: str) -> Key:
     """The record of ``name`` in ``section``, or a ConfigError listing that section's keys."""
@@ -40,6 +42,26 @@ def key_in(section: str, name: str) -> Key:
 
 _NAME = re.compile(r"\w(?:[\w .+\-:,=()]{0,62}[\w.+\-:,=()])?")
 MAX_CONFIG_BYTES = 1 << 20
+
+
+def read_toml(p: Path, what: str, error: type[ValueError] = ConfigError,
+              limit: int = MAX_CONFIG_BYTES) -> tuple[str, dict[str, Any]]:
+    """The text and the table of ``p``, a ``what`` file (config, sweep, space, bot), or one
+    ``error`` line.  A folder, a FIFO or a device is never read: it may never end."""
+    try:
+        if not p.is_file():
+            raise FileNotFoundError if not p.exists() else error(f"{p}: not a {what} file (not a regular file)")
+        if p.stat().st_size > limit:
+            raise error(f"{p}: {p.stat().st_size:,} bytes is too large for a {what} file (at most {limit:,})")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (a Windows editor's) is no TOML error
+    except FileNotFoundError:
+        raise error(f"{what} file not found: {p}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"cannot read {what} file {p}: {e}") from None
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise error(f"{p}: invalid TOML: {e}") from None
 
 
 def valid_name(v: Any) -> bool:

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unosim.compat import tomllib
 from unosim.rules.config import KEYS, ConfigError, RulesConfig, default_config, load_config
 from unosim.kernel.layout import ENGINE_VERSION
 from unosim.run.jobs import DEFAULT_MAX_HANDS, HAND_STRIDE, Job, Progress, RunError, check_run, make_job
@@ -28,7 +27,7 @@ from unosim.run.modes import MODES as RUN_MODES, Mode
 from unosim.run.runner import execute
 from unosim.rules.bundled import find_config
 from unosim.rules.keys import NAME_RULE, SECTIONS
-from unosim.rules.validate import valid_name
+from unosim.rules.validate import read_toml, valid_name
 from unosim.run.guard import inside, refuse_other_output
 from unosim.run.dataset import POINTS_FILE, partition_text, point_folder, point_shape, setting_types, write_points
 from unosim.run.integrity import REJECTED, hold_lock, write_json_atomic
@@ -130,16 +129,7 @@ def load_sweep(path: str | Path) -> Sweep:
         p = find_config(str(path), kind="sweep")  # a file, or a bundled sweep's name
     except FileNotFoundError as e:
         raise SweepError(str(e)) from None
-    try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (a Windows editor's) is no TOML error
-    except FileNotFoundError:
-        raise SweepError(f"sweep file not found: {p}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SweepError(f"cannot read sweep file {p}: {e}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise SweepError(f"{p}: invalid TOML: {e}") from None
+    _, data = read_toml(p, "sweep", SweepError, limit=64 << 20)  # a long list is refused by its points, not its bytes
     data.setdefault("name", p.stem)
     return parse_sweep(data, p.parent)
 

@@ -16,10 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from unosim.compat import tomllib
 from unosim.rules.config import ConfigError, RulesConfig
 from unosim.rules.keys import NAME_RULE
-from unosim.rules.validate import valid_name
+from unosim.rules.validate import read_toml, valid_name
 from unosim.run import sweep as sw
 from unosim.run.dataset import point_folder
 
@@ -81,12 +80,7 @@ def load_space(path: str | Path) -> Space:
             raise SpaceError(f"{path}: space file not found, and no bundled space has that name"
                              f"{sw._did_you_mean(stem, known)} (bundled: {', '.join(known)})")
         p = known[stem]
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
-    except tomllib.TOMLDecodeError as e:
-        raise SpaceError(f"{p}: invalid TOML: {e}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpaceError(f"cannot read space file {p}: {e}") from None
+    _, data = read_toml(p, "space", SpaceError)
     data.setdefault("name", p.stem)
     return dataclasses.replace(parse_space(data, p.parent), path=str(p))
 
