@@ -182,7 +182,7 @@ def plot_match_bots(report: rp.Report | Any, path: str | os.PathLike[str] | None
     handles: dict[str, Any] = {}
 
     def even(lab: str, _: Any) -> float:
-        p = F.players(rep, lab)
+        p = rep.players(lab)
         return 1.0 / p if p else 0.0
 
     drawn: dict[str, None] = {}  # the results drawn, in order
@@ -209,7 +209,7 @@ def plot_champions(report: rp.Report | Any, path: str | os.PathLike[str] | None 
     fig, axes = F.new(2, 2, size=(5.0, 3.4))
 
     def even(lab: str, shares: dict[Any, Any]) -> float:
-        p = F.players(rep, lab) or len(shares)
+        p = rep.players(lab) or len(shares)
         return 1.0 / p if p else 0.0
 
     drawn: dict[str, None] = {}  # the results drawn, in order

@@ -194,13 +194,6 @@ def even_note(players: Sequence[int]) -> str:
     return "1/players"
 
 
-def players(rep: rp.Report, label: str, fallback: int = 0) -> int:
-    try:
-        return int(rep.sources.get(label, {}).get("players", fallback))
-    except (TypeError, ValueError):
-        return fallback
-
-
 def for_labels(labels: Sequence[str]) -> str:
     """' — standard' for one config, '' for several (the axis names them)."""
     return f" — {labels[0]}" if len(labels) == 1 else ""

@@ -51,7 +51,7 @@ def plot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | None 
     shares = [F.share_table(rep, sec) for sec, *_ in sections]
     labels = list(dict.fromkeys(lab for s in shares for lab in s))
     fig, axes = F.new(1, 2, size=(max(7.0, 3.0 + 0.9 * len(labels)), 3.6))
-    players = [F.players(rep, lab, len(shares[0].get(lab, {}))) for lab in labels]
+    players = [rep.players(lab, len(shares[0].get(lab, {}))) for lab in labels]
     for ax, data, (_, what, key_name, legend_title) in zip(axes, shares, sections):
         keys = sorted({k for v in data.values() for k in v})
         handles, names = F.diff_bars(ax, data, keys, key_name, lambda lab, seats: 1.0 / len(seats) if seats else 0.0)
@@ -76,10 +76,10 @@ def plot_bot_win_share(report: rp.Report | Any, path: str | os.PathLike[str] | N
     labels = list(data)
     keys = sorted({k for v in data.values() for k in v})
     fig, (ax,) = F.new(1, size=(max(7.0, 3.0 + 0.9 * len(labels)), 4.0))
-    players = [F.players(rep, lab) for lab in labels]
+    players = [rep.players(lab) for lab in labels]
 
     def even(lab: str, _: Any) -> float:
-        p = F.players(rep, lab)
+        p = rep.players(lab)
         return 1.0 / p if p else 0.0
 
     handles, names = F.diff_bars(ax, data, keys, short_label, even)
@@ -160,7 +160,7 @@ def plot_match_winners(report: rp.Report | Any, path: str | os.PathLike[str] | N
     players: list[int] = []
     targets = sorted({_target(rep, lab) for lab in labels})
     for ax, label in zip(axes, labels):
-        n = F.players(rep, label, max(len(tables[sys].get(label, {})) for sys, _ in F.WINNERS) or 1)
+        n = rep.players(label, max(len(tables[sys].get(label, {})) for sys, _ in F.WINNERS) or 1)
         players.append(n)
         if not any(np.isfinite(v[0]) for sys, _ in F.WINNERS for v in tables[sys].get(label, {}).values()):
             F.no_data(ax, (n - 1) / 2, "no match ended:\nno match win shares")

@@ -71,6 +71,13 @@ class Report:
         """The labels in input order."""
         return list(dict.fromkeys(self.table["label"])) if len(self.table) else list(self.sources)
 
+    def players(self, label: str, fallback: int = 0) -> int:
+        """The table size of result ``label``, ``fallback`` where its metadata has none."""
+        try:
+            return int(self.sources.get(label, {}).get("players", fallback))
+        except (TypeError, ValueError):
+            return fallback
+
     def figure(self, section: str, figure: str, stat: str | None = None) -> pd.DataFrame:
         """Rows of one figure (a convenience for notebooks and tests)."""
         t = self.table

@@ -34,18 +34,11 @@ def _row(t: pd.DataFrame, label: str, section: str, figure: str, key: str = "", 
     return rows.iloc[0] if len(rows) else None
 
 
-def _players(rep: Report, label: str) -> int:
-    try:
-        return int(rep.sources.get(label, {}).get("players", 0))
-    except (TypeError, ValueError):
-        return 0
-
-
 _SYSTEMS = (("match_positive", "S1"), ("match_negative", "S2"), ("match_chips", "S4"))
 
 
 def _run(rep: Report, label: str) -> list[str]:
-    t, n = rep.table, _players(rep, label)
+    t, n = rep.table, rep.players(label)
     out = []
     hands = _row(t, label, "hands", "hands", stat="count")
     turns = _row(t, label, "length", "turns", stat="mean")
@@ -77,7 +70,7 @@ def _run(rep: Report, label: str) -> list[str]:
 
 
 def _compare(rep: Report, label: str) -> list[str]:
-    t, n = rep.table, _players(rep, label)
+    t, n = rep.table, rep.players(label)
     out = []
     turns = _row(t, label, "length", "turns", stat="mean")
     if turns is not None and math.isfinite(turns['diff']):
@@ -90,7 +83,7 @@ def _compare(rep: Report, label: str) -> list[str]:
                        f"{_iv(turns.low, turns.high)} against {rep.baseline}'s {turns.base:.1f}).")
     first = _row(t, label, "after_dealer", "win_share", str(1 % n) if n else "1", "share")
     # each edge against its own table's even share: a baseline of another table size has another
-    n_base = _players(rep, rep.baseline) if rep.baseline is not None else n
+    n_base = rep.players(rep.baseline) if rep.baseline is not None else n
     if first is not None and n and n_base and math.isfinite(first['diff']):
         a, b = 100 * (first.base - 1 / n_base), 100 * (first.value - 1 / n)
         shift = 1 / n - 1 / n_base  # the even share's change: the edge changes by the share's change less it
