@@ -157,7 +157,6 @@ def plot_balance(report: rp.Report | Any, path: str | os.PathLike[str] | None = 
     return F.save(fig, path, rep)
 
 
-
 def _per_seat_held(rep: rp.Report, section: str) -> F.Shares:
     """A bot section's wins per seat held: its ``win_per_seat`` rows, else its ``win_share``
     divided by the seats the bot held."""

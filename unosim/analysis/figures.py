@@ -275,7 +275,6 @@ def diff_bars(
     return handles, names
 
 
-
 SYSTEMS = (("positive", "S1 positive scoring (highest total wins)"),
             ("negative", "S2 negative scoring (lowest total wins, ties shared)"))
 WINNERS = SYSTEMS + (("chips", "S4 chips (highest balance after chips_hands hands)"),)

@@ -138,8 +138,6 @@ def _match_labels(rep: rp.Report) -> list[str]:
     return list(dict.fromkeys(t.loc[t["section"] == "match_positive", "label"]))
 
 
-
-
 def _target(rep: rp.Report, label: str) -> str:
     t = rep.sources.get(label, {}).get("match_target")
     return f"first to {t}" if t else "to the match target"
