@@ -260,18 +260,6 @@ def _kind(path: Path) -> str:
     return "sweep" if is_sweep(path) else "run"
 
 
-def _balance(path: Path, skill: str | os.PathLike[str] | None) -> Any:
-    """The sweep's balance report, or None when it has none (no base point: its points are
-    then shown as runs, as ``unosim plot`` does)."""
-    from unosim.analysis import report as rp
-
-    try:
-        bal = rp.balance_report(path, skill=skill)
-    except ValueError:
-        return None
-    return bal if len(bal.table) else None
-
-
 def _league_players(root: Path) -> int | None:
     import json
 
@@ -288,6 +276,7 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
     findings in words and the bots first, then the figures, the tables and the configs."""
     from unosim.analysis import plots
     from unosim.analysis import report as rp
+    from unosim.analysis.report.balance import balance_of
     from unosim.analysis.report.words import league_findings, skill_findings
 
     items = [Path(p) for p in paths]
@@ -331,7 +320,7 @@ def page(paths: Sequence[str | os.PathLike[str]], skill: str | os.PathLike[str] 
                  _figure(lambda: plot_interactions(result), "interaction matrix"),
                  _figure(lambda: plot_sobol(result), "Sobol indices"),
                  "<h2>Strongest interactions</h2>", _frame_table(strongest(result, 20))]
-    elif len(items) == 1 and kinds[0] == "sweep" and (bal := _balance(items[0], skill)) is not None:
+    elif len(items) == 1 and kinds[0] == "sweep" and (bal := balance_of(items[0], skill)) is not None:
         body += [_head(bal), _POINTER, _figure(lambda: plots.plot_balance(bal), "balance chart"),
                  "<h2>Balance report</h2>", _report_table(bal)]
     else:

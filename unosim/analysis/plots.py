@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from unosim.analysis import figures as F
 from unosim.analysis import report as rp
 from unosim.analysis.charts import plot_balance, plot_champions, plot_match_bots
+from unosim.analysis.report.balance import balance_of
 from unosim.analysis.figures import colors
 from unosim.run.bots_text import short_label
 from unosim.run.guard import is_sweep
@@ -272,11 +273,8 @@ def plot_all(
         if p is None or not is_sweep(p):
             runs.append(item)
             continue
-        try:
-            bal = rp.balance_report(p)
-        except ValueError:
-            bal = None
-        if bal is not None and len(bal.table) and not all(math.isnan(v) for v in bal.table["diff"]):
+        bal = balance_of(p)
+        if bal is not None and not all(math.isnan(v) for v in bal.table["diff"]):
             balances.append((p.name, bal))
         else:
             runs.append(item)

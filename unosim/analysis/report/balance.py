@@ -221,6 +221,16 @@ def balance_report(
                   discovery_rate=1 - confidence)
 
 
+def balance_of(dataset_dir: PathLike, skill: PathLike | None = None) -> Report | None:
+    """The sweep's balance report, or None when it has none (no base point: its points are
+    then shown as runs, as ``unosim plot`` and the page do)."""
+    try:
+        bal = balance_report(dataset_dir, skill=skill)
+    except ValueError:
+        return None
+    return bal if len(bal.table) else None
+
+
 BALANCE_SORTS = ("effect", "change", "players", *(m for m, _, _ in BALANCE_METRICS), SKILL_METRIC[0],
                  CEILING_METRIC[0])
 """The orders of a balance report's rows: ``effect`` (the largest effect in any column first,
