@@ -84,13 +84,11 @@ def compare(
     other_list = [others] if isinstance(others, (Report, str, os.PathLike, Result)) else list(others)
     found: dict[str, Source] = {}
     if not isinstance(baseline, Report) and not any(isinstance(o, Report) for o in other_list):
-        n_base = len(discover([baseline]))
         rep = summarize([baseline, *other_list], confidence)
         found = {s.label: s for s in discover([baseline, *other_list])}
-        labels = rep.labels
-        base_labels, other_labels = labels[:n_base], labels[n_base:]
+        base_labels = [s.label for s in found.values() if s.origin == 0]
         base_rep = Report("summary", rep.table[rep.table["label"].isin(base_labels)], rep.sources)
-        other_tables = [rep.table[rep.table["label"].isin(other_labels)]]
+        other_tables = [rep.table[~rep.table["label"].isin(base_labels)]]
         sources = rep.sources
         notes = list(rep.notes)
     else:
