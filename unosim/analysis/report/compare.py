@@ -57,14 +57,13 @@ def _diff_rows(base: pd.DataFrame, other: pd.DataFrame, confidence: float,
         for i, key in enumerate(zip(m["section"], m["figure"], m["key"], m["stat"])):
             if key in paired:
                 low[i], high[i] = paired[key].low, paired[key].high
-    out = pd.DataFrame(
+    return pd.DataFrame(
         {
             "label": m["label"], "section": m["section"], "figure": m["figure"], "key": m["key"],
             "stat": m["stat"], "base": m["value_b"], "value": m["value"], "diff": diff,
             "low": low, "high": high, "effect": effect, "effect_kind": kind.astype(str),
         }
     )  # fmt: skip
-    return out
 
 
 def compare(
