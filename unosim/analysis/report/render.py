@@ -69,10 +69,8 @@ def _row_name(section: str, figure: str, key: str, stat: str) -> str:
     return name
 
 
-def _fmt_num(v: float, digits: int = 2, sign: bool = False) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return f"{v:+.{digits}f}" if sign else f"{v:.{digits}f}"
+def _fmt_num(v: float) -> str:
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f}"
 
 
 def _pct_digits(high: float) -> int:
