@@ -161,11 +161,7 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
     order = t.drop_duplicates(keys)[keys]
     rank = {sec: i for i, sec in enumerate(_SECTION_TITLES)}
     order = order.iloc[np.argsort([rank.get(x, len(rank)) for x in order["section"]], kind="stable")]
-    header: list[str]
-    if report.kind == "compare":
-        header = ["figure", f"{report.baseline} (baseline)", *labels]
-    else:
-        header = ["figure", *labels]
+    header = ["figure", *([f"{report.baseline} (baseline)"] if report.kind == "compare" else []), *labels]
     idx = {lab: t[t["label"] == lab].set_index(keys) for lab in labels}
     same = _same_per_seat(t, labels)
     order = order[[(s, f, k, st) not in same for s, f, k, st in order.itertuples(index=False)]]
@@ -177,10 +173,10 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
             rows.append([_SECTION_TITLES.get(section, section)] + [""] * (len(header) - 1))
             is_head.append(True)
         cells = ["  " + _row_name(section, figure, key, stat)]
+        k = (section, figure, key, stat)
         if report.kind == "compare":
             base_cell = "-"
             for lab in labels:
-                k = (section, figure, key, stat)
                 if k in idx[lab].index:
                     r = idx[lab].loc[k]
                     if stat == "share":
@@ -190,7 +186,6 @@ def _display(report: Report) -> tuple[list[str], list[list[str]], list[bool]]:
                     break
             cells.append(base_cell)
         for lab in labels:
-            k = (section, figure, key, stat)
             if k not in idx[lab].index:
                 cells.append("")
                 continue
