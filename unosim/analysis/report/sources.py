@@ -5,8 +5,10 @@ Only the schemas are read here; the data is read by :func:`load` or streamed by 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from functools import lru_cache
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -302,14 +304,12 @@ def _sweep_completeness(root: Path, groups: Mapping[Path, Sequence[Path]]) -> tu
 def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) -> list[Source]:
     """Expand inputs into labelled sources; ``page_checked``: the caller verifies page
     checksums, so parts with page CRCs are not hashed whole."""
-    pending: list[tuple[str, str, tuple[Path, ...], RunInfo, tuple[str, ...], dict, int, Any, tuple[str, ...]]] = []
+    pending: list[tuple[str, Source]] = []  # (config name, source labelled by its stem)
     for origin, item in enumerate(inputs):
         if isinstance(item, Result):
-            names = tuple(item.frame.columns)
-            pending.append(
-                (item.info.config_name or item.label, item.label, item.files, item.info,
-                 names, dict(item.partition), origin, item.frame, (), ())
-            )  # fmt: skip
+            pending.append((item.info.config_name or item.label,
+                            Source(item.label, item.files, item.info, tuple(item.frame.columns),
+                                   dict(item.partition), origin, item.frame)))
             continue
         path = Path(item)
         if path.is_dir():
@@ -343,39 +343,33 @@ def discover(inputs: Iterable[PathLike | Result], page_checked: bool = False) ->
                 _one_run(leaf, files, schema)
                 info = RunInfo.from_metadata(schema.metadata, schema.names)
                 _seats_present(leaf, info, schema.names)
-                pending.append(
-                    (info.config_name or stem, stem, tuple(files), info,
-                     tuple(schema.names), part, origin, None, sweep_note + checked, checks)
-                )  # fmt: skip
+                pending.append((info.config_name or stem, Source(stem, tuple(files), info, tuple(schema.names), part,
+                                                                 origin, None, sweep_note + checked, checks)))
                 sweep_note = ()
             if unverified:  # one line for the whole input, on its first source
                 what = (f"{unverified[0]}" if len(unverified) == 1 else
                         f"{path.name}: {len(unverified)} of {len(groups)} results")
                 note = f"{what} unverified (no part journal)"
-                p0 = pending[first]
-                pending[first] = p0[:-2] + ((note,) + p0[-2], p0[-1])
+                name, src = pending[first]
+                pending[first] = (name, dataclasses.replace(src, notes=(note, *src.notes)))
         elif path.is_file():
             schema = _schema(path)
             info = RunInfo.from_metadata(schema.metadata, schema.names)
             _seats_present(path, info, schema.names)
-            pending.append(
-                (info.config_name or path.stem, path.stem, (path,), info,
-                 tuple(schema.names), {}, origin, None, (), ())
-            )  # fmt: skip
+            pending.append((info.config_name or path.stem,
+                            Source(path.stem, (path,), info, tuple(schema.names), {}, origin)))
         else:
             raise FileNotFoundError(f"no such result file or directory: {path}")
-    counts: dict[str, int] = {}
-    for p in pending:
-        counts[p[0]] = counts.get(p[0], 0) + 1
+    counts = Counter(p[0] for p in pending)
     used: set[str] = set()
     out: list[Source] = []
-    for name, stem, files, info, names, part, origin, frame, notes, checks in pending:
-        label = name if counts[name] == 1 or name == stem else f"{name}:{stem}"
+    for name, src in pending:
+        label = name if counts[name] == 1 or name == src.label else f"{name}:{src.label}"
         base, i = label, 2
         while label in used:
             label, i = f"{base}#{i}", i + 1
         used.add(label)
-        out.append(Source(label, files, info, names, part, origin, frame, notes, checks))
+        out.append(dataclasses.replace(src, label=label))
     return out
 
 
