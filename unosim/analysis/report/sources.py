@@ -153,7 +153,7 @@ def _seats_present(where: Path, info: RunInfo, names: Sequence[str]) -> None:
 
     if not seat_shares(info.mode):
         return
-    missing = [f"{p}_{s}" for s in range(info.players) for p in ("points",) if f"{p}_{s}" not in names]
+    missing = [f"points_{s}" for s in range(info.players) if f"points_{s}" not in names]
     extra = [c for c in names if c.startswith("points_") and c[7:].isdigit() and int(c[7:]) >= info.players
              and "point" not in names]
     if missing or extra:
