@@ -23,20 +23,15 @@ _Batch = dict[str, Any]  # column -> numpy array, or (codes, names) for bot_<s>
 def _needed_counters(sources: Sequence[Source]) -> list[str]:
     """House-rule counters that are non-zero in at least one source, from the column
     statistics (a column without them is read)."""
-    shown: list[str] = []
-    for col in HOUSE_COUNTERS:
-        for src in sources:
-            if col not in src.names:
-                continue
-            if src.frame is not None:
-                if (np.asarray(src.frame[col]) != 0).any():
-                    shown.append(col)
-                    break
-                continue
-            if any(_column_may_be_nonzero(f, col) for f in src.files):
-                shown.append(col)
-                break
-    return shown
+    return [col for col in HOUSE_COUNTERS if any(_may_be_nonzero(src, col) for src in sources)]
+
+
+def _may_be_nonzero(src: Source, col: str) -> bool:
+    if col not in src.names:
+        return False
+    if src.frame is not None:
+        return bool((np.asarray(src.frame[col]) != 0).any())
+    return any(_column_may_be_nonzero(f, col) for f in src.files)
 
 
 def _column_may_be_nonzero(path: Path, col: str) -> bool:
@@ -47,9 +42,7 @@ def _column_may_be_nonzero(path: Path, col: str) -> bool:
     j = names.index(col)
     for rg in range(md.num_row_groups):
         st = md.row_group(rg).column(j).statistics
-        if st is None or not st.has_min_max:
-            return True
-        if st.min != 0 or st.max != 0:
+        if st is None or not st.has_min_max or st.min != 0 or st.max != 0:
             return True
     return False
 
