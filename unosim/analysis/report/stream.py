@@ -189,26 +189,18 @@ class ClusterSums:
 
     def add(self, name: str, mask: np.ndarray | None = None) -> None:
         """Count the batch's rows (those where ``mask`` is true) into array ``name``."""
-        if not self._span:
-            if name not in self.arrays:
-                self.arrays[name] = np.zeros(self.size, self.dtype)
-            return
-        local = self._local if mask is None else self._local[mask]
-        counts = np.bincount(local, minlength=self._span)
         a = self.arrays.get(name)
         if a is None:
             a = self.arrays[name] = np.zeros(self.size, self.dtype)
-        elif len(a) < self.size:
-            a = self.arrays[name] = self._grown(a)
-        a[self._lo : self._lo + self._span] += counts.astype(self.dtype)
+        if self._span:
+            local = self._local if mask is None else self._local[mask]
+            a[self._lo : self._lo + self._span] += np.bincount(local, minlength=self._span).astype(self.dtype)
 
     def add_sum(self, name: str, values: np.ndarray) -> None:
         """Add the batch's ``values`` (one per row) into each cluster's sum ``name``."""
         a = self.sums.get(name)
         if a is None:
             a = self.sums[name] = np.zeros(self.size, np.int32)
-        elif len(a) < self.size:
-            a = self.sums[name] = self._grown(a)
         if not self._span:
             return
         seg = slice(self._lo, self._lo + self._span)
