@@ -320,23 +320,22 @@ class Aggregate:
                 t = np.asarray(b["winning_team"]).astype(np.int64)
                 for k in range(self.teams):
                     cl.add(f"team:{k}", decided & (t == k))
-        if self.bot_cols:
-            for c in self.bot_cols:
-                seat = int(c.split("_", 1)[1])
-                codes, names = b[c]
-                codes = np.asarray(codes)[decided]
-                held = np.bincount(codes, minlength=len(names))
-                won = np.bincount(codes[w == seat], minlength=len(names))
+        for c in self.bot_cols:
+            seat = int(c.split("_", 1)[1])
+            codes, names = b[c]
+            codes = np.asarray(codes)[decided]
+            held = np.bincount(codes, minlength=len(names))
+            won = np.bincount(codes[w == seat], minlength=len(names))
+            for i, name in enumerate(names):
+                self.bot_seat_hands[name] = self.bot_seat_hands.get(name, 0) + int(held[i])
+                self.bot_wins[name] = self.bot_wins.get(name, 0) + int(won[i])
+            if cl is not None:
+                all_codes = np.asarray(b[c][0])
                 for i, name in enumerate(names):
-                    self.bot_seat_hands[name] = self.bot_seat_hands.get(name, 0) + int(held[i])
-                    self.bot_wins[name] = self.bot_wins.get(name, 0) + int(won[i])
-                if cl is not None:
-                    all_codes = np.asarray(b[c][0])
-                    for i, name in enumerate(names):
-                        if held[i]:
-                            mine = decided & (all_codes == i)
-                            cl.add(f"held:{name}", mine)
-                            cl.add(f"won:{name}", mine & (wd == seat))
+                    if held[i]:
+                        mine = decided & (all_codes == i)
+                        cl.add(f"held:{name}", mine)
+                        cl.add(f"won:{name}", mine & (wd == seat))
 
     def _add_matches(self, b: _Batch) -> None:
         him = np.asarray(b["hand_in_match"])
