@@ -61,7 +61,7 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
 
 def _trace_match(cfg: Any, seed: int, match: int, hand: int, rotation: int | None = None) -> list[str]:
     """The checks of ``trace --match`` (the hand must exist in that match), then its text."""
-    from unosim.trace import describe_match
+    from unosim.trace import _params, describe_match
     from unosim.run.jobs import DEFAULT_MAX_HANDS
     from unosim.run.play import play_match_chunk
 
@@ -71,12 +71,7 @@ def _trace_match(cfg: Any, seed: int, match: int, hand: int, rotation: int | Non
         raise UserError(f"--match: must be between 0 and {MAX_SEQUENCES - 1} (got {match})")
     if hand >= DEFAULT_MAX_HANDS:
         raise UserError(f"--hand: a match has at most {DEFAULT_MAX_HANDS:,} hands (got {hand})")
-    from unosim.rules.config import to_params
-
-    from unosim.run.seating import rotated_params
-
-    P = to_params(cfg) if rotation is None else rotated_params(to_params(cfg), cfg.players, rotation)
-    played = len(play_match_chunk(P, seed, match, 1, 1, split=rotation is not None))
+    played = len(play_match_chunk(_params(cfg, rotation), seed, match, 1, 1, split=rotation is not None))
     if hand >= played:
         raise UserError(f"--hand: match {match} of this run has {played} hands (0-{played - 1}); got {hand}")
     return describe_match(cfg, seed, match, hand, rotation)
