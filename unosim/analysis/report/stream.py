@@ -121,9 +121,8 @@ class HistStats:
             return cls(0, math.nan, math.nan, math.nan)
         s = int(h @ v)
         ss = int(h @ (v * v))
-        var = (n * ss - s * s) / (n * (n - 1)) if n > 1 else math.nan
-        nz = np.flatnonzero(h)
-        return cls(n, s / n, math.sqrt(max(var, 0.0)) if n > 1 else math.nan, float(nz[-1]))
+        sd = math.sqrt(max((n * ss - s * s) / (n * (n - 1)), 0.0)) if n > 1 else math.nan
+        return cls(n, s / n, sd, float(np.flatnonzero(h)[-1]))
 
 
 def hist_quantile(h: np.ndarray, q: float) -> float:
