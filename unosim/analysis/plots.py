@@ -107,10 +107,8 @@ def plot_game_length(
     the x axis stops at the ``tail`` quantile of the longest config."""
     rep = F.summary(report)
     fig, (ax,) = F.new(1, size=(8.0, 4.0))
-    xmax = 1
     drawn = [(lab, d[column]) for lab, d in rep.dists.items() if d.get(column) is not None and d[column].sum() > 0]
-    for _, h in drawn:
-        xmax = max(xmax, int(rp.hist_quantile(h, tail)) + 1)
+    xmax = max([1, *(int(rp.hist_quantile(h, tail)) + 1 for _, h in drawn)])
     for (label, h), colour in zip(drawn, F.colors(len(drawn))):
         p = h[: xmax + 1] / h.sum()
         ax.stairs(p, np.arange(len(p) + 1) - 0.5, label=label, color=colour, linewidth=1.3)
