@@ -257,13 +257,6 @@ def plot_all(
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-
-    def emit(name: str, fig_fn: Any, *args: Any) -> None:
-        p = out / name
-        fig_fn(*args, path=p)
-        written.append(p)
-
     runs: list[Any] = []
     balances: list[tuple[str, rp.Report]] = []
     for item in items:
@@ -276,12 +269,11 @@ def plot_all(
             balances.append((p.name, bal))
         else:
             runs.append(item)
-    if runs:
-        for name, draw in run_figures(rp.summarize(runs)):
-            emit(name, draw)
-    for name, bal in balances:
-        emit(f"balance_{name}.png", plot_balance, bal)
-    return written
+    figs = run_figures(rp.summarize(runs)) if runs else []
+    figs += [(f"balance_{name}.png", partial(plot_balance, bal)) for name, bal in balances]
+    for name, draw in figs:
+        draw(path=out / name)
+    return [out / name for name, _ in figs]
 
 
 def run_figures(rep: rp.Report) -> list[tuple[str, Callable[..., Figure]]]:
