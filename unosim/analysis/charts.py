@@ -44,14 +44,10 @@ def _rule_order(t: Any) -> list[str]:
     a rule's values in the order the sweep listed them."""
     changes = list(dict.fromkeys(t["change"]))
     key = {c: c.split("=", 1)[0] for c in changes}
-    size: dict[str, float] = {}
-    first: dict[str, int] = {}
-    for c, e in zip(t["change"], t["effect"].abs().fillna(0.0)):
-        size[key[c]] = max(size.get(key[c], 0.0), float(e))
-    for i, c in enumerate(t.sort_values("label", kind="stable")["change"]):
-        first.setdefault(c, i)
+    size = t["effect"].abs().fillna(0.0).groupby([key[c] for c in t["change"]]).max()
+    listed = list(dict.fromkeys(t.sort_values("label", kind="stable")["change"]))  # the sweep's order
     rules = sorted(dict.fromkeys(key.values()), key=lambda k: -size[k])
-    return [c for r in rules for c in sorted((c for c in changes if key[c] == r), key=lambda c: first[c])]
+    return [c for r in rules for c in sorted((c for c in changes if key[c] == r), key=listed.index)]
 
 
 def _base_caption(rep: rp.Report) -> str:
