@@ -213,11 +213,10 @@ def load_points(path: str | Path) -> pd.DataFrame:
 
     rows: dict[str, list[Any]] = {"point": list(range(len(sources))),
                                   "folder": [s.files[0].parent.relative_to(p).as_posix() for s in sources],
-                                  "label": [s.info.sweep_point or s.label for s in sources]}
-    for col, (_, values) in _old_settings(sources).items():
-        rows[col] = values
-    rows["players"] = [s.info.players for s in sources]
-    rows["bots"] = [seating_text(s.info.seats) for s in sources]
+                                  "label": [s.info.sweep_point or s.label for s in sources],
+                                  **{col: values for col, (_, values) in _old_settings(sources).items()},
+                                  "players": [s.info.players for s in sources],
+                                  "bots": [seating_text(s.info.seats) for s in sources]}
     frame = pd.DataFrame(rows)
     return frame.astype({c: "category" for c in frame.columns if frame[c].dtype == object and c not in
                          ("folder", "label", "bots")})
