@@ -218,3 +218,24 @@ def test_a_cluster_that_loses_its_worker_or_scheduler_ends_in_one_line(tmp_path:
     assert "\n" not in msg
     assert ("the cluster has had no worker for 3 s" if lost == "worker" else "the scheduler stopped answering") in msg
     assert job.prepare(resume=True) is not None  # what was written is a result the same command resumes
+
+
+def test_a_scheduler_dropped_under_the_watch_is_one_line() -> None:
+    """distributed sets the client's scheduler to None as it closes: the watch's worker count
+    then raised AttributeError, a traceback, where a lost scheduler is one line."""
+    import unosim.run.cluster as cl
+
+    class Closing:
+        status = "running"
+        scheduler = None
+
+        def nthreads(self) -> dict:
+            return self.scheduler.ncores()  # as distributed's Client.nthreads reads it
+
+    class Quiet:
+        @staticmethod
+        def wait(*_: object, **__: object) -> None:
+            raise TimeoutError
+
+    with pytest.raises(cl.ClusterError, match="the scheduler stopped answering"):
+        list(cl._as_completed(Closing(), Quiet, [object()]))

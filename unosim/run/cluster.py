@@ -324,7 +324,7 @@ def _as_completed(client: Any, distributed: Any, futures: list[Any]) -> Iterator
             time.sleep(0.5)  # wait() returns a lost future at once: pace the watch
         try:
             workers = len(client.nthreads())
-        except (OSError, TimeoutError):
+        except (OSError, TimeoutError, AttributeError):  # AttributeError: the client dropped its closed scheduler
             raise ClusterError(f"--scheduler: {_GONE}") from None
         except RuntimeError as e:  # distributed's "ConnectionPool is closed": the scheduler closed under the call
             if "closed" not in str(e):
