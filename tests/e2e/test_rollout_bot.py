@@ -110,7 +110,7 @@ def test_a_bad_rollout_table_in_a_config_is_one_line(tmp_path: Path, table, need
 
 
 @pytest.mark.parametrize("make, needles", [
-    (lambda d: d / "missing.toml", ("rollout_bot", "cannot read", "missing.toml")),
+    (lambda d: d / "missing.toml", ("rollout_bot", "bot file not found", "missing.toml")),
     (lambda d: bot_file(d / "s.toml", "search"), ("rollout_bot", "strategy", "search")),
     (lambda d: bot_file(d / "o.toml", w_wild=500.0), ("rollout_bot", "w_wild", "out of range")),
     (lambda d: bot_file(d / "u.toml", w_nosuch=1.0), ("rollout_bot", "w_nosuch", "unknown parameter")),

@@ -70,7 +70,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
     bad.write_text('strategy = "weights"\nw_wild = 1.0\n')
     one_error(invoke("duel", bad, "random"), "A:", "leaves out")
     one_error(invoke("tune", "standard", "--field", bad), "--field", "leaves out")
-    one_error(invoke("skill", "house_rules", "--bot", tmp_path / "missing.toml"), "--bot", "cannot read")
+    one_error(invoke("skill", "house_rules", "--bot", tmp_path / "missing.toml"), "--bot", "bot file not found")
     one_error(invoke("tune", "standard", "--deals", "0", "--budget", "12"), "--deals")
     one_error(invoke("tune", "standard", "--replicates", "0"), "--replicates")
     # an empty bot is refused, never dropped, and leaves no folder claimed
