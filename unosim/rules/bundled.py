@@ -64,7 +64,7 @@ def find_config(arg: str, kind: str = "config", root: Path | None = None) -> Pat
     if (root / path if root is not None else path).exists():
         return root / path if root is not None else path
     known = bundled_sweeps() if kind == "sweep" else bundled_configs()
-    stem = path.name[:-5] if path.name.endswith(".toml") else path.name
+    stem = path.name.removesuffix(".toml")
     if path.parent == Path(".") and stem in known:
         return known[stem]
     close = difflib.get_close_matches(stem, list(known), n=1)
