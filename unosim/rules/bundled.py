@@ -18,19 +18,19 @@ from unosim.compat import tomllib
 __all__ = ["bundled_configs", "bundled_sweeps", "describe", "find_config"]
 
 
-def _folder(sub: str = "") -> Path:
-    root = Path(str(files("unosim") / "configs"))
-    return root / sub if sub else root
+def _bundled(sub: str = "") -> dict[str, Path]:
+    """The bundled TOML files of ``unosim/configs/<sub>``, by name (the file's stem)."""
+    return {p.stem: p for p in sorted((Path(str(files("unosim") / "configs")) / sub).glob("*.toml"))}
 
 
 def bundled_configs() -> dict[str, Path]:
     """Every bundled rules config, by name (the file's stem)."""
-    return {p.stem: p for p in sorted(_folder().glob("*.toml"))}
+    return _bundled()
 
 
 def bundled_sweeps() -> dict[str, Path]:
     """Every bundled sweep file, by name."""
-    return {p.stem: p for p in sorted(_folder("sweeps").glob("*.toml"))}
+    return _bundled("sweeps")
 
 
 def describe(path: Path) -> str:

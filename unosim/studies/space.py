@@ -10,12 +10,12 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from unosim.rules.bundled import _bundled
 from unosim.rules.config import ConfigError, RulesConfig
 from unosim.rules.keys import NAME_RULE
 from unosim.rules.validate import read_toml, valid_name
@@ -66,8 +66,7 @@ class Space:
 
 def bundled_spaces() -> dict[str, Path]:
     """Every bundled space file, by name."""
-    root = Path(str(files("unosim") / "configs" / "spaces"))
-    return {p.stem: p for p in sorted(root.glob("*.toml"))}
+    return _bundled("spaces")
 
 
 def load_space(path: str | Path) -> Space:
