@@ -54,19 +54,15 @@ def play_formats(strong: str, others: str = "random", *, players: int = 4, hands
     None), an existing result there resumed; tournaments need 4 or 8 ``players``."""
     root = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="unosim-formats-"))
     paths: dict[str, list[Path]] = {"hands": [], "matches": [], "tournaments": []}
-    cfg0 = formats_config(strong, others, players, 0, cfg)
-    p = root / f"{cfg0.name}.hands.parquet"
-    run_job(make_job(cfg0, "rotated", hands, seed, out=p), workers=workers, resume=True)
-    paths["hands"].append(p)
+    runs = [("hands", "rotated", hands, 0)]  # (kind, run mode, count, the strong bot's seat)
     for mode, count in (("matches", matches), ("tournaments", tournaments)):
-        if count <= 0:
-            continue
-        each = math.ceil(count / players)
-        for at in range(players):
-            c = formats_config(strong, others, players, at, cfg)
-            p = root / f"{c.name}.{mode}.parquet"
-            run_job(make_job(c, mode, each, seed, out=p), workers=workers, resume=True)
-            paths[mode].append(p)
+        if count > 0:
+            runs += [(mode, mode, math.ceil(count / players), at) for at in range(players)]
+    for kind, mode, count, at in runs:
+        c = formats_config(strong, others, players, at, cfg)
+        p = root / f"{c.name}.{kind}.parquet"
+        run_job(make_job(c, mode, count, seed, out=p), workers=workers, resume=True)
+        paths[kind].append(p)
     return paths
 
 
