@@ -8,7 +8,6 @@ Details: docs/design.md, "Designing a variant".
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,8 +15,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import t as student
 
+from unosim.analysis.stats import mean_interval_from_moments
 from unosim.run import sweep as sw
 from unosim.run.integrity import write_json_atomic
 from unosim.studies.screen import FIGURES, LOG, Model, hand_figures, model_matrix
@@ -164,9 +163,8 @@ def measure(root: Path, points: int, confidence: float = 0.95) -> pd.DataFrame:
     ys, _ = hand_figures(root, points)
     out: dict[str, Any] = {}
     for fig, y in ys.items():
-        m, h = y.mean(axis=1), y.shape[1]
-        half = student.ppf(0.5 + confidence / 2, h - 1) * y.std(axis=1, ddof=1) / math.sqrt(h)
-        out[fig], out[f"{fig}_low"], out[f"{fig}_high"] = m, m - half, m + half
+        iv = mean_interval_from_moments(y.mean(axis=1), y.std(axis=1, ddof=1), y.shape[1], confidence)
+        out[fig], out[f"{fig}_low"], out[f"{fig}_high"] = iv
     return pd.DataFrame(out)
 
 
