@@ -24,8 +24,8 @@ from unosim.rules import params as slots
 from unosim.rules.keys import (BY_SECTION, KEYS, REGISTRY, SECTIONS, ConfigError, Key, describe_keys,
                                rules_markdown, toml_value)
 from unosim.rules.strategies import STRATEGIES, watches
-from unosim.rules.validate import (check_cross, check_seats, check_value, deck_count, did_you_mean, key_in, read_toml,
-                                   safe_name, type_name)
+from unosim.rules.validate import (Strategies, check_cross, check_seats, check_value, deck_count, did_you_mean, key_in,
+                                   read_toml, safe_name, type_name)
 
 RULES = ("C1",)
 
@@ -37,8 +37,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- bot strategies
-
-Strategies = Mapping[str, tuple[int, Mapping[str, tuple[Any, Any]]]]
 
 
 def strategies() -> Strategies:
