@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 from scipy import stats as st
+from scipy.special import softmax
 
 from unosim.rules.botfile import Bot
 from unosim.kernel.layout import ENGINE_VERSION
@@ -290,12 +291,6 @@ def read_counts(league: League, out: str | Path, blocks: int = BLOCKS) -> np.nda
     return counts
 
 
-def _probabilities(theta: np.ndarray, M: np.ndarray) -> np.ndarray:
-    x = theta[M]
-    e = np.exp(x - x.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
-
-
 def _information(M: np.ndarray, N: np.ndarray, p: np.ndarray, m: int) -> np.ndarray:
     """The observed (= expected) Fisher information of the strengths: sum over tables of
     N_t (diag p_t - p_t p_t'), scattered onto the tables' bots."""
@@ -312,7 +307,7 @@ def fit_counts(M: np.ndarray, C: np.ndarray, m: int, start: np.ndarray | None = 
     N = C.sum(axis=1)
     gauge = np.full((m, m), 1.0 / m)
     for _ in range(200):
-        p = _probabilities(theta, M)
+        p = softmax(theta[M], axis=1)
         g = np.bincount(M.ravel(), (C - N[:, None] * p).ravel(), m) - ridge * theta
         H = _information(M, N, p, m) + ridge * np.eye(m) + gauge
         step = np.linalg.solve(H, g)
@@ -349,7 +344,7 @@ def _goodness(M: np.ndarray, c: np.ndarray, theta: np.ndarray, m: int) -> tuple[
     df = T * (n - 1) - (m - 1)
     if df <= 0 or nb <= df + 1:
         return None, df, None
-    p = _probabilities(theta, M)
+    p = softmax(theta[M], axis=1)
     Nk = c.sum(axis=2)                                             # (T, blocks)
     u = (c - Nk[:, :, None] * p[:, None, :]).transpose(1, 0, 2).reshape(nb, T * n)
     K = T * n
@@ -384,7 +379,7 @@ def fit_table(league: League, counts: np.ndarray, replicates: int = BOOTSTRAP) -
     if not C.sum():
         raise RunError("league: no decided hand to fit (every hand stalled)")
     theta = fit_counts(M, C, m)
-    p = _probabilities(theta, M)
+    p = softmax(theta[M], axis=1)
     cov = np.linalg.pinv(_information(M, C.sum(axis=1), p, m))  # the gauge (mean 0) is its null space
     se_fisher = np.sqrt(np.clip(np.diag(cov), 0, None))
     nb = counts.shape[1]
