@@ -204,15 +204,16 @@ def duel(a: str, b: str, *, players: int = 2, hands: int = 20_000, seed: int = 0
                     t.hands += count
                     t.left += pts[:, [(s + rot) % n for s in inst]].sum()
                     t.won += scored[won].sum()
-    lines, diff, low, high = _summary(tally, a, b, others, n, z_value(confidence), left=True)
+    lines, diff, low, high = _summary(tally, a, b, others, n, confidence, left=True)
     return DuelResult(tables[0][1], hands, len(tables) * n, rows_total, stalled, lines, diff, low, high,
                       None if others is None else bot_name(others, "--others"))
 
 
-def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: int, z: float, *,
+def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: int, confidence: float, *,
              left: bool) -> tuple[tuple[DuelLine, ...], float, float, float]:
     """A duel's lines (A, B, the others per seat) and A - B with its interval, paired by
     unit; ``left``: report the points left in hand (hand duels)."""
+    z = z_value(confidence)
     labels = {"A": "A: " + bot_name(a, "A"), "B": "B: " + bot_name(b, "B")}
     if others is not None:
         labels["O"] = f"others: {bot_name(others, '--others')} x{n - 2}"
@@ -226,10 +227,7 @@ def _summary(tally: dict[str, _Tally], a: str, b: str, others: str | None, n: in
         iv = normal_interval(s / k, se / k, z, 0.0, 1.0)
         lines.append(DuelLine(labels[r], k, float(t.wins.sum()), int(t.decided.sum()), s / k, iv.low, iv.high,
                               t.won / units / k, t.left / units / k if left else float("nan")))
-    ta, tb = tally["A"], tally["B"]
-    sa, sb = ta.share(), tb.share()
-    iv = normal_interval(sa.share - sb.share, sa.difference_se(sb), z, -1.0, 1.0)
-    return tuple(lines), iv.estimate, iv.low, iv.high
+    return (tuple(lines), *tally["A"].share().minus(tally["B"].share(), confidence))
 
 
 def _seating(others: str | None, n: int) -> str:
@@ -327,7 +325,7 @@ def duel_matches(a: str, b: str, *, players: int = 2, matches: int = 1_000, seed
                     t.wins[m] += credit[:, seats].sum(axis=1)
                     t.hands += len(end)
                     t.won += totals[:, seats].sum()
-    lines, diff, low, high = _summary(tally, a, b, others, n, z_value(confidence), left=False)
+    lines, diff, low, high = _summary(tally, a, b, others, n, confidence, left=False)
     return MatchDuelResult(tables[0][1], matches, len(tables) * n, played, undecided, hands, lines, diff, low, high,
                            None if others is None else bot_name(others, "--others"))
 
