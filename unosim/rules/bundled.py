@@ -15,22 +15,22 @@ from pathlib import Path
 
 from unosim.compat import tomllib
 
-__all__ = ["bundled_configs", "bundled_sweeps", "describe", "find_config"]
+__all__ = ["bundled_configs", "bundled_files", "bundled_sweeps", "describe", "find_config"]
 
 
-def _bundled(sub: str = "") -> dict[str, Path]:
+def bundled_files(sub: str = "") -> dict[str, Path]:
     """The bundled TOML files of ``unosim/configs/<sub>``, by name (the file's stem)."""
     return {p.stem: p for p in sorted((Path(str(files("unosim") / "configs")) / sub).glob("*.toml"))}
 
 
 def bundled_configs() -> dict[str, Path]:
     """Every bundled rules config, by name (the file's stem)."""
-    return _bundled()
+    return bundled_files()
 
 
 def bundled_sweeps() -> dict[str, Path]:
     """Every bundled sweep file, by name."""
-    return _bundled("sweeps")
+    return bundled_files("sweeps")
 
 
 def describe(path: Path) -> str:

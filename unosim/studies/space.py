@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from unosim.rules.bundled import _bundled
+from unosim.rules.bundled import bundled_files
 from unosim.rules.config import ConfigError, RulesConfig
 from unosim.rules.keys import NAME_RULE
 from unosim.rules.validate import read_toml, valid_name
@@ -66,7 +66,7 @@ class Space:
 
 def bundled_spaces() -> dict[str, Path]:
     """Every bundled space file, by name."""
-    return _bundled("spaces")
+    return bundled_files("spaces")
 
 
 def load_space(path: str | Path) -> Space:
