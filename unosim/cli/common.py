@@ -211,9 +211,6 @@ class _NoBar(nullcontext):
     def set_postfix_str(self, s: str) -> None:
         pass
 
-    def close(self) -> None:
-        pass
-
 
 def progress_bar(quiet: bool, **options: Any) -> Any:
     """A tqdm bar on stderr, drawn from half a second on and cleared at the end; with
