@@ -118,16 +118,17 @@ def main() -> None:
     configure()
 
 
-def check_workers(workers: int | None, scheduler: str | None) -> None:
-    """A bad --workers is refused before any progress bar is drawn (on a Dask scheduler
-    only its sign, by :func:`dask_client`: the workers' core counts are theirs to check)."""
-    if workers is None or scheduler:  # on a scheduler, dask_client checks it (its sign only)
-        return
+def check_workers(workers: int | None, scheduler: str | None = None) -> int | None:
+    """The cores --workers stands for (all when None), a bad one refused before any progress
+    bar is drawn; on a Dask scheduler ``workers`` as given (only its sign is checked, by
+    :func:`dask_client`: the workers' core counts are theirs to check)."""
+    if scheduler:
+        return workers
     from unosim.run.jobs import RunError
     from unosim.run.workers import check_workers
 
     with user_errors(RunError):
-        check_workers(workers)
+        return check_workers(workers)
 
 
 def plural(n: int, noun: str) -> str:

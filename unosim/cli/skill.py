@@ -11,8 +11,8 @@ import click
 
 from unosim.studies import skill_defaults as SKILL
 
-from .common import (UserError, dask_client, default_out, guarded, load_config_arg, not_empty, plural,
-                     progress_bar, refuse_nested, user_errors, warnings_as_lines)
+from .common import (UserError, check_workers, dask_client, default_out, guarded, load_config_arg, not_empty,
+                     plural, progress_bar, refuse_nested, user_errors, warnings_as_lines)
 
 __all__ = ["register"]
 
@@ -24,14 +24,6 @@ def _bots(values: tuple[str, ...], option: str) -> list[Any]:
 
     with user_errors(ConfigError):
         return [resolve_bot(s, option) for s in split_bots(values, option)]
-
-
-def _workers(workers: int | None) -> int:
-    from unosim.run.jobs import RunError
-    from unosim.run.workers import check_workers
-
-    with user_errors(RunError):
-        return check_workers(workers)
 
 
 def _players(cfg: Any, players: int | None) -> Any:
@@ -99,7 +91,7 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
 
     cfg = _players(load_config_arg(config), players)
     field_bots = _bots(field, "--field")
-    w = _workers(workers)
+    w = check_workers(workers)
     with user_errors(RunError):
         obj = Objective.parse(objective)
         check_args(budget, deals, seed)
@@ -320,7 +312,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
         sw = load_sweep(sweep_file)
     if scheduler and cluster:
         raise UserError("--scheduler and --cluster: give one of the two")
-    w = workers if scheduler else _workers(workers)  # a scheduler's workers check their own core counts
+    w = check_workers(workers, scheduler)  # a scheduler's workers check their own core counts
     with user_errors(RunError):
         check_args(budget if bot is None else default_popsize() + 1, deals, sw.seed if seed is None else seed)
         if not 1 <= check_deals <= 10_000_000:
