@@ -14,8 +14,6 @@ import threading
 from . import design, league, report, run, skill, trace  # noqa: F401  (importing a module adds its commands to the group)
 from .common import UserError, main
 
-skill.register(main)
-
 __all__ = ["UserError", "command", "main"]
 
 

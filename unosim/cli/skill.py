@@ -11,10 +11,10 @@ import click
 
 from unosim.studies import skill_defaults as SKILL
 
-from .common import (UserError, check_workers, dask_client, default_out, guarded, load_config_arg, not_empty,
-                     plural, progress_bar, refuse_nested, user_errors, warnings_as_lines)
+from .common import (UserError, check_workers, dask_client, default_out, guarded, load_config_arg, main,
+                     not_empty, plural, progress_bar, refuse_nested, user_errors, warnings_as_lines)
 
-__all__ = ["register"]
+__all__ = ["skill", "tune"]
 
 
 def _bots(values: tuple[str, ...], option: str) -> list[Any]:
@@ -37,7 +37,7 @@ def _players(cfg: Any, players: int | None) -> Any:
         raise UserError(f"--players: {e}") from None
 
 
-@click.command()
+@main.command()
 @click.argument("config")
 @click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
               help="Output directory [default: runs/tune-<config>-<n>p].")
@@ -251,7 +251,7 @@ def _replicates(g: Any, dest: Path, cfg: Any, config: str, seed: int, replicates
                "replicates.json")
 
 
-@click.command()
+@main.command()
 @click.argument("sweep_file", metavar="SWEEP")
 @click.option("--out", type=click.Path(file_okay=False), default=None, callback=not_empty,
               help="Output directory [default: runs/<sweep name>.skill, found by `unosim report runs/<sweep name>`].")
@@ -472,9 +472,3 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
     click.echo(f"wrote {dest / 'skill.parquet'} (its table; the rest beside it: {REPLICATES_FILE}, {FIGURE_FILE}"
                f"{bots}); "
                f"{sum(p.seconds for p in points):.0f} s over {plural(len(points), 'point')}{roof_time}")
-
-
-def register(group: click.Group) -> None:
-    """Add the commands to the `unosim` group."""
-    for cmd in (tune, skill):
-        group.add_command(cmd)
