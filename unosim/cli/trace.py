@@ -27,10 +27,9 @@ def trace(config: str, seed: int, hand: int, match: int | None = None, tournamen
     hand that run played)."""
     from unosim.trace import describe
 
-    if not 0 <= hand < 2**63:
-        raise UserError(f"--hand: must be between 0 and 2**63-1 (got {hand})")
-    if not 0 <= seed < 2**63:
-        raise UserError(f"--seed: must be between 0 and 2**63-1 (got {seed})")
+    for option, value in (("--hand", hand), ("--seed", seed)):
+        if not 0 <= value < 2**63:
+            raise UserError(f"{option}: must be between 0 and 2**63-1 (got {value})")
     if match is not None and tournament is not None:
         raise UserError("--match and --tournament: give one of the two")
     if tournament is None and (rnd is not None or table is not None):
