@@ -54,13 +54,11 @@ class Scenario:
             for k in _kinds(text):
                 add_card(st, seat, k, 1)
         pile = _kinds(draw)[::-1]  # the top of the pile is the end of the array
-        for i, k in enumerate(pile):
-            st[L.S_DRAW0 + i] = k
+        st[L.S_DRAW0:L.S_DRAW0 + len(pile)] = pile
         st[L.S_NDRAW] = len(pile)
         st[L.S_PILE_KNOWN] = len(pile)  # drawn in the order given
         below = _kinds(discard) + [cards.parse(top)]
-        for i, k in enumerate(below):
-            st[L.S_DISC0 + i] = k
+        st[L.S_DISC0:L.S_DISC0 + len(below)] = below
         st[L.S_NDISC] = len(below)
         t = below[-1]
         st[L.S_TOP] = t
