@@ -50,10 +50,10 @@ def compiling(mode: Any, quiet: bool, client: Any = None, cfg: Any = None, confi
     return compile_notice(tuple(sorted({kernel_for(kind, c) for c in tables})) or (kind,), quiet=quiet)
 
 
-def default_out(*parts: str) -> Path:
-    """``runs/<parts joined>``, a name's spaces as ``_``: a command's output folder when
-    ``--out`` is not given."""
-    return Path("runs") / "".join(parts).replace(" ", "_")
+def out_dir(out: str | None, *parts: str) -> Path:
+    """A command's output folder: ``--out``, or when it is not given ``runs/<parts joined>``,
+    a name's spaces as ``_``."""
+    return Path(out) if out else Path("runs") / "".join(parts).replace(" ", "_")
 
 
 def not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out, main,
-                     not_empty, one_line, progress_bar, refuse_nested, user_errors)
+from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, main,
+                     not_empty, one_line, out_dir, progress_bar, refuse_nested, user_errors)
 
 
 def _space(name: str) -> Any:
@@ -66,7 +66,7 @@ def screen(space_file: str, out: str | None, hands: int | None, workers: int | N
         if hands < 2:
             raise UserError(f"--hands: at least 2 hands per point (the intervals need two deals), got {hands}")
         space = dataclasses.replace(space, hands=hands)
-    out_path = Path(out) if out else default_out("screen_", space.name)
+    out_path = out_dir(out, "screen_", space.name)
     t0 = time.perf_counter()
     result = play_screen(space, out_path, workers, scheduler, cluster, force, quiet)
     click.echo(screen_text(result, top=5))
@@ -112,7 +112,7 @@ def design(space_file: str, targets: tuple[str, ...], maximize: tuple[str, ...],
         for option, figs in (("--maximize", maximize), ("--minimize", minimize)):
             for f in figs:
                 dz.check_figure(option, f)
-    out_path = Path(out) if out else default_out("design_", space.name)
+    out_path = out_dir(out, "design_", space.name)
     if out_path.is_file() or (out_path.is_dir() and any(out_path.iterdir())
                               and not (out_path / dz.DESIGN_FILE).exists() and not (out_path / "screen").exists()):
         raise UserError(f"--out: {out_path} exists and is not a `unosim design` folder; choose another path")

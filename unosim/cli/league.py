@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
 
-from .common import default_out, load_config_arg, main, not_empty, one_line, progress_bar, refuse_nested, user_errors
+from .common import load_config_arg, main, not_empty, one_line, out_dir, progress_bar, refuse_nested, user_errors
 from .skill import _bots
 
 __all__ = ["league"]
@@ -41,7 +40,7 @@ def league(config: str, bots: tuple[str, ...], out: str | None, deals: int, seed
     found = _bots(bots, "--bots")
     with user_errors(RunError):
         lg = make_league(cfg, found, players=players, deals=deals, seed=seed)
-    dest = Path(out) if out else default_out(f"league-{cfg.name}-{lg.players}p")
+    dest = out_dir(out, f"league-{cfg.name}-{lg.players}p")
     refuse_nested(dest)
     bar = progress_bar(quiet, total=deals * len(lg.tables) * lg.orders, unit="deal", unit_scale=True)
     fitted: list[Any] = []

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, default_out,
-                     load_config_arg, main, not_empty, one_line, plural, progress_bar, refuse_nested, user_errors)
+from .common import (CLUSTER_HELP, SCHEDULER_HELP, UserError, check_workers, compiling, dask_client, load_config_arg,
+                     main, not_empty, one_line, out_dir, plural, progress_bar, refuse_nested, user_errors)
 
 
 @main.command()
@@ -78,7 +78,7 @@ def run(config: str, hands: int | None, games: int | None, seed: int, out: str |
     if rotate_seats:
         mode = mode.with_rotation()
     cfg = load_config_arg(config)
-    out_path = Path(out) if out else default_out(cfg.name, mode.out_suffix, ".parquet")
+    out_path = out_dir(out, cfg.name, mode.out_suffix, ".parquet")
     refuse_nested(out_path)
     with user_errors(RunError):
         job = make_job(cfg, mode, count, seed, out=out_path,
@@ -164,7 +164,7 @@ def sweep(sweep_file: str, out: str | None, workers: int | None, chunk_size: int
         sw = sw.with_chunk_size(chunk_size)
     for note in sw.warnings:
         click.echo(f"Warning: {note}", err=True)
-    out_path = Path(out) if out else default_out(sw.name)
+    out_path = out_dir(out, sw.name)
     refuse_nested(out_path)
     total = sw.count * len(sw.points)
     check_workers(workers, scheduler)

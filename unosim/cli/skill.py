@@ -11,8 +11,8 @@ import click
 
 from unosim.studies import skill_defaults as SKILL
 
-from .common import (UserError, check_workers, dask_client, default_out, guarded, load_config_arg, main,
-                     not_empty, plural, progress_bar, refuse_nested, user_errors, warnings_as_lines)
+from .common import (UserError, check_workers, dask_client, guarded, load_config_arg, main, not_empty, out_dir,
+                     plural, progress_bar, refuse_nested, user_errors, warnings_as_lines)
 
 __all__ = ["skill", "tune"]
 
@@ -101,7 +101,7 @@ def _tune_once(config: str, out: str | None, field: tuple[str, ...], budget: int
             raise RunError(f"--check-matches: must be between 1 and 1,000,000 (got {check_matches})")
         if obj.name == "matches:s2" and cfg.finish == "last_standing":
             raise RunError("--objective: matches:s2 is not kept under rules.finish = \"last_standing\" (H13)")
-    dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
+    dest = out_dir(out, f"tune-{cfg.name}-{cfg.players}p")
     if not replicate:
         refuse_nested(dest)
     identity = {"config": cfg.to_toml(), "field": [b.entry() for b in field_bots], "budget": budget, "deals": deals,
@@ -192,7 +192,7 @@ def _tune_replicates(config: str, out: str | None, players: int | None, seed: in
     if not 0 <= seed or seed + replicates > 2**63:
         raise UserError(f"--seed: must be between 0 and 2**63-1-replicates (got {seed})")
     cfg = _players(load_config_arg(config), players)
-    dest = Path(out) if out else default_out(f"tune-{cfg.name}-{cfg.players}p")
+    dest = out_dir(out, f"tune-{cfg.name}-{cfg.players}p")
     refuse_nested(dest)
     ctx = click.get_current_context()
     params = {k: v for k, v in ctx.params.items() if k not in ("config", "out", "replicates")}
@@ -320,7 +320,7 @@ def skill(sweep_file: str, out: str | None, budget: int, deals: int, check_deals
     with user_errors(ConfigError):
         fixed = resolve_bot(bot, "--bot") if bot is not None else None
     roof = _ceiling(ceiling, ceiling_bot, ceiling_deals)
-    dest = Path(out) if out else default_out(sw.name, ".skill")
+    dest = out_dir(out, sw.name, ".skill")
     refuse_nested(dest)
 
     def step(label: str, i: int, total: int) -> None:
