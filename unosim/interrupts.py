@@ -7,7 +7,9 @@ the signal.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from typing import Any
 
 import click
@@ -40,9 +42,6 @@ class Unosim(click.Group):
     the signal, instead of click's bare "Aborted!"."""
 
     def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
-        import signal
-        import threading
-
         self._argv = list(sys.argv[1:] if args is None else args)
         LAST_SIGNAL.clear()  # this command's signal only (tests invoke many in one process)
         DROPPED.clear()
@@ -61,8 +60,6 @@ class Unosim(click.Group):
             DROPPED.clear()  # the interrupt was this command's: later calls in the process must not see it
 
     def invoke(self, ctx: click.Context) -> Any:
-        import signal
-
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as e:
@@ -74,7 +71,6 @@ class Unosim(click.Group):
 
     def _interrupted(self, ctx: click.Context, signum: int) -> None:
         import shlex
-        import signal
 
         # --force again would replace what was just kept
         argv = [str(x) for x in getattr(self, "_argv", []) if x != "--force"]
@@ -98,8 +94,6 @@ def exit_status() -> int:
 def interruptible(fn: Any, *args: Any) -> Any:
     """``fn(*args)``, a kernel call that releases the GIL, on a helper thread while this
     thread waits in a way a signal ends (the call is then abandoned)."""
-    import threading
-
     import numba
 
     threads, chunk = numba.get_num_threads(), numba.get_parallel_chunksize()  # both are per thread in numba
@@ -131,7 +125,6 @@ def _recording(hook: Any) -> Any:
     function), which Python would print ("Exception ignored ...", a traceback) and drop; the
     compile then goes on, or fails with an error of its own.  :func:`raise_dropped` and
     :meth:`Unosim.invoke` end the command on it instead."""
-    import signal
 
     def record(unraisable: Any) -> None:
         if isinstance(unraisable.exc_type, type) and issubclass(unraisable.exc_type, KeyboardInterrupt):
@@ -144,8 +137,6 @@ def _recording(hook: Any) -> Any:
 
 def raise_dropped() -> None:
     """Raise the interrupt a callback from C dropped, if any (after a compile)."""
-    import signal
-
     if DROPPED:
         signum = DROPPED[-1]
         raise KeyboardInterrupt() if signum == signal.SIGINT else Interrupted(signum)
