@@ -86,9 +86,8 @@ def one_line(out: Path | None = None) -> Iterator[None]:
     from unosim.run.sweep import SweepError
 
     try:
-        yield
-    except (RunError, StoreError, SweepError, LockedError) as e:
-        raise UserError(str(e)) from None
+        with user_errors(RunError, StoreError, SweepError, LockedError):
+            yield
     except OSError as e:
         where = e.filename or out or "the output"
         raise UserError(f"{where}: {e.strerror or e}; every finished part is kept, so the same command "

@@ -207,10 +207,9 @@ def plot(results: tuple[str, ...], out_dir: str, force: bool = False) -> None:
         # takes its name: a figure saved by a killed plot is never one this command trusts
         staging = g.root / f".unosim-plot-{uuid.uuid4().hex[:12]}"
         try:
-            staging.mkdir()
-            written = [g.write(f.name, lambda p, f=f: os.replace(f, p)) for f in plot_results(paths, staging)]
-        except (ValueError, OSError) as e:
-            raise UserError(str(e)) from None
+            with user_errors(ValueError, OSError):
+                staging.mkdir()
+                written = [g.write(f.name, lambda p, f=f: os.replace(f, p)) for f in plot_results(paths, staging)]
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     for p in written:

@@ -422,7 +422,7 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
 
     dest = g.root
     try:
-        with warnings_as_lines(DamagedTable):
+        with user_errors(ClusterError, RunError), warnings_as_lines(DamagedTable):
             if client is not None:
                 from unosim.studies.skill_tasks import skill_dask
 
@@ -433,8 +433,6 @@ def _skill(g: Any, sw: Any, budget: int, deals: int, check_deals: int, seed: int
                 with compile_notice(("hands", "search_hands") if roof is not None else ("hands",), quiet=quiet):
                     points = skill_sweep(sw, dest, budget=budget, deals=deals, check_deals=check_deals, seed=seed,
                                          bot=fixed, workers=w, progress=step, replicates=replicates, ceiling=roof)
-    except (ClusterError, RunError) as e:
-        raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(f"{e.filename or dest}: {e.strerror or e}; {dest / 'skill.parquet'} keeps every point "
                           "finished so far, so the same command resumes once this is fixed") from None
