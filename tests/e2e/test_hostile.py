@@ -453,6 +453,7 @@ def test_metadata_and_columns_that_disagree_are_refused(tmp_path: Path) -> None:
     refused(invoke("report", tmp_path / "seven.parquet"), "metadata says 7 players but its columns are for 4")
 
 
+@pytest.mark.slow
 def test_html_never_replaces_an_edited_page_nor_blocks_on_a_fifo(tmp_path: Path) -> None:
     """An earlier page is replaced only as this command wrote it: edited, it is the user's;
     a FIFO (or any file that is not a regular file) is refused at once, never opened."""
