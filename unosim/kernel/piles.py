@@ -19,16 +19,6 @@ from unosim.kernel.table import add_card, log_event, rule
 RULES = ("R11",)
 
 
-@jit()
-def shuffle(st, lo, n, rng):
-    """Fisher-Yates over st[lo:lo+n]."""
-    for i in range(n - 1, 0, -1):
-        j = lo + below(rng, i + 1)
-        t = st[lo + i]
-        st[lo + i] = st[j]
-        st[j] = t
-
-
 DECK = np.repeat(np.arange(N_KINDS, dtype=np.int64), deck_counts())
 """One R1 deck, kind by kind: what :func:`build_deck` copies in (a constant to compiled code)."""
 
