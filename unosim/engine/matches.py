@@ -40,21 +40,6 @@ STREAM_MATCH_SEARCH = 6
 """The searches' own stream per hand of a match (batch uses 1 and 2, tournaments 3 and 5;
 4 is both split matches' deals and the searches of hands runs, which never meet)."""
 
-@jit()
-def first_dealer(P, rng):
-    """S3: seat 0 deals the first hand of a match; a random seat under R4 "random"; the last
-    seat under "fixed" (it deals every hand)."""
-    return deal_next(P, rng, 0, -1)
-
-
-@jit()
-def next_dealer(P, rng, dealer, winner):
-    """R4 for the hand after one dealt by ``dealer``: rotate to the next seat; the winner
-    (after a stalled hand, ``winner`` -1, the deal rotates, R13); a random seat; or the last
-    seat again under "fixed"."""
-    return deal_next(P, rng, (dealer + 1) % int(P[P_PLAYERS]), winner)
-
-
 TOT_CHIPS0 = 2 * MAX_PLAYERS     # in a match's running-state vector ``tot``
 TOT_POS_DONE = 3 * MAX_PLAYERS
 TOT_NEG_DONE = 3 * MAX_PLAYERS + 1
@@ -166,15 +151,17 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split,
     ``split``: one stream per hand; ``ctx``: the search table's context, None at a plain
     table (module docstring).
 
-    The match ends when S1, S2 and S4 have all ended (S3; under H13 last_standing S2 is
-    not kept), or after ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
+    S3: seat 0 deals the first hand (a random seat under R4 "random", the last seat under
+    "fixed"), R4 (:func:`unosim.engine.batch.deal_next`) each next one.  The match ends when
+    S1, S2 and S4 have all ended (S3; under H13 last_standing S2 is not kept), or after
+    ``max_hands`` hands, the last row then flagged ``M_CAPPED``."""
     start_match(P, tot)
     load_rules(st, P)
     if split:
         rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE)
     else:
         rng[0] = stream_start(seed, STREAM_MATCHES, match)
-    dealer = first_dealer(P, rng)
+    dealer = deal_next(P, rng, 0, -1)
     cap = slab.shape[0]
     h = 0
     while True:
@@ -200,7 +187,7 @@ def play_match(st, P, rng, log, seed, match, max_hands, slab, first, tot, split,
             return h
         if split:
             rng[0] = stream_start(seed, STREAM_MATCH_HANDS, match * HAND_STRIDE + h)
-        dealer = next_dealer(P, rng, dealer, row[O_WINNER])
+        dealer = deal_next(P, rng, (dealer + 1) % int(P[P_PLAYERS]), row[O_WINNER])
 
 
 @jit(inline=True)
