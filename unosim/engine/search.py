@@ -179,18 +179,11 @@ def decide_answer(st, P, log, p, ctx):
 
 
 @jit()
-def decide_drawn(st, P, log, p, ctx, card):
-    """Whether search seat p plays the card it just drew (1) or keeps it (0), R6 ``may``."""
-    opt = np.arange(2)
-    return opt[search_among(st, P, log, p, ctx, opt, 2, DRAWN, card)]
-
-
-@jit()
-def decide_jump(st, P, log, p, ctx):
-    """Whether search seat p jumps in (1) or stays out (0) on the card of the waiting H2
-    window (unosim.engine.jump), which it may jump into."""
-    opt = np.arange(2)
-    return opt[search_among(st, P, log, p, ctx, opt, 2, JUMP, -1)]
+def decide_yes(st, P, log, p, ctx, kind, card):
+    """Search seat p's yes (1) or no (0) at a decision of ``kind``: ``DRAWN``, play the
+    ``card`` it just drew or keep it (R6 ``may``); ``JUMP``, jump in or stay out on the
+    card of the waiting H2 window (unosim.engine.jump), which it may jump into."""
+    return search_among(st, P, log, p, ctx, np.arange(2), 2, kind, card)
 
 
 @jit()
@@ -318,7 +311,7 @@ def best_past(gain, gain2, n_opt, j0, t):
 def searched_turn(st, P, rng, log, p, ctx):
     """:func:`unosim.engine.turns.take_turn` at a table with search seats: a search seat
     chooses its card by :func:`decide`, and whether to play a card it drew by
-    :func:`decide_drawn`; every other seat as usual.  Where seats use voids, the limits
+    :func:`decide_yes`; every other seat as usual.  Where seats use voids, the limits
     are brought up to date before the choice and a draw is noted."""
     open_turn(st, P, rng, log, p)
     track = ctx[C_TRACK] != 0
@@ -346,7 +339,7 @@ def searched_turn(st, P, rng, log, p, ctx):
     drawn = draw_in_turn(st, P, rng, log, p, searches)
     play = ASK
     if searches and drawn_choice(st, P, p, drawn):
-        play = decide_drawn(st, P, log, p, ctx, drawn)
+        play = decide_yes(st, P, log, p, ctx, DRAWN, drawn)
     kk, source = after_draw(st, P, rng, log, p, drawn, play)
     if track:
         note_draw(st, P, ctx, p, c, top, wok, hs, source)
@@ -372,7 +365,7 @@ def searched_answer(st, P, rng, log, ctx):
 @jit()
 def answer_window(st, P, rng, log, ctx):
     """The H2 window that waits for search seats (unosim.engine.jump) goes on: each search
-    seat that may jump in on its card decides by :func:`decide_jump`, all of them from the
+    seat that may jump in on its card decides by :func:`decide_yes`, all of them from the
     same state (none knows another's answer), then the window resumes."""
     k = st[S_HELD] - 1
     p = st[S_HELD_LAST]
@@ -382,7 +375,7 @@ def answer_window(st, P, rng, log, ctx):
     for q in range(st[S_NP]):
         if (st[S_JUMPERS] >> q) & 1 and not (st[S_JUMP_SAID] >> q) & 1 and may_jump(st, P, p, nxt, q, k):
             said |= 1 << q
-            if decide_jump(st, P, log, q, ctx) == 1:
+            if decide_yes(st, P, log, q, ctx, JUMP, -1) == 1:
                 yes |= 1 << q
     st[S_JUMP_SAID] |= said
     st[S_JUMP_YES] |= yes
@@ -445,10 +438,8 @@ def _choice(log, st, P, ctx, p, kind, card):
     s, q, g, c = address(st), address(P), address(log), address(ctx)
     if kind == ANSWER:
         return decide_answer(s, q, g, p, c)
-    if kind == DRAWN:
-        return decide_drawn(s, q, g, p, c, card)
-    if kind == JUMP:
-        return decide_jump(s, q, g, p, c)
+    if kind == DRAWN or kind == JUMP:
+        return decide_yes(s, q, g, p, c, kind, card)
     return decide(s, q, g, p, c)
 
 
