@@ -26,11 +26,10 @@ from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
 from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN, P_TEAMS
 from .choices import (ANSWER, DRAWN, GROUPED, JUMP, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options,
-    group_options, named_options, options, own_choice, play_grouped, play_named, play_option, play_targeted,
-    stacked_kind, target_options)
+    group_options, named_options, options, own_choice, play_option, play_targeted, stacked_kind, target_options)
 from .hand import step, stepper
 from .jump import may_jump, next_to_act, resume_window
-from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, open_turn, turn_with
+from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, open_turn
 from .worlds import N_GROUPS, SCRATCH, group_colour, group_rank, sample_world, sample_world_within, unknown_pool
 
 # ctx: the search table's context, one int64 array
@@ -322,15 +321,8 @@ def searched_turn(st, P, rng, log, p, ctx):
         k = decide(st, P, log, p, ctx)
     else:
         k = policy.choose_play(st, P, rng, p)
-    if k >= GROUPED:  # a card and how many go with it: played here, nothing left for the step
-        play_grouped(st, P, rng, log, p, k)
-        return -1, Source.none
-    if k >= TARGETED:  # a 7 or red 0 and its searched target: played here, nothing left for the step
-        play_targeted(st, P, rng, log, p, k)
-        return -1, Source.none
-    if k >= NAMED:  # a wild and the colour it searched: played here, nothing left for the step
-        kk, _ = turn_with(st, P, rng, log, p, k % NAMED)
-        play_named(st, P, rng, log, p, kk, k // NAMED - 1)
+    if k >= NAMED:  # a wild and its colour, a 7 or red 0 and its target, a card and its group (choices):
+        play_option(st, P, rng, log, p, k, TURN, -1)  # played here, nothing left for the step
         return -1, Source.none
     if k >= 0:
         return k, Source.hand
