@@ -24,7 +24,7 @@ from unosim.kernel.rng import stream_start
 from unosim.kernel.table import hand_points, rule
 from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
 from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
-from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN, P_TEAMS
+from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN
 from .choices import (ANSWER, DRAWN, GROUPED, JUMP, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options,
     group_options, named_options, options, own_choice, play_option, play_targeted, stacked_kind, target_options)
 from .hand import step, stepper
@@ -135,14 +135,13 @@ def outcome(w, P, p, objective):
     winner = w[S_WINNER]
     if winner < 0:
         return 0.0
-    mine = winner == p or not is_opponent(w, p, winner)
+    mine = not is_opponent(w, p, winner)
     if objective == OBJ_HANDS:
         return 1.0 if mine else 0.0
     if mine:
         total = 0
-        teams = rule(w, P_TEAMS)
         for q in range(w[S_NP]):
-            if q != winner and (teams <= 1 or q % teams != winner % teams):
+            if is_opponent(w, winner, q):
                 total += hand_points(w, P, q)
         return float(total)
     return -float(hand_points(w, P, p))
