@@ -30,9 +30,6 @@ DRAW_SCORE = 11
 BLUFF_RATE = 12
 CHALLENGE_RATE = 13
 
-FEATURES = ("wild", "draw4", "action", "points", "color_share", "matches_number", "attack_next", "copies",
-            "next_color_odds", "wild_hand", "attack_leader")
-
 
 @jit()
 def next_odds(st, P, p, c):
