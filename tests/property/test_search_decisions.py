@@ -294,7 +294,7 @@ def test_a_target_never_outlives_its_play():
     """H2 with H4: seat 0's 7 aimed at seat 3 is jumped on by seat 2's identical 7 (seat 1,
     next to act, may not jump), whose swap is seat 2's own choice; the target is gone once
     the play is over."""
-    from unosim.engine.search import play_targeted
+    from unosim.engine.choices import play_targeted
 
     hands = {0: "R7 G3 B4", 1: "B1 B2 B3 Y1 Y2", 2: "R7 G1 G2 G4", 3: "G5 G6 G7"}
     sc = Scenario.build(hands, "R5", players=4, seats=[TINY, "counter", "random", "counter"], seven_o=True,

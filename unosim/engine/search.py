@@ -26,7 +26,7 @@ from unosim.rules.cards import N_COLORS, WILD, WILD_DRAW4
 from unosim.rules.codes import BluffPenalty, Draw, DrawnMatch, PlayDrawn
 from unosim.rules.params import MAX_CARDS, MAX_PLAYERS, P_BLUFF_PENALTY, P_DRAW, P_DRAWN_MATCH, P_PLAY_DRAWN
 from .choices import (ANSWER, DRAWN, GROUPED, JUMP, MAX_OPTIONS, NAMED, TARGETED, TURN, answer_options,
-    group_options, named_options, options, own_choice, play_option, play_targeted, stacked_kind, target_options)
+    group_options, named_options, options, own_choice, play_option, stacked_kind, target_options)
 from .hand import step, stepper
 from .jump import may_jump, next_to_act, resume_window
 from .turns import ASK, CHALLENGE, DRAW, Source, after_draw, draw_in_turn, drawn_choice, open_turn
