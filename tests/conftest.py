@@ -152,6 +152,10 @@ def standard() -> RulesConfig:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    import numba
+
+    if numba.config.DISABLE_JIT:  # the mark speaks of compiled runs
+        return
     if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
         _UNMARKED_SLOW.append((report.duration, report.nodeid))
 
